@@ -1,0 +1,45 @@
+// What main does for each contract call. Plain Node: the Electron shell and the web host both call these.
+import { basename, isAbsolute } from 'node:path';
+import { AppError } from '../common/app-error.ts';
+import type { EventName, EventPayload, FileRef } from '../common/contract.ts';
+import type { CallContext, Handlers } from './host/dispatch.ts';
+import type { UploadStore } from './host/upload-store.ts';
+import { previewCsv } from './lists/csv-preview.ts';
+
+export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
+
+export type AppDeps = {
+  appName: string;
+  appVersion: string;
+  uploads: UploadStore;
+  emit: Emit;
+};
+
+/** Where a file reference points on disk, refusing what the caller's transport cannot have produced. */
+export function resolveFileRef(ref: FileRef, context: CallContext, uploads: UploadStore): { path: string; fileName: string } {
+  if (ref.kind === 'path') {
+    // A browser page never knows real paths, so only Electron's preload may hand one over.
+    if (context.transport !== 'ipc') throw new AppError('forbidden', 'Files must be uploaded through the app.');
+    if (!isAbsolute(ref.path)) throw new AppError('bad_request', 'The file path must be absolute.');
+    return { path: ref.path, fileName: basename(ref.path) };
+  }
+  const upload = uploads.get(ref.uploadId);
+  if (!upload) throw new AppError('not_found', 'That file is no longer available. Please drop it again.');
+  return { path: upload.path, fileName: upload.fileName };
+}
+
+export function createAppHandlers(deps: AppDeps): Handlers {
+  return {
+    'app:getInfo': async (_request, context) => ({
+      name: deps.appName,
+      version: deps.appVersion,
+      transport: context.transport,
+    }),
+    'lists:preview': async (request, context) => {
+      const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);
+      const preview = await previewCsv(path, request.maxRows, fileName);
+      deps.emit('lists:didPreview', { fileName, rowsShown: preview.rows.length });
+      return preview;
+    },
+  };
+}

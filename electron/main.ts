@@ -1,0 +1,49 @@
+// Electron's main process: a thin shell that wires the plain-Node core to a window and IPC.
+import { app, BrowserWindow, ipcMain, protocol, session, type WebContents } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { createAppRuntime } from './core/app-runtime.ts';
+import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
+import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
+import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
+import { mainWindowOptions } from './shell/window-options.ts';
+
+const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
+const preloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
+const iconPath = fileURLToPath(new URL('../../assets/icon.png', import.meta.url));
+
+protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
+app.enableSandbox();
+
+/** Every web contents (windows and anything they might spawn) stays on Sift's own pages. */
+export function guardWebContents(contents: WebContents): void {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+export function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(preloadPath, iconPath));
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(appEntryUrl);
+  return window;
+}
+
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+export const ready = app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  registerAppProtocol(protocol, rendererDir);
+  const runtime = await createAppRuntime({ dataDir: app.getPath('userData'), appVersion: app.getVersion() });
+  registerContractHandlers(ipcMain, runtime.dispatch);
+  forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+  });
+  app.on('will-quit', () => void runtime.close());
+  createMainWindow();
+});

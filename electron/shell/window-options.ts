@@ -1,0 +1,28 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/** The main window's options: the renderer gets no Node, no Electron, and a sandbox. */
+export function mainWindowOptions(preloadPath: string, iconPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1100,
+    height: 760,
+    minWidth: 720,
+    minHeight: 520,
+    title: 'Sift',
+    icon: iconPath,
+    show: false,
+    backgroundColor: '#f6f7f9',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Lint enforces the process layers (see ARCHITECTURE.md):
+//   electron/common   runs anywhere: no Node, no Electron, no core or shell
+//   electron/core, electron/cli   plain Node: no Electron, no shell, no renderer
+//   electron/shell, electron/main.ts, electron/preload.ts   Electron shell: may use core and common
+//   renderer          browser only: no Node, no Electron, nothing from electron/ but common
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noElectron = { name: 'electron', message: 'Only the Electron shell (electron/shell, main.ts, preload.ts) may import electron.' };
+const nodeOnlyInMain = { group: ['node:*'], message: 'Node modules run only in the main process (electron/core).' };
+const restrict = (paths, patterns) => ['error', { paths, patterns }];
+
+export const layerRules = [
+  {
+    files: ['electron/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [noElectron, ...builtinModules.map((name) => ({ name, message: 'electron/common runs in the renderer too: no Node.' }))],
+        [nodeOnlyInMain, { group: ['**/core/**', '**/shell/**', '**/cli/**', '**/renderer/**'], message: 'electron/common depends on nothing but itself.' }],
+      ),
+    },
+  },
+  {
+    files: ['electron/core/**/*.ts', 'electron/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [noElectron],
+        [{ group: ['**/shell/**', '**/renderer/**', '**/main.ts', '**/preload.ts'], message: 'The core is plain Node: it knows nothing of the shell or the UI.' }],
+      ),
+    },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [noElectron, ...builtinModules.map((name) => ({ name, message: 'The renderer is browser code: no Node.' }))],
+        [
+          nodeOnlyInMain,
+          { group: ['**/electron/core/**', '**/electron/shell/**', '**/electron/cli/**', '**/electron/main*', '**/electron/preload*'], message: 'The renderer reaches main only through the contract (electron/common).' },
+        ],
+      ),
+    },
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-empty-object-type': 'off',
+    },
+  },
+  ...layerRules,
+);

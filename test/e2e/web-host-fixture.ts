@@ -1,0 +1,43 @@
+// Starts the real web host (`npm run web`'s entry point) as a child process on a random
+// loopback port, with a throwaway data folder, and hands the test its URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base } from '@playwright/test';
+
+const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
+
+async function startHost(): Promise<{ url: string; child: ChildProcess }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-'));
+  const child = spawn(process.execPath, [entry, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('web host did not start within 15 s')), 15_000);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`web host exited with ${code}: ${output}`)));
+  });
+  return { url, child };
+}
+
+export const test = base.extend<{}, { hostUrl: string }>({
+  hostUrl: [
+    // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const { url, child } = await startHost();
+      await use(url);
+      child.kill('SIGTERM');
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';

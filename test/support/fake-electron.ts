@@ -1,0 +1,89 @@
+// A stand-in for the `electron` module: records what the shell asks of Electron so tests can
+// check it, and lets them play the part of IPC senders, navigations and window-open requests.
+import { EventEmitter } from 'node:events';
+import type { Envelope } from '../../electron/common/contract.ts';
+
+type Handler = (event: unknown, request: unknown) => Promise<Envelope<unknown>>;
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler?: (details: { url: string }) => { action: string };
+  sent: { channel: string; payload: unknown }[] = [];
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+  }
+  isDestroyed() {
+    return false;
+  }
+  /** Emits `will-navigate` and says whether the shell blocked it. */
+  navigate(url: string): boolean {
+    let prevented = false;
+    this.emit('will-navigate', { preventDefault: () => (prevented = true) }, url);
+    return prevented;
+  }
+}
+
+export function createFakeElectron(userDataDir: string) {
+  const windows: FakeBrowserWindow[] = [];
+  const handlers = new Map<string, Handler>();
+  const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response>>();
+  const app = new (class extends EventEmitter {
+    sandboxEnabled = false;
+    enableSandbox() {
+      this.sandboxEnabled = true;
+    }
+    whenReady() {
+      return Promise.resolve();
+    }
+    getPath(name: string) {
+      if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
+      return userDataDir;
+    }
+    getVersion() {
+      return '9.9.9';
+    }
+    quit() {}
+  })();
+
+  class FakeBrowserWindow extends EventEmitter {
+    static getAllWindows = () => windows;
+    webContents = new FakeWebContents();
+    loadedUrl?: string;
+    readonly options: Record<string, unknown>;
+    constructor(options: Record<string, unknown>) {
+      super();
+      this.options = options;
+      windows.push(this);
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    loadURL(url: string) {
+      this.loadedUrl = url;
+      return Promise.resolve();
+    }
+    show() {}
+  }
+
+  const electron = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain: { handle: (channel: string, handler: Handler) => void handlers.set(channel, handler) },
+    protocol: {
+      privileged: [] as unknown[],
+      registerSchemesAsPrivileged(schemes: unknown[]) {
+        this.privileged.push(...schemes);
+      },
+      handle: (scheme: string, handler: (request: { url: string }) => Promise<Response>) => void protocolHandlers.set(scheme, handler),
+    },
+    session: {
+      defaultSession: {
+        permissionHandler: undefined as undefined | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
+        setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void) {
+          this.permissionHandler = handler;
+        },
+      },
+    },
+  };
+  return { electron, windows, handlers, protocolHandlers };
+}

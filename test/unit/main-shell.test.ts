@@ -1,0 +1,106 @@
+// electron/main.ts against a fake `electron` module: the secure window, the guarded navigation,
+// and IPC that checks the sender and the arguments before any logic.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { callNames } from '../../electron/common/contract.ts';
+import { createFakeElectron } from '../support/fake-electron.ts';
+
+const userData = await mkdtemp(join(tmpdir(), 'sift-main-'));
+const fake = createFakeElectron(userData);
+vi.mock('electron', () => fake.electron);
+
+const trusted = { senderFrame: { url: 'app://sift/index.html', parent: null } };
+
+describe('electron main', () => {
+  beforeAll(async () => {
+    const main = await import('../../electron/main.ts');
+    await main.ready;
+  });
+
+  it('opens one window with the secure options and the app:// entry page', () => {
+    expect(fake.windows).toHaveLength(1);
+    const [window] = fake.windows;
+    const prefs = window!.options.webPreferences as Record<string, unknown>;
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(String(prefs.preload)).toMatch(/preload\.cjs$/);
+    expect(window!.loadedUrl).toBe('app://sift/index.html');
+    expect(fake.electron.app.sandboxEnabled).toBe(true);
+  });
+
+  it('denies new windows and navigation away from the app', () => {
+    const contents = fake.windows[0]!.webContents;
+    expect(contents.windowOpenHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(contents.navigate('https://example.com/phish')).toBe(true);
+    expect(contents.navigate('file:///etc/passwd')).toBe(true);
+    expect(contents.navigate('app://sift/index.html')).toBe(false);
+  });
+
+  it('denies every permission request', () => {
+    let granted: boolean | undefined;
+    fake.electron.session.defaultSession.permissionHandler?.({}, 'media', (value) => (granted = value));
+    expect(granted).toBe(false);
+  });
+
+  it('registers exactly the contract calls over IPC', () => {
+    expect([...fake.handlers.keys()].sort()).toEqual([...callNames].sort());
+  });
+
+  it('answers a trusted call through the core', async () => {
+    const result = await fake.handlers.get('app:getInfo')!(trusted, {});
+    expect(result).toEqual({ ok: true, value: { name: 'Sift', version: '9.9.9', transport: 'ipc' } });
+  });
+
+  it('rejects bad arguments with the schema error before any handler runs', async () => {
+    const result = await fake.handlers.get('lists:preview')!(trusted, { file: { kind: 'path', path: 42 } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    const extra = await fake.handlers.get('app:getInfo')!(trusted, { sneaky: true });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+  });
+
+  it('refuses calls from an unknown sender', async () => {
+    for (const senderFrame of [
+      { url: 'https://evil.example/', parent: null },
+      { url: 'app://sift/index.html', parent: {} },
+      { url: 'file:///tmp/x.html', parent: null },
+      null,
+    ]) {
+      const result = await fake.handlers.get('lists:preview')!({ senderFrame }, { file: { kind: 'path', path: '/etc/hostname' } });
+      expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+
+  it('serves the renderer over app:// with the CSP and refuses paths outside it', async () => {
+    const handler = fake.protocolHandlers.get('app')!;
+    expect(handler).toBeDefined();
+    const escape = await handler({ url: 'app://sift/..%2f..%2fpackage.json' });
+    expect(escape.status).toBe(404);
+    const otherHost = await handler({ url: 'app://elsewhere/index.html' });
+    expect(otherHost.status).toBe(404);
+    expect(fake.electron.protocol.privileged).toContainEqual(
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    );
+  });
+
+  it('forwards core events to the window', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    const csv = join(userData, 'people.csv');
+    await writeFile(csv, 'email\na@example.com\n');
+    const result = await fake.handlers.get('lists:preview')!(trusted, { file: { kind: 'path', path: csv } });
+    expect(result).toMatchObject({ ok: true, value: { headers: ['email'], rows: [['a@example.com']] } });
+    expect(fake.windows[0]!.webContents.sent).toContainEqual({
+      channel: 'lists:didPreview',
+      payload: { fileName: 'people.csv', rowsShown: 1 },
+    });
+  });
+});

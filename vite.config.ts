@@ -1,0 +1,51 @@
+// One Vite config for the three bundles and the unit tests:
+//   default mode: the renderer (React) into dist/renderer/
+//   --mode main:   Electron's main process into dist/electron/main.js (ESM, dependencies external)
+//   --mode preload: the sandboxed preload into dist/electron/preload.cjs (one CommonJS file)
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const nodeExternals = ['electron', ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'main') {
+    return {
+      build: {
+        ssr: 'electron/main.ts',
+        outDir: 'dist/electron',
+        emptyOutDir: false,
+        target: 'node24',
+        rollupOptions: { external: nodeExternals, output: { format: 'es', entryFileNames: 'main.js' } },
+      },
+    };
+  }
+  if (mode === 'preload') {
+    return {
+      build: {
+        outDir: 'dist/electron',
+        emptyOutDir: false,
+        target: 'node24',
+        minify: false,
+        lib: { entry: 'electron/preload.ts', formats: ['cjs'], fileName: () => 'preload.cjs' },
+        rollupOptions: { external: ['electron'] },
+      },
+    };
+  }
+  if (mode === 'test') {
+    return {
+      test: {
+        include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+        environment: 'node',
+        testTimeout: 20_000,
+      },
+    };
+  }
+  return {
+    root: 'renderer',
+    base: './',
+    publicDir: '../assets',
+    plugins: [react()],
+    build: { outDir: '../dist/renderer', emptyOutDir: true, target: 'es2023' },
+  };
+});
