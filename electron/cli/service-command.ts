@@ -1,0 +1,90 @@
+// `sift service`: runs the embedded verification service on its own, and manages it (the spec's dashboard).
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../core/app-paths.ts';
+import { openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
+import { join } from 'node:path';
+
+export const serviceUsage = `Usage:
+  sift service [--port N] [--data DIR]          run the service on 127.0.0.1
+  sift service keys [--data DIR]                list keys (masked)
+  sift service keys create [--live] [--label L]  create a key (shown once)
+  sift service keys revoke KEY_ID
+  sift service top-up CREDITS                   add credits to the local account
+  sift service threshold CREDITS|off            when credits.low fires
+  sift service webhooks add URL                 add an endpoint (its secret is shown once)
+  sift service webhooks                         list endpoints
+  sift service deliveries                       list webhook deliveries
+  sift service deliveries replay DELIVERY_ID`;
+
+export class UsageError extends Error {}
+
+function serviceDataDir(data: string | undefined): string {
+  return data ?? join(defaultDataDir(), 'service');
+}
+
+export async function runServiceCommand(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: '0' },
+      data: { type: 'string' },
+      live: { type: 'boolean', default: false },
+      label: { type: 'string' },
+    },
+  });
+  const dataDir = serviceDataDir(values.data);
+  const [command, sub, arg] = positionals;
+
+  if (command === undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
+    const service = await startVerificationService({ dataDir, port });
+    out(`Sift verification service at ${service.baseUrl}`);
+    if (service.dashboard.listKeys().length === 0) {
+      const { key } = service.dashboard.createKey('sandbox', 'First sandbox key');
+      out(`A sandbox key was made for you (shown only now): ${key}`);
+    }
+    out(`Data: ${dataDir}. Press Ctrl-C to stop.`);
+    const stop = async () => {
+      await service.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+
+  const { db, dashboard } = openServiceStore({ dataDir });
+  try {
+    if (command === 'keys' && sub === undefined) {
+      for (const key of dashboard.listKeys()) out(`${key.id}  ${key.masked}  ${key.mode}  ${key.state}  ${key.label}`);
+    } else if (command === 'keys' && sub === 'create') {
+      const { key, record } = dashboard.createKey(values.live ? 'live' : 'sandbox', values.label ?? (values.live ? 'Live key' : 'Sandbox key'));
+      out(`${record.id}  ${key}`);
+      out('This is the only time the full key is shown.');
+    } else if (command === 'keys' && sub === 'revoke' && arg) {
+      out(`${dashboard.revokeKey(arg).id} revoked`);
+    } else if (command === 'top-up' && sub) {
+      out(`Balance: ${dashboard.topUp(Number(sub)).balance}`);
+    } else if (command === 'threshold' && sub) {
+      dashboard.setLowBalanceThreshold(sub === 'off' ? null : Number(sub));
+      out(sub === 'off' ? 'credits.low is off' : `credits.low fires below ${sub}`);
+    } else if (command === 'webhooks' && sub === 'add' && arg) {
+      const endpoint = dashboard.createWebhookEndpoint(arg);
+      out(`${endpoint.id}  ${endpoint.url}`);
+      out(`Signing secret (shown only now): ${endpoint.secret}`);
+    } else if (command === 'webhooks' && sub === undefined) {
+      for (const endpoint of dashboard.listWebhookEndpoints()) out(`${endpoint.id}  ${endpoint.url}`);
+    } else if (command === 'deliveries' && sub === undefined) {
+      for (const d of dashboard.listDeliveries()) out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);
+    } else if (command === 'deliveries' && sub === 'replay' && arg) {
+      dashboard.replayDelivery(arg);
+      out(`${arg} queued again`);
+    } else {
+      throw new UsageError(serviceUsage);
+    }
+  } finally {
+    db.close();
+  }
+}

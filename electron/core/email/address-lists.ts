@@ -1,0 +1,23 @@
+// Role and disposable addresses, from maintained list packages rather than lists typed by hand.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const roleLocalParts = new Set<string>((require('role-based-email-addresses') as string[]).map((part) => part.toLowerCase()));
+const disposableDomains = new Set<string>(require('disposable-email-domains') as string[]);
+/** Domains whose every subdomain is disposable too. */
+const disposableWildcards = new Set<string>(require('disposable-email-domains/wildcard.json') as string[]);
+
+/** info@, admin@, sales@ …: mail to a function, not a person. `+tags` are ignored. */
+export function isRoleLocalPart(local: string): boolean {
+  return roleLocalParts.has(local.toLowerCase().split('+')[0]!);
+}
+
+export function isDisposableDomain(asciiDomain: string): boolean {
+  const domain = asciiDomain.toLowerCase();
+  if (disposableDomains.has(domain) || disposableWildcards.has(domain)) return true;
+  const labels = domain.split('.');
+  for (let i = 1; i < labels.length - 1; i += 1) {
+    if (disposableWildcards.has(labels.slice(i).join('.'))) return true;
+  }
+  return false;
+}

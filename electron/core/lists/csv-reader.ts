@@ -1,0 +1,48 @@
+// Streams the rows of a CSV or text list, whatever its encoding and delimiter, one row at a time.
+import { stat } from 'node:fs/promises';
+import Papa from 'papaparse';
+import { AppError } from '../../common/app-error.ts';
+import { openDecodedText, readHead, sniffEncoding, type SniffResult } from './text-decoding.ts';
+
+export type CsvReadSummary = { delimiter: string; stopped: boolean; encoding: SniffResult['encoding'] };
+
+/**
+ * Calls `onRow` for each non-empty row; returning `false` stops the read early.
+ * An empty, binary or missing file is an AppError('unreadable_file') naming `displayName`.
+ */
+export async function readCsvRows(path: string, displayName: string, onRow: (row: string[]) => boolean | void): Promise<CsvReadSummary> {
+  const info = await stat(path).catch(() => {
+    throw new AppError('unreadable_file', `Sift cannot open "${displayName}". It may have been moved or deleted.`);
+  });
+  if (!info.isFile()) throw new AppError('unreadable_file', `"${displayName}" is not a file.`);
+  if (info.size === 0) throw new AppError('unreadable_file', `"${displayName}" is empty.`);
+
+  const sniff = sniffEncoding(await readHead(path));
+  const text = openDecodedText(path, sniff);
+  let delimiter = ',';
+  let stopped = false;
+  let failure: unknown;
+  await new Promise<void>((resolve, reject) => {
+    // papaparse reads Node streams too; its types only name browser inputs.
+    Papa.parse<string[]>(text as unknown as File, {
+      skipEmptyLines: 'greedy',
+      step(result, parser) {
+        delimiter = result.meta.delimiter;
+        try {
+          if (onRow(result.data) === false) {
+            stopped = true;
+            parser.abort();
+          }
+        } catch (error) {
+          failure = error;
+          stopped = true;
+          parser.abort();
+        }
+      },
+      complete: () => resolve(),
+      error: (error: Error) => reject(error),
+    });
+  }).finally(() => text.destroy());
+  if (failure) throw failure;
+  return { delimiter, stopped, encoding: sniff.encoding };
+}

@@ -1,0 +1,110 @@
+// API keys: shown in full once, stored only as a hash, several active at once, revocable.
+import { createHash, randomBytes } from 'node:crypto';
+import { assumedErrors } from '../wire/assumptions.ts';
+import { errorCodes, errorTypes, keyModeOf, keyPrefixes, maskKey, type KeyMode } from '../wire/spec.ts';
+import { sql, type Database } from '../storage/sqlite.ts';
+import { newId } from './schema.ts';
+import type { RateLimitRule, RateLimitOperation } from './service-config.ts';
+import { ServiceError } from './service-error.ts';
+
+export type ApiKeyRecord = {
+  id: string;
+  mode: KeyMode;
+  label: string;
+  masked: string;
+  state: 'active' | 'revoked';
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+  rateLimits: Partial<Record<RateLimitOperation, RateLimitRule>>;
+};
+
+type KeyRow = {
+  id: string;
+  mode: KeyMode;
+  label: string;
+  masked: string;
+  state: 'active' | 'revoked';
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  rate_limits: string | null;
+};
+
+const lastUsedEveryMs = 60_000;
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    mode: row.mode,
+    label: row.label,
+    masked: row.masked,
+    state: row.state,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    rateLimits: row.rate_limits ? JSON.parse(row.rate_limits) : {},
+  };
+}
+
+export function createApiKey(db: Database, now: number, mode: KeyMode, label: string): { key: string; record: ApiKeyRecord } {
+  // Keys are long random secrets, so a plain SHA-256 is enough to store them safely.
+  const key = `${keyPrefixes[mode]}${randomBytes(24).toString('base64url')}`;
+  const id = newId('key');
+  sql(db, 'INSERT INTO api_keys (id, mode, label, hash, masked, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    mode,
+    label,
+    hashKey(key),
+    maskKey(key),
+    now,
+  );
+  return { key, record: getApiKey(db, id)! };
+}
+
+export function getApiKey(db: Database, id: string): ApiKeyRecord | undefined {
+  const row = sql(db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+  return row && toRecord(row);
+}
+
+export function listApiKeys(db: Database): ApiKeyRecord[] {
+  return (sql(db, 'SELECT * FROM api_keys ORDER BY created_at').all() as KeyRow[]).map(toRecord);
+}
+
+export function revokeApiKey(db: Database, id: string, now: number): ApiKeyRecord {
+  const changed = sql(db, "UPDATE api_keys SET state = 'revoked', revoked_at = ? WHERE id = ? AND state = 'active'").run(now, id);
+  const record = getApiKey(db, id);
+  if (!record) throw new Error(`No key ${id}`);
+  if (changed.changes === 0 && record.state !== 'revoked') throw new Error(`Key ${id} could not be revoked`);
+  return record;
+}
+
+export function setKeyRateLimits(db: Database, id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): ApiKeyRecord {
+  sql(db, 'UPDATE api_keys SET rate_limits = ? WHERE id = ?').run(JSON.stringify(limits), id);
+  const record = getApiKey(db, id);
+  if (!record) throw new Error(`No key ${id}`);
+  return record;
+}
+
+/** The key named by an `Authorization: Bearer …` header, or the spec's 401. */
+export function authenticate(db: Database, authorization: string | undefined, now: number): ApiKeyRecord {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) {
+    throw new ServiceError(401, errorTypes.authentication, assumedErrors.missingApiKey, 'No API key was sent. Send it as `Authorization: Bearer <key>`.');
+  }
+  const key = match[1]!;
+  const row = keyModeOf(key) ? (sql(db, 'SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined) : undefined;
+  if (!row || row.state !== 'active') {
+    const message = row ? 'This API key has been revoked.' : 'The API key does not match any key.';
+    throw new ServiceError(401, errorTypes.authentication, errorCodes.invalidApiKey, message);
+  }
+  if (row.last_used_at === null || now - row.last_used_at >= lastUsedEveryMs) {
+    sql(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    row.last_used_at = now;
+  }
+  return toRecord(row);
+}

@@ -1,0 +1,57 @@
+// The operations the spec keeps in a dashboard rather than the HTTP API: keys, webhook endpoints,
+// the low-balance threshold, top-ups and deliveries. The app's settings screen and `sift service` call these.
+import type { KeyMode } from '../wire/spec.ts';
+import type { Database } from '../storage/sqlite.ts';
+import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './api-keys.ts';
+import { failBatch } from './batches.ts';
+import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './credits.ts';
+import type { RateLimitOperation, RateLimitRule, ServiceConfig } from './service-config.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  listEndpoints,
+  replayDelivery,
+  type Delivery,
+  type WebhookEndpoint,
+} from './webhooks.ts';
+
+export type Dashboard = {
+  /** The full key is in the answer this once; afterwards only its masked form exists. */
+  createKey(mode: KeyMode, label: string): { key: string; record: ApiKeyRecord };
+  listKeys(): ApiKeyRecord[];
+  revokeKey(id: string): ApiKeyRecord;
+  setKeyRateLimits(id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): ApiKeyRecord;
+  /** The signing secret is in the answer this once. */
+  createWebhookEndpoint(url: string): WebhookEndpoint & { secret: string };
+  listWebhookEndpoints(): WebhookEndpoint[];
+  deleteWebhookEndpoint(id: string): void;
+  listDeliveries(): Delivery[];
+  replayDelivery(id: string): void;
+  account(): AccountState;
+  topUp(credits: number): AccountState;
+  setLowBalanceThreshold(threshold: number | null): void;
+  /** For operators: give up a running batch (refunded, `batch.failed`). */
+  failBatch(id: string, message: string): void;
+};
+
+export function createDashboard(db: Database, config: ServiceConfig): Dashboard {
+  return {
+    createKey: (mode, label) => createApiKey(db, config.now(), mode, label),
+    listKeys: () => listApiKeys(db),
+    revokeKey: (id) => revokeApiKey(db, id, config.now()),
+    setKeyRateLimits: (id, limits) => setKeyRateLimits(db, id, limits),
+    createWebhookEndpoint: (url) => createEndpoint(db, config.now(), url),
+    listWebhookEndpoints: () => listEndpoints(db),
+    deleteWebhookEndpoint: (id) => deleteEndpoint(db, id),
+    listDeliveries: () => listDeliveries(db),
+    replayDelivery: (id) => replayDelivery(db, config.now(), id),
+    account: () => accountState(db, config, config.now()),
+    topUp(credits) {
+      topUp(db, credits);
+      return accountState(db, config, config.now());
+    },
+    setLowBalanceThreshold: (threshold) => setLowBalanceThreshold(db, threshold),
+    failBatch: (id, message) => failBatch(db, config.now(), id, message),
+  };
+}

@@ -1,0 +1,44 @@
+// Scripted, realistic verdicts for sandbox keys: no network connection of any kind, and the same
+// answer for the same address every time.
+//   local part starting valid / invalid / catchall / unknown  → that verdict (for tests and demos)
+//   local part starting giveup                               → the probe errors, so the batch is given up
+//   anything else → a stable mix drawn from a hash of the address (mostly valid, as real lists are)
+import { createHash } from 'node:crypto';
+import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
+
+export type Verdict = { result: string; reason: string; role: boolean; disposable: boolean };
+
+export type VerificationEngine = { verify(local: string, asciiDomain: string): Promise<Verdict> };
+
+/** Big mailbox providers accept mail only for real boxes, so they are never catch-all. */
+const majorProviders = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'yahoo.com', 'icloud.com', 'proton.me', 'gmx.de', 'web.de', 'aol.com']);
+
+const scripted: [prefix: string, result: string, reason: string][] = [
+  ['valid', 'valid', 'accepted_email'],
+  ['invalid', 'invalid', 'rejected_email'],
+  ['catchall', 'catch_all', 'accept_all_domain'],
+  ['unknown', 'unknown', 'no_connect'],
+];
+
+export class ProbeError extends Error {}
+
+export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
+  const lowerLocal = local.toLowerCase();
+  const domain = asciiDomain.toLowerCase();
+  const flags = { role: isRoleLocalPart(lowerLocal), disposable: isDisposableDomain(domain) };
+  if (lowerLocal.startsWith('giveup')) throw new ProbeError('The mail host kept failing (scripted sandbox failure).');
+  for (const [prefix, result, reason] of scripted) if (lowerLocal.startsWith(prefix)) return { result, reason, ...flags };
+
+  const digest = createHash('sha256').update(`${lowerLocal}@${domain}`).digest();
+  const domainDigest = createHash('sha256').update(domain).digest();
+  // Catch-all is a property of a domain, not of one address.
+  if (!majorProviders.has(domain) && domainDigest[0]! < 26) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
+  const roll = digest.readUInt16BE(0) / 65536;
+  if (roll < 0.8) return { result: 'valid', reason: 'accepted_email', ...flags };
+  if (roll < 0.93) return { result: 'invalid', reason: roll < 0.88 ? 'rejected_email' : 'invalid_domain', ...flags };
+  return { result: 'unknown', reason: roll < 0.97 ? 'timeout' : 'mailbox_full', ...flags };
+}
+
+export const sandboxEngine: VerificationEngine = {
+  verify: async (local, asciiDomain) => sandboxVerdict(local, asciiDomain),
+};

@@ -1,0 +1,127 @@
+// The embedded service's tables. Times are milliseconds since the epoch unless named *_iso.
+import { randomBytes } from 'node:crypto';
+import { sql, type Database } from '../storage/sqlite.ts';
+
+const schemaVersion = 1;
+
+export function migrate(db: Database): void {
+  const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
+  if (current >= schemaVersion) return;
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS account (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      balance INTEGER NOT NULL DEFAULT 0,
+      free_month TEXT NOT NULL DEFAULT '',
+      free_used INTEGER NOT NULL DEFAULT 0,
+      low_threshold INTEGER,
+      low_armed INTEGER NOT NULL DEFAULT 1
+    );
+    INSERT OR IGNORE INTO account (id) VALUES (1);
+    CREATE TABLE IF NOT EXISTS api_keys (
+      id TEXT PRIMARY KEY,
+      mode TEXT NOT NULL CHECK (mode IN ('live', 'sandbox')),
+      label TEXT NOT NULL,
+      hash TEXT NOT NULL UNIQUE,
+      masked TEXT NOT NULL,
+      state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'revoked')),
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER,
+      revoked_at INTEGER,
+      rate_limits TEXT
+    );
+    CREATE TABLE IF NOT EXISTS batches (
+      id TEXT PRIMARY KEY,
+      key_id TEXT NOT NULL REFERENCES api_keys(id),
+      mode TEXT NOT NULL,
+      name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      submitted INTEGER NOT NULL DEFAULT 0,
+      unique_count INTEGER NOT NULL DEFAULT 0,
+      done_count INTEGER NOT NULL DEFAULT 0,
+      c_valid INTEGER NOT NULL DEFAULT 0,
+      c_invalid INTEGER NOT NULL DEFAULT 0,
+      c_catch_all INTEGER NOT NULL DEFAULT 0,
+      c_unknown INTEGER NOT NULL DEFAULT 0,
+      c_role INTEGER NOT NULL DEFAULT 0,
+      c_disposable INTEGER NOT NULL DEFAULT 0,
+      c_billed INTEGER NOT NULL DEFAULT 0,
+      reserved_free INTEGER NOT NULL DEFAULT 0,
+      reserved_paid INTEGER NOT NULL DEFAULT 0,
+      free_month TEXT NOT NULL DEFAULT '',
+      next_result_seq INTEGER NOT NULL DEFAULT 1,
+      created_at INTEGER NOT NULL,
+      ended_at INTEGER,
+      error TEXT
+    );
+    CREATE INDEX IF NOT EXISTS batches_running ON batches (created_at) WHERE status = 'running';
+    CREATE TABLE IF NOT EXISTS batch_rows (
+      batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+      seq INTEGER NOT NULL,
+      email TEXT NOT NULL,
+      norm TEXT NOT NULL,
+      host TEXT,
+      result TEXT,
+      reason TEXT,
+      role INTEGER NOT NULL DEFAULT 0,
+      disposable INTEGER NOT NULL DEFAULT 0,
+      billed INTEGER NOT NULL DEFAULT 0,
+      billed_free INTEGER NOT NULL DEFAULT 0,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result_seq INTEGER,
+      PRIMARY KEY (batch_id, seq),
+      UNIQUE (batch_id, norm)
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS batch_rows_by_result ON batch_rows (batch_id, result_seq) WHERE result_seq IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS batch_rows_pending ON batch_rows (batch_id, seq) WHERE result IS NULL;
+    CREATE TABLE IF NOT EXISTS idempotency (
+      key_id TEXT NOT NULL,
+      idem_key TEXT NOT NULL,
+      request_hash TEXT NOT NULL,
+      status INTEGER,
+      body TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (key_id, idem_key)
+    );
+    CREATE TABLE IF NOT EXISTS webhook_endpoints (
+      id TEXT PRIMARY KEY,
+      url TEXT NOT NULL,
+      secret TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      disabled INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS events (
+      id TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS deliveries (
+      id TEXT PRIMARY KEY,
+      event_id TEXT NOT NULL REFERENCES events(id),
+      endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id),
+      status TEXT NOT NULL CHECK (status IN ('pending', 'retrying', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER,
+      last_status INTEGER,
+      last_error TEXT,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (next_attempt_at) WHERE status IN ('pending', 'retrying');
+    PRAGMA user_version = ${schemaVersion};
+  `);
+}
+
+/** A random id with the spec's prefix form, e.g. `bat_<id>`, `evt_<id>`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/** A secret kept in the database (cursor encryption), made on first start. */
+export function metaSecret(db: Database, name: string): Buffer {
+  const row = sql(db, 'SELECT value FROM meta WHERE name = ?').get(name) as { value: string } | undefined;
+  if (row) return Buffer.from(row.value, 'base64');
+  const secret = randomBytes(32);
+  sql(db, 'INSERT INTO meta (name, value) VALUES (?, ?)').run(name, secret.toString('base64'));
+  return secret;
+}

@@ -1,0 +1,66 @@
+// The embedded service's settings. Defaults follow the spec where it shows a number; the rest are Sift's own.
+import { defaultRateLimits } from '../wire/spec.ts';
+
+export type RateLimitRule = { limit: number; windowSeconds: number };
+export type RateLimitOperation = keyof typeof defaultRateLimits | 'other';
+export type RateLimitRules = Record<RateLimitOperation, RateLimitRule>;
+
+export type ServiceConfig = {
+  dataDir: string;
+  host: '127.0.0.1';
+  port: number;
+  rateLimits: RateLimitRules;
+  /** Probes per second to any one mail host. */
+  probesPerSecondPerHost: number;
+  /** The same for sandbox keys, whose scripted verdicts open no connection. */
+  sandboxProbesPerSecondPerHost: number;
+  /** How many addresses are probed at once. */
+  probeConcurrency: number;
+  /** At most this many addresses per worker round. */
+  probesPerRound: number;
+  workerTickMs: number;
+  /** Tries per address before the service gives the batch up (failed, refunded). */
+  maxProbeAttempts: number;
+  freeChecksPerMonth: number;
+  maxBatchAddresses: number;
+  maxUploadBytes: number;
+  maxJsonBytes: number;
+  /** How long a finished batch's results (and cursors) stay readable. */
+  retentionMs: number;
+  /** Waits between webhook delivery attempts; the default spans roughly a day. */
+  webhookRetryScheduleMs: number[];
+  webhookTimeoutMs: number;
+  deliveryTickMs: number;
+  now: () => number;
+};
+
+const minute = 60_000;
+const hour = 60 * minute;
+
+export function serviceConfig(overrides: Partial<ServiceConfig> & { dataDir: string }): ServiceConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    rateLimits: {
+      ...defaultRateLimits,
+      // Not in the spec's table (results, account, cancel, download): Sift's own ceiling per key.
+      other: { limit: 1200, windowSeconds: 60 },
+    },
+    probesPerSecondPerHost: 20,
+    sandboxProbesPerSecondPerHost: 5000,
+    probeConcurrency: 32,
+    probesPerRound: 1000,
+    workerTickMs: 50,
+    maxProbeAttempts: 3,
+    freeChecksPerMonth: 100,
+    maxBatchAddresses: 1_000_000,
+    maxUploadBytes: 1024 ** 3,
+    maxJsonBytes: 64 * 1024 ** 2,
+    retentionMs: 30 * 24 * hour,
+    webhookRetryScheduleMs: [minute, 5 * minute, 30 * minute, 2 * hour, 5 * hour, 8 * hour, 8 * hour],
+    webhookTimeoutMs: 10_000,
+    deliveryTickMs: 1000,
+    now: Date.now,
+    ...overrides,
+  };
+}

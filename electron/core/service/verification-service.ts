@@ -1,0 +1,87 @@
+// Sift's own implementation of the verification service: one SQLite file, an HTTP server on
+// 127.0.0.1, a background batch worker and a webhook delivery worker.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { apiPrefix } from '../wire/spec.ts';
+import { openDatabase, type Database } from '../storage/sqlite.ts';
+import { discardUnfinishedImports } from './batches.ts';
+import { createBatchWorker, type BatchWorker } from './batch-worker.ts';
+import { createCursorCodec } from './cursors.ts';
+import { createDashboard, type Dashboard } from './dashboard.ts';
+import { createServiceRequestHandler } from './http-api.ts';
+import { releaseUnsettledKeys } from './idempotency.ts';
+import { createRateLimiter } from './rate-limiter.ts';
+import { sandboxEngine, type VerificationEngine } from './sandbox-verdicts.ts';
+import { migrate, metaSecret } from './schema.ts';
+import { serviceConfig, type ServiceConfig } from './service-config.ts';
+import { createDeliveryWorker, type DeliveryWorker } from './webhooks.ts';
+
+export type VerificationService = {
+  /** `http://127.0.0.1:<port>/v1` */
+  baseUrl: string;
+  port: number;
+  config: ServiceConfig;
+  dashboard: Dashboard;
+  db: Database;
+  worker: BatchWorker;
+  deliveries: DeliveryWorker;
+  close(): Promise<void>;
+};
+
+export function serviceDatabasePath(dataDir: string): string {
+  return join(dataDir, 'service.sqlite');
+}
+
+/** The database and its dashboard alone, for `sift service` commands and tests that manage a running service. */
+export function openServiceStore(overrides: Partial<ServiceConfig> & { dataDir: string }): { db: Database; config: ServiceConfig; dashboard: Dashboard } {
+  const config = serviceConfig(overrides);
+  const db = openDatabase(serviceDatabasePath(config.dataDir));
+  migrate(db);
+  return { db, config, dashboard: createDashboard(db, config) };
+}
+
+export async function startVerificationService(
+  overrides: Partial<ServiceConfig> & { dataDir: string },
+  /** Live keys' engine. Until the local SMTP engine lands, live keys get the sandbox's scripted verdicts too. */
+  liveEngine: VerificationEngine = sandboxEngine,
+): Promise<VerificationService> {
+  const { db, config, dashboard } = openServiceStore(overrides);
+  discardUnfinishedImports(db);
+  releaseUnsettledKeys(db);
+  const engines = { live: liveEngine, sandbox: sandboxEngine };
+  const handler = createServiceRequestHandler({
+    db,
+    config,
+    limiter: createRateLimiter(),
+    cursors: createCursorCodec(metaSecret(db, 'cursor_key')),
+    engines,
+  });
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const worker = createBatchWorker(db, config, engines);
+  const deliveries = createDeliveryWorker(db, config);
+  worker.start();
+  deliveries.start();
+  return {
+    baseUrl: `http://${config.host}:${port}${apiPrefix}`,
+    port,
+    config,
+    dashboard,
+    db,
+    worker,
+    deliveries,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await worker.stop();
+      await deliveries.stop();
+      db.close();
+    },
+  };
+}

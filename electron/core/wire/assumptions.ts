@@ -1,0 +1,156 @@
+// Every choice Sift makes where the service specification says "not shown", in one place,
+// each beside the spec's own words. The list is ../shared/spec/wire-assumptions.md; Sift's client
+// and Sift's embedded service both read these, so they agree. A hosted service that chose
+// differently means changing this module, and nothing else.
+import { z } from 'zod';
+import { batchSummarySchema } from './spec.ts';
+
+/**
+ * ASSUMPTION: POST /batches payload is JSON `{ name, emails }`; the answer is 201 with the batch object.
+ * Spec: "Request payload: not shown." "Response: not shown beyond that a batch with an id of form bat_<id> results."
+ */
+export const createBatchRequestSchema = z.object({
+  name: z.string().max(200).optional(),
+  emails: z.array(z.string()),
+});
+export type CreateBatchRequest = z.infer<typeof createBatchRequestSchema>;
+export const createdStatus = 201;
+
+/**
+ * ASSUMPTION: the batch object has `id`, `name`, `status`, `submitted`, `unique`, `created_at`,
+ * `completed_at` (or null) and `summary` (counting what is done so far).
+ * Spec: "Other batch fields are not shown." Readers treat every field but id/status/submitted/unique as optional.
+ */
+export const batchObjectSchema = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  status: z.string(),
+  submitted: z.number().int(),
+  unique: z.number().int(),
+  created_at: z.string().optional(),
+  completed_at: z.string().nullable().optional(),
+  summary: batchSummarySchema.optional(),
+});
+export type BatchObject = z.infer<typeof batchObjectSchema>;
+
+/**
+ * ASSUMPTION: `running` from submission until an end state; end states `complete`, `failed`, `canceled`.
+ * Spec: "The initial state, how queued batches are named, and any other transition are not shown."
+ * Clients treat any other status as still working.
+ */
+export const batchStatuses = { running: 'running', complete: 'complete', failed: 'failed', canceled: 'canceled' } as const;
+export const endStatuses: readonly string[] = [batchStatuses.complete, batchStatuses.failed, batchStatuses.canceled];
+
+/**
+ * ASSUMPTION: cancel is `POST /batches/{id}/cancel`, answering the batch object; on a batch that
+ * already ended, 409 `invalid_request_error` / `batch_not_running`.
+ * Spec: "The cancel operation itself is not shown."
+ */
+export const cancelPath = (id: string) => `/batches/${encodeURIComponent(id)}/cancel`;
+
+/**
+ * ASSUMPTION: POST /verify answers a result row (`email`, `result`, `billed`) plus any flags
+ * (`role`, `disposable`, `reason`). Spec: "the body of the single-verification response [is] not shown."
+ * The embedded service also puts these flags on batch result rows; readers must not require them.
+ */
+export const verifyRequestSchema = z.object({ email: z.string() });
+export const verdictFlagsSchema = z.looseObject({
+  role: z.boolean().optional(),
+  disposable: z.boolean().optional(),
+  reason: z.string().optional(),
+});
+
+/**
+ * ASSUMPTION: POST /files takes the raw CSV bytes (`Content-Type: text/csv`) with the batch name in
+ * `?name=`; the service reads the column headed `email` (any case), else the first column; 201 with the batch object.
+ * Spec: "Uploads a file (streamed). Payload and response are not shown."
+ */
+export const filesContentType = 'text/csv';
+export const filesNameParam = 'name';
+
+/**
+ * ASSUMPTION: GET /account answers `{ mode, balance, free_remaining, key: { label, prefix } }`.
+ * Spec: "The method and the response are not shown."
+ */
+export const accountSchema = z.looseObject({
+  mode: z.string(),
+  balance: z.number().int().optional(),
+  free_remaining: z.number().int().optional(),
+  key: z.looseObject({ label: z.string().optional(), prefix: z.string().optional() }).optional(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/**
+ * ASSUMPTION: the CSV download is `GET /batches/{id}/results.csv`, header `email,result,billed`;
+ * 409 while the batch is running. Spec: "Its path and shape are not shown."
+ */
+export const resultsCsvPath = (id: string) => `/batches/${encodeURIComponent(id)}/results.csv`;
+export const resultsCsvHeader = ['email', 'result', 'billed'] as const;
+
+/**
+ * ASSUMPTION: error types and codes beyond the two the spec names.
+ * Spec: "The full catalogue of types and codes is not shown." 400 and 402: "its condition is not shown".
+ */
+export const assumedErrors = {
+  /** 400: a malformed request (bad JSON, missing email, limit outside 1..1000, unknown cursor). */
+  invalidRequest: 'invalid_request_error',
+  /** 402: not enough credits for the checks asked. */
+  paymentRequired: 'payment_required',
+  insufficientCredits: 'insufficient_credits',
+  /** 401 with no key. Spec: "the code is not shown". */
+  missingApiKey: 'missing_api_key',
+  /** 429. */
+  rateLimit: 'rate_limit_error',
+  rateLimited: 'rate_limited',
+  /** 409 on cancel of an ended batch, and on a download of a running one. */
+  batchNotRunning: 'batch_not_running',
+  batchNotComplete: 'batch_not_complete',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  /** Not in the assumptions list either: a batch id that names nothing (404), a cursor past retention (400). */
+  batchNotFound: 'batch_not_found',
+  cursorExpired: 'cursor_expired',
+  invalidCursor: 'invalid_cursor',
+  apiError: 'api_error',
+} as const;
+
+/** ASSUMPTION: X-RateLimit-Reset is a Unix timestamp in seconds. Spec: "the example value is a Unix timestamp in seconds". */
+export const rateLimitResetIsUnixSeconds = true;
+
+/**
+ * ASSUMPTION: the same Idempotency-Key and body within 24 hours replays the first answer and does nothing twice;
+ * the same key with another body is 409 `idempotency_key_reused`. Spec: "its semantics are not shown".
+ */
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+/** ASSUMPTION: Service-Version values are dates `YYYY-MM-DD`; the service answers with the one it used. Spec: "The format of the dated version values ... [is] not shown." */
+export const serviceVersionPattern = /^\d{4}-\d{2}-\d{2}$/;
+export const currentServiceVersion = '2026-11-01';
+
+/**
+ * ASSUMPTION: summary counters count unique addresses; `duplicates` = submitted − unique; `billed` counts billed checks.
+ * Spec: the batch summary lists the fields only.
+ */
+export const summaryCountsUniqueAddresses = true;
+
+/**
+ * ASSUMPTION: event data. Spec: batch.failed "an error object; its fields are not shown";
+ * batch.canceled "a partial summary; which fields are present is not shown"; credits.low "the remaining balance; the field name is not shown".
+ */
+export const eventDataSchemas = {
+  'batch.completed': z.looseObject({ batch_id: z.string(), name: z.string(), summary: batchSummarySchema, results_url: z.string() }),
+  'batch.failed': z.looseObject({
+    batch_id: z.string(),
+    name: z.string(),
+    error: z.looseObject({ type: z.string(), code: z.string(), message: z.string() }),
+  }),
+  'batch.canceled': z.looseObject({ batch_id: z.string(), name: z.string(), summary: batchSummarySchema.partial() }),
+  'credits.low': z.looseObject({ balance: z.number().int() }),
+} as const;
+
+/**
+ * ASSUMPTION: while a batch runs, `has_more` stays true even when the reader has caught up (an empty page
+ * may come back). Spec: "What has_more returns when the reader has caught up with a batch that is still
+ * running is not specified... Treat the download as finished only when the status is complete and has_more is false."
+ * The client does not rely on this: it stops only on `complete` with has_more false, whatever has_more did before.
+ */
+export const hasMoreWhileRunning = true;

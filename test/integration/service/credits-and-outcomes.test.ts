@@ -1,0 +1,151 @@
+// Billing rules, 402, credits.low, failure with refund, cancel with a partial summary, and idempotent writes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
+import { addresses, apiClient, startTestService, waitFor } from '../../support/service-harness.ts';
+
+let service: VerificationService;
+
+beforeAll(async () => {
+  service = await startTestService({ sandboxProbesPerSecondPerHost: 2000, probesPerSecondPerHost: 2000 });
+});
+afterAll(() => service.close());
+
+function liveKey(label: string) {
+  const { key, record } = service.dashboard.createKey('live', label);
+  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 }, createBatch: { limit: 1000, windowSeconds: 60 } });
+  return apiClient(service, key);
+}
+
+async function finished(api: ReturnType<typeof apiClient>, id: string) {
+  return waitFor(async () => {
+    const status = await api('GET', `/batches/${id}`);
+    return status.body.status !== 'running' && status.body;
+  });
+}
+
+async function allRows(api: ReturnType<typeof apiClient>, id: string) {
+  return (await api('GET', `/batches/${id}/results?limit=1000`)).body.data as { email: string; result: string; billed: boolean }[];
+}
+
+const events = (type: string) => (service.db.prepare('SELECT body FROM events WHERE type = ? ORDER BY created_at').all(type) as { body: string }[]).map((row) => JSON.parse(row.body));
+
+describe('credits', () => {
+  it('spends the free allowance first, then the balance, billing only unique well-formed addresses', async () => {
+    const api = liveKey('billing');
+    service.dashboard.topUp(10);
+    service.dashboard.setLowBalanceThreshold(8);
+    const emails = [...addresses(105, 'bill.example'), 'user1@bill.example', 'USER2@bill.example', 'no-at-sign', 'two@@bill.example'];
+    const created = await api('POST', '/batches', { name: 'billing', emails });
+    expect(created.status).toBe(201);
+    const done = await finished(api, created.body.id);
+    expect(done).toMatchObject({ status: 'complete', submitted: 109, unique: 107, summary: { billed: 105, duplicates: 2 } });
+    const rows = await allRows(api, created.body.id);
+    expect(rows).toHaveLength(107);
+    expect(rows.filter((row) => row.billed)).toHaveLength(105);
+    expect(rows.filter((row) => !row.billed).map((row) => row.email).sort()).toEqual(['no-at-sign', 'two@@bill.example']);
+    expect(rows.filter((row) => !row.billed).every((row) => row.result === 'invalid')).toBe(true);
+    expect(service.dashboard.account()).toMatchObject({ freeRemaining: 0, balance: 5 });
+    expect((await api('GET', '/account')).body).toMatchObject({ mode: 'live', balance: 5, free_remaining: 0 });
+    expect(events('credits.low')).toEqual([expect.objectContaining({ type: 'credits.low', data: { balance: 5 } })]);
+  });
+
+  it('answers 402 when the balance cannot cover a batch, creating nothing and spending nothing', async () => {
+    const api = liveKey('broke');
+    const before = (service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n;
+    const refused = await api('POST', '/batches', { emails: addresses(6, 'more.example') });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ type: 'payment_required', code: 'insufficient_credits' });
+    expect((service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n).toBe(before);
+    expect(service.dashboard.account().balance).toBe(5);
+  });
+
+  it('bills a single live verification, never a bad address, and fires credits.low only once', async () => {
+    const api = liveKey('single');
+    const verdict = await api('POST', '/verify', { email: 'valid.person@example.com' });
+    expect(verdict.body).toMatchObject({ email: 'valid.person@example.com', result: 'valid', billed: true });
+    const bad = await api('POST', '/verify', { email: 'nobody' });
+    expect(bad.body).toMatchObject({ result: 'invalid', billed: false, reason: 'invalid_syntax' });
+    expect(service.dashboard.account().balance).toBe(4);
+    expect(events('credits.low')).toHaveLength(1);
+    expect((await api('POST', '/verify', {})).body.error.code).toBe('missing_email');
+  });
+
+  it('never spends credits for sandbox keys', async () => {
+    const { key } = service.dashboard.createKey('sandbox', 'sandbox');
+    const api = apiClient(service, key);
+    const before = service.dashboard.account();
+    const created = await api('POST', '/batches', { emails: addresses(300, 'sand.example') });
+    expect(created.status).toBe(201);
+    const done = await finished(api, created.body.id);
+    expect(done.summary.billed).toBe(0);
+    expect((await allRows(api, created.body.id)).some((row) => row.billed)).toBe(false);
+    expect((await api('POST', '/verify', { email: 'valid@example.com' })).body.billed).toBe(false);
+    expect(service.dashboard.account()).toEqual(before);
+  });
+});
+
+describe('batch outcomes', () => {
+  it('refunds every credit when the service gives a batch up', async () => {
+    service.dashboard.topUp(20);
+    const api = liveKey('failing');
+    const before = service.dashboard.account();
+    const created = await api('POST', '/batches', { name: 'doomed', emails: [...addresses(8, 'fail.example'), 'giveup@fail.example'] });
+    const done = await finished(api, created.body.id);
+    expect(done.status).toBe('failed');
+    expect(done.summary.billed).toBe(0);
+    expect((await allRows(api, created.body.id)).some((row) => row.billed)).toBe(false);
+    expect(service.dashboard.account()).toEqual(before);
+    expect(events('batch.failed').at(-1)).toMatchObject({
+      data: { batch_id: created.body.id, name: 'doomed', error: { type: expect.any(String), code: 'verification_failed', message: expect.any(String) } },
+    });
+  });
+
+  it('cancels with a partial summary, keeps what was verified and refunds the rest', async () => {
+    const slow = await startTestService({ probesPerSecondPerHost: 20 });
+    try {
+      const { key, record } = slow.dashboard.createKey('live', 'cancel');
+      slow.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+      slow.dashboard.topUp(500);
+      const api = apiClient(slow, key);
+      const created = await api('POST', '/batches', { name: 'long', emails: addresses(200, 'cancel.example') });
+      await waitFor(async () => (await api('GET', `/batches/${created.body.id}`)).body.summary.billed >= 25);
+      const canceled = await api('POST', `/batches/${created.body.id}/cancel`);
+      expect(canceled.status).toBe(200);
+      expect(canceled.body.status).toBe('canceled');
+      const billed = canceled.body.summary.billed as number;
+      expect(billed).toBeGreaterThanOrEqual(25);
+      expect(billed).toBeLessThan(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const rows = (await api('GET', `/batches/${created.body.id}/results?limit=1000`)).body.data;
+      expect(rows).toHaveLength(billed);
+      expect((await api('GET', `/batches/${created.body.id}`)).body.summary.billed).toBe(billed);
+      // 100 free checks first, then the balance: only what was verified is spent.
+      const account = slow.dashboard.account();
+      expect(account.freeRemaining + account.balance).toBe(100 + 500 - billed);
+      const event = (slow.db.prepare("SELECT body FROM events WHERE type = 'batch.canceled'").get() as { body: string }).body;
+      expect(JSON.parse(event).data).toMatchObject({ batch_id: created.body.id, name: 'long', summary: { billed } });
+      const again = await api('POST', `/batches/${created.body.id}/cancel`);
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('batch_not_running');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('creates one batch for the same key and body, and refuses the key with another body', async () => {
+    const api = liveKey('idempotent');
+    const body = { name: 'once', emails: ['valid1@once.example', 'valid2@once.example'] };
+    const first = await api('POST', '/batches', body, { 'Idempotency-Key': 'job-1-batch-0' });
+    const second = await api('POST', '/batches', body, { 'Idempotency-Key': 'job-1-batch-0' });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'once'").get() as { n: number }).n).toBe(1);
+    const other = await api('POST', '/batches', { ...body, name: 'twice' }, { 'Idempotency-Key': 'job-1-batch-0' });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('idempotency_key_reused');
+  });
+});

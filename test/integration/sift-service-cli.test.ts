@@ -1,0 +1,42 @@
+// `sift service` as a person runs it: base URL and, on first start only, a sandbox key that works.
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
+
+function runService(dataDir: string): Promise<{ output: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no start in 15 s: ${output}`)), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Press Ctrl-C')) {
+        clearTimeout(timer);
+        resolve({ output, stop: () => new Promise((done) => { child.once('exit', () => done()); child.kill('SIGINT'); }) });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+describe('sift service', () => {
+  it('prints its base URL and a sandbox key on first start, and no key afterwards', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-cli-service-'));
+    const first = await runService(dataDir);
+    const baseUrl = /at (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(first.output)?.[1];
+    const key = /(svc_test_[A-Za-z0-9_-]+)/.exec(first.output)?.[1];
+    expect(baseUrl).toBeDefined();
+    expect(key).toBeDefined();
+    const account = await fetch(`${baseUrl}/account`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(await account.json()).toMatchObject({ mode: 'sandbox' });
+    await first.stop();
+
+    const second = await runService(dataDir);
+    expect(second.output).not.toMatch(/svc_test_/);
+    await second.stop();
+  });
+});

@@ -1,0 +1,6 @@
+// Runs the embedded service in its own process, for tests that kill it or measure its memory.
+// argv[2]: JSON config overrides (must include dataDir). Prints `READY <baseUrl>` when listening.
+import { startVerificationService } from '../../electron/core/service/verification-service.ts';
+
+const service = await startVerificationService(JSON.parse(process.argv[2]!));
+console.log(`READY ${service.baseUrl}`);

@@ -1,0 +1,53 @@
+// Starts Sift's embedded verification service on loopback with a throwaway data folder,
+// and gives tests a small `api` helper that speaks raw HTTP to it.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceConfig } from '../../electron/core/service/service-config.ts';
+import { startVerificationService, type VerificationService } from '../../electron/core/service/verification-service.ts';
+
+export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<VerificationService> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sift-service-'));
+  return startVerificationService({ dataDir, ...overrides });
+}
+
+// Tests read whatever JSON came back, field by field, and assert on it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
+
+export function apiClient(service: { baseUrl: string }, key?: string) {
+  return async (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<ApiResponse> => {
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined && typeof body !== 'string' ? { 'Content-Type': 'application/json' } : {}),
+        ...extraHeaders,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: tests read `text`
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+}
+
+/** Polls until `check` passes or `timeoutMs` runs out; bounded, so a broken service fails the test instead of hanging it. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export function addresses(count: number, domain = 'example.com', prefix = 'user'): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${i}@${domain}`);
+}
