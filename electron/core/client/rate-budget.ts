@@ -1,0 +1,76 @@
+// One rate budget per API key, shared by every caller in the process (several jobs, one budget):
+// the spec's per-operation limits are kept before sending, and the service's own rate-limit headers
+// slow it down further (pause until Reset when Remaining falls below a tenth of Limit; wait out a 429).
+import { createHash } from 'node:crypto';
+import { defaultRateLimits, slowDownFraction } from '../wire/spec.ts';
+import type { Clock } from './clock.ts';
+
+export type Operation = keyof typeof defaultRateLimits | 'other';
+type Rule = { limit: number; windowSeconds: number };
+
+export type RateBudget = {
+  /** Resolves when a request of this kind may be sent now, and counts it. */
+  acquire(operation: Operation, clock: Clock, signal?: AbortSignal): Promise<void>;
+  /** Reads X-RateLimit-Limit/Remaining/Reset from any answer. */
+  observe(operation: Operation, headers: Headers, clock: Clock): void;
+  /** Holds every caller of this kind back until `untilMs` (after a 429). */
+  pauseUntil(operation: Operation, untilMs: number): void;
+};
+
+export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defaultRateLimits): RateBudget {
+  const sent = new Map<Operation, number[]>();
+  const paused = new Map<Operation, number>();
+  return {
+    async acquire(operation, clock, signal) {
+      for (;;) {
+        signal?.throwIfAborted();
+        const now = clock.now();
+        const pausedUntil = paused.get(operation) ?? 0;
+        if (now < pausedUntil) {
+          await clock.sleep(pausedUntil - now, signal);
+          continue;
+        }
+        const rule = rules[operation];
+        if (!rule) return;
+        // A sliding window: never more than `limit` sends in any `windowSeconds`, so the service's
+        // fixed windows, wherever they fall, never see more than the limit either.
+        const windowMs = rule.windowSeconds * 1000;
+        const times = sent.get(operation) ?? [];
+        while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
+        if (times.length < rule.limit) {
+          times.push(now);
+          sent.set(operation, times);
+          return;
+        }
+        await clock.sleep(times[0]! + windowMs - now, signal);
+      }
+    },
+    observe(operation, headers, clock) {
+      const limit = Number(headers.get('x-ratelimit-limit'));
+      const remaining = Number(headers.get('x-ratelimit-remaining'));
+      const reset = Number(headers.get('x-ratelimit-reset'));
+      if (!headers.has('x-ratelimit-remaining') || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(reset)) return;
+      if (limit > 0 && remaining < limit * slowDownFraction) {
+        // Reset is a Unix time in seconds (assumed, as the spec's example); never pause for more than a window's worth.
+        const untilMs = Math.min(reset * 1000, clock.now() + 120_000);
+        this.pauseUntil(operation, untilMs);
+      }
+    },
+    pauseUntil(operation, untilMs) {
+      paused.set(operation, Math.max(paused.get(operation) ?? 0, untilMs));
+    },
+  };
+}
+
+const budgets = new Map<string, RateBudget>();
+
+/** The process-wide budget of one key. Keyed by a hash, so the map never holds the key itself. */
+export function sharedBudgetFor(apiKey: string): RateBudget {
+  const id = createHash('sha256').update(apiKey).digest('hex');
+  let budget = budgets.get(id);
+  if (!budget) {
+    budget = createRateBudget();
+    budgets.set(id, budget);
+  }
+  return budget;
+}

@@ -1,0 +1,77 @@
+// Reads a batch's results page by page while it runs, exactly as the spec asks: follow next_cursor,
+// loop on has_more (not on an empty page), and finish only when the status is `complete` and has_more
+// is false. Each page comes with the cursor to resume from, for the caller to persist with its rows.
+import { endStatuses } from '../wire/assumptions.ts';
+import { completeStatus, type ResultRow } from '../wire/spec.ts';
+import { ServiceClientError } from './client-errors.ts';
+import { realClock, type Clock } from './clock.ts';
+import type { BatchStatus, ServiceClient } from './service-client.ts';
+
+export type ResultsChunk = {
+  rows: ResultRow[];
+  /** Where to resume after these rows (persist it in the same transaction as the rows). */
+  cursor: string | null;
+  /** Rows already read past `cursor` (when the service gave no next cursor); skip that many on resume. */
+  skip: number;
+};
+
+export type ReadResultsOptions = {
+  cursor?: string | null;
+  skip?: number;
+  limit?: number;
+  filter?: string;
+  /** Wait between reads once caught up with a running batch. */
+  pollIntervalMs?: number;
+  /** At most one status call per this interval while caught up; status is otherwise asked only to confirm the end. */
+  statusEveryMs?: number;
+  /** Give up when no new row and no status change has come for this long. */
+  stallTimeoutMs?: number;
+  clock?: Clock;
+  signal?: AbortSignal;
+};
+
+export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' | 'getBatch'>, batchId: string, options: ReadResultsOptions = {}): AsyncGenerator<ResultsChunk, BatchStatus> {
+  const clock = options.clock ?? realClock;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const statusEveryMs = options.statusEveryMs ?? 5000;
+  const stallTimeoutMs = options.stallTimeoutMs ?? 30 * 60_000;
+  let cursor = options.cursor ?? null;
+  let skip = options.skip ?? 0;
+  let lastStatusAt = Number.NEGATIVE_INFINITY;
+  let lastStatus = '';
+  let lastProgressAt = clock.now();
+
+  for (;;) {
+    const page = await client.getResultsPage(batchId, { cursor, limit: options.limit, filter: options.filter }, options.signal);
+    // Rows before `skip` were read last time from this same cursor.
+    const fresh = page.data.slice(skip);
+    if (page.next_cursor !== null) {
+      cursor = page.next_cursor;
+      skip = 0;
+    } else {
+      skip += fresh.length;
+    }
+    if (fresh.length > 0) lastProgressAt = clock.now();
+    yield { rows: fresh, cursor, skip };
+
+    if (page.has_more && page.data.length > 0) continue;
+    const mustConfirmEnd = !page.has_more;
+    if (mustConfirmEnd || clock.now() - lastStatusAt >= statusEveryMs) {
+      const status = await client.getBatch(batchId, options.signal);
+      lastStatusAt = clock.now();
+      if (status.status !== lastStatus) {
+        lastStatus = status.status;
+        lastProgressAt = clock.now();
+      }
+      if (!page.has_more && status.status === completeStatus) return status;
+      // Failed and canceled batches end too (an assumption); what they verified has been read by now.
+      if (!page.has_more && endStatuses.includes(status.status)) return status;
+      // A known end state with rows still to read, or any status we do not know: keep going.
+      if (endStatuses.includes(status.status)) continue;
+    }
+    if (clock.now() - lastProgressAt > stallTimeoutMs) {
+      throw new ServiceClientError('stalled', `Batch ${batchId} made no progress for ${Math.round(stallTimeoutMs / 1000)} s (status "${lastStatus}").`);
+    }
+    await clock.sleep(pollIntervalMs, options.signal);
+  }
+}
