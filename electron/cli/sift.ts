@@ -1,29 +1,50 @@
 #!/usr/bin/env node
-// The `sift` command line.
-import { runServiceCommand, UsageError } from './service-command.ts';
+// The `sift` command line: clean, verify, service.
+import { CliExit, cleanUsage, runClean, runVerify, type CliIo } from './clean-command.ts';
+import { runServiceCommand, serviceUsage, UsageError } from './service-command.ts';
 
-const usage = `Usage: sift service [...]   (sift service --help for more)`;
+const usage = `${cleanUsage}
+       sift service [--port N] [--data DIR]   (sift service --help for more)`;
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (command === 'clean') return await runClean(rest, io);
+    if (command === 'verify') return await runVerify(rest, io);
     if (command === 'service') {
-      if (rest.includes('--help')) throw new UsageError((await import('./service-command.ts')).serviceUsage);
-      await runServiceCommand(rest, (line) => console.log(line));
+      if (rest.includes('--help')) throw new UsageError(serviceUsage);
+      await runServiceCommand(rest, (line) => io.out(`${line}\n`));
       return 0;
     }
     throw new UsageError(usage);
   } catch (error) {
+    if (error instanceof CliExit) {
+      if (error.message && error.code !== 130) io.err(`sift: ${error.message}\n`);
+      return error.code;
+    }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(error instanceof Error ? error.message : String(error));
+      io.err(`${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    console.error(`sift: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`sift: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
 if (import.meta.main) {
+  const controller = new AbortController();
+  // Ctrl-C stops at a safe point and leaves the job resumable; a second Ctrl-C ends at once.
+  process.once('SIGINT', () => {
+    controller.abort();
+    process.once('SIGINT', () => process.exit(130));
+  });
+  const io: CliIo = {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    interactive: process.stderr.isTTY === true,
+    env: process.env,
+    signal: controller.signal,
+  };
   // A running service keeps the process alive after main() returns; everything else ends with this code.
-  process.exitCode = await main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2), io);
 }

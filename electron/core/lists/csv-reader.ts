@@ -6,11 +6,14 @@ import { openDecodedText, readHead, sniffEncoding, type SniffResult } from './te
 
 export type CsvReadSummary = { delimiter: string; stopped: boolean; encoding: SniffResult['encoding'] };
 
+export type RowHandler = (row: string[]) => boolean | void | Promise<void>;
+
 /**
- * Calls `onRow` for each non-empty row; returning `false` stops the read early.
+ * Calls `onRow` for each non-empty row; returning `false` stops the read early, and returning a
+ * promise pauses the read (and the file) until it settles, so a slow writer holds the reader back.
  * An empty, binary or missing file is an AppError('unreadable_file') naming `displayName`.
  */
-export async function readCsvRows(path: string, displayName: string, onRow: (row: string[]) => boolean | void): Promise<CsvReadSummary> {
+export async function readCsvRows(path: string, displayName: string, onRow: RowHandler, options: { delimiter?: string } = {}): Promise<CsvReadSummary> {
   const info = await stat(path).catch(() => {
     throw new AppError('unreadable_file', `Sift cannot open "${displayName}". It may have been moved or deleted.`);
   });
@@ -26,12 +29,24 @@ export async function readCsvRows(path: string, displayName: string, onRow: (row
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
       skipEmptyLines: 'greedy',
+      delimiter: options.delimiter,
       step(result, parser) {
         delimiter = result.meta.delimiter;
         try {
-          if (onRow(result.data) === false) {
+          const outcome = onRow(result.data);
+          if (outcome === false) {
             stopped = true;
             parser.abort();
+          } else if (outcome instanceof Promise) {
+            parser.pause();
+            outcome.then(
+              () => parser.resume(),
+              (error: unknown) => {
+                failure = error;
+                stopped = true;
+                parser.abort();
+              },
+            );
           }
         } catch (error) {
           failure = error;

@@ -202,14 +202,16 @@ async function idempotent(
     return;
   }
   if (idemKey.length > 255) throw invalidRequest('invalid_idempotency_key', 'An Idempotency-Key is at most 255 characters.');
-  const replay = claimIdempotencyKey(db, call.key.id, idemKey, hash, config.now());
+  // Scoped to the account's mode, not the key: a retry after a key rotation is still recognised.
+  const scope = `account:${call.key.mode}`;
+  const replay = claimIdempotencyKey(db, scope, idemKey, hash, config.now());
   if (replay) {
     send(call.response, replay, true);
     return;
   }
   let settled = false;
   const settle = (stored: StoredResponse) => {
-    settleIdempotencyKey(db, call.key.id, idemKey, stored);
+    settleIdempotencyKey(db, scope, idemKey, stored);
     settled = true;
   };
   try {
@@ -218,7 +220,7 @@ async function idempotent(
     send(call.response, stored);
   } catch (error) {
     const known = toServiceError(error);
-    settleIdempotencyKey(db, call.key.id, idemKey, known ? { status: known.status, body: JSON.stringify(known.body()) } : { status: 500, body: '' });
+    settleIdempotencyKey(db, scope, idemKey, known ? { status: known.status, body: JSON.stringify(known.body()) } : { status: 500, body: '' });
     throw error;
   }
 }
