@@ -129,6 +129,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   let connection: Connection | undefined;
   try {
     const print = progressPrinter(io);
+    // Connection settings are checked first, so a usage mistake leaves no job behind.
+    connection = await connect(values['base-url'], io, dataDir);
     const currentFingerprint = await fingerprint(inputPath);
     let job: JobRecord | undefined = store.unfinishedJobFor(inputPath);
     if (job && !values.resume && !values.restart) {
@@ -150,7 +152,6 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     });
 
     job = await prepareJob(store, job, { onProgress: print, signal: io.signal });
-    connection = await connect(values['base-url'], io, dataDir);
     const cost = await estimateCost(store, job, connection.client, io.signal);
     if (io.interactive) io.err('\r\x1b[K');
     if (cost.checks > 0) {

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --disable-warning=ExperimentalWarning
 // The `sift` command line: clean, verify, service.
 import { CliExit, cleanUsage, runClean, runVerify, type CliIo } from './clean-command.ts';
 import { runServiceCommand, serviceUsage, UsageError } from './service-command.ts';

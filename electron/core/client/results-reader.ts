@@ -41,7 +41,10 @@ export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' 
   let lastStatus = '';
   let lastProgressAt = clock.now();
 
+  // The end state as known before a page was asked for: a has_more false read after that is final.
+  let ended: BatchStatus | undefined;
   for (;;) {
+    const endedBeforePage = ended;
     const page = await client.getResultsPage(batchId, { cursor, limit: options.limit, filter: options.filter }, options.signal);
     // Rows before `skip` were read last time from this same cursor.
     const fresh = page.data.slice(skip);
@@ -55,19 +58,21 @@ export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' 
     yield { rows: fresh, cursor, skip };
 
     if (page.has_more && page.data.length > 0) continue;
-    const mustConfirmEnd = !page.has_more;
-    if (mustConfirmEnd || clock.now() - lastStatusAt >= statusEveryMs) {
+    if (!page.has_more && endedBeforePage) return endedBeforePage;
+    if (!page.has_more || clock.now() - lastStatusAt >= statusEveryMs) {
       const status = await client.getBatch(batchId, options.signal);
       lastStatusAt = clock.now();
       if (status.status !== lastStatus) {
         lastStatus = status.status;
         lastProgressAt = clock.now();
       }
-      if (!page.has_more && status.status === completeStatus) return status;
-      // Failed and canceled batches end too (an assumption); what they verified has been read by now.
-      if (!page.has_more && endStatuses.includes(status.status)) return status;
-      // A known end state with rows still to read, or any status we do not know: keep going.
-      if (endStatuses.includes(status.status)) continue;
+      // Complete (or, by assumption, failed or canceled): read on until a page asked for after this says has_more false.
+      // Rows written between the last page and this status call are not lost that way.
+      if (status.status === completeStatus || endStatuses.includes(status.status)) {
+        ended = status;
+        continue;
+      }
+      // Any status we do not know counts as still working.
     }
     if (clock.now() - lastProgressAt > stallTimeoutMs) {
       throw new ServiceClientError('stalled', `Batch ${batchId} made no progress for ${Math.round(stallTimeoutMs / 1000)} s (status "${lastStatus}").`);

@@ -159,7 +159,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
           [
             ...padded,
             verdict.result,
-            String(verdict.billed),
+            // A credit is spent once per address: on its first row, not on its duplicates.
+            String(verdict.billed && !duplicate),
             String(duplicate),
             String(info.role === 1),
             String(info.disposable === 1),

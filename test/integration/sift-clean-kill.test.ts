@@ -1,0 +1,137 @@
+// `sift clean` on a 200k-row list is killed (SIGKILL) while importing, while creating batches and while
+// reading results; `--resume` then finishes with outputs identical to an uninterrupted run's, and the
+// service saw each address once and billed it once.
+import { copyFile, mkdir, mkdtemp, open, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServiceStore } from '../../electron/core/service/verification-service.ts';
+import { startChildService, type ChildService } from '../support/child-service.ts';
+import { runSift } from '../support/run-sift.ts';
+import { waitFor } from '../support/service-harness.ts';
+
+const rows = 200_000;
+let root: string;
+let service: ChildService;
+let serviceDir: string;
+let apiKey: string;
+
+async function writeBigList(path: string) {
+  const file = await open(path, 'w');
+  await file.write('id,email,first_name,note\n');
+  for (let start = 0; start < rows; start += 10_000) {
+    const lines: string[] = [];
+    for (let i = start; i < start + 10_000; i += 1) {
+      // Many mail hosts; every 50th row repeats an earlier address; every 97th is malformed.
+      const email = i % 97 === 0 ? `broken${i}@@host${i % 500}.example` : i % 50 === 0 && i > 0 ? `USER${i - 1}@HOST${(i - 1) % 500}.example` : `user${i}@host${i % 500}.example`;
+      lines.push(`${i},${email},Name ${i},${i % 13 === 0 ? '=cmd|x' : 'ok'}`);
+    }
+    await file.write(`${lines.join('\n')}\n`);
+  }
+  await file.close();
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'sift-kill-'));
+  serviceDir = join(root, 'service');
+  const store = openServiceStore({ dataDir: serviceDir });
+  const created = store.dashboard.createKey('live', 'kill test');
+  store.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  store.dashboard.topUp(1_000_000);
+  store.db.close();
+  apiKey = created.key;
+  service = await startChildService({ dataDir: serviceDir, probesPerSecondPerHost: 2000, probesPerRound: 2000 });
+  await mkdir(join(root, 'killed'));
+  await mkdir(join(root, 'reference'));
+  await writeBigList(join(root, 'killed', 'big.csv'));
+  await copyFile(join(root, 'killed', 'big.csv'), join(root, 'reference', 'big-reference.csv'));
+}, 60_000);
+
+afterAll(async () => {
+  await service?.kill();
+});
+
+function jobState(dataDir: string) {
+  try {
+    const db = new DatabaseSync(join(dataDir, 'jobs.sqlite'), { readOnly: true });
+    try {
+      const job = db.prepare('SELECT phase FROM jobs ORDER BY created_at DESC LIMIT 1').get() as { phase: string } | undefined;
+      const imported = (db.prepare('SELECT COUNT(*) AS n FROM job_rows').get() as { n: number }).n;
+      const batches = (db.prepare('SELECT COUNT(batch_id) AS n FROM job_batches').get() as { n: number }).n;
+      const checked = (db.prepare('SELECT COUNT(*) AS n FROM job_addresses WHERE seq IS NOT NULL AND result IS NOT NULL').get() as { n: number }).n;
+      return { phase: job?.phase, imported, batches, checked };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return { phase: undefined, imported: 0, batches: 0, checked: 0 };
+  }
+}
+
+const env = (dataDir: string) => ({ SIFT_API_KEY: apiKey, SIFT_DATA_DIR: dataDir });
+
+async function runUntilThenKill(args: string[], dataDir: string, until: (state: ReturnType<typeof jobState>) => boolean) {
+  const run = runSift(args, env(dataDir), 180_000);
+  await waitFor(() => until(jobState(dataDir)) || run.child.exitCode !== null, 120_000, 20);
+  expect(run.child.exitCode).toBeNull(); // it must still be working when killed
+  run.child.kill('SIGKILL');
+  const result = await run;
+  expect(result.signal).toBe('SIGKILL');
+  return jobState(dataDir);
+}
+
+describe('sift clean, killed and resumed', () => {
+  it('ends with the same outputs as an uninterrupted run, each address submitted and billed once', async () => {
+    const killedData = join(root, 'killed-data');
+    const input = join(root, 'killed', 'big.csv');
+    const args = ['clean', input, '--base-url', service.baseUrl];
+
+    const whileImporting = await runUntilThenKill(args, killedData, (state) => state.imported > 20_000);
+    expect(whileImporting.phase).toBe('importing');
+    const whileSubmitting = await runUntilThenKill([...args, '--resume'], killedData, (state) => state.batches >= 1);
+    expect(whileSubmitting.checked).toBeLessThan(190_000);
+    const whileReading = await runUntilThenKill([...args, '--resume'], killedData, (state) => state.checked > 40_000);
+    expect(whileReading.phase).toBe('reading');
+    const finished = await runSift([...args, '--resume'], env(killedData), 180_000);
+    expect(finished.stderr).toBe('');
+    expect(finished.code).toBe(0);
+
+    const reference = await runSift(['clean', join(root, 'reference', 'big-reference.csv'), '--base-url', service.baseUrl], env(join(root, 'reference-data')), 180_000);
+    expect(reference.code).toBe(0);
+    for (const kind of ['cleaned.csv', 'annotated.csv', 'summary.json']) {
+      const resumed = await readFile(join(root, 'killed', `big.${kind}`));
+      const uninterrupted = await readFile(join(root, 'reference', `big-reference.${kind}`));
+      expect(resumed.equals(uninterrupted), kind).toBe(true);
+    }
+    const summary = JSON.parse(await readFile(join(root, 'killed', 'big.summary.json'), 'utf8'));
+    const brokenRows = Math.ceil(rows / 97);
+    expect(summary.submitted).toBe(rows);
+    expect(summary.unique + summary.duplicates).toBe(rows);
+
+    // At the service: one set of batches for the killed job, every address in it once, billed once.
+    const store = openServiceStore({ dataDir: serviceDir });
+    try {
+      const batches = store.db.prepare("SELECT id, submitted, unique_count, c_billed, status FROM batches WHERE name LIKE 'big.csv%'").all() as {
+        id: string;
+        unique_count: number;
+        c_billed: number;
+        status: string;
+      }[];
+      expect(batches.length).toBe(4);
+      expect(batches.every((batch) => batch.status === 'complete')).toBe(true);
+      const sent = batches.reduce((sum, batch) => sum + batch.unique_count, 0);
+      expect(sent).toBe(summary.unique - brokenRows);
+      expect(batches.reduce((sum, batch) => sum + batch.c_billed, 0)).toBe(sent);
+      const repeated = store.db
+        .prepare(`SELECT norm FROM batch_rows WHERE batch_id IN (${batches.map(() => '?').join(',')}) GROUP BY norm HAVING COUNT(*) > 1 LIMIT 1`)
+        .all(...batches.map((batch) => batch.id));
+      expect(repeated).toEqual([]);
+      // Two jobs (killed and reference) each paid for their unique addresses exactly once.
+      const account = store.dashboard.account();
+      expect(100 - account.freeRemaining + (1_000_000 - account.balance)).toBe(2 * sent);
+    } finally {
+      store.db.close();
+    }
+  }, 600_000);
+});

@@ -1,0 +1,170 @@
+// `sift clean` end to end against the real service on loopback: outputs checked row by row
+// against the service's own verdicts, billing, formula guarding and the exit codes.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VerificationService } from '../../electron/core/service/verification-service.ts';
+import { runSift } from '../support/run-sift.ts';
+import { apiClient, startTestService } from '../support/service-harness.ts';
+
+let service: VerificationService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+const input = [
+  'Name,Email,Notes',
+  'Ann,valid.ann@example.com,=HYPERLINK("http://x")',
+  'Bob,invalid.bob@example.com,',
+  'Ann again,VALID.ANN@Example.com,duplicate',
+  'Cat,catchall.cat@example.com,+44 20 7946 0000',
+  'Dee,unknown.dee@example.com,@handle',
+  'Eve,"Eve <valid.eve@example.org>",-',
+  'Broken,broken@@example.com,',
+  'Nobody,,',
+  'Info,info@acme-example.com,',
+  'Temp,valid.temp@mailinator.com,',
+  'Typo,valid.typo@gmial.com,',
+].join('\r\n');
+
+async function workspace() {
+  const dir = await mkdtemp(join(tmpdir(), 'sift-clean-'));
+  const inputPath = join(dir, 'contacts.csv');
+  await writeFile(inputPath, input);
+  return { dir, inputPath, data: join(dir, 'data') };
+}
+
+const parse = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+
+describe('sift clean', () => {
+  it('writes cleaned, annotated and summary outputs that agree with the service row by row', async () => {
+    const { key, record } = service.dashboard.createKey('live', 'cli');
+    service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+    service.dashboard.topUp(50);
+    const before = service.dashboard.account();
+    const { dir, inputPath, data } = await workspace();
+    const run = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--keep', 'valid,catch_all', '--json'], { SIFT_API_KEY: key, SIFT_DATA_DIR: data });
+    expect(run.stderr).not.toContain(key);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+
+    // The service's own verdicts for this job's batch.
+    const api = apiClient(service, key);
+    const batchId = (service.db.prepare("SELECT id FROM batches WHERE name = 'contacts.csv'").get() as { id: string }).id;
+    const serviceRows = (await api('GET', `/batches/${batchId}/results?limit=1000`)).body.data as { email: string; result: string; billed: boolean }[];
+    const byAddress = new Map(serviceRows.map((row) => [row.email.toLowerCase(), row]));
+    expect(serviceRows).toHaveLength(8); // unique, well-formed addresses only
+
+    const annotated = parse(await readFile(join(dir, 'contacts.annotated.csv'), 'utf8'));
+    const header = annotated[0]!;
+    expect(header).toEqual(['Name', 'Email', 'Notes', 'sift_result', 'sift_billed', 'sift_duplicate', 'sift_role', 'sift_disposable', 'sift_reason', 'sift_suggestion']);
+    const rows = annotated.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
+    expect(rows.map((row) => row.Name)).toEqual(['Ann', 'Bob', 'Ann again', 'Cat', 'Dee', 'Eve', 'Broken', 'Nobody', 'Info', 'Temp', 'Typo']);
+    for (const row of rows) {
+      const address = row.Email!.replace(/^.*<|>$/g, '').toLowerCase();
+      const fromService = byAddress.get(address);
+      if (fromService) {
+        expect(row.sift_result).toBe(fromService.result);
+        expect(row.sift_billed).toBe(String(fromService.billed && row.sift_duplicate === 'false'));
+      } else {
+        expect(row.sift_result).toBe('invalid');
+        expect(row.sift_billed).toBe('false');
+      }
+    }
+    const byName = Object.fromEntries(rows.map((row) => [row.Name, row]));
+    expect(byName['Ann again']).toMatchObject({ sift_duplicate: 'true', sift_billed: 'false', sift_result: 'valid' });
+    expect(byName.Broken).toMatchObject({ sift_result: 'invalid', sift_reason: 'syntax', sift_billed: 'false' });
+    expect(byName.Nobody).toMatchObject({ sift_result: 'invalid', sift_reason: 'no_address' });
+    expect(byName.Info).toMatchObject({ sift_role: 'true' });
+    expect(byName.Temp).toMatchObject({ sift_disposable: 'true' });
+    expect(byName.Typo).toMatchObject({ Email: 'valid.typo@gmial.com', sift_suggestion: 'valid.typo@gmail.com' });
+    // Formula cells are neutralised in every output.
+    expect(byName.Ann!.Notes).toBe(`'=HYPERLINK("http://x")`);
+    expect(byName.Cat!.Notes).toBe("'+44 20 7946 0000");
+    expect(byName.Dee!.Notes).toBe("'@handle");
+    expect(byName.Eve!.Notes).toBe("'-");
+
+    const cleanedText = await readFile(join(dir, 'contacts.cleaned.csv'), 'utf8');
+    expect(cleanedText.startsWith('\uFEFF')).toBe(true);
+    const cleaned = parse(cleanedText);
+    const kept = rows.filter((row) => ['valid', 'catch_all'].includes(row.sift_result!) && row.sift_duplicate === 'false');
+    expect(cleaned[0]).toEqual(['Name', 'Email', 'Notes']);
+    expect(cleaned.slice(1).map((cells) => cells[0])).toEqual(kept.map((row) => row.Name));
+    expect(cleaned[1]![2]).toBe(`'=HYPERLINK("http://x")`);
+
+    const summary = JSON.parse(await readFile(join(dir, 'contacts.summary.json'), 'utf8'));
+    const firsts = rows.filter((row) => row.sift_duplicate === 'false' && row.sift_reason !== 'no_address');
+    for (const verdict of ['valid', 'invalid', 'catch_all', 'unknown']) {
+      expect(summary[verdict]).toBe(firsts.filter((row) => row.sift_result === verdict).length);
+    }
+    expect(summary).toMatchObject({
+      submitted: 10,
+      unique: 9,
+      duplicates: 1,
+      no_address: 1,
+      billed: rows.filter((row) => row.sift_billed === 'true').length,
+      role: 1,
+      disposable: 1,
+    });
+    expect(summary.billed).toBe(8);
+    expect(report.summary).toEqual(summary);
+    const after = service.dashboard.account();
+    expect(before.freeRemaining + before.balance - (after.freeRemaining + after.balance)).toBe(8);
+  });
+
+  it('exits 2 for unusable input, writing nothing', async () => {
+    const { dir, data } = await workspace();
+    const empty = join(dir, 'empty.csv');
+    await writeFile(empty, '');
+    const run = await runSift(['clean', empty], { SIFT_DATA_DIR: data });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('is empty');
+    expect((await readdir(dir)).filter((name) => name.startsWith('empty.'))).toEqual(['empty.csv']);
+    expect((await runSift(['clean', join(dir, 'nope.csv')], { SIFT_DATA_DIR: data })).code).toBe(2);
+    expect((await runSift(['clean'], { SIFT_DATA_DIR: data })).code).toBe(2);
+    expect((await runSift(['clean', empty, '--keep', 'good'], { SIFT_DATA_DIR: data })).code).toBe(2);
+  });
+
+  it('exits 3 when the key is refused and 4 when credits run short, sending nothing', async () => {
+    const { dir, inputPath, data } = await workspace();
+    const refused = await runSift(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_API_KEY: 'svc_live_wrongwrongwrongwrong0000', SIFT_DATA_DIR: data });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('svc_live_…0000');
+    expect(refused.stderr).not.toContain('svc_live_wrongwrongwrongwrong0000');
+
+    const { key } = service.dashboard.createKey('live', 'poor');
+    const spend = service.dashboard.account();
+    // Leave fewer credits than the list needs.
+    service.db.prepare('UPDATE account SET balance = 0, free_used = ? WHERE id = 1').run(100 - 3);
+    const batchesBefore = (service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n;
+    const short = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], { SIFT_API_KEY: key, SIFT_DATA_DIR: data });
+    expect(short.code).toBe(4);
+    expect(short.stderr).toMatch(/Not enough credits: 8 checks needed, 3 available/);
+    expect((service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n).toBe(batchesBefore);
+    expect(existsSync(join(dir, 'contacts.cleaned.csv'))).toBe(false);
+    service.db.prepare('UPDATE account SET balance = ?, free_used = ? WHERE id = 1').run(spend.balance, 100 - spend.freeRemaining);
+  });
+
+  it('exits 5 when the service cannot be reached, and 2 without a key for a base URL', async () => {
+    const { inputPath, data } = await workspace();
+    expect((await runSift(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_DATA_DIR: data })).code).toBe(2);
+    const down = await runSift(['clean', inputPath, '--base-url', 'http://127.0.0.1:1/v1'], { SIFT_API_KEY: 'svc_test_unreachable000000', SIFT_DATA_DIR: data });
+    expect(down.code).toBe(5);
+  }, 120_000);
+
+  it('runs on its own service with no key and no base URL, and verifies one address', async () => {
+    const { dir, inputPath, data } = await workspace();
+    const run = await runSift(['clean', inputPath], { SIFT_DATA_DIR: data });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('billed');
+    expect(existsSync(join(dir, 'contacts.annotated.csv'))).toBe(true);
+    const verify = await runSift(['verify', 'valid.someone@example.com'], { SIFT_DATA_DIR: data });
+    expect(verify).toMatchObject({ code: 0, stdout: 'valid.someone@example.com: valid (accepted_email)\n' });
+    const typo = await runSift(['verify', 'ann@gmial.com', '--json'], { SIFT_DATA_DIR: data });
+    expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com' });
+  });
+});
