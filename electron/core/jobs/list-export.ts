@@ -126,7 +126,6 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     let infos: RowInfo[] = [];
     let next = 0;
     let lastIndex = 0;
-    let headerSkipped = !job.hasHeader;
     let cleanedRows: string[][] = [];
     let annotatedRows: string[][] = [];
     const flush = async () => {
@@ -140,10 +139,6 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       job.inputPath,
       basename(job.inputPath),
       (row) => {
-        if (!headerSkipped) {
-          headerSkipped = true;
-          return;
-        }
         if (next >= infos.length) {
           infos = page.all(job.id, lastIndex) as RowInfo[];
           next = 0;
@@ -170,7 +165,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
         );
         if (annotatedRows.length >= 500) return flush();
       },
-      { delimiter: job.delimiter },
+      { delimiter: job.delimiter, skipFirstRow: job.hasHeader },
     );
     await flush();
     if (lastIndex !== job.rowsTotal) throw new Error(`The input has ${lastIndex} rows now, but ${job.rowsTotal} when it was imported.`);

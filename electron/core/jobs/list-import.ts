@@ -33,7 +33,6 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
   let rowIndex = 0;
   let seq = 0;
   let pending: string[] = [];
-  let headerSkipped = !layout.hasHeader;
 
   const flush = () => {
     transaction(db, () => {
@@ -60,14 +59,10 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
     job.inputPath,
     basename(job.inputPath),
     (row) => {
-      if (!headerSkipped) {
-        headerSkipped = true;
-        return;
-      }
       pending.push(row[layout.columnIndex] ?? '');
       if (pending.length >= chunkRows) flush();
     },
-    { delimiter: layout.delimiter },
+    { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader },
   );
   flush();
   if (rowIndex === 0) throw new AppError('unreadable_file', `"${basename(job.inputPath)}" has no rows of data.`);

@@ -13,7 +13,13 @@ export type RowHandler = (row: string[]) => boolean | void | Promise<void>;
  * promise pauses the read (and the file) until it settles, so a slow writer holds the reader back.
  * An empty, binary or missing file is an AppError('unreadable_file') naming `displayName`.
  */
-export async function readCsvRows(path: string, displayName: string, onRow: RowHandler, options: { delimiter?: string } = {}): Promise<CsvReadSummary> {
+export async function readCsvRows(
+  path: string,
+  displayName: string,
+  onRow: RowHandler,
+  /** `skipFirstRow`: the file's header row, when it has one, is not handed to `onRow`. */
+  options: { delimiter?: string; skipFirstRow?: boolean } = {},
+): Promise<CsvReadSummary> {
   const info = await stat(path).catch(() => {
     throw new AppError('unreadable_file', `Sift cannot open "${displayName}". It may have been moved or deleted.`);
   });
@@ -25,6 +31,7 @@ export async function readCsvRows(path: string, displayName: string, onRow: RowH
   let delimiter = ',';
   let stopped = false;
   let failure: unknown;
+  let skipping = options.skipFirstRow === true;
   await new Promise<void>((resolve, reject) => {
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
@@ -32,6 +39,10 @@ export async function readCsvRows(path: string, displayName: string, onRow: RowH
       delimiter: options.delimiter,
       step(result, parser) {
         delimiter = result.meta.delimiter;
+        if (skipping) {
+          skipping = false;
+          return;
+        }
         try {
           const outcome = onRow(result.data);
           if (outcome === false) {

@@ -266,21 +266,35 @@ async function createBatch(context: ServiceContext, call: Call) {
   const { emails, name = '' } = parsed.data;
   if (emails.length === 0) throw invalidRequest('empty_batch', 'A batch needs at least one address.');
   if (emails.length > config.maxBatchAddresses) throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
-  await idempotent(context, call, requestHash('batches', text), async (settle) => {
-    const batchId = beginBatch(db, config.now(), call.key, name);
-    try {
+  await idempotent(context, call, requestHash('batches', text), (settle) =>
+    createStagedBatch(context, call, name, settle, (batchId) => {
       for (let i = 0; i < emails.length; i += stageChunk) stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk));
-    } catch (error) {
-      discardBatch(db, batchId);
-      throw error;
-    }
-    let stored: StoredResponse | undefined;
-    openBatch(db, config, config.now(), batchId, (batch) => {
-      stored = { status: createdStatus, body: JSON.stringify(batchObject(batch)) };
-      settle(stored);
-    });
-    return stored!;
+    }),
+  );
+}
+
+/** Stages a new batch's addresses and opens it; the answer is stored for replays in the same transaction. */
+async function createStagedBatch(
+  context: ServiceContext,
+  call: Call,
+  name: string,
+  settle: (stored: StoredResponse) => void,
+  stage: (batchId: string) => void | Promise<void>,
+): Promise<StoredResponse> {
+  const { db, config } = context;
+  const batchId = beginBatch(db, config.now(), call.key, name);
+  try {
+    await stage(batchId);
+  } catch (error) {
+    discardBatch(db, batchId);
+    throw error;
+  }
+  let stored: StoredResponse | undefined;
+  openBatch(db, config, config.now(), batchId, (batch) => {
+    stored = { status: createdStatus, body: JSON.stringify(batchObject(batch)) };
+    settle(stored);
   });
+  return stored!;
 }
 
 async function batchStatus(context: ServiceContext, call: Call) {
@@ -355,7 +369,7 @@ async function cancel(context: ServiceContext, call: Call) {
 }
 
 async function uploadFile(context: ServiceContext, call: Call) {
-  const { db, config } = context;
+  const { config } = context;
   const name = call.url.searchParams.get(filesNameParam) ?? '';
   const dir = join(config.dataDir, 'uploads');
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -375,21 +389,9 @@ async function uploadFile(context: ServiceContext, call: Call) {
   try {
     // Streamed to disk first: memory stays flat however large the file is.
     await pipeline(call.request, meter, createWriteStream(path, { mode: 0o600 }));
-    await idempotent(context, call, hash.digest('hex'), async (settle) => {
-      const batchId = beginBatch(db, config.now(), call.key, name);
-      try {
-        await stageFile(context, batchId, path, name || 'upload.csv');
-      } catch (error) {
-        discardBatch(db, batchId);
-        throw error;
-      }
-      let stored: StoredResponse | undefined;
-      openBatch(db, config, config.now(), batchId, (batch) => {
-        stored = { status: createdStatus, body: JSON.stringify(batchObject(batch)) };
-        settle(stored);
-      });
-      return stored!;
-    });
+    await idempotent(context, call, hash.digest('hex'), (settle) =>
+      createStagedBatch(context, call, name, settle, (batchId) => stageFile(context, batchId, path, name || 'upload.csv')),
+    );
   } finally {
     await rm(path, { force: true });
   }
