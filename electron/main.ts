@@ -37,8 +37,8 @@ app.on('window-all-closed', () => {
 
 export const ready = app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  registerAppProtocol(protocol, rendererDir);
   const runtime = await createAppRuntime({ dataDir: app.getPath('userData'), appVersion: app.getVersion() });
+  registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
   registerContractHandlers(ipcMain, runtime.dispatch);
   forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
   app.on('activate', () => {

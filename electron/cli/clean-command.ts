@@ -1,8 +1,7 @@
 // `sift clean` and `sift verify`: the job Sift exists for, from a terminal or a script.
 // Exit codes: 0 done; 2 bad usage or unusable input (nothing written); 3 authentication failed;
 // 4 out of credits; 5 the batch failed or was canceled, or the service stayed unreachable; 130 stopped by Ctrl-C.
-import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/app-error.ts';
@@ -13,6 +12,7 @@ import { precheckAddress } from '../core/email/address-precheck.ts';
 import { estimateCost, prepareJob, runJob, type JobProgress } from '../core/jobs/clean-job.ts';
 import { openJobStore, type JobRecord } from '../core/jobs/job-store.ts';
 import { exportJob } from '../core/jobs/list-export.ts';
+import { inputFingerprint } from '../core/jobs/input-fingerprint.ts';
 import { startEmbeddedService } from '../core/service/embedded-service.ts';
 import { namedResults } from '../core/wire/spec.ts';
 
@@ -72,19 +72,6 @@ function exitFor(error: unknown): CliExit {
   return new CliExit(exitCodes.service, error instanceof Error ? error.message : String(error));
 }
 
-/** Size, modification time and the first 64 KiB: enough to notice an input changed between runs. */
-async function fingerprint(path: string): Promise<string> {
-  const info = await stat(path);
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return `${info.size}:${Math.trunc(info.mtimeMs)}:${createHash('sha256').update(head.subarray(0, bytesRead)).digest('hex')}`;
-  } finally {
-    await handle.close();
-  }
-}
-
 function progressPrinter(io: CliIo) {
   let last = '';
   return (progress: JobProgress) => {
@@ -131,7 +118,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     const print = progressPrinter(io);
     // Connection settings are checked first, so a usage mistake leaves no job behind.
     connection = await connect(values['base-url'], io, dataDir);
-    const currentFingerprint = await fingerprint(inputPath);
+    const currentFingerprint = await inputFingerprint(inputPath);
     let job: JobRecord | undefined = store.unfinishedJobFor(inputPath);
     if (job && !values.resume && !values.restart) {
       throw new CliExit(exitCodes.usage, `An unfinished job for this file exists. Run again with --resume to continue it, or --restart to start over.`);

@@ -31,6 +31,62 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+/** Verdicts the renderer offers for the cleaned file; others the service may send still show in summaries. */
+export const keepableResults = ['valid', 'catch_all', 'unknown', 'invalid'] as const;
+
+const count = z.number().int().nonnegative();
+const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
+
+export const listSummarySchema = z.object({
+  submitted: count,
+  unique: count,
+  valid: count,
+  invalid: count,
+  catch_all: count,
+  unknown: count,
+  duplicates: count,
+  role: count,
+  disposable: count,
+  billed: count,
+  no_address: count,
+  other_results: z.record(z.string(), count),
+  unverified: count,
+});
+export type ListSummary = z.infer<typeof listSummarySchema>;
+
+export const jobPhases = ['importing', 'imported', 'submitting', 'reading', 'done', 'failed', 'canceled'] as const;
+
+export const jobOverviewSchema = z.object({
+  jobId: jobIdSchema,
+  fileName: z.string(),
+  phase: z.enum(jobPhases),
+  rows: count,
+  headers: z.array(z.string()),
+  columnIndex: z.number().int(),
+  hasHeader: z.boolean(),
+  precheck: z.object({ toCheck: count, duplicates: count, badSyntax: count, noAddress: count, role: count, disposable: count, suggestions: count }),
+  cost: z.object({
+    checks: count,
+    mode: z.enum(['live', 'sandbox']),
+    freeRemaining: count.optional(),
+    balance: z.number().int().optional(),
+    covered: z.boolean(),
+  }),
+  progress: z.object({ checked: count, total: count }),
+  summary: listSummarySchema.optional(),
+  error: z.string().nullable(),
+});
+export type JobOverview = z.infer<typeof jobOverviewSchema>;
+
+export const exportFileSchema = z.object({
+  kind: z.enum(['cleaned', 'annotated', 'summary']),
+  name: z.string(),
+  sizeBytes: count,
+  /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadHref). */
+  downloadPath: z.string(),
+});
+export type ExportFile = z.infer<typeof exportFileSchema>;
+
 export const calls = {
   'app:getInfo': {
     request: z.strictObject({}),
@@ -40,10 +96,24 @@ export const calls = {
     request: z.strictObject({ file: fileRefSchema, maxRows: z.number().int().min(1).max(200).default(20) }),
     result: listPreviewSchema,
   },
+  /** Reads and pre-checks a list (nothing is sent or billed) and says what cleaning it will cost. */
+  'jobs:create': {
+    request: z.strictObject({ file: fileRefSchema, column: z.string().min(1).max(200).optional() }),
+    result: jobOverviewSchema,
+  },
+  'jobs:get': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** Sends the list to the service and reads the verdicts back, in the background. */
+  'jobs:start': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  'jobs:export': {
+    request: z.strictObject({ jobId: jobIdSchema, keep: z.array(z.enum(keepableResults)).min(1).max(4) }),
+    result: z.object({ files: z.array(exportFileSchema), summary: listSummarySchema }),
+  },
 } as const;
 
 export const events = {
   'lists:didPreview': z.object({ fileName: z.string(), rowsShown: z.number().int() }),
+  'jobs:didProgress': z.object({ jobId: jobIdSchema, phase: z.enum(jobPhases), checked: count, total: count }),
 } as const;
 
 export type Calls = typeof calls;

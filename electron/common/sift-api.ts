@@ -33,7 +33,11 @@ export type SiftApi = {
 
 /** What `window.sift` holds: the contract plus how the transport hands a dropped file to main. */
 export type SiftBridge = SiftApi & {
-  files: { stage(file: File): Promise<FileRef> };
+  files: {
+    stage(file: File): Promise<FileRef>;
+    /** A link that downloads an exported file over this transport. */
+    downloadHref(downloadPath: string): string;
+  };
 };
 
 export type Invoke = (name: CallName, request: unknown) => Promise<Envelope<unknown>>;

@@ -4,6 +4,7 @@ import { AppError } from '../common/app-error.ts';
 import type { EventName, EventPayload, FileRef } from '../common/contract.ts';
 import type { CallContext, Handlers } from './host/dispatch.ts';
 import type { UploadStore } from './host/upload-store.ts';
+import type { JobManager } from './jobs/job-manager.ts';
 import { previewCsv } from './lists/csv-preview.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
@@ -12,6 +13,7 @@ export type AppDeps = {
   appName: string;
   appVersion: string;
   uploads: UploadStore;
+  jobs: JobManager;
   emit: Emit;
 };
 
@@ -41,5 +43,13 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       deps.emit('lists:didPreview', { fileName, rowsShown: preview.rows.length });
       return preview;
     },
+    'jobs:create': async (request, context) => {
+      const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);
+      return deps.jobs.create({ path, fileName, isUpload: request.file.kind === 'upload' }, request.column);
+    },
+    'jobs:get': async (request) => deps.jobs.get(request.jobId),
+    'jobs:start': async (request) => deps.jobs.start(request.jobId),
+    'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
+    'jobs:export': async (request) => deps.jobs.export(request.jobId, request.keep),
   };
 }

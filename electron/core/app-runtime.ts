@@ -6,8 +6,19 @@ import { createDispatch, type Dispatch } from './host/dispatch.ts';
 import { createEventHub, type EventHub } from './host/event-hub.ts';
 import { createUploadStore, type UploadStore } from './host/upload-store.ts';
 import { appName } from './app-paths.ts';
+import { createServiceClient, type ServiceClient } from './client/service-client.ts';
+import { createJobManager } from './jobs/job-manager.ts';
+import { startEmbeddedService, type EmbeddedService } from './service/embedded-service.ts';
 
-export type AppRuntime = { dispatch: Dispatch; events: EventHub; uploads: UploadStore; dataDir: string; close(): Promise<void> };
+export type AppRuntime = {
+  dispatch: Dispatch;
+  events: EventHub;
+  uploads: UploadStore;
+  dataDir: string;
+  /** Where exported files are kept, one folder per job. */
+  exportsDir: string;
+  close(): Promise<void>;
+};
 
 const maxUploadBytes = 4 * 1024 ** 3;
 
@@ -15,12 +26,26 @@ export async function createAppRuntime(options: { dataDir: string; appVersion: s
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
-  const handlers = createAppHandlers({ appName, appVersion: options.appVersion, uploads, emit: events.emit });
+  // Sift's own service, started on first use: a fresh install works with no account.
+  let embedded: Promise<EmbeddedService> | undefined;
+  let client: Promise<ServiceClient> | undefined;
+  const serviceClient = () =>
+    (client ??= (embedded ??= startEmbeddedService(options.dataDir)).then((service) =>
+      createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey }),
+    ));
+  const jobs = createJobManager({ dataDir: options.dataDir, client: serviceClient, emitProgress: (payload) => events.emit('jobs:didProgress', payload) });
+  jobs.resumeUnfinished();
+  const handlers = createAppHandlers({ appName, appVersion: options.appVersion, uploads, jobs, emit: events.emit });
   return {
     dispatch: createDispatch(handlers),
     events,
     uploads,
     dataDir: options.dataDir,
-    close: () => uploads.clear(),
+    exportsDir: join(options.dataDir, 'exports'),
+    async close() {
+      await jobs.close();
+      await (await embedded)?.close();
+      await uploads.clear();
+    },
   };
 }

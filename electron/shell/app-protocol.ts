@@ -1,7 +1,8 @@
 // app:// serves the built renderer with the same CSP and path guard as the web host.
 import { readFile } from 'node:fs/promises';
 import type { Protocol, CustomScheme } from 'electron';
-import { contentSecurityPolicy, contentTypeFor, resolveStaticPath } from '../core/host/static-files.ts';
+import { contentDisposition, contentSecurityPolicy, contentTypeFor, resolveDownloadPath, resolveStaticPath } from '../core/host/static-files.ts';
+import { basename } from 'node:path';
 import { appHost, appScheme } from './app-origin.ts';
 
 export const appSchemePrivileges: CustomScheme = {
@@ -9,9 +10,10 @@ export const appSchemePrivileges: CustomScheme = {
   privileges: { standard: true, secure: true, supportFetchAPI: true },
 };
 
-export async function serveAppRequest(rendererDir: string, requestUrl: string): Promise<Response> {
+export async function serveAppRequest(dirs: { rendererDir: string; exportsDir: string }, requestUrl: string): Promise<Response> {
   const url = new URL(requestUrl);
-  const path = url.host === appHost ? resolveStaticPath(rendererDir, url.pathname) : null;
+  const download = url.pathname.startsWith('/downloads/');
+  const path = url.host !== appHost ? null : download ? resolveDownloadPath(dirs.exportsDir, url.pathname) : resolveStaticPath(dirs.rendererDir, url.pathname);
   const content = path ? await readFile(path).catch(() => null) : null;
   if (!path || !content) return new Response('Not found', { status: 404 });
   return new Response(content, {
@@ -19,10 +21,12 @@ export async function serveAppRequest(rendererDir: string, requestUrl: string): 
       'Content-Type': contentTypeFor(path),
       'Content-Security-Policy': contentSecurityPolicy,
       'X-Content-Type-Options': 'nosniff',
+      // Electron shows its save dialog for an attachment.
+      ...(download ? { 'Content-Disposition': contentDisposition(basename(path)) } : {}),
     },
   });
 }
 
-export function registerAppProtocol(protocol: Protocol, rendererDir: string): void {
-  protocol.handle(appScheme, (request) => serveAppRequest(rendererDir, request.url));
+export function registerAppProtocol(protocol: Protocol, dirs: { rendererDir: string; exportsDir: string }): void {
+  protocol.handle(appScheme, (request) => serveAppRequest(dirs, request.url));
 }

@@ -26,6 +26,8 @@ export function createPreloadBridge(
         if (!path) throw new AppError('bad_request', 'Sift could not read where this file is. Please choose it again.');
         return { kind: 'path', path };
       },
+      // The page is app://sift/index.html, which serves downloads/ itself.
+      downloadHref: (downloadPath: string) => downloadPath,
     },
   };
 }

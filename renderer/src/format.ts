@@ -14,3 +14,7 @@ export function describeDelimiter(delimiter: string): string {
   const names: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
   return names[delimiter] ?? `"${delimiter}"`;
 }
+
+export function formatCount(value: number): string {
+  return value.toLocaleString('en');
+}

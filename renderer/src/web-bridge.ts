@@ -95,6 +95,7 @@ export function createWebBridge(token: string): SiftBridge {
         if (!envelope.ok) throw new AppError(envelope.error.code, envelope.error.message);
         return envelope.value as FileRef;
       },
+      downloadHref: (downloadPath: string) => `${downloadPath}?token=${encodeURIComponent(token)}`,
     },
   };
 }

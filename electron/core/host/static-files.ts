@@ -48,3 +48,23 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
   const full = join(rootWithSep, relative);
   return full.startsWith(rootWithSep) ? full : null;
 }
+
+/** An exported file named by `downloads/<jobId>/<file name>`, or null for anything else. */
+export function resolveDownloadPath(exportsDir: string, urlPath: string): string | null {
+  const match = /^\/?downloads\/(job_[0-9a-f]{16})\/([^/\\]+)$/.exec(urlPath);
+  if (!match) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]!);
+  } catch {
+    return null;
+  }
+  if (name.includes('/') || name.includes('\\') || name.includes('\0') || name.startsWith('.') || !/\.(csv|json)$/.test(name)) return null;
+  return join(exportsDir, match[1]!, name);
+}
+
+/** `attachment` with the name in plain ASCII and in UTF-8, as browsers expect. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -10,7 +10,7 @@ import { AppError } from '../../common/app-error.ts';
 import type { Envelope } from '../../common/contract.ts';
 import { failure, type Dispatch } from './dispatch.ts';
 import type { EventHub } from './event-hub.ts';
-import { contentSecurityPolicy, contentTypeFor, resolveStaticPath } from './static-files.ts';
+import { contentDisposition, contentSecurityPolicy, contentTypeFor, resolveDownloadPath, resolveStaticPath } from './static-files.ts';
 import type { UploadStore } from './upload-store.ts';
 
 export const tokenHeader = 'x-sift-token';
@@ -22,6 +22,8 @@ export type WebHostOptions = {
   events: EventHub;
   uploads: UploadStore;
   rendererDir: string;
+  /** Exported files, served to links that carry the run's token. */
+  exportsDir?: string;
   port?: number;
   token?: string;
 };
@@ -90,6 +92,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await serveIndex(response, url);
       return;
     }
+    if (url.pathname.startsWith('/downloads/')) {
+      await serveDownload(response, url);
+      return;
+    }
     await serveStatic(response, url.pathname, request.method === 'HEAD');
   }
 
@@ -156,6 +162,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const page = html.replace('<meta name="sift-token" content="" />', `<meta name="sift-token" content="${token}" />`);
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     response.end(page);
+  }
+
+  async function serveDownload(response: ServerResponse, url: URL) {
+    // A download is a plain link, so the token comes in its query, like the page's own.
+    if (!tokenMatches(url.searchParams.get('token'))) {
+      sendJson(response, 401, failure('unauthorized', 'Missing or wrong Sift token.'));
+      return;
+    }
+    const path = options.exportsDir ? resolveDownloadPath(options.exportsDir, url.pathname) : null;
+    const content = path ? await readFile(path).catch(() => null) : null;
+    if (!path || !content) {
+      sendJson(response, 404, failure('not_found', 'No such export.'));
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': contentTypeFor(path),
+      'Content-Length': content.length,
+      'Content-Disposition': contentDisposition(basename(path)),
+      'Cache-Control': 'no-store',
+    });
+    response.end(content);
   }
 
   async function serveStatic(response: ServerResponse, pathname: string, headOnly: boolean) {

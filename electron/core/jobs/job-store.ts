@@ -7,6 +7,8 @@ import { openDatabase, sql, transaction, type Database } from '../storage/sqlite
 export type JobPhase = 'importing' | 'imported' | 'submitting' | 'reading' | 'done' | 'failed' | 'canceled';
 
 export type JobSettings = {
+  /** The name the person knows the file by (an uploaded file is kept under the job's id). */
+  displayName?: string;
   column?: string;
   keep: string[];
   neutraliseFormulas: boolean;
@@ -100,6 +102,14 @@ export class JobStore {
 
   close(): void {
     this.db.close();
+  }
+
+  updateInput(id: string, inputPath: string, fingerprint: string): void {
+    sql(this.db, 'UPDATE jobs SET input_path = ?, fingerprint = ? WHERE id = ?').run(inputPath, fingerprint, id);
+  }
+
+  updateSettings(id: string, settings: JobSettings): void {
+    sql(this.db, 'UPDATE jobs SET settings = ? WHERE id = ?').run(JSON.stringify(settings), id);
   }
 
   createJob(inputPath: string, fingerprint: string, settings: JobSettings): JobRecord {

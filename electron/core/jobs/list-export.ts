@@ -99,7 +99,8 @@ async function closeStream(stream: WriteStream): Promise<void> {
 }
 
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
-  const name = basename(job.inputPath, extname(job.inputPath));
+  const source = job.settings.displayName ?? basename(job.inputPath);
+  const name = basename(source, extname(source));
   const cleanedPath = join(outDir, `${name}.cleaned.csv`);
   const annotatedPath = join(outDir, `${name}.annotated.csv`);
   const summaryPath = join(outDir, `${name}.summary.json`);

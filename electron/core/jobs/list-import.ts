@@ -11,17 +11,18 @@ import type { JobRecord, JobStore } from './job-store.ts';
 const sampleRows = 200;
 const chunkRows = 2000;
 
-export async function detectListLayout(path: string, column?: string): Promise<ListLayout & { delimiter: string }> {
+export async function detectListLayout(path: string, column?: string, displayName = basename(path)): Promise<ListLayout & { delimiter: string }> {
   const sample: string[][] = [];
-  const { delimiter } = await readCsvRows(path, basename(path), (row) => {
+  const { delimiter } = await readCsvRows(path, displayName, (row) => {
     sample.push(row);
     if (sample.length >= sampleRows) return false;
   });
-  return { ...detectLayout(sample, basename(path), column), delimiter };
+  return { ...detectLayout(sample, displayName, column), delimiter };
 }
 
 export async function importList(store: JobStore, job: JobRecord, onProgress: (rows: number) => void = () => {}): Promise<JobRecord> {
-  const layout = await detectListLayout(job.inputPath, job.settings.column);
+  const displayName = job.settings.displayName ?? basename(job.inputPath);
+  const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
   store.setLayout(job.id, layout);
   store.clearImport(job.id);
   const db = store.db;
@@ -57,7 +58,7 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
 
   await readCsvRows(
     job.inputPath,
-    basename(job.inputPath),
+    displayName,
     (row) => {
       pending.push(row[layout.columnIndex] ?? '');
       if (pending.length >= chunkRows) flush();
@@ -65,7 +66,7 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
     { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader },
   );
   flush();
-  if (rowIndex === 0) throw new AppError('unreadable_file', `"${basename(job.inputPath)}" has no rows of data.`);
+  if (rowIndex === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
   store.finishImport(job.id, rowIndex);
   return store.getJob(job.id)!;
 }

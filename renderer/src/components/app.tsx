@@ -1,17 +1,20 @@
 import { useEffect } from 'react';
+import { sift } from '../bridge.ts';
 import { useAppStore } from '../stores/app-store.ts';
-import { useListStore } from '../stores/list-store.ts';
+import { useCleanStore } from '../stores/clean-store.ts';
 import { DropZone } from './drop-zone.tsx';
-import { ListPreview } from './list-preview.tsx';
+import { JobProgress } from './job-progress.tsx';
+import { JobResults } from './job-results.tsx';
+import { JobReview } from './job-review.tsx';
 
 export function App() {
-  const { status, preview, error, fileName, openFile, reset } = useListStore();
-  const { info, activity, load, subscribe } = useAppStore();
+  const clean = useCleanStore();
+  const { info, load } = useAppStore();
 
   useEffect(() => {
     void load();
-    return subscribe();
-  }, [load, subscribe]);
+    return sift.jobs.onDidProgress((payload) => void useCleanStore.getState().progress(payload));
+  }, [load]);
 
   return (
     <div className="app">
@@ -21,19 +24,39 @@ export function App() {
         <span className="app-header__tagline">Clean email lists, honestly.</span>
       </header>
       <main className="app-main">
-        {status === 'error' && (
+        {clean.error && (
           <div className="alert" role="alert">
-            <strong>{fileName ? `Could not open ${fileName}.` : 'Could not open the file.'}</strong> {error}
+            <strong>{clean.stage === 'drop' && clean.fileName ? `Could not open ${clean.fileName}.` : 'Something went wrong.'}</strong> {clean.error}
           </div>
         )}
-        {status === 'ready' && preview ? (
-          <ListPreview preview={preview} onClose={reset} />
-        ) : (
-          <DropZone busy={status === 'loading'} onFile={(file) => void openFile(file)} />
+        {(clean.stage === 'drop' || clean.stage === 'reading') && (
+          <DropZone busy={clean.stage === 'reading'} onFile={(file) => void clean.openFile(file)} />
+        )}
+        {clean.stage === 'review' && clean.job && (
+          <JobReview
+            job={clean.job}
+            preview={clean.preview}
+            busy={clean.busy}
+            onColumn={(column) => void clean.changeColumn(column)}
+            onStart={() => void clean.start()}
+            onClose={clean.reset}
+          />
+        )}
+        {clean.stage === 'running' && clean.job && <JobProgress job={clean.job} busy={clean.busy} onCancel={() => void clean.cancel()} />}
+        {clean.stage === 'finished' && clean.job?.summary && (
+          <JobResults
+            job={clean.job}
+            keep={clean.keep}
+            exported={clean.exported}
+            busy={clean.busy}
+            onToggleKeep={clean.toggleKeep}
+            onExport={() => void clean.exportFiles()}
+            onClose={clean.reset}
+          />
         )}
       </main>
       <footer className="status-bar">
-        <span data-testid="activity">{activity ?? 'Ready'}</span>
+        <span data-testid="activity">{clean.job ? `${clean.job.fileName}: ${clean.job.phase}` : 'Ready'}</span>
         <span>{info ? `${info.name} ${info.version} · ${info.transport === 'ipc' ? 'desktop' : 'browser'}` : ''}</span>
       </footer>
     </div>

@@ -1,28 +1,18 @@
 import type { ListPreview as Preview } from '../../../electron/common/contract.ts';
 import { describeDelimiter, formatBytes } from '../format.ts';
 
-type ListPreviewProps = { preview: Preview; onClose(): void };
+type ListPreviewProps = { preview: Preview; highlightColumn?: number };
 
-export function ListPreview({ preview, onClose }: ListPreviewProps) {
+export function ListPreview({ preview, highlightColumn }: ListPreviewProps) {
   const columns = Math.max(preview.headers.length, ...preview.rows.map((row) => row.length));
   const headers = Array.from({ length: columns }, (_, index) => preview.headers[index] || `Column ${index + 1}`);
   return (
-    <section className="card" aria-label="List preview">
-      <header className="card__header">
-        <div>
-          <h2 className="card__title" data-testid="preview-file-name">
-            {preview.fileName}
-          </h2>
-          <p className="card__meta">
-            {formatBytes(preview.sizeBytes)} · {describeDelimiter(preview.delimiter)} separated · {columns}{' '}
-            {columns === 1 ? 'column' : 'columns'} · first {preview.rows.length} {preview.rows.length === 1 ? 'row' : 'rows'}
-            {preview.hasMoreRows ? ' shown' : ''}
-          </p>
-        </div>
-        <button type="button" className="button" onClick={onClose}>
-          Choose another file
-        </button>
-      </header>
+    <section className="preview" aria-label="List preview">
+      <p className="card__meta preview__meta">
+        {formatBytes(preview.sizeBytes)} · {describeDelimiter(preview.delimiter)} separated · {columns} {columns === 1 ? 'column' : 'columns'} · first{' '}
+        {preview.rows.length} {preview.rows.length === 1 ? 'row' : 'rows'}
+        {preview.hasMoreRows ? ' shown' : ''}
+      </p>
       <div className="table-scroll">
         <table className="preview-table" data-testid="preview-table">
           <thead>
@@ -31,7 +21,7 @@ export function ListPreview({ preview, onClose }: ListPreviewProps) {
                 #
               </th>
               {headers.map((header, index) => (
-                <th scope="col" key={index}>
+                <th scope="col" key={index} className={index === highlightColumn ? 'is-email' : undefined}>
                   {header}
                 </th>
               ))}
@@ -42,7 +32,9 @@ export function ListPreview({ preview, onClose }: ListPreviewProps) {
               <tr key={rowIndex}>
                 <td className="preview-table__index">{rowIndex + 1}</td>
                 {headers.map((_, cellIndex) => (
-                  <td key={cellIndex}>{row[cellIndex] ?? ''}</td>
+                  <td key={cellIndex} className={cellIndex === highlightColumn ? 'is-email' : undefined}>
+                    {row[cellIndex] ?? ''}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -1,0 +1,81 @@
+import { keepableResults, type ExportFile, type JobOverview, type ListSummary } from '../../../electron/common/contract.ts';
+import { sift } from '../bridge.ts';
+import { formatBytes, formatCount } from '../format.ts';
+import type { KeepableResult } from '../stores/clean-store.ts';
+
+type JobResultsProps = {
+  job: JobOverview;
+  keep: KeepableResult[];
+  exported?: { files: ExportFile[]; summary: ListSummary };
+  busy: boolean;
+  onToggleKeep(result: KeepableResult): void;
+  onExport(): void;
+  onClose(): void;
+};
+
+const labels: Record<KeepableResult, string> = { valid: 'Valid', catch_all: 'Catch-all', unknown: 'Unknown', invalid: 'Invalid' };
+const fileLabels: Record<ExportFile['kind'], string> = { cleaned: 'Cleaned list', annotated: 'Annotated list', summary: 'Summary (JSON)' };
+
+export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, onClose }: JobResultsProps) {
+  const summary = job.summary!;
+  const cards: [string, number, string][] = [
+    ['Valid', summary.valid, 'valid'],
+    ['Invalid', summary.invalid, 'invalid'],
+    ['Catch-all', summary.catch_all, 'catch-all'],
+    ['Unknown', summary.unknown, 'unknown'],
+    ['Duplicates', summary.duplicates, 'duplicates'],
+    ['Role', summary.role, 'role'],
+    ['Disposable', summary.disposable, 'disposable'],
+    ['Billed', summary.billed, 'billed'],
+  ];
+  return (
+    <section className="card" aria-label="Results">
+      <header className="card__header">
+        <div>
+          <h2 className="card__title">{job.fileName}</h2>
+          <p className="card__meta" data-testid="result-status">
+            {job.phase === 'done' ? `Done: ${formatCount(summary.unique)} unique addresses from ${formatCount(summary.submitted)}.` : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
+          </p>
+        </div>
+        <button type="button" className="button" onClick={onClose}>
+          Clean another list
+        </button>
+      </header>
+      <dl className="stats" data-testid="summary">
+        {cards.map(([label, value, id]) => (
+          <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>
+            <dt>{label}</dt>
+            <dd>{formatCount(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="export">
+        <fieldset className="keep">
+          <legend>Keep in the cleaned list</legend>
+          {keepableResults.map((result) => (
+            <label key={result} className="keep__option">
+              <input type="checkbox" checked={keep.includes(result)} onChange={() => onToggleKeep(result)} /> {labels[result]}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" className="button button--primary" data-testid="export-button" disabled={busy || keep.length === 0} onClick={onExport}>
+          {busy ? 'Writing files…' : 'Export'}
+        </button>
+      </div>
+      {exported && (
+        <ul className="downloads" data-testid="downloads">
+          {exported.files.map((file) => (
+            <li key={file.kind}>
+              <a className="button" href={sift.files.downloadHref(file.downloadPath)} download={file.name} data-testid={`download-${file.kind}`}>
+                {fileLabels[file.kind]}
+              </a>
+              <span className="downloads__meta">
+                {file.name} · {formatBytes(file.sizeBytes)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import type { JobOverview, ListPreview as Preview } from '../../../electron/common/contract.ts';
+import { formatCount } from '../format.ts';
+import { ListPreview } from './list-preview.tsx';
+
+type JobReviewProps = {
+  job: JobOverview;
+  preview?: Preview;
+  busy: boolean;
+  onColumn(column: string): void;
+  onStart(): void;
+  onClose(): void;
+};
+
+function costLine(job: JobOverview): string {
+  const { cost } = job;
+  if (cost.checks === 0) return 'Nothing to check: every row was settled locally.';
+  if (cost.mode === 'sandbox') return `${formatCount(cost.checks)} checks on Sift's own service (sandbox): no credits are spent.`;
+  const available = `${formatCount(cost.freeRemaining ?? 0)} free checks left this month and a balance of ${formatCount(cost.balance ?? 0)}`;
+  return cost.covered ? `${formatCount(cost.checks)} checks, covered by ${available}.` : `${formatCount(cost.checks)} checks, but only ${available}.`;
+}
+
+export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: JobReviewProps) {
+  const columns = job.headers.length > 0 ? job.headers : Array.from({ length: Math.max(1, preview?.headers.length ?? 1) }, (_, i) => `Column ${i + 1}`);
+  const stats: [string, number, string][] = [
+    ['Rows', job.rows, 'rows'],
+    ['To check', job.precheck.toCheck, 'to-check'],
+    ['Duplicates', job.precheck.duplicates, 'duplicates'],
+    ['Bad syntax', job.precheck.badSyntax, 'bad-syntax'],
+    ['No address', job.precheck.noAddress, 'no-address'],
+    ['Role', job.precheck.role, 'role'],
+    ['Disposable', job.precheck.disposable, 'disposable'],
+    ['Typos', job.precheck.suggestions, 'typos'],
+  ];
+  return (
+    <section className="card" aria-label="Review the list">
+      <header className="card__header">
+        <div>
+          <h2 className="card__title" data-testid="job-file-name">
+            {job.fileName}
+          </h2>
+          <label className="field">
+            <span>Email column</span>
+            <select
+              data-testid="column-select"
+              value={String(job.columnIndex + 1)}
+              disabled={busy}
+              onChange={(event) => onColumn(event.target.value)}
+            >
+              {columns.map((name, index) => (
+                <option key={index} value={String(index + 1)}>
+                  {name || `Column ${index + 1}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <button type="button" className="button" onClick={onClose} disabled={busy}>
+          Choose another file
+        </button>
+      </header>
+      <dl className="stats" data-testid="precheck">
+        {stats.map(([label, value, id]) => (
+          <div className="stat" key={id} data-testid={`precheck-${id}`}>
+            <dt>{label}</dt>
+            <dd>{formatCount(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="note">Duplicates, bad syntax and empty cells are settled here and never billed. Typos are shown, never fixed silently.</p>
+      <div className={`cost${job.cost.covered ? '' : ' cost--short'}`} data-testid="cost">
+        {costLine(job)}
+      </div>
+      {preview && <ListPreview preview={preview} highlightColumn={job.columnIndex} />}
+      <footer className="card__footer">
+        <button type="button" className="button button--primary" data-testid="start-button" disabled={busy || !job.cost.covered || job.cost.checks === 0 && job.rows === 0} onClick={onStart}>
+          {job.cost.checks > 0 ? `Clean ${formatCount(job.cost.checks)} addresses` : 'Finish'}
+        </button>
+      </footer>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+// The app in a real browser against the real main-process code (web host + embedded service):
+// drop a list, review the pre-check and cost, clean it, and download the cleaned file.
+import { readFileSync } from 'node:fs';
+import { expect, test } from './web-host-fixture.ts';
+
+const contacts = new URL('../fixtures/contacts.csv', import.meta.url).pathname;
+const newsletter = new URL('../fixtures/newsletter.csv', import.meta.url).pathname;
+
+test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl }) => {
+  // A CSP violation or a script error shows up here, so the strict policy is checked in a real browser.
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(hostUrl);
+  await expect(page.getByRole('heading', { name: 'Drop a CSV list here' })).toBeVisible();
+  await expect(page.getByText(/Sift \d+\.\d+\.\d+ · browser/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/drop-zone.png' });
+
+  await page.getByTestId('file-input').setInputFiles(newsletter);
+  await expect(page.getByTestId('job-file-name')).toHaveText('newsletter.csv');
+  await expect(page.getByTestId('column-select')).toHaveValue('3');
+  await expect(page.getByTestId('column-select').locator('option:checked')).toHaveText('Email Address');
+  await expect(page.getByTestId('precheck-rows')).toContainText('10');
+  await expect(page.getByTestId('precheck-to-check')).toContainText('7');
+  await expect(page.getByTestId('precheck-duplicates')).toContainText('1');
+  await expect(page.getByTestId('precheck-bad-syntax')).toContainText('1');
+  await expect(page.getByTestId('precheck-no-address')).toContainText('1');
+  await expect(page.getByTestId('precheck-typos')).toContainText('1');
+  await expect(page.getByTestId('cost')).toHaveText("7 checks on Sift's own service (sandbox): no credits are spent.");
+  await expect(page.getByTestId('preview-table').locator('thead th.is-email')).toHaveText('Email Address');
+  await page.screenshot({ path: 'test-results/screens/review.png', fullPage: true });
+
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toHaveText('Done: 8 unique addresses from 9.', { timeout: 20_000 });
+  await expect(page.getByTestId('summary-valid')).toContainText('3');
+  await expect(page.getByTestId('summary-duplicates')).toContainText('1');
+  await expect(page.getByTestId('summary-billed')).toContainText('0');
+  await page.getByLabel('Catch-all').check();
+  await page.getByTestId('export-button').click();
+  await expect(page.getByTestId('download-cleaned')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/results.png', fullPage: true });
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-cleaned').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('newsletter.cleaned.csv');
+  const cleaned = readFileSync((await file.path())!, 'utf8');
+  expect(cleaned.split('\r\n').filter(Boolean)).toEqual([
+    '\uFEFFFirst Name,Last Name,Email Address,Signed Up,Notes',
+    `Ann,Lee,valid.ann@example.com,2024-03-01,"'=HYPERLINK(""x"")"`,
+    'Carla,Mendes,catchall.carla@example.net,2024-03-09,',
+    'Eve,Stone,valid.eve@gmial.com,2024-04-03,',
+    'Temp,User,valid.temp@mailinator.com,2024-04-04,',
+  ]);
+  expect(problems).toEqual([]);
+});
+
+test('choosing another email column reads the list again', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  await page.getByTestId('file-input').setInputFiles(contacts);
+  await expect(page.getByTestId('column-select')).toHaveValue('1');
+  await page.getByTestId('column-select').selectOption('2');
+  await expect(page.getByTestId('cost')).toHaveText('Nothing to check: every row was settled locally.');
+  await expect(page.getByTestId('precheck-bad-syntax')).toContainText('4');
+});
+
+test('dropping a file on the drop zone reads it', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  const csv = readFileSync(contacts, 'utf8');
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'dropped.csv', { type: 'text/csv' }));
+    return transfer;
+  }, csv);
+  await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByTestId('job-file-name')).toHaveText('dropped.csv');
+  await expect(page.getByTestId('preview-table').locator('tbody tr')).toHaveCount(5);
+});
+
+test('an empty file gets a clear error and the drop zone stays', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  await page.getByTestId('file-input').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+  await expect(page.getByRole('alert')).toHaveText('Could not open empty.csv. "empty.csv" is empty.');
+  await expect(page.getByTestId('drop-zone')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/empty-file-error.png' });
+});
+
+test('the page and downloads refuse to load without the run token', async ({ page, hostUrl }) => {
+  const origin = new URL(hostUrl).origin;
+  const response = await page.goto(`${origin}/`);
+  expect(response?.status()).toBe(401);
+  await expect(page.getByText('Open Sift with the link it printed')).toBeVisible();
+  const download = await page.request.get(`${origin}/downloads/job_0000000000000000/x.cleaned.csv`);
+  expect(download.status()).toBe(401);
+});
