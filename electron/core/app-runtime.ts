@@ -9,6 +9,7 @@ import { appName } from './app-paths.ts';
 import { createServiceClient, type ServiceClient } from './client/service-client.ts';
 import { createJobManager } from './jobs/job-manager.ts';
 import { startEmbeddedService, type EmbeddedService } from './service/embedded-service.ts';
+import type { ServiceConfig } from './service/service-config.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;
@@ -22,7 +23,12 @@ export type AppRuntime = {
 
 const maxUploadBytes = 4 * 1024 ** 3;
 
-export async function createAppRuntime(options: { dataDir: string; appVersion: string }): Promise<AppRuntime> {
+export async function createAppRuntime(options: {
+  dataDir: string;
+  appVersion: string;
+  /** Settings for the embedded service (tests slow its pacing down). */
+  service?: Partial<ServiceConfig>;
+}): Promise<AppRuntime> {
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
@@ -30,7 +36,7 @@ export async function createAppRuntime(options: { dataDir: string; appVersion: s
   let embedded: Promise<EmbeddedService> | undefined;
   let client: Promise<ServiceClient> | undefined;
   const serviceClient = () =>
-    (client ??= (embedded ??= startEmbeddedService(options.dataDir)).then((service) =>
+    (client ??= (embedded ??= startEmbeddedService(options.dataDir, options.service)).then((service) =>
       createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey }),
     ));
   const jobs = createJobManager({ dataDir: options.dataDir, client: serviceClient, emitProgress: (payload) => events.emit('jobs:didProgress', payload) });

@@ -1,6 +1,6 @@
 // The app's job calls through the real dispatch, the embedded service, and the web host's downloads;
 // a job interrupted by closing the app carries on when the app starts again.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,33 @@ describe('jobs in the app', () => {
       expect(done.progress).toEqual({ checked: 3000, total: 3000 });
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('canceling a job', () => {
+  it('cancels at the service, keeps what was verified, and still exports every row', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-cancel-'));
+    // One mail host, probed slowly: the job is still running when it is canceled.
+    const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0', service: { sandboxProbesPerSecondPerHost: 100 } });
+    try {
+      const path = join(dataDir, 'slow.csv');
+      await writeFile(path, `email\n${Array.from({ length: 2000 }, (_, i) => `valid${i}@one-host.example`).join('\n')}\n`);
+      const created = await call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'path', path } });
+      await call(runtime, 'jobs:start', { jobId: created.jobId });
+      await waitFor(async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId })).progress.checked >= 150, 20_000);
+      const canceled = await call<JobOverview>(runtime, 'jobs:cancel', { jobId: created.jobId });
+      expect(canceled.phase).toBe('canceled');
+      expect(canceled.progress.checked).toBeGreaterThanOrEqual(150);
+      expect(canceled.progress.checked).toBeLessThan(2000);
+      expect(canceled.summary).toMatchObject({ valid: canceled.progress.checked, unverified: 2000 - canceled.progress.checked });
+      const exported = await call<{ summary: { unverified: number } }>(runtime, 'jobs:export', { jobId: created.jobId, keep: ['valid'] });
+      expect(exported.summary.unverified).toBe(2000 - canceled.progress.checked);
+      const annotated = await readFile(join(dataDir, 'exports', created.jobId, 'slow.annotated.csv'), 'utf8');
+      expect(annotated.trim().split('\r\n')).toHaveLength(2001);
+      expect(annotated).toContain(',unverified,false,');
+    } finally {
+      await runtime.close();
     }
   });
 });

@@ -44,8 +44,10 @@ beforeAll(async () => {
   service = await startChildService({ dataDir: serviceDir, probesPerSecondPerHost: 2000, probesPerRound: 2000 });
   await mkdir(join(root, 'killed'));
   await mkdir(join(root, 'reference'));
+  await mkdir(join(root, 'interrupted'));
   await writeBigList(join(root, 'killed', 'big.csv'));
   await copyFile(join(root, 'killed', 'big.csv'), join(root, 'reference', 'big-reference.csv'));
+  await copyFile(join(root, 'killed', 'big.csv'), join(root, 'interrupted', 'big-ctrl-c.csv'));
 }, 60_000);
 
 afterAll(async () => {
@@ -133,5 +135,18 @@ describe('sift clean, killed and resumed', () => {
     } finally {
       store.db.close();
     }
+
+    // Ctrl-C (SIGINT) stops at a safe point, says how to go on, and --resume finishes the same way.
+    const interruptedData = join(root, 'interrupted-data');
+    const interruptedInput = join(root, 'interrupted', 'big-ctrl-c.csv');
+    const run = runSift(['clean', interruptedInput, '--base-url', service.baseUrl], env(interruptedData), 180_000);
+    await waitFor(() => jobState(interruptedData).checked > 20_000 || run.child.exitCode !== null, 120_000, 20);
+    run.child.kill('SIGINT');
+    const stopped = await run;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('--resume');
+    const resumed = await runSift(['clean', interruptedInput, '--base-url', service.baseUrl, '--resume'], env(interruptedData), 180_000);
+    expect(resumed.code).toBe(0);
+    expect((await readFile(join(root, 'interrupted', 'big-ctrl-c.annotated.csv'))).equals(await readFile(join(root, 'reference', 'big-reference.annotated.csv')))).toBe(true);
   }, 600_000);
 });
