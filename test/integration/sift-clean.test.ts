@@ -156,6 +156,22 @@ describe('sift clean', () => {
     expect(down.code).toBe(5);
   }, 120_000);
 
+  it('keeps a list without a header row headerless, and names its columns in the annotated file', async () => {
+    const { dir, data } = await workspace();
+    const fixture = new URL('../fixtures/import/no-header.csv', import.meta.url).pathname;
+    const run = await runSift(['clean', fixture, '--out', dir], { SIFT_DATA_DIR: data });
+    expect(run.code).toBe(0);
+    const cleaned = parse(await readFile(join(dir, 'no-header.cleaned.csv'), 'utf8'));
+    expect(cleaned).toEqual([
+      ['valid.one@example.com', 'One'],
+      ['valid.two@example.com', 'Two'],
+    ]);
+    const annotated = parse(await readFile(join(dir, 'no-header.annotated.csv'), 'utf8'));
+    expect(annotated[0]!.slice(0, 3)).toEqual(['column_1', 'column_2', 'sift_result']);
+    expect(annotated).toHaveLength(4);
+    expect(annotated[3]!.slice(0, 4)).toEqual(['not-an-address', 'Three', 'invalid', 'false']);
+  });
+
   it('runs on its own service with no key and no base URL, and verifies one address', async () => {
     const { dir, inputPath, data } = await workspace();
     const run = await runSift(['clean', inputPath], { SIFT_DATA_DIR: data });

@@ -113,8 +113,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
   const annotated = createWriteStream(partial(annotatedPath));
   try {
     const bom = job.settings.bom ? '\uFEFF' : '';
-    const width = Math.max(job.headers.length, job.hasHeader ? 0 : 1);
-    const annotatedHeader = job.hasHeader ? [...job.headers, ...annotationColumns] : [...Array.from({ length: Math.max(width, 1) }, (_, i) => `column_${i + 1}`), ...annotationColumns];
+    // job.headers names every column, made up as column_N when the input has no header row.
+    const annotatedHeader = [...job.headers, ...annotationColumns];
     await writeChunk(cleaned, bom + (job.hasHeader ? unparse([job.headers.map(cell)]) : ''));
     await writeChunk(annotated, bom + unparse([annotatedHeader.map(cell)]));
 

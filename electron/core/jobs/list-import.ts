@@ -23,7 +23,9 @@ export async function detectListLayout(path: string, column?: string, displayNam
 export async function importList(store: JobStore, job: JobRecord, onProgress: (rows: number) => void = () => {}): Promise<JobRecord> {
   const displayName = job.settings.displayName ?? basename(job.inputPath);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
-  store.setLayout(job.id, layout);
+  // A file without a header still gets names for its columns, for the annotated file and the column picker.
+  const headers = layout.hasHeader ? layout.headers : Array.from({ length: layout.width }, (_, i) => `column_${i + 1}`);
+  store.setLayout(job.id, { ...layout, headers });
   store.clearImport(job.id);
   const db = store.db;
   const insertRow = sql(db, 'INSERT INTO job_rows (job_id, row_index, address_key, status, first, suggestion) VALUES (?, ?, ?, ?, ?, ?)');

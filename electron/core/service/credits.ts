@@ -32,12 +32,10 @@ export function accountState(db: Database, config: ServiceConfig, now: number): 
   };
 }
 
-/** Takes `count` credits, free ones first, or answers 402 taking nothing. Call inside a transaction. */
-export function reserveCredits(db: Database, config: ServiceConfig, now: number, count: number): Reservation {
+/** Answers 402 when the account cannot pay for `count` checks; takes nothing. */
+export function assertCanPay(db: Database, config: ServiceConfig, now: number, count: number): AccountState {
   const state = accountState(db, config, now);
-  const free = Math.min(count, state.freeRemaining);
-  const paid = count - free;
-  if (paid > state.balance) {
+  if (count > state.freeRemaining + state.balance) {
     throw new ServiceError(
       402,
       assumedErrors.paymentRequired,
@@ -45,6 +43,14 @@ export function reserveCredits(db: Database, config: ServiceConfig, now: number,
       `This needs ${count} credits; the account has ${state.freeRemaining} free checks left this month and a balance of ${state.balance}.`,
     );
   }
+  return state;
+}
+
+/** Takes `count` credits, free ones first, or answers 402 taking nothing. Call inside a transaction. */
+export function reserveCredits(db: Database, config: ServiceConfig, now: number, count: number): Reservation {
+  const state = assertCanPay(db, config, now, count);
+  const free = Math.min(count, state.freeRemaining);
+  const paid = count - free;
   if (count > 0) {
     sql(db, 'UPDATE account SET free_used = free_used + ?, balance = balance - ? WHERE id = 1').run(free, paid);
     if (paid > 0) checkLowBalance(db, now);

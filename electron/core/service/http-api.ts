@@ -38,7 +38,7 @@ import {
   stageAddresses,
   toResultRow,
 } from './batches.ts';
-import { accountState, reserveCredits } from './credits.ts';
+import { accountState, assertCanPay, reserveCredits } from './credits.ts';
 import type { CursorCodec } from './cursors.ts';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey, type StoredResponse } from './idempotency.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -237,10 +237,8 @@ async function verify(context: ServiceContext, call: Call) {
       return { status: 200, body: JSON.stringify({ email, result: 'invalid', billed: false, role: false, disposable: false, reason: 'invalid_syntax' }) };
     }
     const live = call.key.mode === 'live';
-    if (live) {
-      const account = accountState(db, config, config.now());
-      if (account.freeRemaining + account.balance < 1) reserveCredits(db, config, config.now(), 1); // answers the 402
-    }
+    // Checked before the probe so an empty account is told at once; charged after it, once.
+    if (live) assertCanPay(db, config, config.now(), 1);
     let verdict;
     try {
       verdict = await engines[call.key.mode].verify(syntax.local, syntax.asciiDomain);
