@@ -78,6 +78,15 @@ export const jobOverviewSchema = z.object({
 });
 export type JobOverview = z.infer<typeof jobOverviewSchema>;
 
+export const jobListItemSchema = z.object({
+  jobId: jobIdSchema,
+  fileName: z.string(),
+  phase: z.enum(jobPhases),
+  progress: z.object({ checked: count, total: count }),
+  createdAt: z.string(),
+});
+export type JobListItem = z.infer<typeof jobListItemSchema>;
+
 export const exportFileSchema = z.object({
   kind: z.enum(['cleaned', 'annotated', 'summary']),
   name: z.string(),
@@ -102,6 +111,8 @@ export const calls = {
     result: jobOverviewSchema,
   },
   'jobs:get': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** The most recent jobs, newest first, so a person can return to one after closing the window. */
+  'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */
   'jobs:start': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
   'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },

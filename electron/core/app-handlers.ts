@@ -48,6 +48,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       return deps.jobs.create({ path, fileName, isUpload: request.file.kind === 'upload' }, request.column);
     },
     'jobs:get': async (request) => deps.jobs.get(request.jobId),
+    'jobs:list': async () => deps.jobs.list(),
     'jobs:start': async (request) => deps.jobs.start(request.jobId),
     'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
     'jobs:export': async (request) => deps.jobs.export(request.jobId, request.keep),

@@ -55,6 +55,22 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   expect(problems).toEqual([]);
 });
 
+test('a list can be picked up again after the window reloads', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  await page.getByTestId('file-input').setInputFiles({ name: 'reopened.csv', mimeType: 'text/csv', buffer: Buffer.from('email\nvalid.a@example.com\nvalid.b@example.com\n') });
+  await expect(page.getByTestId('cost')).toContainText('2 checks');
+  await page.reload();
+  const recent = page.getByTestId('recent-jobs').getByRole('button', { name: /reopened\.csv/ });
+  await expect(recent).toContainText('Ready to clean');
+  await page.screenshot({ path: 'test-results/screens/recent-lists.png' });
+  await recent.click();
+  await expect(page.getByTestId('cost')).toContainText('2 checks');
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('summary-valid')).toContainText('2', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Clean another list' }).click();
+  await expect(page.getByTestId('recent-jobs').getByRole('button', { name: /reopened\.csv/ })).toContainText('Done');
+});
+
 test('choosing another email column reads the list again', async ({ page, hostUrl }) => {
   await page.goto(hostUrl);
   await page.getByTestId('file-input').setInputFiles(contacts);

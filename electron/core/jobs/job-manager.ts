@@ -3,7 +3,7 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
-import type { EventPayload, ExportFile, JobOverview, ListSummary } from '../../common/contract.ts';
+import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { sql } from '../storage/sqlite.ts';
@@ -129,7 +129,25 @@ export function createJobManager(deps: JobManagerDeps) {
       }
     },
 
-    get: (jobId: string) => overview(jobOrThrow(jobId)),
+    /** A job as it stands; its cost is worked out again when the app restarted since it was read. */
+    async get(jobId: string): Promise<JobOverview> {
+      const job = jobOrThrow(jobId);
+      if (job.phase === 'imported' && !costs.has(jobId)) costs.set(jobId, await estimateCost(store, job, await deps.client()));
+      return overview(job);
+    },
+
+    list(): JobListItem[] {
+      return store.recentJobs(20).map((job) => {
+        const counts = store.counts(job.id);
+        return {
+          jobId: job.id,
+          fileName: job.settings.displayName ?? basename(job.inputPath),
+          phase: job.phase,
+          progress: { checked: counts.checked, total: counts.addresses },
+          createdAt: new Date(job.createdAt).toISOString(),
+        };
+      });
+    },
 
     start(jobId: string): JobOverview {
       const job = jobOrThrow(jobId);

@@ -126,6 +126,14 @@ export class JobStore {
     return row && toJob(row);
   }
 
+  /** The newest jobs that got past reading their file, newest first. */
+  recentJobs(limit: number): (JobRecord & { createdAt: number })[] {
+    const rows = sql(this.db, "SELECT * FROM jobs WHERE phase <> 'importing' AND NOT (phase = 'failed' AND rows_total = 0) ORDER BY created_at DESC LIMIT ?").all(limit) as (JobRow & {
+      created_at: number;
+    })[];
+    return rows.map((row) => ({ ...toJob(row), createdAt: row.created_at }));
+  }
+
   /** The newest job for this input that has not finished, if any. */
   unfinishedJobFor(inputPath: string): JobRecord | undefined {
     const row = sql(this.db, "SELECT * FROM jobs WHERE input_path = ? AND phase NOT IN ('done', 'failed', 'canceled') ORDER BY created_at DESC LIMIT 1").get(inputPath) as JobRow | undefined;

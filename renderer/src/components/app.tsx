@@ -6,6 +6,7 @@ import { DropZone } from './drop-zone.tsx';
 import { JobProgress } from './job-progress.tsx';
 import { JobResults } from './job-results.tsx';
 import { JobReview } from './job-review.tsx';
+import { RecentJobs } from './recent-jobs.tsx';
 
 export function App() {
   const clean = useCleanStore();
@@ -13,6 +14,7 @@ export function App() {
 
   useEffect(() => {
     void load();
+    void useCleanStore.getState().loadRecent();
     return sift.jobs.onDidProgress((payload) => void useCleanStore.getState().progress(payload));
   }, [load]);
 
@@ -30,7 +32,10 @@ export function App() {
           </div>
         )}
         {(clean.stage === 'drop' || clean.stage === 'reading') && (
-          <DropZone busy={clean.stage === 'reading'} onFile={(file) => void clean.openFile(file)} />
+          <>
+            <DropZone busy={clean.stage === 'reading'} onFile={(file) => void clean.openFile(file)} />
+            <RecentJobs jobs={clean.recent} onOpen={(jobId) => void clean.openJob(jobId)} />
+          </>
         )}
         {clean.stage === 'review' && clean.job && (
           <JobReview

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { EventPayload, ExportFile, JobOverview, keepableResults, ListPreview, ListSummary } from '../../../electron/common/contract.ts';
+import type { EventPayload, ExportFile, JobListItem, JobOverview, keepableResults, ListPreview, ListSummary } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
@@ -15,6 +15,9 @@ type CleanState = {
   keep: KeepableResult[];
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
+  recent: JobListItem[];
+  loadRecent(): Promise<void>;
+  openJob(jobId: string): Promise<void>;
   openFile(file: File, column?: string): Promise<void>;
   changeColumn(column: string): Promise<void>;
   start(): Promise<void>;
@@ -26,11 +29,29 @@ type CleanState = {
 };
 
 const finished = (job: JobOverview) => job.phase === 'done' || job.phase === 'failed' || job.phase === 'canceled';
+const stageOf = (job: JobOverview): Stage => (finished(job) ? 'finished' : job.phase === 'imported' ? 'review' : 'running');
 
 export const useCleanStore = create<CleanState>()((set, get) => ({
   stage: 'drop',
   keep: ['valid'],
   busy: false,
+  recent: [],
+  async loadRecent() {
+    try {
+      set({ recent: await sift.jobs.list() });
+    } catch {
+      // The list is a convenience; the drop zone works without it.
+    }
+  },
+  async openJob(jobId) {
+    set({ error: undefined, exported: undefined, preview: undefined, file: undefined });
+    try {
+      const job = await sift.jobs.get({ jobId });
+      set({ job, fileName: job.fileName, stage: stageOf(job) });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    }
+  },
   async openFile(file, column) {
     set({ stage: 'reading', fileName: file.name, file, error: undefined, job: undefined, preview: undefined, exported: undefined });
     try {
@@ -97,5 +118,8 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
     }
     set({ job: { ...job, phase: payload.phase, progress: { checked: payload.checked, total: payload.total } } });
   },
-  reset: () => set({ stage: 'drop', fileName: undefined, file: undefined, job: undefined, preview: undefined, error: undefined, exported: undefined }),
+  reset() {
+    set({ stage: 'drop', fileName: undefined, file: undefined, job: undefined, preview: undefined, error: undefined, exported: undefined });
+    void get().loadRecent();
+  },
 }));
