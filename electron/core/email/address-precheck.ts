@@ -34,13 +34,26 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** Suggestions depend on the domain only, and a list has far fewer domains than addresses. */
+const suggestionsByDomain = new Map<string, string | null>();
+const maxCachedDomains = 50_000;
+
+function suggestedDomainFor(domain: string): string | null {
+  const cached = suggestionsByDomain.get(domain);
+  if (cached !== undefined) return cached;
+  const suggested = emailSpellChecker.run({ email: `x@${domain}` })?.domain;
+  const accepted =
+    suggested && suggested !== domain && Math.abs(suggested.length - domain.length) <= 1 && editDistance(suggested, domain) <= 2 ? suggested : null;
+  if (suggestionsByDomain.size >= maxCachedDomains) suggestionsByDomain.clear();
+  suggestionsByDomain.set(domain, accepted);
+  return accepted;
+}
+
 /** A likely-meant provider domain (gmial.com → gmail.com), only for small slips of similar length. */
 export function suggestDomain(address: string): string | undefined {
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  const suggested = emailSpellChecker.run({ email: address })?.domain;
-  if (!suggested || suggested === domain) return undefined;
-  if (Math.abs(suggested.length - domain.length) > 1 || editDistance(suggested, domain) > 2) return undefined;
-  return `${address.slice(0, address.lastIndexOf('@'))}@${suggested}`;
+  const at = address.lastIndexOf('@');
+  const suggested = suggestedDomainFor(address.slice(at + 1));
+  return suggested ? `${address.slice(0, at)}@${suggested}` : undefined;
 }
 
 export function precheckAddress(raw: string): Precheck {
