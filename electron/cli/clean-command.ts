@@ -105,10 +105,12 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   if (keep.length === 0 || unknownKeep.length > 0) {
     throw new CliExit(exitCodes.usage, `--keep takes verdicts from ${namedResults.join(', ')}${unknownKeep.length ? ` (not ${unknownKeep.join(', ')})` : ''}.`);
   }
-  const inputPath = resolve(positionals[0]!);
+  // `npm run sift -- clean list.csv` runs in the project folder; INIT_CWD is where the person typed it.
+  const cwd = io.env.INIT_CWD ?? process.cwd();
+  const inputPath = resolve(cwd, positionals[0]!);
   const inputInfo = await stat(inputPath).catch(() => null);
   if (!inputInfo?.isFile()) throw new CliExit(exitCodes.usage, `No such file: ${positionals[0]}`);
-  const outDir = resolve(values.out ?? dirname(inputPath));
+  const outDir = values.out === undefined ? dirname(inputPath) : resolve(cwd, values.out);
   if (!(await stat(outDir).catch(() => null))?.isDirectory()) throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
 
   const dataDir = defaultDataDir(io.env);
