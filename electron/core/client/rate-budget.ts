@@ -2,6 +2,7 @@
 // the spec's per-operation limits are kept before sending, and the service's own rate-limit headers
 // slow it down further (pause until Reset when Remaining falls below a tenth of Limit; wait out a 429).
 import { createHash } from 'node:crypto';
+import { rateLimitResetIsUnixSeconds } from '../wire/assumptions.ts';
 import { defaultRateLimits, slowDownFraction } from '../wire/spec.ts';
 import type { Clock } from './clock.ts';
 
@@ -51,8 +52,9 @@ export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defau
       const reset = Number(headers.get('x-ratelimit-reset'));
       if (!headers.has('x-ratelimit-remaining') || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(reset)) return;
       if (limit > 0 && remaining < limit * slowDownFraction) {
-        // Reset is a Unix time in seconds (assumed, as the spec's example); never pause for more than a window's worth.
-        const untilMs = Math.min(reset * 1000, clock.now() + 120_000);
+        // Reset is a Unix time in seconds (assumed, as the spec's example); never pause for more than two minutes.
+        const resetMs = rateLimitResetIsUnixSeconds ? reset * 1000 : clock.now() + reset * 1000;
+        const untilMs = Math.min(resetMs, clock.now() + 120_000);
         this.pauseUntil(operation, untilMs);
       }
     },

@@ -19,6 +19,7 @@ import {
   createdStatus,
   currentServiceVersion,
   filesNameParam,
+  hasMoreWhileRunning,
   resultsCsvHeader,
   serviceVersionPattern,
   verifyRequestSchema,
@@ -323,7 +324,7 @@ async function results(context: ServiceContext, call: Call) {
   const rows = readResults(db, batch.id, position, limit + 1, filter);
   const page = rows.slice(0, limit);
   const moreStored = rows.length > limit;
-  const hasMore = moreStored || batch.status === batchStatuses.running;
+  const hasMore = moreStored || (hasMoreWhileRunning && batch.status === batchStatuses.running);
   const last = page.at(-1)?.result_seq ?? position;
   const body: ResultsPage = { data: page.map(toResultRow), has_more: hasMore, next_cursor: hasMore ? cursors.encode(batch.id, last) : null };
   sendJson(call.response, 200, body);

@@ -119,6 +119,8 @@ export const rateLimitResetIsUnixSeconds = true;
 /**
  * ASSUMPTION: the same Idempotency-Key and body within 24 hours replays the first answer and does nothing twice;
  * the same key with another body is 409 `idempotency_key_reused`. Spec: "its semantics are not shown".
+ * Sift's service scopes keys to the account (per live/sandbox mode), not to one API key, so a retry sent with
+ * a rotated key is still recognised; Sift's client never depends on that.
  */
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
@@ -126,11 +128,8 @@ export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 export const serviceVersionPattern = /^\d{4}-\d{2}-\d{2}$/;
 export const currentServiceVersion = '2026-11-01';
 
-/**
- * ASSUMPTION: summary counters count unique addresses; `duplicates` = submitted − unique; `billed` counts billed checks.
- * Spec: the batch summary lists the fields only.
- */
-export const summaryCountsUniqueAddresses = true;
+// ASSUMPTION: summary counters count unique addresses; `duplicates` = submitted − unique; `billed` counts billed checks.
+// Spec: the batch summary lists the fields only. (The service's summaryOf() in service/batches.ts counts this way.)
 
 /**
  * ASSUMPTION: event data. Spec: batch.failed "an error object; its fields are not shown";
