@@ -172,6 +172,19 @@ describe('sift clean', () => {
     expect(annotated[3]!.slice(0, 4)).toEqual(['not-an-address', 'Three', 'invalid', 'false']);
   });
 
+  it('keeps a row of empty cells, and skips only blank lines', async () => {
+    const { dir, data } = await workspace();
+    const path = join(dir, 'gaps.csv');
+    await writeFile(path, 'email,name\nvalid.a@example.com,A\n,\n\n   \nvalid.b@example.com,B\n');
+    expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
+    const annotated = parse(await readFile(join(dir, 'gaps.annotated.csv'), 'utf8'));
+    expect(annotated.slice(1).map((row) => [row[0], row[1], row[2], row[7]])).toEqual([
+      ['valid.a@example.com', 'A', 'valid', 'accepted_email'],
+      ['', '', 'invalid', 'no_address'],
+      ['valid.b@example.com', 'B', 'valid', 'accepted_email'],
+    ]);
+  });
+
   it('runs on its own service with no key and no base URL, and verifies one address', async () => {
     const { dir, inputPath, data } = await workspace();
     const run = await runSift(['clean', inputPath], { SIFT_DATA_DIR: data });

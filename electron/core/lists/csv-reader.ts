@@ -35,10 +35,12 @@ export async function readCsvRows(
   await new Promise<void>((resolve, reject) => {
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
-      skipEmptyLines: 'greedy',
+      // Blank lines are skipped; a row of empty cells (",,") is still a row, and comes out again.
+      skipEmptyLines: true,
       delimiter: options.delimiter,
       step(result, parser) {
         delimiter = result.meta.delimiter;
+        if (result.data.length === 1 && result.data[0]!.trim() === '') return; // a line of spaces only
         if (skipping) {
           skipping = false;
           return;
