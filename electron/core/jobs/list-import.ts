@@ -3,7 +3,7 @@
 import { basename } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
-import { readCsvRows } from '../lists/csv-reader.ts';
+import { detachCell, readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
 import { sql, transaction } from '../storage/sqlite.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
@@ -62,7 +62,7 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
     job.inputPath,
     displayName,
     (row) => {
-      pending.push(row[layout.columnIndex] ?? '');
+      pending.push(detachCell(row[layout.columnIndex] ?? ''));
       if (pending.length >= chunkRows) flush();
     },
     { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader },

@@ -6,6 +6,14 @@ import { openDecodedText, readHead, sniffEncoding, type SniffResult } from './te
 
 export type CsvReadSummary = { delimiter: string; stopped: boolean; encoding: SniffResult['encoding'] };
 
+/**
+ * A copy of a cell that no longer points into the chunk of text it was parsed from. V8 keeps a
+ * substring's whole parent alive, so a caller that holds cells across rows should keep copies.
+ */
+export function detachCell(cell: string): string {
+  return Buffer.from(cell, 'utf8').toString('utf8');
+}
+
 export type RowHandler = (row: string[]) => boolean | void | Promise<void>;
 
 /**

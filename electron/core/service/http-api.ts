@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
 import { AppError } from '../../common/app-error.ts';
 import { checkSyntax } from '../email/syntax.ts';
-import { readCsvRows } from '../lists/csv-reader.ts';
+import { detachCell, readCsvRows } from '../lists/csv-reader.ts';
 import {
   accountSchema,
   assumedErrors,
@@ -409,7 +409,7 @@ async function stageFile(context: ServiceContext, batchId: string, path: string,
     }
     const address = (row[column] ?? '').trim();
     if (address === '') return;
-    chunk.push(address);
+    chunk.push(detachCell(address));
     if (chunk.length >= stageChunk) {
       stageAddresses(context.db, context.config, batchId, chunk);
       chunk = [];

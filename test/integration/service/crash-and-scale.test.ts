@@ -66,8 +66,10 @@ describe('file upload', () => {
   it('takes a 100 MB upload without holding it in memory', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-upload-'));
     const key = await prepareLiveKey(dataDir, 100_000);
-    // A 64 MB heap: holding the upload (or its rows) in memory would end the process.
-    const service = await startChildService({ dataDir }, ['--max-old-space-size=64']);
+    // A 64 MB heap: holding the upload (or its rows) in memory would end the process. A 1 MB young
+    // generation keeps garbage from padding the figure, and probing is slowed right down so that only
+    // the upload's own memory is measured, not the worker's afterwards.
+    const service = await startChildService({ dataDir, sandboxProbesPerSecondPerHost: 1 }, ['--max-old-space-size=64', '--max-semi-space-size=1']);
     children.push(service);
 
     const path = join(dataDir, 'big.csv');
@@ -93,6 +95,7 @@ describe('file upload', () => {
     expect(response.status).toBe(201);
     expect(body).toMatchObject({ name: 'big', submitted: rows, unique: rows, status: 'running' });
     const grownMb = (service.peakRssKb() - before) / 1024;
-    expect(grownMb).toBeLessThan(size / 1024 / 1024);
+    // Well under the file's own size: the upload is streamed to disk and read back a row at a time.
+    expect(grownMb).toBeLessThan((0.25 * size) / 1024 / 1024);
   });
 });
