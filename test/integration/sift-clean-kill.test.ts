@@ -76,7 +76,10 @@ const env = (dataDir: string) => ({ SIFT_API_KEY: apiKey, SIFT_DATA_DIR: dataDir
 async function runUntilThenKill(args: string[], dataDir: string, until: (state: ReturnType<typeof jobState>) => boolean) {
   const run = runSift(args, env(dataDir), 180_000);
   await waitFor(() => until(jobState(dataDir)) || run.child.exitCode !== null, 120_000, 20);
-  expect(run.child.exitCode).toBeNull(); // it must still be working when killed
+  if (run.child.exitCode !== null) {
+    const ended = await run;
+    throw new Error(`sift ended (${ended.code}) before it could be killed: ${ended.stderr}`);
+  }
   run.child.kill('SIGKILL');
   const result = await run;
   expect(result.signal).toBe('SIGKILL');

@@ -8,11 +8,13 @@ export type Database = DatabaseSync;
 export function openDatabase(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
+  // The busy timeout comes first: after a crash, another connection may be recovering the WAL
+  // just as this one opens, and even switching to WAL mode must then wait rather than fail.
   db.exec(`
+    PRAGMA busy_timeout = 5000;
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = FULL;
     PRAGMA foreign_keys = ON;
-    PRAGMA busy_timeout = 5000;
   `);
   return db;
 }
