@@ -73,7 +73,8 @@ describe('jobs in the app', () => {
 
   it('carries on with an interrupted job when the app starts again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-resume-'));
-    const first = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+    // Paced so the job is surely still reading when the app closes.
+    const first = await createAppRuntime({ dataDir, appVersion: '1.0.0', service: { sandboxProbesPerSecondPerHost: 20 } });
     const path = await listFile(dataDir, 3000);
     const created = await call<JobOverview>(first, 'jobs:create', { file: { kind: 'path', path } });
     await call(first, 'jobs:start', { jobId: created.jobId });
