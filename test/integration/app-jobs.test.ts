@@ -101,6 +101,32 @@ describe('jobs in the app', () => {
   });
 });
 
+describe('several jobs at once', () => {
+  it('runs two lists side by side to the end, each with its own results', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-two-'));
+    const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+    try {
+      const paths = [join(dataDir, 'first.csv'), join(dataDir, 'second.csv')];
+      await writeFile(paths[0]!, `email\n${Array.from({ length: 800 }, (_, i) => `valid${i}@a${i % 9}.example`).join('\n')}\n`);
+      await writeFile(paths[1]!, `email\n${Array.from({ length: 600 }, (_, i) => `invalid${i}@b${i % 7}.example`).join('\n')}\n`);
+      const jobs = await Promise.all(paths.map((path) => call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'path', path } })));
+      await Promise.all(jobs.map((job) => call(runtime, 'jobs:start', { jobId: job.jobId })));
+      const done = await Promise.all(
+        jobs.map((job) =>
+          waitFor(async () => {
+            const current = await call<JobOverview>(runtime, 'jobs:get', { jobId: job.jobId });
+            return current.phase === 'done' && current;
+          }, 20_000),
+        ),
+      );
+      expect(done[0]!.summary).toMatchObject({ unique: 800, valid: 800, invalid: 0 });
+      expect(done[1]!.summary).toMatchObject({ unique: 600, valid: 0, invalid: 600 });
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
 describe('canceling a job', () => {
   it('cancels at the service, keeps what was verified, and still exports every row', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-cancel-'));
