@@ -15,6 +15,7 @@ import {
   filesContentType,
   filesNameParam,
   resultsCsvPath,
+  verdictFlagsSchema,
   type Account,
   type BatchObject,
   type CreateBatchRequest,
@@ -56,7 +57,8 @@ export type ServiceClientOptions = {
 };
 
 export type BatchStatus = z.infer<typeof batchStatusSchema> & Partial<BatchObject>;
-export type VerifyResult = ResultRow & { role?: boolean; disposable?: boolean; reason?: string };
+/** A result row plus the flags Sift's service adds (assumed; a hosted service may send none). */
+export type VerifyResult = ResultRow & z.infer<typeof verdictFlagsSchema>;
 
 type RequestBody = NonNullable<RequestInit['body']>;
 
@@ -250,7 +252,7 @@ export function createServiceClient(options: ServiceClientOptions) {
           path: paths.verify,
           json: { email },
           idempotencyKey,
-          read: (response) => readJson(response, 'POST /verify', resultRowSchema) as Promise<VerifyResult>,
+          read: (response) => readJson(response, 'POST /verify', resultRowSchema.and(verdictFlagsSchema)),
         },
         signal,
       );

@@ -80,9 +80,6 @@ export type ErrorBody = { error: { type: string; code: string; message: string }
 export const errorTypes = { authentication: 'authentication_error' } as const;
 export const errorCodes = { invalidApiKey: 'invalid_api_key' } as const;
 
-/** Statuses the spec names as never to be retried; 429 is retried after waiting. */
-export const nonRetryableStatuses = [400, 401, 402] as const;
-
 export const defaultRateLimits = {
   verify: { limit: 100, windowSeconds: 1 },
   createBatch: { limit: 10, windowSeconds: 60 },
@@ -103,7 +100,6 @@ export const eventEnvelopeSchema = z.looseObject({
   data: z.looseObject({}),
 });
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
-export const eventTypes = ['batch.completed', 'batch.failed', 'batch.canceled', 'credits.low'] as const;
 
 /** Spec: "the reference verifier rejects timestamps more than 300 seconds away from the current time". */
 export const signatureToleranceSeconds = 300;
