@@ -7,7 +7,7 @@ import { ServiceClientError } from '../client/client-errors.ts';
 import { batchStatuses } from '../wire/assumptions.ts';
 import { completeStatus } from '../wire/spec.ts';
 import { importList } from './list-import.ts';
-import type { JobRecord, JobStore } from './job-store.ts';
+import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 
 export type JobProgress =
   | { phase: 'importing'; rows: number }
@@ -47,7 +47,7 @@ export async function runJob(store: JobStore, job: JobRecord, client: ServiceCli
     if (part.batchId) continue;
     signal?.throwIfAborted();
     const emails = store.addressesForPart(job.id, part);
-    const name = `${job.inputPath.split(/[\\/]/).pop()}${parts.length > 1 ? ` (${part.part + 1}/${parts.length})` : ''}`;
+    const name = `${displayNameOf(job)}${parts.length > 1 ? ` (${part.part + 1}/${parts.length})` : ''}`;
     // The key was stored before this call: after a crash the same request replays the same batch.
     const batch = await client.createBatch({ name, emails }, part.idempotencyKey, signal);
     store.setBatchId(job.id, part.part, batch.id);

@@ -7,9 +7,9 @@ import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } 
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { sql } from '../storage/sqlite.ts';
-import { cancelJob, estimateCost, prepareJob, runJob, type Cost } from './clean-job.ts';
+import { cancelJob, estimateCost, prepareJob, runJob, type Cost, type JobProgress } from './clean-job.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
-import { openJobStore, type JobRecord, type JobStore } from './job-store.ts';
+import { displayNameOf, openJobStore, type JobRecord, type JobStore } from './job-store.ts';
 import { exportJob, summarise } from './list-export.ts';
 
 export type JobManagerDeps = {
@@ -53,7 +53,7 @@ export function createJobManager(deps: JobManagerDeps) {
     const counts = store.counts(job.id);
     return {
       jobId: job.id,
-      fileName: job.settings.displayName ?? basename(job.inputPath),
+      fileName: displayNameOf(job),
       phase: job.phase,
       rows: job.rowsTotal,
       headers: job.headers,
@@ -73,7 +73,12 @@ export function createJobManager(deps: JobManagerDeps) {
     return job;
   }
 
-  function report(jobId: string) {
+  /** Pushes progress: the runner's own figures while it reads, else counted from the job. */
+  function report(jobId: string, progress?: JobProgress) {
+    if (progress?.phase === 'verifying') {
+      deps.emitProgress({ jobId, phase: 'reading', checked: progress.checked, total: progress.total });
+      return;
+    }
     const counts = store.counts(jobId);
     deps.emitProgress({ jobId, phase: store.getJob(jobId)!.phase, checked: counts.checked, total: counts.addresses });
   }
@@ -84,7 +89,7 @@ export function createJobManager(deps: JobManagerDeps) {
     const done = (async () => {
       try {
         const client = await deps.client();
-        await runJob(store, store.getJob(jobId)!, client, { signal: controller.signal, onProgress: () => report(jobId) });
+        await runJob(store, store.getJob(jobId)!, client, { signal: controller.signal, onProgress: (progress) => report(jobId, progress) });
       } catch (error) {
         if (controller.signal.aborted) return;
         log(`job ${jobId} stopped: ${userMessage(error)}`);
@@ -141,7 +146,7 @@ export function createJobManager(deps: JobManagerDeps) {
         const counts = store.counts(job.id);
         return {
           jobId: job.id,
-          fileName: job.settings.displayName ?? basename(job.inputPath),
+          fileName: displayNameOf(job),
           phase: job.phase,
           progress: { checked: counts.checked, total: counts.addresses },
           createdAt: new Date(job.createdAt).toISOString(),

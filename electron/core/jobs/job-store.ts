@@ -2,6 +2,7 @@
 // the batches made (with the Idempotency-Keys used) and the results read with the cursor reached.
 // Everything a crash must not lose is committed together, page by page.
 import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
 import { openDatabase, sql, transaction, type Database } from '../storage/sqlite.ts';
 
 export type JobPhase = 'importing' | 'imported' | 'submitting' | 'reading' | 'done' | 'failed' | 'canceled';
@@ -29,6 +30,11 @@ export type JobRecord = {
   rowsTotal: number;
   error: string | null;
 };
+
+/** The name the person knows the job's file by. */
+export function displayNameOf(job: Pick<JobRecord, 'inputPath' | 'settings'>): string {
+  return job.settings.displayName ?? basename(job.inputPath);
+}
 
 export type BatchPart = {
   part: number;

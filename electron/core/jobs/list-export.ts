@@ -11,7 +11,7 @@ import { readCsvRows } from '../lists/csv-reader.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { sql } from '../storage/sqlite.ts';
 import { namedResults } from '../wire/spec.ts';
-import type { JobRecord, JobStore } from './job-store.ts';
+import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 
 export const annotationColumns = ['sift_result', 'sift_billed', 'sift_duplicate', 'sift_role', 'sift_disposable', 'sift_reason', 'sift_suggestion'] as const;
 
@@ -99,7 +99,7 @@ async function closeStream(stream: WriteStream): Promise<void> {
 }
 
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
-  const source = job.settings.displayName ?? basename(job.inputPath);
+  const source = displayNameOf(job);
   const name = basename(source, extname(source));
   const cleanedPath = join(outDir, `${name}.cleaned.csv`);
   const annotatedPath = join(outDir, `${name}.annotated.csv`);

@@ -6,7 +6,7 @@ import { precheckAddress } from '../email/address-precheck.ts';
 import { detachCell, readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
 import { sql, transaction } from '../storage/sqlite.ts';
-import type { JobRecord, JobStore } from './job-store.ts';
+import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 
 const sampleRows = 200;
 const chunkRows = 2000;
@@ -21,7 +21,7 @@ export async function detectListLayout(path: string, column?: string, displayNam
 }
 
 export async function importList(store: JobStore, job: JobRecord, onProgress: (rows: number) => void = () => {}): Promise<JobRecord> {
-  const displayName = job.settings.displayName ?? basename(job.inputPath);
+  const displayName = displayNameOf(job);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
   // A file without a header still gets names for its columns, for the annotated file and the column picker.
   const headers = layout.hasHeader ? layout.headers : Array.from({ length: layout.width }, (_, i) => `column_${i + 1}`);

@@ -152,7 +152,7 @@ export function openBatch(
         reservation.freeMonth,
         batchId,
       );
-      completeIfDone(db, config, now, batchId);
+      completeIfDone(db, now, batchId);
       const opened = loadBatch(db, batchId)!;
       afterOpen(opened);
       return opened;
@@ -243,11 +243,11 @@ export function recordOutcomes(db: Database, config: ServiceConfig, now: number,
       batchId,
     );
     if (gaveUp) failBatch(db, now, batchId, gaveUp);
-    else completeIfDone(db, config, now, batchId);
+    else completeIfDone(db, now, batchId);
   });
 }
 
-function completeIfDone(db: Database, _config: ServiceConfig, now: number, batchId: string): void {
+function completeIfDone(db: Database, now: number, batchId: string): void {
   const batch = loadBatch(db, batchId)!;
   if (batch.status !== batchStatuses.running || batch.done_count < batch.unique_count) return;
   // Whatever was reserved and not spent (it should be nothing) goes back.
