@@ -7,7 +7,10 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const noElectron = { name: 'electron', message: 'Only the Electron shell (electron/shell, main.ts, preload.ts) may import electron.' };
+const noElectron = {
+  name: 'electron',
+  message: 'Only the Electron shell (electron/shell, main.ts, preload.ts) may import electron.',
+};
 const nodeOnlyInMain = { group: ['node:*'], message: 'Node modules run only in the main process (electron/core).' };
 const restrict = (paths, patterns) => ['error', { paths, patterns }];
 
@@ -16,8 +19,17 @@ export const layerRules = [
     files: ['electron/common/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        [noElectron, ...builtinModules.map((name) => ({ name, message: 'electron/common runs in the renderer too: no Node.' }))],
-        [nodeOnlyInMain, { group: ['**/core/**', '**/shell/**', '**/cli/**', '**/renderer/**'], message: 'electron/common depends on nothing but itself.' }],
+        [
+          noElectron,
+          ...builtinModules.map((name) => ({ name, message: 'electron/common runs in the renderer too: no Node.' })),
+        ],
+        [
+          nodeOnlyInMain,
+          {
+            group: ['**/core/**', '**/shell/**', '**/cli/**', '**/renderer/**'],
+            message: 'electron/common depends on nothing but itself.',
+          },
+        ],
       ),
     },
   },
@@ -26,7 +38,12 @@ export const layerRules = [
     rules: {
       'no-restricted-imports': restrict(
         [noElectron],
-        [{ group: ['**/shell/**', '**/renderer/**', '**/main.ts', '**/preload.ts'], message: 'The core is plain Node: it knows nothing of the shell or the UI.' }],
+        [
+          {
+            group: ['**/shell/**', '**/renderer/**', '**/main.ts', '**/preload.ts'],
+            message: 'The core is plain Node: it knows nothing of the shell or the UI.',
+          },
+        ],
       ),
     },
   },
@@ -37,7 +54,16 @@ export const layerRules = [
         [noElectron, ...builtinModules.map((name) => ({ name, message: 'The renderer is browser code: no Node.' }))],
         [
           nodeOnlyInMain,
-          { group: ['**/electron/core/**', '**/electron/shell/**', '**/electron/cli/**', '**/electron/main*', '**/electron/preload*'], message: 'The renderer reaches main only through the contract (electron/common).' },
+          {
+            group: [
+              '**/electron/core/**',
+              '**/electron/shell/**',
+              '**/electron/cli/**',
+              '**/electron/main*',
+              '**/electron/preload*',
+            ],
+            message: 'The renderer reaches main only through the contract (electron/common).',
+          },
         ],
       ),
     },

@@ -47,10 +47,18 @@ async function connect(baseUrl: string | undefined, io: CliIo, dataDir: string):
   const url = baseUrl ?? io.env.SIFT_BASE_URL;
   if (url === undefined && !apiKey) {
     const embedded = await startEmbeddedService(dataDir);
-    return { client: createServiceClient({ baseUrl: embedded.baseUrl, apiKey: embedded.apiKey }), close: () => embedded.close() };
+    return {
+      client: createServiceClient({ baseUrl: embedded.baseUrl, apiKey: embedded.apiKey }),
+      close: () => embedded.close(),
+    };
   }
-  if (!apiKey) throw new CliExit(exitCodes.usage, 'Set SIFT_API_KEY to the key for that service (keys are never passed as flags).');
-  if (url === undefined) throw new CliExit(exitCodes.usage, 'With SIFT_API_KEY set, also give --base-url (or SIFT_BASE_URL).');
+  if (!apiKey)
+    throw new CliExit(
+      exitCodes.usage,
+      'Set SIFT_API_KEY to the key for that service (keys are never passed as flags).',
+    );
+  if (url === undefined)
+    throw new CliExit(exitCodes.usage, 'With SIFT_API_KEY set, also give --base-url (or SIFT_BASE_URL).');
   try {
     return { client: createServiceClient({ baseUrl: url, apiKey }), close: async () => {} };
   } catch (error) {
@@ -65,7 +73,8 @@ function exitFor(error: unknown): CliExit {
   if (error instanceof ServiceClientError) {
     if (error.kind === 'authentication') return new CliExit(exitCodes.authentication, error.message);
     if (error.kind === 'payment') return new CliExit(exitCodes.credits, error.message);
-    if (error.kind === 'configuration' || error.kind === 'bad_request') return new CliExit(exitCodes.usage, error.message);
+    if (error.kind === 'configuration' || error.kind === 'bad_request')
+      return new CliExit(exitCodes.usage, error.message);
     return new CliExit(exitCodes.service, error.message);
   }
   if (error instanceof Error && error.name === 'AbortError') return new CliExit(exitCodes.interrupted, 'Stopped.');
@@ -76,7 +85,10 @@ function progressPrinter(io: CliIo) {
   let last = '';
   return (progress: JobProgress) => {
     if (!io.interactive) return;
-    const line = progress.phase === 'importing' ? `Reading list… ${progress.rows.toLocaleString('en')} rows` : `Verifying… ${progress.checked.toLocaleString('en')} of ${progress.total.toLocaleString('en')}`;
+    const line =
+      progress.phase === 'importing'
+        ? `Reading list… ${progress.rows.toLocaleString('en')} rows`
+        : `Verifying… ${progress.checked.toLocaleString('en')} of ${progress.total.toLocaleString('en')}`;
     if (line !== last) io.err(`\r${line}\x1b[K`);
     last = line;
   };
@@ -100,10 +112,16 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
   if (values.resume && values.restart) throw new CliExit(exitCodes.usage, 'Give --resume or --restart, not both.');
-  const keep = values.keep.split(',').map((value) => value.trim()).filter(Boolean);
+  const keep = values.keep
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
   const unknownKeep = keep.filter((value) => !(namedResults as readonly string[]).includes(value));
   if (keep.length === 0 || unknownKeep.length > 0) {
-    throw new CliExit(exitCodes.usage, `--keep takes verdicts from ${namedResults.join(', ')}${unknownKeep.length ? ` (not ${unknownKeep.join(', ')})` : ''}.`);
+    throw new CliExit(
+      exitCodes.usage,
+      `--keep takes verdicts from ${namedResults.join(', ')}${unknownKeep.length ? ` (not ${unknownKeep.join(', ')})` : ''}.`,
+    );
   }
   // `npm run sift -- clean list.csv` runs in the project folder; INIT_CWD is where the person typed it.
   const cwd = io.env.INIT_CWD ?? process.cwd();
@@ -111,7 +129,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   const inputInfo = await stat(inputPath).catch(() => null);
   if (!inputInfo?.isFile()) throw new CliExit(exitCodes.usage, `No such file: ${positionals[0]}`);
   const outDir = values.out === undefined ? dirname(inputPath) : resolve(cwd, values.out);
-  if (!(await stat(outDir).catch(() => null))?.isDirectory()) throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
+  if (!(await stat(outDir).catch(() => null))?.isDirectory())
+    throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
 
   const dataDir = defaultDataDir(io.env);
   const store = openJobStore(join(dataDir, 'jobs.sqlite'));
@@ -123,14 +142,20 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     const currentFingerprint = await inputFingerprint(inputPath);
     let job: JobRecord | undefined = store.unfinishedJobFor(inputPath);
     if (job && !values.resume && !values.restart) {
-      throw new CliExit(exitCodes.usage, `An unfinished job for this file exists. Run again with --resume to continue it, or --restart to start over.`);
+      throw new CliExit(
+        exitCodes.usage,
+        `An unfinished job for this file exists. Run again with --resume to continue it, or --restart to start over.`,
+      );
     }
     if (job && values.restart) {
       store.setPhase(job.id, 'canceled', 'Replaced by a restart.');
       job = undefined;
     }
     if (job && job.fingerprint !== currentFingerprint) {
-      throw new CliExit(exitCodes.usage, 'The file changed since its job started; run with --restart to clean it again.');
+      throw new CliExit(
+        exitCodes.usage,
+        'The file changed since its job started; run with --restart to clean it again.',
+      );
     }
     job ??= store.createJob(inputPath, currentFingerprint, {
       column: values.column,
@@ -144,21 +169,33 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     const cost = await estimateCost(store, job, connection.client, io.signal);
     if (io.interactive) io.err('\r\x1b[K');
     if (cost.checks > 0) {
-      const how = cost.mode === 'sandbox' ? 'sandbox key: no credits are spent' : `${cost.freeRemaining ?? '?'} free checks left this month, balance ${cost.balance ?? '?'}`;
+      const how =
+        cost.mode === 'sandbox'
+          ? 'sandbox key: no credits are spent'
+          : `${cost.freeRemaining ?? '?'} free checks left this month, balance ${cost.balance ?? '?'}`;
       io.err(`${cost.checks.toLocaleString('en')} addresses to check (${how}).\n`);
     }
     if (!cost.covered) {
-      throw new CliExit(exitCodes.credits, `Not enough credits: ${cost.checks} checks needed, ${(cost.freeRemaining ?? 0) + (cost.balance ?? 0)} available. Nothing was sent.`);
+      throw new CliExit(
+        exitCodes.credits,
+        `Not enough credits: ${cost.checks} checks needed, ${(cost.freeRemaining ?? 0) + (cost.balance ?? 0)} available. Nothing was sent.`,
+      );
     }
     job = await runJob(store, job, connection.client, { onProgress: print, signal: io.signal });
     if (io.interactive) io.err('\r\x1b[K');
     const exported = await exportJob(store, job, outDir);
     if (values.json) {
-      io.out(`${JSON.stringify({ job: job.id, status: job.phase, cleaned: exported.cleanedPath, annotated: exported.annotatedPath, summary: exported.summary }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ job: job.id, status: job.phase, cleaned: exported.cleanedPath, annotated: exported.annotatedPath, summary: exported.summary }, null, 2)}\n`,
+      );
     } else {
       const s = exported.summary;
-      io.out(`${s.submitted.toLocaleString('en')} addresses, ${s.unique.toLocaleString('en')} unique: ${s.valid} valid, ${s.invalid} invalid, ${s.catch_all} catch-all, ${s.unknown} unknown; ${s.billed} billed.\n`);
-      io.out(`Cleaned:   ${exported.cleanedPath}\nAnnotated: ${exported.annotatedPath}\nSummary:   ${exported.summaryPath}\n`);
+      io.out(
+        `${s.submitted.toLocaleString('en')} addresses, ${s.unique.toLocaleString('en')} unique: ${s.valid} valid, ${s.invalid} invalid, ${s.catch_all} catch-all, ${s.unknown} unknown; ${s.billed} billed.\n`,
+      );
+      io.out(
+        `Cleaned:   ${exported.cleanedPath}\nAnnotated: ${exported.annotatedPath}\nSummary:   ${exported.summaryPath}\n`,
+      );
     }
     if (job.phase !== 'done') throw new CliExit(exitCodes.service, job.error ?? `The job ended ${job.phase}.`);
     return exitCodes.done;
@@ -190,7 +227,10 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
       throw exitFor(error);
     });
     try {
-      verdict = { ...(await connection.client.verify(check.address, undefined, io.signal)), ...(check.suggestion ? { suggestion: check.suggestion } : {}) };
+      verdict = {
+        ...(await connection.client.verify(check.address, undefined, io.signal)),
+        ...(check.suggestion ? { suggestion: check.suggestion } : {}),
+      };
     } catch (error) {
       throw exitFor(error);
     } finally {
@@ -198,6 +238,9 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
     }
   }
   if (values.json) io.out(`${JSON.stringify(verdict)}\n`);
-  else io.out(`${verdict.email}: ${verdict.result}${verdict.reason ? ` (${verdict.reason})` : ''}${verdict.suggestion ? `; did you mean ${verdict.suggestion}?` : ''}\n`);
+  else
+    io.out(
+      `${verdict.email}: ${verdict.result}${verdict.reason ? ` (${verdict.reason})` : ''}${verdict.suggestion ? `; did you mean ${verdict.suggestion}?` : ''}\n`,
+    );
   return exitCodes.done;
 }

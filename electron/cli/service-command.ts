@@ -38,7 +38,8 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
 
   if (command === undefined) {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
     const service = await startVerificationService({ dataDir, port });
     out(`Sift verification service at ${service.baseUrl}`);
     if (service.dashboard.listKeys().length === 0) {
@@ -60,7 +61,10 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     if (command === 'keys' && sub === undefined) {
       for (const key of dashboard.listKeys()) out(`${key.id}  ${key.masked}  ${key.mode}  ${key.state}  ${key.label}`);
     } else if (command === 'keys' && sub === 'create') {
-      const { key, record } = dashboard.createKey(values.live ? 'live' : 'sandbox', values.label ?? (values.live ? 'Live key' : 'Sandbox key'));
+      const { key, record } = dashboard.createKey(
+        values.live ? 'live' : 'sandbox',
+        values.label ?? (values.live ? 'Live key' : 'Sandbox key'),
+      );
       out(`${record.id}  ${key}`);
       out('This is the only time the full key is shown.');
     } else if (command === 'keys' && sub === 'revoke' && arg) {
@@ -77,7 +81,8 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     } else if (command === 'webhooks' && sub === undefined) {
       for (const endpoint of dashboard.listWebhookEndpoints()) out(`${endpoint.id}  ${endpoint.url}`);
     } else if (command === 'deliveries' && sub === undefined) {
-      for (const d of dashboard.listDeliveries()) out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);
+      for (const d of dashboard.listDeliveries())
+        out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);
     } else if (command === 'deliveries' && sub === 'replay' && arg) {
       dashboard.replayDelivery(arg);
       out(`${arg} queued again`);

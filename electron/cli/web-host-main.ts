@@ -6,7 +6,9 @@ import { createAppRuntime } from '../core/app-runtime.ts';
 import { defaultDataDir } from '../core/app-paths.ts';
 import { startWebHost } from '../core/host/web-host.ts';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const defaultRendererDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 
 export async function runWebHost(argv: string[]): Promise<void> {
@@ -19,11 +21,12 @@ export async function runWebHost(argv: string[]): Promise<void> {
     },
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0..65535, got "${values.port}"`);
   const runtime = await createAppRuntime({ dataDir: values.data ?? defaultDataDir(), appVersion: packageJson.version });
   const host = await startWebHost({ ...runtime, rendererDir: values.renderer, port });
   console.log(`Sift is running at ${host.url}`);
-  console.log('Open that link in a browser (it carries this run\'s access token). Press Ctrl-C to stop.');
+  console.log("Open that link in a browser (it carries this run's access token). Press Ctrl-C to stop.");
   const stop = async () => {
     await host.close();
     await runtime.close();

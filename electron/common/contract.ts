@@ -64,7 +64,15 @@ export const jobOverviewSchema = z.object({
   headers: z.array(z.string()),
   columnIndex: z.number().int(),
   hasHeader: z.boolean(),
-  precheck: z.object({ toCheck: count, duplicates: count, badSyntax: count, noAddress: count, role: count, disposable: count, suggestions: count }),
+  precheck: z.object({
+    toCheck: count,
+    duplicates: count,
+    badSyntax: count,
+    noAddress: count,
+    role: count,
+    disposable: count,
+    suggestions: count,
+  }),
   cost: z.object({
     checks: count,
     mode: z.enum(['live', 'sandbox']),
@@ -143,5 +151,12 @@ export const eventNames = Object.keys(events) as EventName[];
 /** What every call answers on either transport: errors travel as data, so their codes survive IPC. */
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
-export const errorCodes = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'unreadable_file', 'internal'] as const;
+export const errorCodes = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'unreadable_file',
+  'internal',
+] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 
 export const appName = 'Sift';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.SIFT_DATA_DIR) return env.SIFT_DATA_DIR;
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), appName);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', appName);

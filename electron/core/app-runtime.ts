@@ -39,7 +39,11 @@ export async function createAppRuntime(options: {
     (client ??= (embedded ??= startEmbeddedService(options.dataDir, options.service)).then((service) =>
       createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey }),
     ));
-  const jobs = createJobManager({ dataDir: options.dataDir, client: serviceClient, emitProgress: (payload) => events.emit('jobs:didProgress', payload) });
+  const jobs = createJobManager({
+    dataDir: options.dataDir,
+    client: serviceClient,
+    emitProgress: (payload) => events.emit('jobs:didProgress', payload),
+  });
   jobs.resumeUnfinished();
   const handlers = createAppHandlers({ appName, appVersion: options.appVersion, uploads, jobs, emit: events.emit });
   return {

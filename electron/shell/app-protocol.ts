@@ -1,7 +1,13 @@
 // app:// serves the built renderer with the same CSP and path guard as the web host.
 import { readFile } from 'node:fs/promises';
 import type { Protocol, CustomScheme } from 'electron';
-import { contentDisposition, contentSecurityPolicy, contentTypeFor, resolveDownloadPath, resolveStaticPath } from '../core/host/static-files.ts';
+import {
+  contentDisposition,
+  contentSecurityPolicy,
+  contentTypeFor,
+  resolveDownloadPath,
+  resolveStaticPath,
+} from '../core/host/static-files.ts';
 import { basename } from 'node:path';
 import { appHost, appScheme } from './app-origin.ts';
 
@@ -10,10 +16,18 @@ export const appSchemePrivileges: CustomScheme = {
   privileges: { standard: true, secure: true, supportFetchAPI: true },
 };
 
-export async function serveAppRequest(dirs: { rendererDir: string; exportsDir: string }, requestUrl: string): Promise<Response> {
+export async function serveAppRequest(
+  dirs: { rendererDir: string; exportsDir: string },
+  requestUrl: string,
+): Promise<Response> {
   const url = new URL(requestUrl);
   const download = url.pathname.startsWith('/downloads/');
-  const path = url.host !== appHost ? null : download ? resolveDownloadPath(dirs.exportsDir, url.pathname) : resolveStaticPath(dirs.rendererDir, url.pathname);
+  const path =
+    url.host !== appHost
+      ? null
+      : download
+        ? resolveDownloadPath(dirs.exportsDir, url.pathname)
+        : resolveStaticPath(dirs.rendererDir, url.pathname);
   const content = path ? await readFile(path).catch(() => null) : null;
   if (!path || !content) return new Response('Not found', { status: 404 });
   return new Response(content, {

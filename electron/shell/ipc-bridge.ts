@@ -21,7 +21,10 @@ export function registerContractHandlers(ipcMain: Pick<IpcMain, 'handle'>, dispa
   }
 }
 
-export function forwardEvents(events: EventHub, targets: () => Pick<WebContents, 'send' | 'isDestroyed'>[]): () => void {
+export function forwardEvents(
+  events: EventHub,
+  targets: () => Pick<WebContents, 'send' | 'isDestroyed'>[],
+): () => void {
   return events.subscribe((name, payload) => {
     for (const target of targets()) if (!target.isDestroyed()) target.send(name, payload);
   });

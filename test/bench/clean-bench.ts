@@ -15,12 +15,19 @@ const input = join(dir, 'bench.csv');
 const file = await open(input, 'w');
 await file.write('id,email,name\n');
 for (let start = 0; start < rows; start += 10_000) {
-  const chunk = Array.from({ length: Math.min(10_000, rows - start) }, (_, j) => `${start + j},person${start + j}@host${(start + j) % 1000}.example,Name ${start + j}`);
+  const chunk = Array.from(
+    { length: Math.min(10_000, rows - start) },
+    (_, j) => `${start + j},person${start + j}@host${(start + j) % 1000}.example,Name ${start + j}`,
+  );
   await file.write(`${chunk.join('\n')}\n`);
 }
 await file.close();
 
-const service = await startVerificationService({ dataDir: join(dir, 'service'), probesPerSecondPerHost: 100_000, probesPerRound: 5000 });
+const service = await startVerificationService({
+  dataDir: join(dir, 'service'),
+  probesPerSecondPerHost: 100_000,
+  probesPerRound: 5000,
+});
 const { key, record } = service.dashboard.createKey('sandbox', 'bench');
 service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
 const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
@@ -32,7 +39,12 @@ const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   return [result, (performance.now() - started) / 1000];
 };
 
-let job = store.createJob(input, 'bench', { keep: ['valid'], neutraliseFormulas: true, bom: true, maxBatchSize: 50_000 });
+let job = store.createJob(input, 'bench', {
+  keep: ['valid'],
+  neutraliseFormulas: true,
+  bom: true,
+  maxBatchSize: 50_000,
+});
 const [, importSeconds] = await timed(async () => (job = await prepareJob(store, job)));
 const [, verifySeconds] = await timed(async () => (job = await runJob(store, job, client, { pollIntervalMs: 100 })));
 const [, exportSeconds] = await timed(() => exportJob(store, job, dir));
@@ -44,7 +56,9 @@ console.log(`verify (sandbox, loopback HTTP): ${verifySeconds.toFixed(2)} s, ${r
 console.log(`export (3 files): ${exportSeconds.toFixed(2)} s, ${rate(exportSeconds)} rows/s`);
 const total = importSeconds + verifySeconds + exportSeconds;
 console.log(`end to end: ${total.toFixed(2)} s, ${rate(total)} rows/s`);
-console.log(`ratios: verify/import ${(verifySeconds / importSeconds).toFixed(2)}, export/import ${(exportSeconds / importSeconds).toFixed(2)}`);
+console.log(
+  `ratios: verify/import ${(verifySeconds / importSeconds).toFixed(2)}, export/import ${(exportSeconds / importSeconds).toFixed(2)}`,
+);
 
 store.close();
 await service.close();

@@ -57,7 +57,11 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
 
 test('a list can be picked up again after the window reloads', async ({ page, hostUrl }) => {
   await page.goto(hostUrl);
-  await page.getByTestId('file-input').setInputFiles({ name: 'reopened.csv', mimeType: 'text/csv', buffer: Buffer.from('email\nvalid.a@example.com\nvalid.b@example.com\n') });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'reopened.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('email\nvalid.a@example.com\nvalid.b@example.com\n'),
+  });
   await expect(page.getByTestId('cost')).toContainText('2 checks');
   await page.reload();
   const recent = page.getByTestId('recent-jobs').getByRole('button', { name: /reopened\.csv/ });
@@ -95,7 +99,9 @@ test('dropping a file on the drop zone reads it', async ({ page, hostUrl }) => {
 
 test('an empty file gets a clear error and the drop zone stays', async ({ page, hostUrl }) => {
   await page.goto(hostUrl);
-  await page.getByTestId('file-input').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
   await expect(page.getByRole('alert')).toHaveText('Could not open empty.csv. "empty.csv" is empty.');
   await expect(page.getByTestId('drop-zone')).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/empty-file-error.png' });

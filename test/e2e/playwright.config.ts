@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumExecutablePath } from './browser.ts';
 
-// Debian's Chromium, never a downloaded browser (this machine cannot fetch one).
 export default defineConfig({
   testDir: '.',
   outputDir: '../../test-results/e2e',
@@ -10,17 +10,6 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1100, height: 760 },
-    launchOptions: {
-      executablePath: process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath: await chromiumExecutablePath(), args: chromiumArgs },
   },
 });

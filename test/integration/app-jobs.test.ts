@@ -20,7 +20,12 @@ async function call<T>(runtime: AppRuntime, name: string, request: unknown): Pro
 
 async function listFile(dir: string, count: number): Promise<string> {
   const path = join(dir, 'members.csv');
-  const lines = ['Member,E-mail', ...Array.from({ length: count }, (_, i) => `M${i},person${i}@host${i % 40}.example`), 'Dup,PERSON1@host1.example', 'Bad,not-an-email'];
+  const lines = [
+    'Member,E-mail',
+    ...Array.from({ length: count }, (_, i) => `M${i},person${i}@host${i % 40}.example`),
+    'Dup,PERSON1@host1.example',
+    'Bad,not-an-email',
+  ];
   await writeFile(path, `${lines.join('\n')}\n`);
   return path;
 }
@@ -47,11 +52,26 @@ describe('jobs in the app', () => {
         const job = await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId });
         return job.phase === 'done' && job;
       }, 20_000);
-      expect(done.summary).toMatchObject({ submitted: 52, unique: 51, duplicates: 1, invalid: expect.any(Number), billed: 0, unverified: 0 });
+      expect(done.summary).toMatchObject({
+        submitted: 52,
+        unique: 51,
+        duplicates: 1,
+        invalid: expect.any(Number),
+        billed: 0,
+        unverified: 0,
+      });
       expect(progress.at(-1)).toMatchObject({ jobId: created.jobId, phase: 'done', checked: 50, total: 50 });
 
-      const exported = await call<{ files: { kind: string; name: string; downloadPath: string }[] }>(runtime, 'jobs:export', { jobId: created.jobId, keep: ['valid', 'catch_all'] });
-      expect(exported.files.map((file) => file.name)).toEqual(['members.cleaned.csv', 'members.annotated.csv', 'members.summary.json']);
+      const exported = await call<{ files: { kind: string; name: string; downloadPath: string }[] }>(
+        runtime,
+        'jobs:export',
+        { jobId: created.jobId, keep: ['valid', 'catch_all'] },
+      );
+      expect(exported.files.map((file) => file.name)).toEqual([
+        'members.cleaned.csv',
+        'members.annotated.csv',
+        'members.summary.json',
+      ]);
       const host = await startWebHost({ ...runtime, rendererDir: dataDir });
       try {
         const annotated = exported.files[1]!;
@@ -60,12 +80,17 @@ describe('jobs in the app', () => {
         expect(withToken.headers.get('content-disposition')).toContain('attachment; filename="members.annotated.csv"');
         expect((await withToken.text()).split('\r\n')).toHaveLength(54); // header, 52 rows, final newline
         expect((await fetch(`${host.origin}/${annotated.downloadPath}`)).status).toBe(401);
-        expect((await fetch(`${host.origin}/downloads/${created.jobId}/..%2f..%2fjobs.sqlite?token=${host.token}`)).status).toBe(404);
+        expect(
+          (await fetch(`${host.origin}/downloads/${created.jobId}/..%2f..%2fjobs.sqlite?token=${host.token}`)).status,
+        ).toBe(404);
       } finally {
         await host.close();
       }
       expect((await runtime.dispatch('jobs:export', { jobId: created.jobId, keep: [] }, ipc)).ok).toBe(false);
-      expect((await runtime.dispatch('jobs:get', { jobId: 'job_0123456789abcdef' }, ipc))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await runtime.dispatch('jobs:get', { jobId: 'job_0123456789abcdef' }, ipc)).toMatchObject({
+        ok: false,
+        error: { code: 'not_found' },
+      });
     } finally {
       await runtime.close();
     }
@@ -74,15 +99,27 @@ describe('jobs in the app', () => {
   it('carries on with an interrupted job when the app starts again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-resume-'));
     // Paced so the job is surely still reading when the app closes.
-    const first = await createAppRuntime({ dataDir, appVersion: '1.0.0', service: { sandboxProbesPerSecondPerHost: 20 } });
+    const first = await createAppRuntime({
+      dataDir,
+      appVersion: '1.0.0',
+      service: { sandboxProbesPerSecondPerHost: 20 },
+    });
     const path = await listFile(dataDir, 3000);
     const created = await call<JobOverview>(first, 'jobs:create', { file: { kind: 'path', path } });
     await call(first, 'jobs:start', { jobId: created.jobId });
-    await waitFor(async () => (await call<JobOverview>(first, 'jobs:get', { jobId: created.jobId })).phase === 'reading', 20_000, 5);
+    await waitFor(
+      async () => (await call<JobOverview>(first, 'jobs:get', { jobId: created.jobId })).phase === 'reading',
+      20_000,
+      5,
+    );
     await first.close();
     const { DatabaseSync } = await import('node:sqlite');
     const db = new DatabaseSync(join(dataDir, 'jobs.sqlite'), { readOnly: true });
-    const stopped = db.prepare('SELECT phase, (SELECT COUNT(result) FROM job_addresses WHERE job_id = jobs.id AND seq IS NOT NULL) AS checked FROM jobs WHERE id = ?').get(created.jobId) as { phase: string; checked: number };
+    const stopped = db
+      .prepare(
+        'SELECT phase, (SELECT COUNT(result) FROM job_addresses WHERE job_id = jobs.id AND seq IS NOT NULL) AS checked FROM jobs WHERE id = ?',
+      )
+      .get(created.jobId) as { phase: string; checked: number };
     db.close();
     expect(stopped.phase).toBe('reading'); // closed mid-way, not after the end
     expect(stopped.checked).toBeLessThan(3000);
@@ -107,9 +144,17 @@ describe('several jobs at once', () => {
     const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
     try {
       const paths = [join(dataDir, 'first.csv'), join(dataDir, 'second.csv')];
-      await writeFile(paths[0]!, `email\n${Array.from({ length: 800 }, (_, i) => `valid${i}@a${i % 9}.example`).join('\n')}\n`);
-      await writeFile(paths[1]!, `email\n${Array.from({ length: 600 }, (_, i) => `invalid${i}@b${i % 7}.example`).join('\n')}\n`);
-      const jobs = await Promise.all(paths.map((path) => call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'path', path } })));
+      await writeFile(
+        paths[0]!,
+        `email\n${Array.from({ length: 800 }, (_, i) => `valid${i}@a${i % 9}.example`).join('\n')}\n`,
+      );
+      await writeFile(
+        paths[1]!,
+        `email\n${Array.from({ length: 600 }, (_, i) => `invalid${i}@b${i % 7}.example`).join('\n')}\n`,
+      );
+      const jobs = await Promise.all(
+        paths.map((path) => call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'path', path } })),
+      );
       await Promise.all(jobs.map((job) => call(runtime, 'jobs:start', { jobId: job.jobId })));
       const done = await Promise.all(
         jobs.map((job) =>
@@ -131,19 +176,35 @@ describe('canceling a job', () => {
   it('cancels at the service, keeps what was verified, and still exports every row', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-cancel-'));
     // One mail host, probed slowly: the job is still running when it is canceled.
-    const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0', service: { sandboxProbesPerSecondPerHost: 100 } });
+    const runtime = await createAppRuntime({
+      dataDir,
+      appVersion: '1.0.0',
+      service: { sandboxProbesPerSecondPerHost: 100 },
+    });
     try {
       const path = join(dataDir, 'slow.csv');
-      await writeFile(path, `email\n${Array.from({ length: 2000 }, (_, i) => `valid${i}@one-host.example`).join('\n')}\n`);
+      await writeFile(
+        path,
+        `email\n${Array.from({ length: 2000 }, (_, i) => `valid${i}@one-host.example`).join('\n')}\n`,
+      );
       const created = await call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'path', path } });
       await call(runtime, 'jobs:start', { jobId: created.jobId });
-      await waitFor(async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId })).progress.checked >= 150, 20_000);
+      await waitFor(
+        async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId })).progress.checked >= 150,
+        20_000,
+      );
       const canceled = await call<JobOverview>(runtime, 'jobs:cancel', { jobId: created.jobId });
       expect(canceled.phase).toBe('canceled');
       expect(canceled.progress.checked).toBeGreaterThanOrEqual(150);
       expect(canceled.progress.checked).toBeLessThan(2000);
-      expect(canceled.summary).toMatchObject({ valid: canceled.progress.checked, unverified: 2000 - canceled.progress.checked });
-      const exported = await call<{ summary: { unverified: number } }>(runtime, 'jobs:export', { jobId: created.jobId, keep: ['valid'] });
+      expect(canceled.summary).toMatchObject({
+        valid: canceled.progress.checked,
+        unverified: 2000 - canceled.progress.checked,
+      });
+      const exported = await call<{ summary: { unverified: number } }>(runtime, 'jobs:export', {
+        jobId: created.jobId,
+        keep: ['valid'],
+      });
       expect(exported.summary.unverified).toBe(2000 - canceled.progress.checked);
       const annotated = await readFile(join(dataDir, 'exports', created.jobId, 'slow.annotated.csv'), 'utf8');
       expect(annotated.trim().split('\r\n')).toHaveLength(2001);
@@ -156,9 +217,19 @@ describe('canceling a job', () => {
 
 describe('resolveDownloadPath', () => {
   it('serves only exported files of a job', () => {
-    expect(resolveDownloadPath('/data/exports', 'downloads/job_0123456789abcdef/list.cleaned.csv')).toBe('/data/exports/job_0123456789abcdef/list.cleaned.csv');
-    expect(resolveDownloadPath('/data/exports', '/downloads/job_0123456789abcdef/l%C3%A9.summary.json')).toBe('/data/exports/job_0123456789abcdef/lé.summary.json');
-    for (const bad of ['/downloads/job_x/list.csv', '/downloads/job_0123456789abcdef/..%2fjobs.sqlite', '/downloads/job_0123456789abcdef/.hidden.csv', '/downloads/job_0123456789abcdef/a.exe', '/other/job_0123456789abcdef/a.csv']) {
+    expect(resolveDownloadPath('/data/exports', 'downloads/job_0123456789abcdef/list.cleaned.csv')).toBe(
+      '/data/exports/job_0123456789abcdef/list.cleaned.csv',
+    );
+    expect(resolveDownloadPath('/data/exports', '/downloads/job_0123456789abcdef/l%C3%A9.summary.json')).toBe(
+      '/data/exports/job_0123456789abcdef/lé.summary.json',
+    );
+    for (const bad of [
+      '/downloads/job_x/list.csv',
+      '/downloads/job_0123456789abcdef/..%2fjobs.sqlite',
+      '/downloads/job_0123456789abcdef/.hidden.csv',
+      '/downloads/job_0123456789abcdef/a.exe',
+      '/other/job_0123456789abcdef/a.csv',
+    ]) {
       expect(resolveDownloadPath('/data/exports', bad)).toBeNull();
     }
   });

@@ -24,7 +24,12 @@ async function writeBigList(path: string) {
     const lines: string[] = [];
     for (let i = start; i < start + 10_000; i += 1) {
       // Many mail hosts; every 50th row repeats an earlier address; every 97th is malformed.
-      const email = i % 97 === 0 ? `broken${i}@@host${i % 500}.example` : i % 50 === 0 && i > 0 ? `USER${i - 1}@HOST${(i - 1) % 500}.example` : `user${i}@host${i % 500}.example`;
+      const email =
+        i % 97 === 0
+          ? `broken${i}@@host${i % 500}.example`
+          : i % 50 === 0 && i > 0
+            ? `USER${i - 1}@HOST${(i - 1) % 500}.example`
+            : `user${i}@host${i % 500}.example`;
       lines.push(`${i},${email},Name ${i},${i % 13 === 0 ? '=cmd|x' : 'ok'}`);
     }
     await file.write(`${lines.join('\n')}\n`);
@@ -58,10 +63,15 @@ function jobState(dataDir: string) {
   try {
     const db = new DatabaseSync(join(dataDir, 'jobs.sqlite'), { readOnly: true });
     try {
-      const job = db.prepare('SELECT phase FROM jobs ORDER BY created_at DESC LIMIT 1').get() as { phase: string } | undefined;
+      const job = db.prepare('SELECT phase FROM jobs ORDER BY created_at DESC LIMIT 1').get() as
+        { phase: string } | undefined;
       const imported = (db.prepare('SELECT COUNT(*) AS n FROM job_rows').get() as { n: number }).n;
       const batches = (db.prepare('SELECT COUNT(batch_id) AS n FROM job_batches').get() as { n: number }).n;
-      const checked = (db.prepare('SELECT COUNT(*) AS n FROM job_addresses WHERE seq IS NOT NULL AND result IS NOT NULL').get() as { n: number }).n;
+      const checked = (
+        db.prepare('SELECT COUNT(*) AS n FROM job_addresses WHERE seq IS NOT NULL AND result IS NOT NULL').get() as {
+          n: number;
+        }
+      ).n;
       return { phase: job?.phase, imported, batches, checked };
     } finally {
       db.close();
@@ -73,7 +83,11 @@ function jobState(dataDir: string) {
 
 const env = (dataDir: string) => ({ SIFT_API_KEY: apiKey, SIFT_DATA_DIR: dataDir });
 
-async function runUntilThenKill(args: string[], dataDir: string, until: (state: ReturnType<typeof jobState>) => boolean) {
+async function runUntilThenKill(
+  args: string[],
+  dataDir: string,
+  until: (state: ReturnType<typeof jobState>) => boolean,
+) {
   const run = runSift(args, env(dataDir), 180_000);
   await waitFor(() => until(jobState(dataDir)) || run.child.exitCode !== null, 120_000, 20);
   if (run.child.exitCode !== null) {
@@ -102,7 +116,11 @@ describe('sift clean, killed and resumed', () => {
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
 
-    const reference = await runSift(['clean', join(root, 'reference', 'big-reference.csv'), '--base-url', service.baseUrl], env(join(root, 'reference-data')), 180_000);
+    const reference = await runSift(
+      ['clean', join(root, 'reference', 'big-reference.csv'), '--base-url', service.baseUrl],
+      env(join(root, 'reference-data')),
+      180_000,
+    );
     expect(reference.code).toBe(0);
     for (const kind of ['cleaned.csv', 'annotated.csv', 'summary.json']) {
       const resumed = await readFile(join(root, 'killed', `big.${kind}`));
@@ -117,7 +135,9 @@ describe('sift clean, killed and resumed', () => {
     // At the service: one set of batches for the killed job, every address in it once, billed once.
     const store = openServiceStore({ dataDir: serviceDir });
     try {
-      const batches = store.db.prepare("SELECT id, submitted, unique_count, c_billed, status FROM batches WHERE name LIKE 'big.csv%'").all() as {
+      const batches = store.db
+        .prepare("SELECT id, submitted, unique_count, c_billed, status FROM batches WHERE name LIKE 'big.csv%'")
+        .all() as {
         id: string;
         unique_count: number;
         c_billed: number;
@@ -129,7 +149,9 @@ describe('sift clean, killed and resumed', () => {
       expect(sent).toBe(summary.unique - brokenRows);
       expect(batches.reduce((sum, batch) => sum + batch.c_billed, 0)).toBe(sent);
       const repeated = store.db
-        .prepare(`SELECT norm FROM batch_rows WHERE batch_id IN (${batches.map(() => '?').join(',')}) GROUP BY norm HAVING COUNT(*) > 1 LIMIT 1`)
+        .prepare(
+          `SELECT norm FROM batch_rows WHERE batch_id IN (${batches.map(() => '?').join(',')}) GROUP BY norm HAVING COUNT(*) > 1 LIMIT 1`,
+        )
         .all(...batches.map((batch) => batch.id));
       expect(repeated).toEqual([]);
       // Two jobs (killed and reference) each paid for their unique addresses exactly once.
@@ -148,8 +170,16 @@ describe('sift clean, killed and resumed', () => {
     const stopped = await run;
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('--resume');
-    const resumed = await runSift(['clean', interruptedInput, '--base-url', service.baseUrl, '--resume'], env(interruptedData), 180_000);
+    const resumed = await runSift(
+      ['clean', interruptedInput, '--base-url', service.baseUrl, '--resume'],
+      env(interruptedData),
+      180_000,
+    );
     expect(resumed.code).toBe(0);
-    expect((await readFile(join(root, 'interrupted', 'big-ctrl-c.annotated.csv'))).equals(await readFile(join(root, 'reference', 'big-reference.annotated.csv')))).toBe(true);
+    expect(
+      (await readFile(join(root, 'interrupted', 'big-ctrl-c.annotated.csv'))).equals(
+        await readFile(join(root, 'reference', 'big-reference.annotated.csv')),
+      ),
+    ).toBe(true);
   }, 600_000);
 });

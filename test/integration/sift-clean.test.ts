@@ -47,23 +47,54 @@ describe('sift clean', () => {
     service.dashboard.topUp(50);
     const before = service.dashboard.account();
     const { dir, inputPath, data } = await workspace();
-    const run = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--keep', 'valid,catch_all', '--json'], { SIFT_API_KEY: key, SIFT_DATA_DIR: data });
+    const run = await runSift(
+      ['clean', inputPath, '--base-url', service.baseUrl, '--keep', 'valid,catch_all', '--json'],
+      { SIFT_API_KEY: key, SIFT_DATA_DIR: data },
+    );
     expect(run.stderr).not.toContain(key);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
 
     // The service's own verdicts for this job's batch.
     const api = apiClient(service, key);
-    const batchId = (service.db.prepare("SELECT id FROM batches WHERE name = 'contacts.csv'").get() as { id: string }).id;
-    const serviceRows = (await api('GET', `/batches/${batchId}/results?limit=1000`)).body.data as { email: string; result: string; billed: boolean }[];
+    const batchId = (service.db.prepare("SELECT id FROM batches WHERE name = 'contacts.csv'").get() as { id: string })
+      .id;
+    const serviceRows = (await api('GET', `/batches/${batchId}/results?limit=1000`)).body.data as {
+      email: string;
+      result: string;
+      billed: boolean;
+    }[];
     const byAddress = new Map(serviceRows.map((row) => [row.email.toLowerCase(), row]));
     expect(serviceRows).toHaveLength(8); // unique, well-formed addresses only
 
     const annotated = parse(await readFile(join(dir, 'contacts.annotated.csv'), 'utf8'));
     const header = annotated[0]!;
-    expect(header).toEqual(['Name', 'Email', 'Notes', 'sift_result', 'sift_billed', 'sift_duplicate', 'sift_role', 'sift_disposable', 'sift_reason', 'sift_suggestion']);
+    expect(header).toEqual([
+      'Name',
+      'Email',
+      'Notes',
+      'sift_result',
+      'sift_billed',
+      'sift_duplicate',
+      'sift_role',
+      'sift_disposable',
+      'sift_reason',
+      'sift_suggestion',
+    ]);
     const rows = annotated.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
-    expect(rows.map((row) => row.Name)).toEqual(['Ann', 'Bob', 'Ann again', 'Cat', 'Dee', 'Eve', 'Broken', 'Nobody', 'Info', 'Temp', 'Typo']);
+    expect(rows.map((row) => row.Name)).toEqual([
+      'Ann',
+      'Bob',
+      'Ann again',
+      'Cat',
+      'Dee',
+      'Eve',
+      'Broken',
+      'Nobody',
+      'Info',
+      'Temp',
+      'Typo',
+    ]);
     for (const row of rows) {
       const address = row.Email!.replace(/^.*<|>$/g, '').toLowerCase();
       const fromService = byAddress.get(address);
@@ -91,7 +122,9 @@ describe('sift clean', () => {
     const cleanedText = await readFile(join(dir, 'contacts.cleaned.csv'), 'utf8');
     expect(cleanedText.startsWith('\uFEFF')).toBe(true);
     const cleaned = parse(cleanedText);
-    const kept = rows.filter((row) => ['valid', 'catch_all'].includes(row.sift_result!) && row.sift_duplicate === 'false');
+    const kept = rows.filter(
+      (row) => ['valid', 'catch_all'].includes(row.sift_result!) && row.sift_duplicate === 'false',
+    );
     expect(cleaned[0]).toEqual(['Name', 'Email', 'Notes']);
     expect(cleaned.slice(1).map((cells) => cells[0])).toEqual(kept.map((row) => row.Name));
     expect(cleaned[1]![2]).toBe(`'=HYPERLINK("http://x")`);
@@ -131,7 +164,10 @@ describe('sift clean', () => {
 
   it('exits 3 when the key is refused and 4 when credits run short, sending nothing', async () => {
     const { dir, inputPath, data } = await workspace();
-    const refused = await runSift(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_API_KEY: 'svc_live_wrongwrongwrongwrong0000', SIFT_DATA_DIR: data });
+    const refused = await runSift(['clean', inputPath, '--base-url', service.baseUrl], {
+      SIFT_API_KEY: 'svc_live_wrongwrongwrongwrong0000',
+      SIFT_DATA_DIR: data,
+    });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('svc_live_…0000');
     expect(refused.stderr).not.toContain('svc_live_wrongwrongwrongwrong0000');
@@ -141,18 +177,26 @@ describe('sift clean', () => {
     // Leave fewer credits than the list needs.
     service.db.prepare('UPDATE account SET balance = 0, free_used = ? WHERE id = 1').run(100 - 3);
     const batchesBefore = (service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n;
-    const short = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], { SIFT_API_KEY: key, SIFT_DATA_DIR: data });
+    const short = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], {
+      SIFT_API_KEY: key,
+      SIFT_DATA_DIR: data,
+    });
     expect(short.code).toBe(4);
     expect(short.stderr).toMatch(/Not enough credits: 8 checks needed, 3 available/);
     expect((service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n).toBe(batchesBefore);
     expect(existsSync(join(dir, 'contacts.cleaned.csv'))).toBe(false);
-    service.db.prepare('UPDATE account SET balance = ?, free_used = ? WHERE id = 1').run(spend.balance, 100 - spend.freeRemaining);
+    service.db
+      .prepare('UPDATE account SET balance = ?, free_used = ? WHERE id = 1')
+      .run(spend.balance, 100 - spend.freeRemaining);
   });
 
   it('exits 5 when the service cannot be reached, and 2 without a key for a base URL', async () => {
     const { inputPath, data } = await workspace();
     expect((await runSift(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_DATA_DIR: data })).code).toBe(2);
-    const down = await runSift(['clean', inputPath, '--base-url', 'http://127.0.0.1:1/v1'], { SIFT_API_KEY: 'svc_test_unreachable000000', SIFT_DATA_DIR: data });
+    const down = await runSift(['clean', inputPath, '--base-url', 'http://127.0.0.1:1/v1'], {
+      SIFT_API_KEY: 'svc_test_unreachable000000',
+      SIFT_DATA_DIR: data,
+    });
     expect(down.code).toBe(5);
   }, 120_000);
 

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 
 function runService(dataDir: string): Promise<{ output: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no start in 15 s: ${output}`)), 15_000);
@@ -16,7 +18,14 @@ function runService(dataDir: string): Promise<{ output: string; stop(): Promise<
       output += chunk.toString();
       if (output.includes('Press Ctrl-C')) {
         clearTimeout(timer);
-        resolve({ output, stop: () => new Promise((done) => { child.once('exit', () => done()); child.kill('SIGINT'); }) });
+        resolve({
+          output,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGINT');
+            }),
+        });
       }
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));

@@ -73,7 +73,10 @@ describe('web host', () => {
     }
     const events = await fetch(`${host.origin}/api/events`);
     expect(events.status).toBe(401);
-    const uploadWithoutToken = await fetch(`${host.origin}/api/uploads?name=a.csv`, { method: 'POST', body: 'email\n' });
+    const uploadWithoutToken = await fetch(`${host.origin}/api/uploads?name=a.csv`, {
+      method: 'POST',
+      body: 'email\n',
+    });
     expect(uploadWithoutToken.status).toBe(401);
   });
 
@@ -102,7 +105,10 @@ describe('web host', () => {
   });
 
   it('answers contract calls, and rejects bad arguments and unknown calls', async () => {
-    expect(await (await call('app:getInfo', {})).json()).toEqual({ ok: true, value: { name: 'Sift', version: '1.2.3', transport: 'web' } });
+    expect(await (await call('app:getInfo', {})).json()).toEqual({
+      ok: true,
+      value: { name: 'Sift', version: '1.2.3', transport: 'web' },
+    });
     expect(await (await call('lists:preview', { file: { kind: 'upload', uploadId: 'nope' } })).json()).toMatchObject({
       ok: false,
       error: { code: 'bad_request' },
@@ -131,7 +137,10 @@ describe('web host', () => {
 
   it('pushes events to subscribers as server-sent events', async () => {
     const controller = new AbortController();
-    const events = await fetch(`${host.origin}/api/events`, { headers: { 'x-sift-token': host.token }, signal: controller.signal });
+    const events = await fetch(`${host.origin}/api/events`, {
+      headers: { 'x-sift-token': host.token },
+      signal: controller.signal,
+    });
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
     const uploadId = await upload('email\nx@example.com\ny@example.com\n', 'two.csv');

@@ -5,10 +5,17 @@ const entry = new URL('./service-child.ts', import.meta.url).pathname;
 
 export type ChildService = { baseUrl: string; child: ChildProcess; kill(): Promise<void>; peakRssKb(): number };
 
-export async function startChildService(config: Record<string, unknown>, nodeArgs: string[] = []): Promise<ChildService> {
-  const child = spawn(process.execPath, [...nodeArgs, '--disable-warning=ExperimentalWarning', entry, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export async function startChildService(
+  config: Record<string, unknown>,
+  nodeArgs: string[] = [],
+): Promise<ChildService> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--disable-warning=ExperimentalWarning', entry, JSON.stringify(config)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('service child did not start in 15 s')), 15_000);
     let output = '';

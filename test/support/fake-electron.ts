@@ -74,12 +74,16 @@ export function createFakeElectron(userDataDir: string) {
       registerSchemesAsPrivileged(schemes: unknown[]) {
         this.privileged.push(...schemes);
       },
-      handle: (scheme: string, handler: (request: { url: string }) => Promise<Response>) => void protocolHandlers.set(scheme, handler),
+      handle: (scheme: string, handler: (request: { url: string }) => Promise<Response>) =>
+        void protocolHandlers.set(scheme, handler),
     },
     session: {
       defaultSession: {
-        permissionHandler: undefined as undefined | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
-        setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void) {
+        permissionHandler: undefined as
+          undefined | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
+        setPermissionRequestHandler(
+          handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+        ) {
           this.permissionHandler = handler;
         },
       },

@@ -16,7 +16,10 @@ export type ProxyAction =
 
 export type SeenRequest = { method: string; url: string; headers: IncomingMessage['headers'] };
 
-export async function startFaultProxy(upstreamBase: string, decide: (request: SeenRequest, index: number) => ProxyAction) {
+export async function startFaultProxy(
+  upstreamBase: string,
+  decide: (request: SeenRequest, index: number) => ProxyAction,
+) {
   const upstream = new URL(upstreamBase);
   const seen: SeenRequest[] = [];
   const server = createServer(async (request, response) => {
@@ -33,11 +36,21 @@ export async function startFaultProxy(upstreamBase: string, decide: (request: Se
     const url = action.kind === 'forward-as' ? action.url : request.url!;
     const answer = await new Promise<Forwarded>((resolve, reject) => {
       const forwarded = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: request.method, path: url, headers: { ...request.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: url,
+          headers: { ...request.headers, host: upstream.host },
+        },
         async (upstreamResponse) => {
           const parts: Buffer[] = [];
           for await (const part of upstreamResponse) parts.push(part as Buffer);
-          resolve({ status: upstreamResponse.statusCode!, headers: upstreamResponse.headers, body: Buffer.concat(parts) });
+          resolve({
+            status: upstreamResponse.statusCode!,
+            headers: upstreamResponse.headers,
+            body: Buffer.concat(parts),
+          });
         },
       );
       forwarded.on('error', reject);
@@ -47,7 +60,12 @@ export async function startFaultProxy(upstreamBase: string, decide: (request: Se
       request.socket.destroy();
       return;
     }
-    const final = action.kind === 'rewrite' ? action.rewrite(answer) : action.kind === 'forward-as' && action.rewrite ? action.rewrite(answer) : answer;
+    const final =
+      action.kind === 'rewrite'
+        ? action.rewrite(answer)
+        : action.kind === 'forward-as' && action.rewrite
+          ? action.rewrite(answer)
+          : answer;
     const headers = { ...final.headers };
     delete headers['content-length'];
     delete headers['transfer-encoding'];

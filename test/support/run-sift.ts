@@ -5,10 +5,17 @@ const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 export type SiftRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 /** Runs the `sift` CLI as a person would, in its own process; bounded by `timeoutMs`. */
-export function runSift(args: string[], env: Record<string, string | undefined>, timeoutMs = 120_000): Promise<SiftRun> & { child: ReturnType<typeof spawn> } {
+export function runSift(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 120_000,
+): Promise<SiftRun> & { child: ReturnType<typeof spawn> } {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, SIFT_API_KEY: undefined, SIFT_BASE_URL: undefined, ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -4,7 +4,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../../electron/core/service/service-config.ts';
-import { startVerificationService, type VerificationService } from '../../electron/core/service/verification-service.ts';
+import {
+  startVerificationService,
+  type VerificationService,
+} from '../../electron/core/service/verification-service.ts';
 
 export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<VerificationService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sift-service-'));
@@ -16,7 +19,12 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
 export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
 
 export function apiClient(service: { baseUrl: string }, key?: string) {
-  return async (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<ApiResponse> => {
+  return async (
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<ApiResponse> => {
     const response = await fetch(`${service.baseUrl}${path}`, {
       method,
       headers: {
@@ -38,7 +46,11 @@ export function apiClient(service: { baseUrl: string }, key?: string) {
 }
 
 /** Polls until `check` passes or `timeoutMs` runs out; bounded, so a broken service fails the test instead of hanging it. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+  everyMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

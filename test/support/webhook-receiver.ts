@@ -9,7 +9,11 @@ export async function startReceiver(answer: (attempt: number) => number) {
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    received.push({ body: Buffer.concat(chunks), signature: request.headers['service-signature'] as string | undefined, at: Date.now() });
+    received.push({
+      body: Buffer.concat(chunks),
+      signature: request.headers['service-signature'] as string | undefined,
+      at: Date.now(),
+    });
     response.writeHead(answer(received.length));
     response.end();
   });
@@ -18,9 +22,10 @@ export async function startReceiver(answer: (attempt: number) => number) {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

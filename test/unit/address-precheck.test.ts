@@ -14,14 +14,20 @@ describe('normaliseAddress', () => {
 
 describe('precheckAddress', () => {
   it('converts IDN domains to punycode and dedupes case-insensitively', () => {
-    expect(precheckAddress('Zoë@Bücher.de')).toMatchObject({ ok: true, address: 'Zoë@xn--bcher-kva.de', key: 'zoë@xn--bcher-kva.de' });
+    expect(precheckAddress('Zoë@Bücher.de')).toMatchObject({
+      ok: true,
+      address: 'Zoë@xn--bcher-kva.de',
+      key: 'zoë@xn--bcher-kva.de',
+    });
     expect(precheckAddress('ANN@example.com')).toMatchObject({ key: 'ann@example.com' });
   });
 
   it('keeps RFC 5321 lengths', () => {
     expect(precheckAddress(`${'a'.repeat(64)}@example.com`).ok).toBe(true);
     expect(precheckAddress(`${'a'.repeat(65)}@example.com`)).toMatchObject({ ok: false, reason: 'syntax' });
-    expect(precheckAddress(`${'a'.repeat(10)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`)).toMatchObject({ ok: false });
+    expect(
+      precheckAddress(`${'a'.repeat(10)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`),
+    ).toMatchObject({ ok: false });
     expect(precheckAddress('   ')).toMatchObject({ ok: false, reason: 'no_address' });
   });
 
@@ -31,7 +37,10 @@ describe('precheckAddress', () => {
   });
 
   it('suggests a fix for provider typos without applying it', () => {
-    expect(precheckAddress('cara@gmial.com')).toMatchObject({ address: 'cara@gmial.com', suggestion: 'cara@gmail.com' });
+    expect(precheckAddress('cara@gmial.com')).toMatchObject({
+      address: 'cara@gmial.com',
+      suggestion: 'cara@gmail.com',
+    });
     expect(precheckAddress('dan@hotmial.com')).toMatchObject({ suggestion: 'dan@hotmail.com' });
     expect(precheckAddress('x@acme.com')).not.toHaveProperty('suggestion');
     expect(precheckAddress('x@gmail.com')).not.toHaveProperty('suggestion');
@@ -39,9 +48,12 @@ describe('precheckAddress', () => {
 });
 
 describe('neutraliseFormula', () => {
-  it.each(['=1+1', '+1 555', '-2', '@SUM(A1)', '\tx', '\rx', '\nx', '＝1', '＋1', '－1', '＠x'])('guards %j', (cell) => {
-    expect(neutraliseFormula(cell)).toBe(`'${cell}`);
-  });
+  it.each(['=1+1', '+1 555', '-2', '@SUM(A1)', '\tx', '\rx', '\nx', '＝1', '＋1', '－1', '＠x'])(
+    'guards %j',
+    (cell) => {
+      expect(neutraliseFormula(cell)).toBe(`'${cell}`);
+    },
+  );
   it('leaves other cells alone', () => {
     expect(neutraliseFormula('ann@example.com')).toBe('ann@example.com');
     expect(neutraliseFormula('')).toBe('');

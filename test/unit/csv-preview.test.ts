@@ -60,12 +60,19 @@ describe('previewCsv', () => {
   });
 
   it('says clearly when the file is empty, binary or missing', async () => {
-    await expect(previewCsv(await file(''), 20)).rejects.toMatchObject({ code: 'unreadable_file', message: expect.stringContaining('empty') });
-    await expect(previewCsv(await file(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0])), 20)).rejects.toMatchObject({
+    await expect(previewCsv(await file(''), 20)).rejects.toMatchObject({
+      code: 'unreadable_file',
+      message: expect.stringContaining('empty'),
+    });
+    await expect(
+      previewCsv(await file(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0])), 20),
+    ).rejects.toMatchObject({
       code: 'unreadable_file',
       message: expect.stringContaining('binary'),
     });
     await expect(previewCsv(join(dir, 'nope.csv'), 20)).rejects.toMatchObject({ code: 'unreadable_file' });
-    await expect(previewCsv(await file('\n\n  \n'), 20)).rejects.toMatchObject({ message: expect.stringContaining('no rows') });
+    await expect(previewCsv(await file('\n\n  \n'), 20)).rejects.toMatchObject({
+      message: expect.stringContaining('no rows'),
+    });
   });
 });

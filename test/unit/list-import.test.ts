@@ -13,15 +13,29 @@ const settings = { keep: ['valid'], neutraliseFormulas: true, bom: true, maxBatc
 
 async function imported(name: string, column?: string) {
   const job = await importList(store, store.createJob(fixture(name), 'fp', { ...settings, column }));
-  const addresses = (store.db.prepare('SELECT address FROM job_addresses WHERE job_id = ? AND seq IS NOT NULL ORDER BY seq').all(job.id) as { address: string }[]).map((row) => row.address);
-  const statuses = (store.db.prepare('SELECT status FROM job_rows WHERE job_id = ? ORDER BY row_index').all(job.id) as { status: string }[]).map((row) => row.status);
+  const addresses = (
+    store.db
+      .prepare('SELECT address FROM job_addresses WHERE job_id = ? AND seq IS NOT NULL ORDER BY seq')
+      .all(job.id) as { address: string }[]
+  ).map((row) => row.address);
+  const statuses = (
+    store.db.prepare('SELECT status FROM job_rows WHERE job_id = ? ORDER BY row_index').all(job.id) as {
+      status: string;
+    }[]
+  ).map((row) => row.status);
   return { job, addresses, statuses };
 }
 
 describe('importing the corpus', () => {
   it('reads Excel "CSV UTF-8" with its BOM and an "E-mail Address" header', async () => {
     const { job, addresses } = await imported('excel-csv-utf8.csv');
-    expect(job).toMatchObject({ hasHeader: true, columnIndex: 2, delimiter: ',', rowsTotal: 3, headers: ['First name', 'Last name', 'E-mail Address'] });
+    expect(job).toMatchObject({
+      hasHeader: true,
+      columnIndex: 2,
+      delimiter: ',',
+      rowsTotal: 3,
+      headers: ['First name', 'Last name', 'E-mail Address'],
+    });
     expect(addresses).toEqual(['valid.zoe@example.com', 'invalid.jose@example.es', 'catchall.m@example.de']);
   });
 
@@ -68,7 +82,9 @@ describe('importing the corpus', () => {
     expect(byHand.job.columnIndex).toBe(0);
     expect(byHand.addresses).toEqual(['boss@example.com']);
     expect((await imported('two-email-columns.csv', '2')).job.columnIndex).toBe(1);
-    await expect(imported('two-email-columns.csv', 'Phone')).rejects.toMatchObject({ message: expect.stringContaining('has no column "Phone"') });
+    await expect(imported('two-email-columns.csv', 'Phone')).rejects.toMatchObject({
+      message: expect.stringContaining('has no column "Phone"'),
+    });
   });
 
   it.each([
@@ -78,7 +94,10 @@ describe('importing the corpus', () => {
     ['missing.csv', /cannot open/],
   ])('refuses %s with a clear error and stores no rows', async (name, message) => {
     const before = (store.db.prepare('SELECT COUNT(*) AS n FROM job_rows').get() as { n: number }).n;
-    await expect(imported(name)).rejects.toMatchObject({ code: expect.any(String), message: expect.stringMatching(message) });
+    await expect(imported(name)).rejects.toMatchObject({
+      code: expect.any(String),
+      message: expect.stringMatching(message),
+    });
     expect((store.db.prepare('SELECT COUNT(*) AS n FROM job_rows').get() as { n: number }).n).toBe(before);
   });
 });

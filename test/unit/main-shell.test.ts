@@ -75,7 +75,10 @@ describe('electron main', () => {
       { url: 'file:///tmp/x.html', parent: null },
       null,
     ]) {
-      const result = await fake.handlers.get('lists:preview')!({ senderFrame }, { file: { kind: 'path', path: '/etc/hostname' } });
+      const result = await fake.handlers.get('lists:preview')!(
+        { senderFrame },
+        { file: { kind: 'path', path: '/etc/hostname' } },
+      );
       expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
   });

@@ -22,7 +22,8 @@ vi.mock('electron', () => ({
       set.add(listener);
       ipcListeners.set(channel, set);
     },
-    removeListener: (channel: string, listener: (...args: unknown[]) => void) => void ipcListeners.get(channel)?.delete(listener),
+    removeListener: (channel: string, listener: (...args: unknown[]) => void) =>
+      void ipcListeners.get(channel)?.delete(listener),
   },
   webUtils: { getPathForFile: (file: { name: string }) => `/home/user/${file.name}` },
 }));
@@ -42,9 +43,15 @@ describe('preload', () => {
   it('exposes only `sift`, with exactly the contract calls and events', () => {
     expect([...exposed.keys()]).toEqual(['sift']);
     const actual = Object.fromEntries(Object.entries(sift).map(([domain, api]) => [domain, Object.keys(api).sort()]));
-    const expected = Object.fromEntries(Object.entries(expectedShape()).map(([domain, verbs]) => [domain, verbs.sort()]));
+    const expected = Object.fromEntries(
+      Object.entries(expectedShape()).map(([domain, verbs]) => [domain, verbs.sort()]),
+    );
     expect(actual).toEqual(expected);
-    expect(Object.values(sift).flatMap((api) => Object.values(api)).every((value) => typeof value === 'function')).toBe(true);
+    expect(
+      Object.values(sift)
+        .flatMap((api) => Object.values(api))
+        .every((value) => typeof value === 'function'),
+    ).toBe(true);
   });
 
   it('has no generic invoke, send or channel access', () => {
@@ -69,13 +76,17 @@ describe('preload', () => {
     const received: unknown[][] = [];
     const unsubscribe = sift.lists!.onDidPreview!((...args: unknown[]) => received.push(args)) as () => void;
     const fakeEvent = { sender: { send: () => {} }, ports: [] };
-    for (const listener of ipcListeners.get('lists:didPreview')!) listener(fakeEvent, { fileName: 'a.csv', rowsShown: 3 });
+    for (const listener of ipcListeners.get('lists:didPreview')!)
+      listener(fakeEvent, { fileName: 'a.csv', rowsShown: 3 });
     expect(received).toEqual([[{ fileName: 'a.csv', rowsShown: 3 }]]);
     unsubscribe();
     expect(ipcListeners.get('lists:didPreview')!.size).toBe(0);
   });
 
   it('stages a dropped file as its path', async () => {
-    await expect(sift.files!.stage!({ name: 'list.csv' })).resolves.toEqual({ kind: 'path', path: '/home/user/list.csv' });
+    await expect(sift.files!.stage!({ name: 'list.csv' })).resolves.toEqual({
+      kind: 'path',
+      path: '/home/user/list.csv',
+    });
   });
 });

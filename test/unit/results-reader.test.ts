@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { readResults } from '../../electron/core/client/results-reader.ts';
 import { fakeClock } from '../support/fault-proxy.ts';
 
-function scriptedClient(pages: { data: string[]; has_more: boolean; next_cursor: string | null }[], statuses: string[]) {
+function scriptedClient(
+  pages: { data: string[]; has_more: boolean; next_cursor: string | null }[],
+  statuses: string[],
+) {
   const asked: (string | null | undefined)[] = [];
   return {
     asked,
@@ -41,12 +44,22 @@ describe('readResults', () => {
 
   it('keeps polling through statuses it does not know, and gives up after the stall timeout', async () => {
     const pages = Array.from({ length: 50 }, () => ({ data: [] as string[], has_more: true, next_cursor: 'same' }));
-    const { client } = scriptedClient(pages, Array.from({ length: 50 }, () => 'warming_up'));
+    const { client } = scriptedClient(
+      pages,
+      Array.from({ length: 50 }, () => 'warming_up'),
+    );
     const clock = fakeClock();
-    const reader = readResults(client, 'bat_1', { clock, pollIntervalMs: 1000, statusEveryMs: 1000, stallTimeoutMs: 10_000 });
-    await expect((async () => {
-      for await (const chunk of reader) void chunk;
-    })()).rejects.toMatchObject({ kind: 'stalled' });
+    const reader = readResults(client, 'bat_1', {
+      clock,
+      pollIntervalMs: 1000,
+      statusEveryMs: 1000,
+      stallTimeoutMs: 10_000,
+    });
+    await expect(
+      (async () => {
+        for await (const chunk of reader) void chunk;
+      })(),
+    ).rejects.toMatchObject({ kind: 'stalled' });
     expect(clock.waits.length).toBeGreaterThanOrEqual(10);
   });
 });

@@ -37,7 +37,9 @@ describe('content security policy', () => {
   it('is the same in the page as in the headers (but for frame-ancestors, which a meta tag cannot carry)', () => {
     const html = readFileSync(new URL('../../renderer/index.html', import.meta.url), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
-    const fromHeader = contentSecurityPolicy.split('; ').filter((directive) => !directive.startsWith('frame-ancestors'));
+    const fromHeader = contentSecurityPolicy
+      .split('; ')
+      .filter((directive) => !directive.startsWith('frame-ancestors'));
     expect(meta?.split('; ')).toEqual(fromHeader);
   });
 });

@@ -18,7 +18,9 @@ describe('upload store', () => {
   it('refuses an upload over the limit and leaves nothing behind', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'sift-up-')), 'uploads');
     const store = createUploadStore(dir, 10);
-    await expect(store.save(Readable.from([Buffer.alloc(8), Buffer.alloc(8)]), 'big.csv')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(store.save(Readable.from([Buffer.alloc(8), Buffer.alloc(8)]), 'big.csv')).rejects.toMatchObject({
+      code: 'bad_request',
+    });
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -6,13 +6,17 @@ import { createEventDeduplicator, verifyWebhook } from '../../electron/core/clie
 const secret = 'whsec_test_secret_one';
 const rotated = 'whsec_test_secret_two';
 const t = 1_795_000_000;
-const body = '{"id":"evt_1","type":"batch.completed","created_at":"2026-11-21T12:00:00.000Z","data":{"batch_id":"bat_1","name":"n"}}';
-const sign = (key: string, timestamp: number, payload: string) => createHmac('sha256', key).update(`${timestamp}.${payload}`).digest('hex');
+const body =
+  '{"id":"evt_1","type":"batch.completed","created_at":"2026-11-21T12:00:00.000Z","data":{"batch_id":"bat_1","name":"n"}}';
+const sign = (key: string, timestamp: number, payload: string) =>
+  createHmac('sha256', key).update(`${timestamp}.${payload}`).digest('hex');
 const header = (key = secret, timestamp = t, payload = body) => `t=${timestamp},v1=${sign(key, timestamp, payload)}`;
 
 describe('verifyWebhook', () => {
   it('accepts a valid signature over the raw bytes', () => {
-    expect(verifyWebhook({ payload: Buffer.from(body), header: header(), secrets: [secret], nowSeconds: t + 10 })).toMatchObject({
+    expect(
+      verifyWebhook({ payload: Buffer.from(body), header: header(), secrets: [secret], nowSeconds: t + 10 }),
+    ).toMatchObject({
       id: 'evt_1',
       type: 'batch.completed',
     });
@@ -33,11 +37,15 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a wrong secret, and a missing or malformed header', () => {
-    expect(() => verifyWebhook({ payload: body, header: header('whsec_other'), secrets: [secret], nowSeconds: t })).toThrow(
-      expect.objectContaining({ reason: 'no_matching_signature' }),
+    expect(() =>
+      verifyWebhook({ payload: body, header: header('whsec_other'), secrets: [secret], nowSeconds: t }),
+    ).toThrow(expect.objectContaining({ reason: 'no_matching_signature' }));
+    expect(() => verifyWebhook({ payload: body, header: undefined, secrets: [secret], nowSeconds: t })).toThrow(
+      expect.objectContaining({ reason: 'missing_header' }),
     );
-    expect(() => verifyWebhook({ payload: body, header: undefined, secrets: [secret], nowSeconds: t })).toThrow(expect.objectContaining({ reason: 'missing_header' }));
-    expect(() => verifyWebhook({ payload: body, header: 'v1=abc', secrets: [secret], nowSeconds: t })).toThrow(expect.objectContaining({ reason: 'malformed_header' }));
+    expect(() => verifyWebhook({ payload: body, header: 'v1=abc', secrets: [secret], nowSeconds: t })).toThrow(
+      expect.objectContaining({ reason: 'malformed_header' }),
+    );
   });
 
   it('rejects timestamps more than 300 s away in either direction, and the tolerance can be set', () => {
@@ -48,11 +56,21 @@ describe('verifyWebhook', () => {
       expect.objectContaining({ reason: 'timestamp_out_of_tolerance' }),
     );
     expect(verifyWebhook({ payload: body, header: header(), secrets: [secret], nowSeconds: t + 300 }).id).toBe('evt_1');
-    expect(verifyWebhook({ payload: body, header: header(), secrets: [secret], nowSeconds: t + 3000, toleranceSeconds: 3600 }).id).toBe('evt_1');
+    expect(
+      verifyWebhook({
+        payload: body,
+        header: header(),
+        secrets: [secret],
+        nowSeconds: t + 3000,
+        toleranceSeconds: 3600,
+      }).id,
+    ).toBe('evt_1');
   });
 
   it('accepts either secret during a rotation, and any matching v1 in the header', () => {
-    expect(verifyWebhook({ payload: body, header: header(rotated), secrets: [secret, rotated], nowSeconds: t }).id).toBe('evt_1');
+    expect(
+      verifyWebhook({ payload: body, header: header(rotated), secrets: [secret, rotated], nowSeconds: t }).id,
+    ).toBe('evt_1');
     const twoSignatures = `t=${t},v1=${sign('whsec_old', t, body)},v1=${sign(secret, t, body)}`;
     expect(verifyWebhook({ payload: body, header: twoSignatures, secrets: [secret], nowSeconds: t }).id).toBe('evt_1');
   });

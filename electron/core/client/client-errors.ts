@@ -20,7 +20,11 @@ export class ServiceClientError extends Error {
   /** For `payment`: the account's balance when it could be read. */
   readonly balance?: number;
 
-  constructor(kind: ClientErrorKind, message: string, details: { status?: number; code?: string; balance?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ClientErrorKind,
+    message: string,
+    details: { status?: number; code?: string; balance?: number; cause?: unknown } = {},
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ServiceClientError';
     this.kind = kind;
@@ -36,7 +40,9 @@ export function explainClientError(error: ServiceClientError): string {
     case 'authentication':
       return 'The API key was refused: it is wrong or has been revoked.';
     case 'payment':
-      return error.balance === undefined ? 'The account is out of credits.' : `The account is out of credits (balance ${error.balance}).`;
+      return error.balance === undefined
+        ? 'The account is out of credits.'
+        : `The account is out of credits (balance ${error.balance}).`;
     case 'rate_limited':
       return 'The service kept asking Sift to slow down. Try again in a minute.';
     case 'unavailable':

@@ -50,7 +50,13 @@ export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defau
       const limit = Number(headers.get('x-ratelimit-limit'));
       const remaining = Number(headers.get('x-ratelimit-remaining'));
       const reset = Number(headers.get('x-ratelimit-reset'));
-      if (!headers.has('x-ratelimit-remaining') || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(reset)) return;
+      if (
+        !headers.has('x-ratelimit-remaining') ||
+        !Number.isFinite(limit) ||
+        !Number.isFinite(remaining) ||
+        !Number.isFinite(reset)
+      )
+        return;
       if (limit > 0 && remaining < limit * slowDownFraction) {
         // Reset is a Unix time in seconds (assumed, as the spec's example); never pause for more than two minutes.
         const resetMs = rateLimitResetIsUnixSeconds ? reset * 1000 : clock.now() + reset * 1000;

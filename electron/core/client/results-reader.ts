@@ -30,7 +30,11 @@ export type ReadResultsOptions = {
   signal?: AbortSignal;
 };
 
-export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' | 'getBatch'>, batchId: string, options: ReadResultsOptions = {}): AsyncGenerator<ResultsChunk, BatchStatus> {
+export async function* readResults(
+  client: Pick<ServiceClient, 'getResultsPage' | 'getBatch'>,
+  batchId: string,
+  options: ReadResultsOptions = {},
+): AsyncGenerator<ResultsChunk, BatchStatus> {
   const clock = options.clock ?? realClock;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const statusEveryMs = options.statusEveryMs ?? 5000;
@@ -45,7 +49,11 @@ export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' 
   let ended: BatchStatus | undefined;
   for (;;) {
     const endedBeforePage = ended;
-    const page = await client.getResultsPage(batchId, { cursor, limit: options.limit, filter: options.filter }, options.signal);
+    const page = await client.getResultsPage(
+      batchId,
+      { cursor, limit: options.limit, filter: options.filter },
+      options.signal,
+    );
     // Rows before `skip` were read last time from this same cursor.
     const fresh = page.data.slice(skip);
     if (page.next_cursor !== null) {
@@ -75,7 +83,10 @@ export async function* readResults(client: Pick<ServiceClient, 'getResultsPage' 
       // Any status we do not know counts as still working.
     }
     if (clock.now() - lastProgressAt > stallTimeoutMs) {
-      throw new ServiceClientError('stalled', `Batch ${batchId} made no progress for ${Math.round(stallTimeoutMs / 1000)} s (status "${lastStatus}").`);
+      throw new ServiceClientError(
+        'stalled',
+        `Batch ${batchId} made no progress for ${Math.round(stallTimeoutMs / 1000)} s (status "${lastStatus}").`,
+      );
     }
     await clock.sleep(pollIntervalMs, options.signal);
   }

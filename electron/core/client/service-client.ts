@@ -81,7 +81,10 @@ export type ServiceClient = ReturnType<typeof createServiceClient>;
 export function createServiceClient(options: ServiceClientOptions) {
   const mode: KeyMode | null = keyModeOf(options.apiKey);
   if (!mode) {
-    throw new ServiceClientError('configuration', `The API key must start with svc_live_ or svc_test_ (got ${maskKey(options.apiKey)}).`);
+    throw new ServiceClientError(
+      'configuration',
+      `The API key must start with svc_live_ or svc_test_ (got ${maskKey(options.apiKey)}).`,
+    );
   }
   let base: URL;
   try {
@@ -101,7 +104,11 @@ export function createServiceClient(options: ServiceClientOptions) {
   const maxBatchSize = options.maxBatchSize ?? 100_000;
 
   /** Any text from outside that could carry the key gets it masked. */
-  const redact = (text: string) => text.split(apiKey).join(masked).replace(/svc_(live|test)_[A-Za-z0-9_-]{8,}/g, (key) => maskKey(key));
+  const redact = (text: string) =>
+    text
+      .split(apiKey)
+      .join(masked)
+      .replace(/svc_(live|test)_[A-Za-z0-9_-]{8,}/g, (key) => maskKey(key));
 
   function urlFor(path: string, query: Record<string, string | undefined> = {}): string {
     const url = new URL(`${base.pathname}${path}`, base);
@@ -120,14 +127,24 @@ export function createServiceClient(options: ServiceClientOptions) {
     } catch {
       // not JSON: the status alone says what happened
     }
-    const said = redact(`${name} answered ${response.status}${code ? ` (${code})` : ''}${message ? `: ${message}` : ''}`);
+    const said = redact(
+      `${name} answered ${response.status}${code ? ` (${code})` : ''}${message ? `: ${message}` : ''}`,
+    );
     const details = { status: response.status, code: code ?? type };
     switch (response.status) {
       case 401:
-        return new ServiceClientError('authentication', `The service refused the key ${masked}: it is wrong or revoked. ${said}`, details);
+        return new ServiceClientError(
+          'authentication',
+          `The service refused the key ${masked}: it is wrong or revoked. ${said}`,
+          details,
+        );
       case 402: {
         const balance = await currentBalance();
-        return new ServiceClientError('payment', `Out of credits${balance === undefined ? '' : ` (balance ${balance})`}. ${said}`, { ...details, balance });
+        return new ServiceClientError(
+          'payment',
+          `Out of credits${balance === undefined ? '' : ` (balance ${balance})`}. ${said}`,
+          { ...details, balance },
+        );
       }
       case 404:
         return new ServiceClientError('not_found', said, details);
@@ -135,7 +152,11 @@ export function createServiceClient(options: ServiceClientOptions) {
         return new ServiceClientError('conflict', said, details);
       default:
         if (code === assumedErrors.cursorExpired || code === 'results_expired' || response.status === 410) {
-          return new ServiceClientError('cursor_expired', `The batch's results are past their retention window. ${said}`, details);
+          return new ServiceClientError(
+            'cursor_expired',
+            `The batch's results are past their retention window. ${said}`,
+            details,
+          );
         }
         return new ServiceClientError('bad_request', said, details);
     }
@@ -155,11 +176,17 @@ export function createServiceClient(options: ServiceClientOptions) {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new ServiceClientError('protocol', `${name} answered ${response.status} with a body that is not JSON.`, { status: response.status });
+      throw new ServiceClientError('protocol', `${name} answered ${response.status} with a body that is not JSON.`, {
+        status: response.status,
+      });
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      throw new ServiceClientError('protocol', `${name} answered ${response.status} with JSON that is not the expected shape.`, { status: response.status });
+      throw new ServiceClientError(
+        'protocol',
+        `${name} answered ${response.status} with JSON that is not the expected shape.`,
+        { status: response.status },
+      );
     }
     return parsed.data;
   }
@@ -199,7 +226,10 @@ export function createServiceClient(options: ServiceClientOptions) {
         if (signal?.aborted) throw signal.reason;
         transientRetries += 1;
         if (transientRetries > maxTransientRetries) {
-          throw new ServiceClientError('unavailable', redact(`${spec.name} could not reach the service: ${describeNetworkError(error)}`));
+          throw new ServiceClientError(
+            'unavailable',
+            redact(`${spec.name} could not reach the service: ${describeNetworkError(error)}`),
+          );
         }
         await clock.sleep(backoffWaitMs(transientRetries, random), signal);
         continue;
@@ -209,9 +239,15 @@ export function createServiceClient(options: ServiceClientOptions) {
         rateLimitedTries += 1;
         await response.body?.cancel();
         if (rateLimitedTries >= maxTries) {
-          throw new ServiceClientError('rate_limited', `${spec.name} was rate limited ${maxTries} times in a row.`, { status: 429 });
+          throw new ServiceClientError('rate_limited', `${spec.name} was rate limited ${maxTries} times in a row.`, {
+            status: 429,
+          });
         }
-        const waitMs = retryAfterWaitMs(parseRetryAfter(response.headers.get(specHeaders.retryAfter), clock.now()), rateLimitedTries, random);
+        const waitMs = retryAfterWaitMs(
+          parseRetryAfter(response.headers.get(specHeaders.retryAfter), clock.now()),
+          rateLimitedTries,
+          random,
+        );
         budget.pauseUntil(spec.operation, clock.now() + waitMs);
         continue;
       }
@@ -219,7 +255,9 @@ export function createServiceClient(options: ServiceClientOptions) {
         await response.body?.cancel();
         transientRetries += 1;
         if (transientRetries > maxTransientRetries) {
-          throw new ServiceClientError('unavailable', `${spec.name} kept failing with HTTP ${response.status}.`, { status: response.status });
+          throw new ServiceClientError('unavailable', `${spec.name} kept failing with HTTP ${response.status}.`, {
+            status: response.status,
+          });
         }
         await clock.sleep(backoffWaitMs(transientRetries, random), signal);
         continue;
@@ -259,18 +297,37 @@ export function createServiceClient(options: ServiceClientOptions) {
     },
 
     /** One batch; the caller keeps `idempotencyKey` with its job so a resumed job never creates it twice. */
-    createBatch(request: CreateBatchRequest, idempotencyKey: string = randomUUID(), signal?: AbortSignal): Promise<BatchObject> {
+    createBatch(
+      request: CreateBatchRequest,
+      idempotencyKey: string = randomUUID(),
+      signal?: AbortSignal,
+    ): Promise<BatchObject> {
       if (request.emails.length > maxBatchSize) {
-        throw new ServiceClientError('bad_request', `A batch holds at most ${maxBatchSize} addresses here; use createBatches to split.`);
+        throw new ServiceClientError(
+          'bad_request',
+          `A batch holds at most ${maxBatchSize} addresses here; use createBatches to split.`,
+        );
       }
       return call(
-        { operation: 'createBatch', method: 'POST', name: 'POST /batches', path: paths.batches, json: request, idempotencyKey, read: readBatch('POST /batches') },
+        {
+          operation: 'createBatch',
+          method: 'POST',
+          name: 'POST /batches',
+          path: paths.batches,
+          json: request,
+          idempotencyKey,
+          read: readBatch('POST /batches'),
+        },
         signal,
       );
     },
 
     /** A list longer than the maximum batch size, as several batches; part i uses `${idempotencyKey}.${i}`. */
-    async createBatches(request: CreateBatchRequest, idempotencyKey: string = randomUUID(), signal?: AbortSignal): Promise<BatchObject[]> {
+    async createBatches(
+      request: CreateBatchRequest,
+      idempotencyKey: string = randomUUID(),
+      signal?: AbortSignal,
+    ): Promise<BatchObject[]> {
       const parts = Math.max(1, Math.ceil(request.emails.length / maxBatchSize));
       const batches: BatchObject[] = [];
       for (let part = 0; part < parts; part += 1) {
@@ -282,7 +339,12 @@ export function createServiceClient(options: ServiceClientOptions) {
     },
 
     /** Streams a CSV file from disk as a new batch. */
-    uploadFile(path: string, name: string, idempotencyKey: string = randomUUID(), signal?: AbortSignal): Promise<BatchObject> {
+    uploadFile(
+      path: string,
+      name: string,
+      idempotencyKey: string = randomUUID(),
+      signal?: AbortSignal,
+    ): Promise<BatchObject> {
       return call(
         {
           operation: 'uploadFile',
@@ -290,7 +352,10 @@ export function createServiceClient(options: ServiceClientOptions) {
           name: 'POST /files',
           path: paths.files,
           query: { [filesNameParam]: name },
-          body: () => ({ body: Readable.toWeb(createReadStream(path)) as ReadableStream, contentType: filesContentType }),
+          body: () => ({
+            body: Readable.toWeb(createReadStream(path)) as ReadableStream,
+            contentType: filesContentType,
+          }),
           idempotencyKey,
           read: readBatch('POST /files'),
         },
@@ -311,7 +376,11 @@ export function createServiceClient(options: ServiceClientOptions) {
       );
     },
 
-    getResultsPage(id: string, page: { cursor?: string | null; limit?: number; filter?: string } = {}, signal?: AbortSignal): Promise<ResultsPage> {
+    getResultsPage(
+      id: string,
+      page: { cursor?: string | null; limit?: number; filter?: string } = {},
+      signal?: AbortSignal,
+    ): Promise<ResultsPage> {
       return call(
         {
           operation: 'other',
@@ -319,7 +388,11 @@ export function createServiceClient(options: ServiceClientOptions) {
           name: 'GET /batches/{id}/results',
           path: paths.results(id),
           // The cursor goes back exactly as it came: never decoded, never rebuilt.
-          query: { limit: page.limit === undefined ? undefined : String(page.limit), cursor: page.cursor ?? undefined, [resultsFilterParam]: page.filter },
+          query: {
+            limit: page.limit === undefined ? undefined : String(page.limit),
+            cursor: page.cursor ?? undefined,
+            [resultsFilterParam]: page.filter,
+          },
           read: (response) => readJson(response, 'GET /batches/{id}/results', resultsPageSchema),
         },
         signal,
@@ -337,7 +410,10 @@ export function createServiceClient(options: ServiceClientOptions) {
           async read(response) {
             const partial = `${destination}.partial`;
             try {
-              await pipeline(Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream), createWriteStream(partial));
+              await pipeline(
+                Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream),
+                createWriteStream(partial),
+              );
               await rename(partial, destination);
             } catch (error) {
               await rm(partial, { force: true });
@@ -351,7 +427,15 @@ export function createServiceClient(options: ServiceClientOptions) {
 
     cancelBatch(id: string, idempotencyKey: string = randomUUID(), signal?: AbortSignal): Promise<BatchObject> {
       return call(
-        { operation: 'other', method: 'POST', name: 'POST /batches/{id}/cancel', path: cancelPath(id), json: {}, idempotencyKey, read: readBatch('POST /batches/{id}/cancel') },
+        {
+          operation: 'other',
+          method: 'POST',
+          name: 'POST /batches/{id}/cancel',
+          path: cancelPath(id),
+          json: {},
+          idempotencyKey,
+          read: readBatch('POST /batches/{id}/cancel'),
+        },
         signal,
       );
     },

@@ -3,7 +3,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eventEnvelopeSchema, signatureToleranceSeconds, type EventEnvelope } from '../wire/spec.ts';
 
-export type WebhookFailure = 'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' | 'invalid_payload';
+export type WebhookFailure =
+  'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' | 'invalid_payload';
 
 export class WebhookVerificationError extends Error {
   readonly reason: WebhookFailure;
@@ -36,14 +37,21 @@ export function verifyWebhook(options: VerifyWebhookOptions): EventEnvelope {
     else if (name === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(Buffer.from(value.toLowerCase(), 'hex'));
   }
   if (timestamp === undefined || signatures.length === 0) {
-    throw new WebhookVerificationError('malformed_header', 'The Service-Signature header has no timestamp or no v1 signature.');
+    throw new WebhookVerificationError(
+      'malformed_header',
+      'The Service-Signature header has no timestamp or no v1 signature.',
+    );
   }
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? signatureToleranceSeconds;
   if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature's timestamp is more than ${tolerance} s away from now.`);
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `The signature's timestamp is more than ${tolerance} s away from now.`,
+    );
   }
-  const body = typeof options.payload === 'string' ? Buffer.from(options.payload, 'utf8') : Buffer.from(options.payload);
+  const body =
+    typeof options.payload === 'string' ? Buffer.from(options.payload, 'utf8') : Buffer.from(options.payload);
   const matches = options.secrets.some((secret) => {
     const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
     // Every candidate is compared in full, in constant time.
@@ -57,7 +65,8 @@ export function verifyWebhook(options: VerifyWebhookOptions): EventEnvelope {
     throw new WebhookVerificationError('invalid_payload', 'The signed body is not JSON.');
   }
   const parsed = eventEnvelopeSchema.safeParse(event);
-  if (!parsed.success) throw new WebhookVerificationError('invalid_payload', 'The signed body is not an event envelope.');
+  if (!parsed.success)
+    throw new WebhookVerificationError('invalid_payload', 'The signed body is not an event envelope.');
   return parsed.data;
 }
 

@@ -2,7 +2,9 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const roleLocalParts = new Set<string>((require('role-based-email-addresses') as string[]).map((part) => part.toLowerCase()));
+const roleLocalParts = new Set<string>(
+  (require('role-based-email-addresses') as string[]).map((part) => part.toLowerCase()),
+);
 const disposableDomains = new Set<string>(require('disposable-email-domains') as string[]);
 /** Domains whose every subdomain is disposable too. */
 const disposableWildcards = new Set<string>(require('disposable-email-domains/wildcard.json') as string[]);

@@ -43,7 +43,12 @@ function suggestedDomainFor(domain: string): string | null {
   if (cached !== undefined) return cached;
   const suggested = emailSpellChecker.run({ email: `x@${domain}` })?.domain;
   const accepted =
-    suggested && suggested !== domain && Math.abs(suggested.length - domain.length) <= 1 && editDistance(suggested, domain) <= 2 ? suggested : null;
+    suggested &&
+    suggested !== domain &&
+    Math.abs(suggested.length - domain.length) <= 1 &&
+    editDistance(suggested, domain) <= 2
+      ? suggested
+      : null;
   if (suggestionsByDomain.size >= maxCachedDomains) suggestionsByDomain.clear();
   suggestionsByDomain.set(domain, accepted);
   return accepted;

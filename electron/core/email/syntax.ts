@@ -3,8 +3,7 @@
 import { domainToASCII } from 'node:url';
 
 export type SyntaxCheck =
-  | { ok: true; local: string; domain: string; asciiDomain: string }
-  | { ok: false; reason: string };
+  { ok: true; local: string; domain: string; asciiDomain: string } | { ok: false; reason: string };
 
 const localAtom = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
 const domainLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -20,7 +19,8 @@ export function checkSyntax(address: string): SyntaxCheck {
   const asciiDomain = domainToASCII(domain.toLowerCase());
   if (!asciiDomain || asciiDomain.length > 253) return { ok: false, reason: 'invalid_domain' };
   const labels = asciiDomain.split('.');
-  if (labels.length < 2 || !labels.every((label) => domainLabel.test(label))) return { ok: false, reason: 'invalid_domain' };
+  if (labels.length < 2 || !labels.every((label) => domainLabel.test(label)))
+    return { ok: false, reason: 'invalid_domain' };
   if (/^\d+$/.test(labels.at(-1)!)) return { ok: false, reason: 'invalid_domain' };
   if (local.length + 1 + asciiDomain.length > 254) return { ok: false, reason: 'address_too_long' };
   return { ok: true, local, domain, asciiDomain };

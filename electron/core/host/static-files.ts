@@ -59,7 +59,14 @@ export function resolveDownloadPath(exportsDir: string, urlPath: string): string
   } catch {
     return null;
   }
-  if (name.includes('/') || name.includes('\\') || name.includes('\0') || name.startsWith('.') || !/\.(csv|json)$/.test(name)) return null;
+  if (
+    name.includes('/') ||
+    name.includes('\\') ||
+    name.includes('\0') ||
+    name.startsWith('.') ||
+    !/\.(csv|json)$/.test(name)
+  )
+    return null;
   return join(exportsDir, match[1]!, name);
 }
 

@@ -10,7 +10,13 @@ import { AppError } from '../../common/app-error.ts';
 import type { Envelope } from '../../common/contract.ts';
 import { failure, type Dispatch } from './dispatch.ts';
 import type { EventHub } from './event-hub.ts';
-import { contentDisposition, contentSecurityPolicy, contentTypeFor, resolveDownloadPath, resolveStaticPath } from './static-files.ts';
+import {
+  contentDisposition,
+  contentSecurityPolicy,
+  contentTypeFor,
+  resolveDownloadPath,
+  resolveStaticPath,
+} from './static-files.ts';
 import type { UploadStore } from './upload-store.ts';
 
 export const tokenHeader = 'x-sift-token';
@@ -62,7 +68,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) {
         const known = error instanceof AppError;
-        sendJson(response, known ? 400 : 500, failure(known ? error.code : 'internal', known ? error.message : 'Internal error.'));
+        sendJson(
+          response,
+          known ? 400 : 500,
+          failure(known ? error.code : 'internal', known ? error.message : 'Internal error.'),
+        );
       } else {
         response.destroy();
       }

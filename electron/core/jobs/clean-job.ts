@@ -9,9 +9,7 @@ import { completeStatus } from '../wire/spec.ts';
 import { importList } from './list-import.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 
-export type JobProgress =
-  | { phase: 'importing'; rows: number }
-  | { phase: 'verifying'; checked: number; total: number };
+export type JobProgress = { phase: 'importing'; rows: number } | { phase: 'verifying'; checked: number; total: number };
 
 export type Cost = {
   checks: number;
@@ -30,17 +28,33 @@ export async function prepareJob(store: JobStore, job: JobRecord, options: RunOp
 }
 
 /** What verifying the job's remaining addresses will cost, before anything is sent. */
-export async function estimateCost(store: JobStore, job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal): Promise<Cost> {
+export async function estimateCost(
+  store: JobStore,
+  job: JobRecord,
+  client: Pick<ServiceClient, 'getAccount' | 'mode'>,
+  signal?: AbortSignal,
+): Promise<Cost> {
   const unsent = store.batches(job.id).length === 0;
   const checks = unsent ? store.counts(job.id).addresses : 0;
   if (client.mode === 'sandbox') return { checks, mode: 'sandbox', covered: true };
   const account = await client.getAccount(signal);
   const available = (account.free_remaining ?? 0) + (account.balance ?? 0);
   const known = account.free_remaining !== undefined || account.balance !== undefined;
-  return { checks, mode: 'live', freeRemaining: account.free_remaining, balance: account.balance, covered: !known || available >= checks };
+  return {
+    checks,
+    mode: 'live',
+    freeRemaining: account.free_remaining,
+    balance: account.balance,
+    covered: !known || available >= checks,
+  };
 }
 
-export async function runJob(store: JobStore, job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
+export async function runJob(
+  store: JobStore,
+  job: JobRecord,
+  client: ServiceClient,
+  options: RunOptions = {},
+): Promise<JobRecord> {
   const { signal } = options;
   let parts = store.planBatches(job.id, job.settings.maxBatchSize);
   for (const part of parts) {
@@ -84,7 +98,8 @@ export async function runJob(store: JobStore, job: JobRecord, client: ServiceCli
 
   const statuses = store.batches(job.id).map((part) => part.status);
   if (statuses.every((status) => status === completeStatus)) store.setPhase(job.id, 'done');
-  else if (statuses.includes(batchStatuses.failed)) store.setPhase(job.id, 'failed', 'The service gave up on a batch; its credits were refunded.');
+  else if (statuses.includes(batchStatuses.failed))
+    store.setPhase(job.id, 'failed', 'The service gave up on a batch; its credits were refunded.');
   else store.setPhase(job.id, 'canceled', 'A batch was canceled; what was verified is kept.');
   return store.getJob(job.id)!;
 }

@@ -89,7 +89,10 @@ export function createJobManager(deps: JobManagerDeps) {
     const done = (async () => {
       try {
         const client = await deps.client();
-        await runJob(store, store.getJob(jobId)!, client, { signal: controller.signal, onProgress: (progress) => report(jobId, progress) });
+        await runJob(store, store.getJob(jobId)!, client, {
+          signal: controller.signal,
+          onProgress: (progress) => report(jobId, progress),
+        });
       } catch (error) {
         if (controller.signal.aborted) return;
         log(`job ${jobId} stopped: ${userMessage(error)}`);
@@ -114,7 +117,14 @@ export function createJobManager(deps: JobManagerDeps) {
 
     /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
     async create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview> {
-      const job = store.createJob(source.path, '', { displayName: source.fileName, column, keep: ['valid'], neutraliseFormulas: true, bom: true, maxBatchSize: 50_000 });
+      const job = store.createJob(source.path, '', {
+        displayName: source.fileName,
+        column,
+        keep: ['valid'],
+        neutraliseFormulas: true,
+        bom: true,
+        maxBatchSize: 50_000,
+      });
       try {
         let inputPath = source.path;
         if (source.isUpload) {
@@ -137,7 +147,8 @@ export function createJobManager(deps: JobManagerDeps) {
     /** A job as it stands; its cost is worked out again when the app restarted since it was read. */
     async get(jobId: string): Promise<JobOverview> {
       const job = jobOrThrow(jobId);
-      if (job.phase === 'imported' && !costs.has(jobId)) costs.set(jobId, await estimateCost(store, job, await deps.client()));
+      if (job.phase === 'imported' && !costs.has(jobId))
+        costs.set(jobId, await estimateCost(store, job, await deps.client()));
       return overview(job);
     },
 
@@ -157,7 +168,8 @@ export function createJobManager(deps: JobManagerDeps) {
     start(jobId: string): JobOverview {
       const job = jobOrThrow(jobId);
       if (job.phase === 'importing') throw new AppError('bad_request', 'This list is still being read.');
-      if (costs.get(jobId)?.covered === false) throw new AppError('bad_request', 'The account does not have enough credits for this list.');
+      if (costs.get(jobId)?.covered === false)
+        throw new AppError('bad_request', 'The account does not have enough credits for this list.');
       if (!finishedPhases.includes(job.phase)) launch(jobId);
       return overview(store.getJob(jobId)!);
     },
@@ -184,16 +196,27 @@ export function createJobManager(deps: JobManagerDeps) {
       store.updateSettings(jobId, settings);
       const result = await exportJob(store, { ...job, settings }, outDir);
       const files: ExportFile[] = [];
-      for (const [kind, path] of [['cleaned', result.cleanedPath], ['annotated', result.annotatedPath], ['summary', result.summaryPath]] as const) {
+      for (const [kind, path] of [
+        ['cleaned', result.cleanedPath],
+        ['annotated', result.annotatedPath],
+        ['summary', result.summaryPath],
+      ] as const) {
         const name = basename(path);
-        files.push({ kind, name, sizeBytes: (await stat(path)).size, downloadPath: `downloads/${jobId}/${encodeURIComponent(name)}` });
+        files.push({
+          kind,
+          name,
+          sizeBytes: (await stat(path)).size,
+          downloadPath: `downloads/${jobId}/${encodeURIComponent(name)}`,
+        });
       }
       return { files, summary: result.summary };
     },
 
     /** After a restart: jobs that were sending or reading carry on by themselves. */
     resumeUnfinished(): void {
-      const rows = sql(store.db, "SELECT id FROM jobs WHERE phase IN ('submitting', 'reading')").all() as { id: string }[];
+      const rows = sql(store.db, "SELECT id FROM jobs WHERE phase IN ('submitting', 'reading')").all() as {
+        id: string;
+      }[];
       for (const { id } of rows) launch(id);
     },
 

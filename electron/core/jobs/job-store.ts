@@ -80,8 +80,17 @@ export function openJobStore(path: string): JobStore {
 }
 
 type JobRow = {
-  id: string; input_path: string; fingerprint: string; settings: string; phase: JobPhase; column_index: number;
-  has_header: number; delimiter: string; headers: string; rows_total: number; error: string | null;
+  id: string;
+  input_path: string;
+  fingerprint: string;
+  settings: string;
+  phase: JobPhase;
+  column_index: number;
+  has_header: number;
+  delimiter: string;
+  headers: string;
+  rows_total: number;
+  error: string | null;
 };
 
 function toJob(row: JobRow): JobRecord {
@@ -121,9 +130,10 @@ export class JobStore {
   createJob(inputPath: string, fingerprint: string, settings: JobSettings): JobRecord {
     const id = `job_${randomBytes(8).toString('hex')}`;
     const now = Date.now();
-    sql(this.db, 'INSERT INTO jobs (id, input_path, fingerprint, settings, phase, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      id, inputPath, fingerprint, JSON.stringify(settings), 'importing', now, now,
-    );
+    sql(
+      this.db,
+      'INSERT INTO jobs (id, input_path, fingerprint, settings, phase, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, inputPath, fingerprint, JSON.stringify(settings), 'importing', now, now);
     return this.getJob(id)!;
   }
 
@@ -134,7 +144,10 @@ export class JobStore {
 
   /** The newest jobs that got past reading their file, newest first. */
   recentJobs(limit: number): (JobRecord & { createdAt: number })[] {
-    const rows = sql(this.db, "SELECT * FROM jobs WHERE phase <> 'importing' AND NOT (phase = 'failed' AND rows_total = 0) ORDER BY created_at DESC LIMIT ?").all(limit) as (JobRow & {
+    const rows = sql(
+      this.db,
+      "SELECT * FROM jobs WHERE phase <> 'importing' AND NOT (phase = 'failed' AND rows_total = 0) ORDER BY created_at DESC LIMIT ?",
+    ).all(limit) as (JobRow & {
       created_at: number;
     })[];
     return rows.map((row) => ({ ...toJob(row), createdAt: row.created_at }));
@@ -142,7 +155,10 @@ export class JobStore {
 
   /** The newest job for this input that has not finished, if any. */
   unfinishedJobFor(inputPath: string): JobRecord | undefined {
-    const row = sql(this.db, "SELECT * FROM jobs WHERE input_path = ? AND phase NOT IN ('done', 'failed', 'canceled') ORDER BY created_at DESC LIMIT 1").get(inputPath) as JobRow | undefined;
+    const row = sql(
+      this.db,
+      "SELECT * FROM jobs WHERE input_path = ? AND phase NOT IN ('done', 'failed', 'canceled') ORDER BY created_at DESC LIMIT 1",
+    ).get(inputPath) as JobRow | undefined;
     return row && toJob(row);
   }
 
@@ -150,9 +166,16 @@ export class JobStore {
     sql(this.db, 'UPDATE jobs SET phase = ?, error = ?, updated_at = ? WHERE id = ?').run(phase, error, Date.now(), id);
   }
 
-  setLayout(id: string, layout: { columnIndex: number; hasHeader: boolean; delimiter: string; headers: string[] }): void {
+  setLayout(
+    id: string,
+    layout: { columnIndex: number; hasHeader: boolean; delimiter: string; headers: string[] },
+  ): void {
     sql(this.db, 'UPDATE jobs SET column_index = ?, has_header = ?, delimiter = ?, headers = ? WHERE id = ?').run(
-      layout.columnIndex, layout.hasHeader ? 1 : 0, layout.delimiter, JSON.stringify(layout.headers), id,
+      layout.columnIndex,
+      layout.hasHeader ? 1 : 0,
+      layout.delimiter,
+      JSON.stringify(layout.headers),
+      id,
     );
   }
 
@@ -165,7 +188,11 @@ export class JobStore {
   }
 
   finishImport(id: string, rowsTotal: number): void {
-    sql(this.db, "UPDATE jobs SET rows_total = ?, phase = 'imported', updated_at = ? WHERE id = ?").run(rowsTotal, Date.now(), id);
+    sql(this.db, "UPDATE jobs SET rows_total = ?, phase = 'imported', updated_at = ? WHERE id = ?").run(
+      rowsTotal,
+      Date.now(),
+      id,
+    );
   }
 
   /** Plans the batches once, with their Idempotency-Keys, before any is sent. */
@@ -174,9 +201,18 @@ export class JobStore {
       const existing = sql(this.db, 'SELECT COUNT(*) AS n FROM job_batches WHERE job_id = ?').get(id) as { n: number };
       if (existing.n > 0) return;
       const { n } = sql(this.db, 'SELECT COUNT(seq) AS n FROM job_addresses WHERE job_id = ?').get(id) as { n: number };
-      const insert = sql(this.db, 'INSERT INTO job_batches (job_id, part, idempotency_key, first_seq, last_seq) VALUES (?, ?, ?, ?, ?)');
+      const insert = sql(
+        this.db,
+        'INSERT INTO job_batches (job_id, part, idempotency_key, first_seq, last_seq) VALUES (?, ?, ?, ?, ?)',
+      );
       for (let part = 0; part * maxBatchSize < n; part += 1) {
-        insert.run(id, part, `sift-${id}-part-${part}-${randomBytes(6).toString('hex')}`, part * maxBatchSize + 1, Math.min(n, (part + 1) * maxBatchSize));
+        insert.run(
+          id,
+          part,
+          `sift-${id}-part-${part}-${randomBytes(6).toString('hex')}`,
+          part * maxBatchSize + 1,
+          Math.min(n, (part + 1) * maxBatchSize),
+        );
       }
       sql(this.db, "UPDATE jobs SET phase = 'submitting', updated_at = ? WHERE id = ?").run(Date.now(), id);
     });
@@ -184,7 +220,9 @@ export class JobStore {
   }
 
   batches(id: string): BatchPart[] {
-    return (sql(this.db, 'SELECT * FROM job_batches WHERE job_id = ? ORDER BY part').all(id) as Record<string, unknown>[]).map((row) => ({
+    return (
+      sql(this.db, 'SELECT * FROM job_batches WHERE job_id = ? ORDER BY part').all(id) as Record<string, unknown>[]
+    ).map((row) => ({
       part: row.part as number,
       idempotencyKey: row.idempotency_key as string,
       batchId: row.batch_id as string | null,
@@ -197,13 +235,21 @@ export class JobStore {
   }
 
   addressesForPart(id: string, part: BatchPart): string[] {
-    return (sql(this.db, 'SELECT address FROM job_addresses WHERE job_id = ? AND seq BETWEEN ? AND ? ORDER BY seq').all(id, part.firstSeq, part.lastSeq) as { address: string }[]).map(
-      (row) => row.address,
-    );
+    return (
+      sql(this.db, 'SELECT address FROM job_addresses WHERE job_id = ? AND seq BETWEEN ? AND ? ORDER BY seq').all(
+        id,
+        part.firstSeq,
+        part.lastSeq,
+      ) as { address: string }[]
+    ).map((row) => row.address);
   }
 
   setBatchId(id: string, part: number, batchId: string): void {
-    sql(this.db, "UPDATE job_batches SET batch_id = ?, status = 'running' WHERE job_id = ? AND part = ?").run(batchId, id, part);
+    sql(this.db, "UPDATE job_batches SET batch_id = ?, status = 'running' WHERE job_id = ? AND part = ?").run(
+      batchId,
+      id,
+      part,
+    );
   }
 
   setBatchStatus(id: string, part: number, status: string): void {
@@ -213,15 +259,27 @@ export class JobStore {
   /** One page of results and the cursor after it, in one transaction: a crash keeps both or neither. */
   recordResults(id: string, part: number, rows: AddressResult[], cursor: string | null, skip: number): void {
     transaction(this.db, () => {
-      const update = sql(this.db, 'UPDATE job_addresses SET result = ?, billed = ?, reason = ? WHERE job_id = ? AND key = ?');
-      for (const row of rows) update.run(row.result, row.billed ? 1 : 0, row.reason ?? null, id, row.email.toLowerCase());
-      sql(this.db, 'UPDATE job_batches SET cursor = ?, skip = ? WHERE job_id = ? AND part = ?').run(cursor, skip, id, part);
+      const update = sql(
+        this.db,
+        'UPDATE job_addresses SET result = ?, billed = ?, reason = ? WHERE job_id = ? AND key = ?',
+      );
+      for (const row of rows)
+        update.run(row.result, row.billed ? 1 : 0, row.reason ?? null, id, row.email.toLowerCase());
+      sql(this.db, 'UPDATE job_batches SET cursor = ?, skip = ? WHERE job_id = ? AND part = ?').run(
+        cursor,
+        skip,
+        id,
+        part,
+      );
     });
   }
 
   counts(id: string): { addresses: number; checked: number } {
     // Only addresses with a seq are sent; the others got their verdict locally.
-    return sql(this.db, 'SELECT COUNT(seq) AS addresses, COUNT(CASE WHEN seq IS NOT NULL THEN result END) AS checked FROM job_addresses WHERE job_id = ?').get(id) as {
+    return sql(
+      this.db,
+      'SELECT COUNT(seq) AS addresses, COUNT(CASE WHEN seq IS NOT NULL THEN result END) AS checked FROM job_addresses WHERE job_id = ?',
+    ).get(id) as {
       addresses: number;
       checked: number;
     };

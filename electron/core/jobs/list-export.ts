@@ -13,7 +13,15 @@ import { sql } from '../storage/sqlite.ts';
 import { namedResults } from '../wire/spec.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 
-export const annotationColumns = ['sift_result', 'sift_billed', 'sift_duplicate', 'sift_role', 'sift_disposable', 'sift_reason', 'sift_suggestion'] as const;
+export const annotationColumns = [
+  'sift_result',
+  'sift_billed',
+  'sift_duplicate',
+  'sift_role',
+  'sift_disposable',
+  'sift_reason',
+  'sift_suggestion',
+] as const;
 
 export type ListSummary = {
   submitted: number;
@@ -50,17 +58,25 @@ type RowInfo = {
 
 export function summarise(store: JobStore, jobId: string): ListSummary {
   const db = store.db;
-  const rows = sql(db, "SELECT COUNT(*) FILTER (WHERE status <> 'no_address') AS submitted, COUNT(*) FILTER (WHERE status = 'no_address') AS no_address FROM job_rows WHERE job_id = ?").get(jobId) as {
+  const rows = sql(
+    db,
+    "SELECT COUNT(*) FILTER (WHERE status <> 'no_address') AS submitted, COUNT(*) FILTER (WHERE status = 'no_address') AS no_address FROM job_rows WHERE job_id = ?",
+  ).get(jobId) as {
     submitted: number;
     no_address: number;
   };
-  const totals = sql(db, 'SELECT COUNT(*) AS unique_count, SUM(role) AS role, SUM(disposable) AS disposable, SUM(billed) AS billed FROM job_addresses WHERE job_id = ?').get(jobId) as {
+  const totals = sql(
+    db,
+    'SELECT COUNT(*) AS unique_count, SUM(role) AS role, SUM(disposable) AS disposable, SUM(billed) AS billed FROM job_addresses WHERE job_id = ?',
+  ).get(jobId) as {
     unique_count: number;
     role: number | null;
     disposable: number | null;
     billed: number | null;
   };
-  const byResult = sql(db, 'SELECT result, COUNT(*) AS n FROM job_addresses WHERE job_id = ? GROUP BY result').all(jobId) as { result: string | null; n: number }[];
+  const byResult = sql(db, 'SELECT result, COUNT(*) AS n FROM job_addresses WHERE job_id = ? GROUP BY result').all(
+    jobId,
+  ) as { result: string | null; n: number }[];
   const summary: ListSummary = {
     submitted: rows.submitted,
     unique: totals.unique_count,
@@ -78,7 +94,8 @@ export function summarise(store: JobStore, jobId: string): ListSummary {
   };
   for (const { result, n } of byResult) {
     if (result === null) summary.unverified += n;
-    else if ((namedResults as readonly string[]).includes(result)) summary[result as (typeof namedResults)[number]] += n;
+    else if ((namedResults as readonly string[]).includes(result))
+      summary[result as (typeof namedResults)[number]] += n;
     else summary.other_results[result] = n;
   }
   return summary;
@@ -95,7 +112,9 @@ async function writeChunk(stream: WriteStream, text: string): Promise<void> {
 }
 
 async function closeStream(stream: WriteStream): Promise<void> {
-  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
 }
 
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
@@ -107,7 +126,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
   const partial = (path: string) => `${path}.partial`;
   const keep = new Set(job.settings.keep);
   const cell = job.settings.neutraliseFormulas ? neutraliseFormula : (value: string) => value;
-  const unparse = (rows: string[][]) => (rows.length === 0 ? '' : `${Papa.unparse(rows, { delimiter: job.delimiter, newline: '\r\n' })}\r\n`);
+  const unparse = (rows: string[][]) =>
+    rows.length === 0 ? '' : `${Papa.unparse(rows, { delimiter: job.delimiter, newline: '\r\n' })}\r\n`;
 
   const cleaned = createWriteStream(partial(cleanedPath));
   const annotated = createWriteStream(partial(annotatedPath));
@@ -149,7 +169,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
         lastIndex = info.row_index;
         const verdict = verdictOf(info);
         const duplicate = info.status !== 'no_address' && info.first === 0;
-        const padded = row.length < job.headers.length ? [...row, ...Array<string>(job.headers.length - row.length).fill('')] : row;
+        const padded =
+          row.length < job.headers.length ? [...row, ...Array<string>(job.headers.length - row.length).fill('')] : row;
         if (keep.has(verdict.result) && !duplicate) cleanedRows.push(row.map(cell));
         annotatedRows.push(
           [
@@ -169,7 +190,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       { delimiter: job.delimiter, skipFirstRow: job.hasHeader },
     );
     await flush();
-    if (lastIndex !== job.rowsTotal) throw new Error(`The input has ${lastIndex} rows now, but ${job.rowsTotal} when it was imported.`);
+    if (lastIndex !== job.rowsTotal)
+      throw new Error(`The input has ${lastIndex} rows now, but ${job.rowsTotal} when it was imported.`);
     await Promise.all([closeStream(cleaned), closeStream(annotated)]);
     const summary = summarise(store, job.id);
     await writeFile(partial(summaryPath), `${JSON.stringify(summary, null, 2)}\n`);

@@ -11,7 +11,11 @@ import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 const sampleRows = 200;
 const chunkRows = 2000;
 
-export async function detectListLayout(path: string, column?: string, displayName = basename(path)): Promise<ListLayout & { delimiter: string }> {
+export async function detectListLayout(
+  path: string,
+  column?: string,
+  displayName = basename(path),
+): Promise<ListLayout & { delimiter: string }> {
   const sample: string[][] = [];
   const { delimiter } = await readCsvRows(path, displayName, (row) => {
     sample.push(row);
@@ -20,7 +24,11 @@ export async function detectListLayout(path: string, column?: string, displayNam
   return { ...detectLayout(sample, displayName, column), delimiter };
 }
 
-export async function importList(store: JobStore, job: JobRecord, onProgress: (rows: number) => void = () => {}): Promise<JobRecord> {
+export async function importList(
+  store: JobStore,
+  job: JobRecord,
+  onProgress: (rows: number) => void = () => {},
+): Promise<JobRecord> {
   const displayName = displayNameOf(job);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
   // A file without a header still gets names for its columns, for the annotated file and the column picker.
@@ -28,7 +36,10 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
   store.setLayout(job.id, { ...layout, headers });
   store.clearImport(job.id);
   const db = store.db;
-  const insertRow = sql(db, 'INSERT INTO job_rows (job_id, row_index, address_key, status, first, suggestion) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertRow = sql(
+    db,
+    'INSERT INTO job_rows (job_id, row_index, address_key, status, first, suggestion) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const insertAddress = sql(
     db,
     'INSERT INTO job_addresses (job_id, key, address, seq, role, disposable, result, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -48,10 +59,26 @@ export async function importList(store: JobStore, job: JobRecord, onProgress: (r
         }
         // Bad syntax gets its verdict here and is never sent; good addresses get a place in the batches.
         const inserted = check.ok
-          ? insertAddress.run(job.id, check.key, check.address, seq + 1, check.role ? 1 : 0, check.disposable ? 1 : 0, null, null).changes
+          ? insertAddress.run(
+              job.id,
+              check.key,
+              check.address,
+              seq + 1,
+              check.role ? 1 : 0,
+              check.disposable ? 1 : 0,
+              null,
+              null,
+            ).changes
           : insertAddress.run(job.id, check.key!, check.key!, null, 0, 0, 'invalid', 'syntax').changes;
         if (inserted > 0 && check.ok) seq += 1;
-        insertRow.run(job.id, rowIndex, check.key!, check.ok ? 'ok' : 'syntax', inserted > 0 ? 1 : 0, check.suggestion ?? null);
+        insertRow.run(
+          job.id,
+          rowIndex,
+          check.key!,
+          check.ok ? 'ok' : 'syntax',
+          inserted > 0 ? 1 : 0,
+          check.suggestion ?? null,
+        );
       }
     });
     pending = [];

@@ -8,16 +8,58 @@ const looksLikeEmail = /^\s*(?:mailto:)?[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+\s*$|<[
 
 /** Header words for an address column, already lower-cased and without spaces, dashes, dots or underscores. */
 const emailHeaderWords = new Set([
-  'email', 'emails', 'mail', 'emailaddress', 'mailaddress', 'emailadresse', 'eaddress',
-  'courriel', 'adressecourriel', 'adresseemail', 'adressemail', 'mél', 'mel',
-  'correo', 'correoelectronico', 'correoelectrónico', 'direcciondecorreo', 'direccióndecorreo', 'correoe',
-  'epost', 'epostadress', 'epostadresse', 'sähköposti', 'sahkoposti', 'emailadres', 'mailadres',
-  'posta', 'postaelettronica', 'indirizzoemail', 'enderecodeemail', 'endereçodeemail', 'correioeletronico', 'correioeletrônico',
-  'emailcim', 'emailová', 'adresemailowy', 'почта', 'электроннаяпочта', 'емейл', 'メール', 'メールアドレス', '邮箱', '电子邮件', '電子郵件', '이메일',
+  'email',
+  'emails',
+  'mail',
+  'emailaddress',
+  'mailaddress',
+  'emailadresse',
+  'eaddress',
+  'courriel',
+  'adressecourriel',
+  'adresseemail',
+  'adressemail',
+  'mél',
+  'mel',
+  'correo',
+  'correoelectronico',
+  'correoelectrónico',
+  'direcciondecorreo',
+  'direccióndecorreo',
+  'correoe',
+  'epost',
+  'epostadress',
+  'epostadresse',
+  'sähköposti',
+  'sahkoposti',
+  'emailadres',
+  'mailadres',
+  'posta',
+  'postaelettronica',
+  'indirizzoemail',
+  'enderecodeemail',
+  'endereçodeemail',
+  'correioeletronico',
+  'correioeletrônico',
+  'emailcim',
+  'emailová',
+  'adresemailowy',
+  'почта',
+  'электроннаяпочта',
+  'емейл',
+  'メール',
+  'メールアドレス',
+  '邮箱',
+  '电子邮件',
+  '電子郵件',
+  '이메일',
 ]);
 
 function normaliseHeader(cell: string): string {
-  return cell.toLowerCase().normalize('NFC').replace(/[\s._\-–:()]/g, '');
+  return cell
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(/[\s._\-–:()]/g, '');
 }
 
 /** How strongly a header cell says "addresses here": 2 exact, 1 mentions mail, 0 not at all. */
@@ -60,7 +102,10 @@ export function detectLayout(sample: string[][], displayName: string, column?: s
     if (score > best.score) best = { columnIndex: index, score, share };
   }
   if (best.columnIndex === -1 || best.share < 0.2) {
-    throw new AppError('unreadable_file', `"${displayName}" has no column of email addresses. Choose the column by hand if the file has one.`);
+    throw new AppError(
+      'unreadable_file',
+      `"${displayName}" has no column of email addresses. Choose the column by hand if the file has one.`,
+    );
   }
   return { hasHeader, columnIndex: best.columnIndex, headers, width };
 }

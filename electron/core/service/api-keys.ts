@@ -51,7 +51,12 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-export function createApiKey(db: Database, now: number, mode: KeyMode, label: string): { key: string; record: ApiKeyRecord } {
+export function createApiKey(
+  db: Database,
+  now: number,
+  mode: KeyMode,
+  label: string,
+): { key: string; record: ApiKeyRecord } {
   // Keys are long random secrets, so a plain SHA-256 is enough to store them safely.
   const key = `${keyPrefixes[mode]}${randomBytes(24).toString('base64url')}`;
   const id = newId('key');
@@ -76,14 +81,21 @@ export function listApiKeys(db: Database): ApiKeyRecord[] {
 }
 
 export function revokeApiKey(db: Database, id: string, now: number): ApiKeyRecord {
-  const changed = sql(db, "UPDATE api_keys SET state = 'revoked', revoked_at = ? WHERE id = ? AND state = 'active'").run(now, id);
+  const changed = sql(
+    db,
+    "UPDATE api_keys SET state = 'revoked', revoked_at = ? WHERE id = ? AND state = 'active'",
+  ).run(now, id);
   const record = getApiKey(db, id);
   if (!record) throw new Error(`No key ${id}`);
   if (changed.changes === 0 && record.state !== 'revoked') throw new Error(`Key ${id} could not be revoked`);
   return record;
 }
 
-export function setKeyRateLimits(db: Database, id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): ApiKeyRecord {
+export function setKeyRateLimits(
+  db: Database,
+  id: string,
+  limits: Partial<Record<RateLimitOperation, RateLimitRule>>,
+): ApiKeyRecord {
   sql(db, 'UPDATE api_keys SET rate_limits = ? WHERE id = ?').run(JSON.stringify(limits), id);
   const record = getApiKey(db, id);
   if (!record) throw new Error(`No key ${id}`);
@@ -94,10 +106,17 @@ export function setKeyRateLimits(db: Database, id: string, limits: Partial<Recor
 export function authenticate(db: Database, authorization: string | undefined, now: number): ApiKeyRecord {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) {
-    throw new ServiceError(401, errorTypes.authentication, assumedErrors.missingApiKey, 'No API key was sent. Send it as `Authorization: Bearer <key>`.');
+    throw new ServiceError(
+      401,
+      errorTypes.authentication,
+      assumedErrors.missingApiKey,
+      'No API key was sent. Send it as `Authorization: Bearer <key>`.',
+    );
   }
   const key = match[1]!;
-  const row = keyModeOf(key) ? (sql(db, 'SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined) : undefined;
+  const row = keyModeOf(key)
+    ? (sql(db, 'SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined)
+    : undefined;
   if (!row || row.state !== 'active') {
     const message = row ? 'This API key has been revoked.' : 'The API key does not match any key.';
     throw new ServiceError(401, errorTypes.authentication, errorCodes.invalidApiKey, message);

@@ -12,7 +12,11 @@ export type BatchWorker = { runOnce(): Promise<number>; start(): void; stop(): P
 /** How far past the first pending address the worker looks for hosts that still have budget. */
 const lookAhead = 2000;
 
-export function createBatchWorker(db: Database, config: ServiceConfig, engines: Record<KeyMode, VerificationEngine>): BatchWorker {
+export function createBatchWorker(
+  db: Database,
+  config: ServiceConfig,
+  engines: Record<KeyMode, VerificationEngine>,
+): BatchWorker {
   const buckets = new Map<string, { tokens: number; at: number }>();
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> | undefined;
@@ -60,7 +64,11 @@ export function createBatchWorker(db: Database, config: ServiceConfig, engines: 
         settled.forEach((outcome, index) => {
           const seq = slice[index]!.seq;
           if (outcome.status === 'fulfilled') outcomes.push({ seq, verdict: outcome.value });
-          else outcomes.push({ seq, error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason) });
+          else
+            outcomes.push({
+              seq,
+              error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason),
+            });
         });
       }
       recordOutcomes(db, config, config.now(), batch.id, outcomes);

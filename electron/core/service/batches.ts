@@ -62,7 +62,8 @@ export function batchObject(batch: BatchRecord): BatchObject {
     submitted: batch.submitted,
     unique: batch.unique_count,
     created_at: new Date(batch.created_at).toISOString(),
-    completed_at: batch.status === batchStatuses.complete && batch.ended_at ? new Date(batch.ended_at).toISOString() : null,
+    completed_at:
+      batch.status === batchStatuses.complete && batch.ended_at ? new Date(batch.ended_at).toISOString() : null,
     summary: summaryOf(batch),
   };
 }
@@ -94,13 +95,19 @@ export function beginBatch(db: Database, now: number, key: { id: string; mode: K
 }
 
 /** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
-export function stageAddresses(db: Database, config: ServiceConfig, batchId: string, addresses: readonly string[]): void {
+export function stageAddresses(
+  db: Database,
+  config: ServiceConfig,
+  batchId: string,
+  addresses: readonly string[],
+): void {
   transaction(db, () => {
     const batch = loadBatch(db, batchId)!;
     if (batch.submitted + addresses.length > config.maxBatchAddresses) {
       throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
     }
-    const insert = sql(db, 
+    const insert = sql(
+      db,
       `INSERT INTO batch_rows (batch_id, seq, email, norm, host, result, reason, result_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, norm) DO NOTHING`,
     );
@@ -123,7 +130,8 @@ export function stageAddresses(db: Database, config: ServiceConfig, batchId: str
         }
       }
     }
-    sql(db, 
+    sql(
+      db,
       `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_invalid = c_invalid + ?,
        next_result_seq = ? WHERE id = ?`,
     ).run(addresses.length, seq, invalid, invalid, resultSeq, batchId);
@@ -180,17 +188,27 @@ export function discardUnfinishedImports(db: Database): void {
 export type ProbeOutcome = { seq: number; verdict?: Verdict; error?: string };
 
 /** Writes a round of probe outcomes for one batch in one transaction; ignores a batch that has ended meanwhile. */
-export function recordOutcomes(db: Database, config: ServiceConfig, now: number, batchId: string, outcomes: ProbeOutcome[]): void {
+export function recordOutcomes(
+  db: Database,
+  config: ServiceConfig,
+  now: number,
+  batchId: string,
+  outcomes: ProbeOutcome[],
+): void {
   transaction(db, () => {
     const batch = loadBatch(db, batchId);
     if (!batch || batch.status !== batchStatuses.running) return;
     let { reserved_free: reservedFree, reserved_paid: reservedPaid, next_result_seq: resultSeq } = batch;
     const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
-    const write = sql(db, 
+    const write = sql(
+      db,
       `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?, result_seq = ?
        WHERE batch_id = ? AND seq = ? AND result IS NULL`,
     );
-    const failAttempt = sql(db, 'UPDATE batch_rows SET attempts = attempts + 1 WHERE batch_id = ? AND seq = ? RETURNING attempts');
+    const failAttempt = sql(
+      db,
+      'UPDATE batch_rows SET attempts = attempts + 1 WHERE batch_id = ? AND seq = ? RETURNING attempts',
+    );
     let gaveUp: string | null = null;
     for (const outcome of outcomes) {
       if (!outcome.verdict) {
@@ -224,7 +242,8 @@ export function recordOutcomes(db: Database, config: ServiceConfig, now: number,
       if (verdict.disposable) counters.disposable += 1;
       counters.done += 1;
     }
-    sql(db, 
+    sql(
+      db,
       `UPDATE batches SET c_valid = c_valid + ?, c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?,
        c_role = c_role + ?, c_disposable = c_disposable + ?, c_billed = c_billed + ?, done_count = done_count + ?,
        reserved_free = ?, reserved_paid = ?, next_result_seq = ? WHERE id = ?`,
@@ -272,7 +291,9 @@ export function failBatch(db: Database, now: number, batchId: string, message: s
     const batch = loadBatch(db, batchId)!;
     if (batch.status !== batchStatuses.running) return;
     const spent = db
-      .prepare('SELECT COALESCE(SUM(billed_free), 0) AS free, COALESCE(SUM(billed) - SUM(billed_free), 0) AS paid FROM batch_rows WHERE batch_id = ?')
+      .prepare(
+        'SELECT COALESCE(SUM(billed_free), 0) AS free, COALESCE(SUM(billed) - SUM(billed_free), 0) AS paid FROM batch_rows WHERE batch_id = ?',
+      )
       .get(batchId) as { free: number; paid: number };
     refundCredits(db, now, {
       free: batch.reserved_free + spent.free,
@@ -281,7 +302,8 @@ export function failBatch(db: Database, now: number, batchId: string, message: s
     });
     sql(db, 'UPDATE batch_rows SET billed = 0, billed_free = 0 WHERE batch_id = ? AND billed = 1').run(batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
-    sql(db, 
+    sql(
+      db,
       'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0, c_billed = 0, error = ? WHERE id = ?',
     ).run(batchStatuses.failed, now, JSON.stringify(error), batchId);
     recordEvent(db, now, 'batch.failed', { batch_id: batch.id, name: batch.name, error });
@@ -289,11 +311,20 @@ export function failBatch(db: Database, now: number, batchId: string, message: s
 }
 
 /** The owner cancels: what was verified stays (and stays billed); the unspent reservation goes back. */
-export function cancelBatch(db: Database, now: number, batch: BatchRecord, afterCancel: (batch: BatchRecord) => void = () => {}): BatchRecord {
+export function cancelBatch(
+  db: Database,
+  now: number,
+  batch: BatchRecord,
+  afterCancel: (batch: BatchRecord) => void = () => {},
+): BatchRecord {
   return transaction(db, () => {
     const current = loadBatch(db, batch.id)!;
     if (current.status !== batchStatuses.running) {
-      throw invalidRequest(assumedErrors.batchNotRunning, `Batch ${batch.id} has already ended (${current.status}).`, 409);
+      throw invalidRequest(
+        assumedErrors.batchNotRunning,
+        `Batch ${batch.id} has already ended (${current.status}).`,
+        409,
+      );
     }
     refundCredits(db, now, { free: current.reserved_free, paid: current.reserved_paid, freeMonth: current.free_month });
     sql(db, 'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?').run(
@@ -302,7 +333,11 @@ export function cancelBatch(db: Database, now: number, batch: BatchRecord, after
       batch.id,
     );
     const canceled = loadBatch(db, batch.id)!;
-    recordEvent(db, now, 'batch.canceled', { batch_id: canceled.id, name: canceled.name, summary: summaryOf(canceled) });
+    recordEvent(db, now, 'batch.canceled', {
+      batch_id: canceled.id,
+      name: canceled.name,
+      summary: summaryOf(canceled),
+    });
     afterCancel(canceled);
     return canceled;
   });
@@ -312,7 +347,15 @@ export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: n
   return batch.ended_at !== null && now > batch.ended_at + config.retentionMs;
 }
 
-type StoredRow = { email: string; result: string; billed: number; role: number; disposable: number; reason: string | null; result_seq: number };
+type StoredRow = {
+  email: string;
+  result: string;
+  billed: number;
+  role: number;
+  disposable: number;
+  reason: string | null;
+  result_seq: number;
+};
 
 export function toResultRow(row: StoredRow): ResultRow {
   // role, disposable and reason are Sift's extras (see wire assumptions); readers must not need them.
@@ -327,7 +370,13 @@ export function toResultRow(row: StoredRow): ResultRow {
 }
 
 /** Rows after `position` in result order, optionally one verdict only. */
-export function readResults(db: Database, batchId: string, position: number, limit: number, filter?: string): StoredRow[] {
+export function readResults(
+  db: Database,
+  batchId: string,
+  position: number,
+  limit: number,
+  filter?: string,
+): StoredRow[] {
   const filterClause = filter === undefined ? '' : 'AND result = ?';
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
   return db

@@ -6,7 +6,13 @@ import type { ServiceConfig } from './service-config.ts';
 import { ServiceError } from './service-error.ts';
 import { recordEvent } from './webhooks.ts';
 
-type AccountRow = { balance: number; free_month: string; free_used: number; low_threshold: number | null; low_armed: number };
+type AccountRow = {
+  balance: number;
+  free_month: string;
+  free_used: number;
+  low_threshold: number | null;
+  low_armed: number;
+};
 
 export type AccountState = { balance: number; freeRemaining: number; freeMonth: string; lowThreshold: number | null };
 export type Reservation = { free: number; paid: number; freeMonth: string };
@@ -61,7 +67,10 @@ export function reserveCredits(db: Database, config: ServiceConfig, now: number,
 /** Gives credits back. Free checks return only within the month they were taken from. */
 export function refundCredits(db: Database, now: number, refund: Reservation): void {
   const freeBack = refund.freeMonth === monthOf(now) ? refund.free : 0;
-  sql(db, 'UPDATE account SET free_used = MAX(0, free_used - ?), balance = balance + ? WHERE id = 1').run(freeBack, refund.paid);
+  sql(db, 'UPDATE account SET free_used = MAX(0, free_used - ?), balance = balance + ? WHERE id = 1').run(
+    freeBack,
+    refund.paid,
+  );
   rearmLowBalance(db);
 }
 
@@ -85,5 +94,8 @@ function checkLowBalance(db: Database, now: number): void {
 }
 
 function rearmLowBalance(db: Database): void {
-  sql(db, 'UPDATE account SET low_armed = 1 WHERE id = 1 AND (low_threshold IS NULL OR balance >= low_threshold)').run();
+  sql(
+    db,
+    'UPDATE account SET low_armed = 1 WHERE id = 1 AND (low_threshold IS NULL OR balance >= low_threshold)',
+  ).run();
 }

@@ -31,7 +31,10 @@ export function createCursorCodec(secret: Buffer): CursorCodec {
         if (typeof p !== 'number' || !Number.isInteger(p) || p < 0) throw new Error('bad position');
         return p;
       } catch {
-        throw invalidRequest(assumedErrors.invalidCursor, 'The cursor is not one this service gave out for this batch.');
+        throw invalidRequest(
+          assumedErrors.invalidCursor,
+          'The cursor is not one this service gave out for this batch.',
+        );
       }
     },
   };

@@ -6,7 +6,10 @@ import { startVerificationService } from './verification-service.ts';
 
 export type EmbeddedService = { baseUrl: string; apiKey: string; close(): Promise<void> };
 
-export async function startEmbeddedService(appDataDir: string, overrides: Partial<ServiceConfig> = {}): Promise<EmbeddedService> {
+export async function startEmbeddedService(
+  appDataDir: string,
+  overrides: Partial<ServiceConfig> = {},
+): Promise<EmbeddedService> {
   const service = await startVerificationService({ dataDir: join(appDataDir, 'service'), ...overrides });
   const { key, record } = service.dashboard.createKey('sandbox', 'Sift (this run)');
   // Generous status budget: the app is this service's only client.

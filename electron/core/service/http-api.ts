@@ -24,7 +24,14 @@ import {
   serviceVersionPattern,
   verifyRequestSchema,
 } from '../wire/assumptions.ts';
-import { apiPrefix, headers, keyModeOf, resultsFilterParam, resultsPageLimits, type ResultsPage } from '../wire/spec.ts';
+import {
+  apiPrefix,
+  headers,
+  keyModeOf,
+  resultsFilterParam,
+  resultsPageLimits,
+  type ResultsPage,
+} from '../wire/spec.ts';
 import { transaction, type Database, sql } from '../storage/sqlite.ts';
 import { authenticate, type ApiKeyRecord } from './api-keys.ts';
 import {
@@ -63,7 +70,12 @@ type Call = {
   response: ServerResponse;
 };
 
-type Route = { method: string; pattern: RegExp; operation: RateLimitOperation; handle(context: ServiceContext, call: Call): Promise<void> };
+type Route = {
+  method: string;
+  pattern: RegExp;
+  operation: RateLimitOperation;
+  handle(context: ServiceContext, call: Call): Promise<void>;
+};
 
 const stageChunk = 5000;
 /** Sift's own ceiling for unauthenticated requests per client address, so keys cannot be guessed quickly. */
@@ -90,7 +102,11 @@ export function createServiceRequestHandler(context: ServiceContext) {
         return;
       }
       request.resume();
-      sendError(response, known ?? new ServiceError(500, assumedErrors.apiError, 'internal_error', 'The service failed to handle this request.'));
+      sendError(
+        response,
+        known ??
+          new ServiceError(500, assumedErrors.apiError, 'internal_error', 'The service failed to handle this request.'),
+      );
     });
   };
 }
@@ -106,7 +122,10 @@ async function handleRequest(context: ServiceContext, request: IncomingMessage, 
   const pinned = request.headers[headers.serviceVersion.toLowerCase()];
   if (typeof pinned === 'string' && !serviceVersionPattern.test(pinned)) {
     response.setHeader(headers.serviceVersion, currentServiceVersion);
-    throw invalidRequest('invalid_service_version', `${headers.serviceVersion} must be a date like ${currentServiceVersion}.`);
+    throw invalidRequest(
+      'invalid_service_version',
+      `${headers.serviceVersion} must be a date like ${currentServiceVersion}.`,
+    );
   }
   response.setHeader(headers.serviceVersion, typeof pinned === 'string' ? pinned : currentServiceVersion);
 
@@ -134,20 +153,38 @@ async function handleRequest(context: ServiceContext, request: IncomingMessage, 
   setRateHeaders(response, decision);
   if (!decision.allowed) {
     request.resume();
-    throw new ServiceError(429, assumedErrors.rateLimit, assumedErrors.rateLimited, 'Too many requests for this key. Wait and retry.', {
-      [headers.retryAfter]: String(decision.retryAfterSeconds),
-    });
+    throw new ServiceError(
+      429,
+      assumedErrors.rateLimit,
+      assumedErrors.rateLimited,
+      'Too many requests for this key. Wait and retry.',
+      {
+        [headers.retryAfter]: String(decision.retryAfterSeconds),
+      },
+    );
   }
   for (const value of url.searchParams.values()) {
     if (keyModeOf(value)) {
       request.resume();
-      throw invalidRequest('api_key_in_query', 'Never put an API key in a URL. Send it only in the Authorization header.');
+      throw invalidRequest(
+        'api_key_in_query',
+        'Never put an API key in a URL. Send it only in the Authorization header.',
+      );
     }
   }
-  await route.handle(context, { key, params: route.pattern.exec(path!)!.slice(1).map(decodeURIComponent), url, request, response });
+  await route.handle(context, {
+    key,
+    params: route.pattern.exec(path!)!.slice(1).map(decodeURIComponent),
+    url,
+    request,
+    response,
+  });
 }
 
-function setRateHeaders(response: ServerResponse, decision: { limit: number; remaining: number; resetSeconds: number }) {
+function setRateHeaders(
+  response: ServerResponse,
+  decision: { limit: number; remaining: number; resetSeconds: number },
+) {
   response.setHeader(headers.rateLimitLimit, String(decision.limit));
   response.setHeader(headers.rateLimitRemaining, String(decision.remaining));
   response.setHeader(headers.rateLimitReset, String(decision.resetSeconds));
@@ -175,7 +212,8 @@ async function readJson(request: IncomingMessage, maxBytes: number): Promise<{ t
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) throw invalidRequest('body_too_large', `The request body is larger than ${maxBytes} bytes.`, 413);
+    if (size > maxBytes)
+      throw invalidRequest('body_too_large', `The request body is larger than ${maxBytes} bytes.`, 413);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -202,7 +240,8 @@ async function idempotent(
     send(call.response, await work(() => {}));
     return;
   }
-  if (idemKey.length > 255) throw invalidRequest('invalid_idempotency_key', 'An Idempotency-Key is at most 255 characters.');
+  if (idemKey.length > 255)
+    throw invalidRequest('invalid_idempotency_key', 'An Idempotency-Key is at most 255 characters.');
   // Scoped to the account's mode, not the key: a retry after a key rotation is still recognised.
   const scope = `account:${call.key.mode}`;
   const replay = claimIdempotencyKey(db, scope, idemKey, hash, config.now());
@@ -221,7 +260,12 @@ async function idempotent(
     send(call.response, stored);
   } catch (error) {
     const known = toServiceError(error);
-    settleIdempotencyKey(db, scope, idemKey, known ? { status: known.status, body: JSON.stringify(known.body()) } : { status: 500, body: '' });
+    settleIdempotencyKey(
+      db,
+      scope,
+      idemKey,
+      known ? { status: known.status, body: JSON.stringify(known.body()) } : { status: 500, body: '' },
+    );
     throw error;
   }
 }
@@ -235,7 +279,17 @@ async function verify(context: ServiceContext, call: Call) {
     const email = parsed.data.email.trim();
     const syntax = checkSyntax(email);
     if (!syntax.ok) {
-      return { status: 200, body: JSON.stringify({ email, result: 'invalid', billed: false, role: false, disposable: false, reason: 'invalid_syntax' }) };
+      return {
+        status: 200,
+        body: JSON.stringify({
+          email,
+          result: 'invalid',
+          billed: false,
+          role: false,
+          disposable: false,
+          reason: 'invalid_syntax',
+        }),
+      };
     }
     const live = call.key.mode === 'live';
     // Checked before the probe so an empty account is told at once; charged after it, once.
@@ -246,11 +300,31 @@ async function verify(context: ServiceContext, call: Call) {
     } catch (error) {
       if (!(error instanceof ProbeError)) throw error;
       // A check that could not be made is not charged.
-      return { status: 200, body: JSON.stringify({ email, result: 'unknown', billed: false, role: false, disposable: false, reason: 'probe_failed' }) };
+      return {
+        status: 200,
+        body: JSON.stringify({
+          email,
+          result: 'unknown',
+          billed: false,
+          role: false,
+          disposable: false,
+          reason: 'probe_failed',
+        }),
+      };
     }
     return transaction(db, () => {
       if (live) reserveCredits(db, config, config.now(), 1);
-      const stored = { status: 200, body: JSON.stringify({ email, result: verdict.result, billed: live, role: verdict.role, disposable: verdict.disposable, reason: verdict.reason }) };
+      const stored = {
+        status: 200,
+        body: JSON.stringify({
+          email,
+          result: verdict.result,
+          billed: live,
+          role: verdict.role,
+          disposable: verdict.disposable,
+          reason: verdict.reason,
+        }),
+      };
       settle(stored);
       return stored;
     });
@@ -261,13 +335,16 @@ async function createBatch(context: ServiceContext, call: Call) {
   const { db, config } = context;
   const { text, value } = await readJson(call.request, config.maxJsonBytes);
   const parsed = createBatchRequestSchema.safeParse(value);
-  if (!parsed.success) throw invalidRequest('invalid_batch', 'The body must be JSON `{ "name": string, "emails": [string, ...] }`.');
+  if (!parsed.success)
+    throw invalidRequest('invalid_batch', 'The body must be JSON `{ "name": string, "emails": [string, ...] }`.');
   const { emails, name = '' } = parsed.data;
   if (emails.length === 0) throw invalidRequest('empty_batch', 'A batch needs at least one address.');
-  if (emails.length > config.maxBatchAddresses) throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
+  if (emails.length > config.maxBatchAddresses)
+    throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
   await idempotent(context, call, requestHash('batches', text), (settle) =>
     createStagedBatch(context, call, name, settle, (batchId) => {
-      for (let i = 0; i < emails.length; i += stageChunk) stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk));
+      for (let i = 0; i < emails.length; i += stageChunk)
+        stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk));
     }),
   );
 }
@@ -304,7 +381,10 @@ function parseLimit(raw: string | null): number {
   if (raw === null) return resultsPageLimits.default;
   const limit = Number(raw);
   if (!/^\d+$/.test(raw) || limit < resultsPageLimits.min || limit > resultsPageLimits.max) {
-    throw invalidRequest('invalid_limit', `limit must be a whole number from ${resultsPageLimits.min} to ${resultsPageLimits.max}.`);
+    throw invalidRequest(
+      'invalid_limit',
+      `limit must be a whole number from ${resultsPageLimits.min} to ${resultsPageLimits.max}.`,
+    );
   }
   return limit;
 }
@@ -318,7 +398,7 @@ async function results(context: ServiceContext, call: Call) {
   if (resultsExpired(config, batch, config.now())) {
     throw cursor === null
       ? invalidRequest('results_expired', 'This batch is past its retention window; its results are gone.', 410)
-      : invalidRequest(assumedErrors.cursorExpired, 'This cursor expired with the batch\'s retention window.');
+      : invalidRequest(assumedErrors.cursorExpired, "This cursor expired with the batch's retention window.");
   }
   const position = cursor === null ? 0 : cursors.decode(cursor, batch.id);
   const rows = readResults(db, batch.id, position, limit + 1, filter);
@@ -326,7 +406,11 @@ async function results(context: ServiceContext, call: Call) {
   const moreStored = rows.length > limit;
   const hasMore = moreStored || (hasMoreWhileRunning && batch.status === batchStatuses.running);
   const last = page.at(-1)?.result_seq ?? position;
-  const body: ResultsPage = { data: page.map(toResultRow), has_more: hasMore, next_cursor: hasMore ? cursors.encode(batch.id, last) : null };
+  const body: ResultsPage = {
+    data: page.map(toResultRow),
+    has_more: hasMore,
+    next_cursor: hasMore ? cursors.encode(batch.id, last) : null,
+  };
   sendJson(call.response, 200, body);
 }
 
@@ -334,9 +418,14 @@ async function resultsCsv(context: ServiceContext, call: Call) {
   const { db, config } = context;
   const batch = getBatchFor(db, call.params[0]!, call.key.mode);
   if (batch.status === batchStatuses.running) {
-    throw invalidRequest(assumedErrors.batchNotComplete, 'The batch is still running; download its CSV when it has ended.', 409);
+    throw invalidRequest(
+      assumedErrors.batchNotComplete,
+      'The batch is still running; download its CSV when it has ended.',
+      409,
+    );
   }
-  if (resultsExpired(config, batch, config.now())) throw invalidRequest('results_expired', 'This batch is past its retention window.', 410);
+  if (resultsExpired(config, batch, config.now()))
+    throw invalidRequest('results_expired', 'This batch is past its retention window.', 410);
   const { response } = call;
   response.writeHead(200, {
     'Content-Type': 'text/csv; charset=utf-8',
@@ -344,10 +433,13 @@ async function resultsCsv(context: ServiceContext, call: Call) {
   });
   response.write(`${resultsCsvHeader.join(',')}\r\n`);
   // Paged from the database with backpressure, so a large batch never sits in memory whole.
-  for (let position = 0; ; ) {
+  for (let position = 0; ;) {
     const rows = readResults(db, batch.id, position, 1000);
     if (rows.length === 0) break;
-    const csv = Papa.unparse(rows.map((row) => [row.email, row.result, row.billed === 1 ? 'true' : 'false']), { newline: '\r\n' });
+    const csv = Papa.unparse(
+      rows.map((row) => [row.email, row.result, row.billed === 1 ? 'true' : 'false']),
+      { newline: '\r\n' },
+    );
     if (!response.write(`${csv}\r\n`)) await new Promise((resolve) => response.once('drain', resolve));
     position = rows.at(-1)!.result_seq;
   }
@@ -378,7 +470,8 @@ async function uploadFile(context: ServiceContext, call: Call) {
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > config.maxUploadBytes) done(invalidRequest('file_too_large', `An upload is at most ${config.maxUploadBytes} bytes.`, 413));
+      if (size > config.maxUploadBytes)
+        done(invalidRequest('file_too_large', `An upload is at most ${config.maxUploadBytes} bytes.`, 413));
       else {
         hash.update(chunk);
         done(null, chunk);
@@ -389,7 +482,9 @@ async function uploadFile(context: ServiceContext, call: Call) {
     // Streamed to disk first: memory stays flat however large the file is.
     await pipeline(call.request, meter, createWriteStream(path, { mode: 0o600 }));
     await idempotent(context, call, hash.digest('hex'), (settle) =>
-      createStagedBatch(context, call, name, settle, (batchId) => stageFile(context, batchId, path, name || 'upload.csv')),
+      createStagedBatch(context, call, name, settle, (batchId) =>
+        stageFile(context, batchId, path, name || 'upload.csv'),
+      ),
     );
   } finally {
     await rm(path, { force: true });

@@ -14,21 +14,41 @@ export function requestHash(...parts: (string | Buffer)[]): string {
 }
 
 /** A stored answer to replay, or null after claiming the key for this request. */
-export function claimIdempotencyKey(db: Database, keyId: string, idemKey: string, hash: string, now: number): StoredResponse | null {
+export function claimIdempotencyKey(
+  db: Database,
+  keyId: string,
+  idemKey: string,
+  hash: string,
+  now: number,
+): StoredResponse | null {
   sql(db, 'DELETE FROM idempotency WHERE created_at < ?').run(now - idempotencyWindowMs);
-  const existing = sql(db, 'SELECT request_hash, status, body FROM idempotency WHERE key_id = ? AND idem_key = ?').get(keyId, idemKey) as
-    | { request_hash: string; status: number | null; body: string | null }
-    | undefined;
+  const existing = sql(db, 'SELECT request_hash, status, body FROM idempotency WHERE key_id = ? AND idem_key = ?').get(
+    keyId,
+    idemKey,
+  ) as { request_hash: string; status: number | null; body: string | null } | undefined;
   if (existing) {
     if (existing.request_hash !== hash) {
-      throw invalidRequest(assumedErrors.idempotencyKeyReused, 'This Idempotency-Key was used with a different request.', 409);
+      throw invalidRequest(
+        assumedErrors.idempotencyKeyReused,
+        'This Idempotency-Key was used with a different request.',
+        409,
+      );
     }
     if (existing.status === null) {
-      throw invalidRequest('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.', 409);
+      throw invalidRequest(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed. Retry shortly.',
+        409,
+      );
     }
     return { status: existing.status, body: existing.body ?? '' };
   }
-  sql(db, 'INSERT INTO idempotency (key_id, idem_key, request_hash, created_at) VALUES (?, ?, ?, ?)').run(keyId, idemKey, hash, now);
+  sql(db, 'INSERT INTO idempotency (key_id, idem_key, request_hash, created_at) VALUES (?, ?, ?, ?)').run(
+    keyId,
+    idemKey,
+    hash,
+    now,
+  );
   return null;
 }
 
@@ -38,7 +58,12 @@ export function settleIdempotencyKey(db: Database, keyId: string, idemKey: strin
     sql(db, 'DELETE FROM idempotency WHERE key_id = ? AND idem_key = ?').run(keyId, idemKey);
     return;
   }
-  sql(db, 'UPDATE idempotency SET status = ?, body = ? WHERE key_id = ? AND idem_key = ?').run(response.status, response.body, keyId, idemKey);
+  sql(db, 'UPDATE idempotency SET status = ?, body = ? WHERE key_id = ? AND idem_key = ?').run(
+    response.status,
+    response.body,
+    keyId,
+    idemKey,
+  );
 }
 
 /** After a restart, a request that was mid-way never answered: let its retry run. */

@@ -11,7 +11,19 @@ export type Verdict = { result: string; reason: string; role: boolean; disposabl
 export type VerificationEngine = { verify(local: string, asciiDomain: string): Promise<Verdict> };
 
 /** Big mailbox providers accept mail only for real boxes, so they are never catch-all. */
-const majorProviders = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'yahoo.com', 'icloud.com', 'proton.me', 'gmx.de', 'web.de', 'aol.com']);
+const majorProviders = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'yahoo.com',
+  'icloud.com',
+  'proton.me',
+  'gmx.de',
+  'web.de',
+  'aol.com',
+]);
 
 const scripted: [prefix: string, result: string, reason: string][] = [
   ['valid', 'valid', 'accepted_email'],
@@ -27,12 +39,14 @@ export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
   const domain = asciiDomain.toLowerCase();
   const flags = { role: isRoleLocalPart(lowerLocal), disposable: isDisposableDomain(domain) };
   if (lowerLocal.startsWith('giveup')) throw new ProbeError('The mail host kept failing (scripted sandbox failure).');
-  for (const [prefix, result, reason] of scripted) if (lowerLocal.startsWith(prefix)) return { result, reason, ...flags };
+  for (const [prefix, result, reason] of scripted)
+    if (lowerLocal.startsWith(prefix)) return { result, reason, ...flags };
 
   const digest = createHash('sha256').update(`${lowerLocal}@${domain}`).digest();
   const domainDigest = createHash('sha256').update(domain).digest();
   // Catch-all is a property of a domain, not of one address.
-  if (!majorProviders.has(domain) && domainDigest[0]! < 26) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
+  if (!majorProviders.has(domain) && domainDigest[0]! < 26)
+    return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
   const roll = digest.readUInt16BE(0) / 65536;
   if (roll < 0.8) return { result: 'valid', reason: 'accepted_email', ...flags };
   if (roll < 0.93) return { result: 'invalid', reason: roll < 0.88 ? 'rejected_email' : 'invalid_domain', ...flags };

@@ -34,7 +34,11 @@ export function serviceDatabasePath(dataDir: string): string {
 }
 
 /** The database and its dashboard alone, for `sift service` commands and tests that manage a running service. */
-export function openServiceStore(overrides: Partial<ServiceConfig> & { dataDir: string }): { db: Database; config: ServiceConfig; dashboard: Dashboard } {
+export function openServiceStore(overrides: Partial<ServiceConfig> & { dataDir: string }): {
+  db: Database;
+  config: ServiceConfig;
+  dashboard: Dashboard;
+} {
   const config = serviceConfig(overrides);
   const db = openDatabase(serviceDatabasePath(config.dataDir));
   migrate(db);

@@ -31,19 +31,27 @@ export function signatureHeader(secret: string, timestampSeconds: number, body: 
 
 export function createEndpoint(db: Database, now: number, url: string): WebhookEndpoint & { secret: string } {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('A webhook URL must be http or https.');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error('A webhook URL must be http or https.');
   const id = newId('we');
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  sql(db, 'INSERT INTO webhook_endpoints (id, url, secret, created_at) VALUES (?, ?, ?, ?)').run(id, parsed.href, secret, now);
+  sql(db, 'INSERT INTO webhook_endpoints (id, url, secret, created_at) VALUES (?, ?, ?, ?)').run(
+    id,
+    parsed.href,
+    secret,
+    now,
+  );
   return { id, url: parsed.href, createdAt: now, secret };
 }
 
 export function listEndpoints(db: Database): WebhookEndpoint[] {
-  return (sql(db, 'SELECT id, url, created_at FROM webhook_endpoints WHERE disabled = 0 ORDER BY created_at').all() as {
-    id: string;
-    url: string;
-    created_at: number;
-  }[]).map((row) => ({ id: row.id, url: row.url, createdAt: row.created_at }));
+  return (
+    sql(db, 'SELECT id, url, created_at FROM webhook_endpoints WHERE disabled = 0 ORDER BY created_at').all() as {
+      id: string;
+      url: string;
+      created_at: number;
+    }[]
+  ).map((row) => ({ id: row.id, url: row.url, createdAt: row.created_at }));
 }
 
 export function deleteEndpoint(db: Database, id: string): void {
@@ -56,7 +64,8 @@ export function recordEvent(db: Database, now: number, type: EventType, data: Re
   eventDataSchemas[type].parse(data);
   const body = JSON.stringify({ id, type, created_at: new Date(now).toISOString(), data });
   sql(db, 'INSERT INTO events (id, type, body, created_at) VALUES (?, ?, ?, ?)').run(id, type, body, now);
-  const insert = sql(db, 
+  const insert = sql(
+    db,
     "INSERT INTO deliveries (id, event_id, endpoint_id, status, next_attempt_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?)",
   );
   for (const endpoint of listEndpoints(db)) insert.run(newId('del'), id, endpoint.id, now, now);
@@ -120,33 +129,24 @@ export function createDeliveryWorker(db: Database, config: ServiceConfig): Deliv
     const now = config.now();
     const attempts = row.attempts + 1;
     if (status !== null && status >= 200 && status < 300) {
-      sql(db, "UPDATE deliveries SET status = 'delivered', attempts = ?, next_attempt_at = NULL, last_status = ?, last_error = NULL, updated_at = ? WHERE id = ?").run(
-        attempts,
-        status,
-        now,
-        row.id,
-      );
+      sql(
+        db,
+        "UPDATE deliveries SET status = 'delivered', attempts = ?, next_attempt_at = NULL, last_status = ?, last_error = NULL, updated_at = ? WHERE id = ?",
+      ).run(attempts, status, now, row.id);
       return;
     }
     const wait = config.webhookRetryScheduleMs[attempts - 1];
     const lastError = error ?? `HTTP ${status}`;
     if (wait === undefined) {
-      sql(db, "UPDATE deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?").run(
-        attempts,
-        status,
-        lastError,
-        now,
-        row.id,
-      );
+      sql(
+        db,
+        "UPDATE deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?",
+      ).run(attempts, status, lastError, now, row.id);
     } else {
-      sql(db, "UPDATE deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?").run(
-        attempts,
-        now + wait,
-        status,
-        lastError,
-        now,
-        row.id,
-      );
+      sql(
+        db,
+        "UPDATE deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?",
+      ).run(attempts, now + wait, status, lastError, now, row.id);
     }
   }
 
@@ -181,7 +181,10 @@ export function createDeliveryWorker(db: Database, config: ServiceConfig): Deliv
     start() {
       stopped = false;
       // A delivery claimed when the service stopped has no due time: give it one again.
-      sql(db, "UPDATE deliveries SET next_attempt_at = ? WHERE status IN ('pending', 'retrying') AND next_attempt_at IS NULL").run(config.now());
+      sql(
+        db,
+        "UPDATE deliveries SET next_attempt_at = ? WHERE status IN ('pending', 'retrying') AND next_attempt_at IS NULL",
+      ).run(config.now());
       schedule();
     },
     async stop() {

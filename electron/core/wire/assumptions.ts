@@ -38,7 +38,12 @@ export type BatchObject = z.infer<typeof batchObjectSchema>;
  * Spec: "The initial state, how queued batches are named, and any other transition are not shown."
  * Clients treat any other status as still working.
  */
-export const batchStatuses = { running: 'running', complete: 'complete', failed: 'failed', canceled: 'canceled' } as const;
+export const batchStatuses = {
+  running: 'running',
+  complete: 'complete',
+  failed: 'failed',
+  canceled: 'canceled',
+} as const;
 export const endStatuses: readonly string[] = [batchStatuses.complete, batchStatuses.failed, batchStatuses.canceled];
 
 /**
@@ -136,7 +141,12 @@ export const currentServiceVersion = '2026-11-01';
  * batch.canceled "a partial summary; which fields are present is not shown"; credits.low "the remaining balance; the field name is not shown".
  */
 export const eventDataSchemas = {
-  'batch.completed': z.looseObject({ batch_id: z.string(), name: z.string(), summary: batchSummarySchema, results_url: z.string() }),
+  'batch.completed': z.looseObject({
+    batch_id: z.string(),
+    name: z.string(),
+    summary: batchSummarySchema,
+    results_url: z.string(),
+  }),
   'batch.failed': z.looseObject({
     batch_id: z.string(),
     name: z.string(),

@@ -54,7 +54,16 @@ export type ResultsPage = z.infer<typeof resultsPageSchema>;
 
 export const resultsPageLimits = { min: 1, max: 1000, default: 100 } as const;
 
-export const summaryFields = ['valid', 'invalid', 'catch_all', 'unknown', 'duplicates', 'role', 'disposable', 'billed'] as const;
+export const summaryFields = [
+  'valid',
+  'invalid',
+  'catch_all',
+  'unknown',
+  'duplicates',
+  'role',
+  'disposable',
+  'billed',
+] as const;
 export const batchSummarySchema = z.looseObject(
   Object.fromEntries(summaryFields.map((field) => [field, z.number().int()])) as Record<
     (typeof summaryFields)[number],

@@ -28,7 +28,10 @@ export function App() {
       <main className="app-main">
         {clean.error && (
           <div className="alert" role="alert">
-            <strong>{clean.stage === 'drop' && clean.fileName ? `Could not open ${clean.fileName}.` : 'Something went wrong.'}</strong> {clean.error}
+            <strong>
+              {clean.stage === 'drop' && clean.fileName ? `Could not open ${clean.fileName}.` : 'Something went wrong.'}
+            </strong>{' '}
+            {clean.error}
           </div>
         )}
         {(clean.stage === 'drop' || clean.stage === 'reading') && (
@@ -47,7 +50,9 @@ export function App() {
             onClose={clean.reset}
           />
         )}
-        {clean.stage === 'running' && clean.job && <JobProgress job={clean.job} busy={clean.busy} onCancel={() => void clean.cancel()} />}
+        {clean.stage === 'running' && clean.job && (
+          <JobProgress job={clean.job} busy={clean.busy} onCancel={() => void clean.cancel()} />
+        )}
         {clean.stage === 'finished' && clean.job?.summary && (
           <JobResults
             job={clean.job}

@@ -10,7 +10,9 @@ export function JobProgress({ job, busy, onCancel }: JobProgressProps) {
     <section className="card card--padded" aria-label="Cleaning progress">
       <h2 className="card__title">Cleaning {job.fileName}</h2>
       <p className="card__meta" data-testid="progress-text">
-        {job.phase === 'submitting' ? 'Sending the list…' : `${formatCount(checked)} of ${formatCount(total)} addresses checked`}
+        {job.phase === 'submitting'
+          ? 'Sending the list…'
+          : `${formatCount(checked)} of ${formatCount(total)} addresses checked`}
       </p>
       <progress className="progress" max={100} value={percent} aria-label={`${percent}% checked`} />
       <p className="note">You can close Sift: the job carries on where it stopped when you open it again.</p>

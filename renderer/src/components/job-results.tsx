@@ -1,4 +1,9 @@
-import { keepableResults, type ExportFile, type JobOverview, type ListSummary } from '../../../electron/common/contract.ts';
+import {
+  keepableResults,
+  type ExportFile,
+  type JobOverview,
+  type ListSummary,
+} from '../../../electron/common/contract.ts';
 import { sift } from '../bridge.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import type { KeepableResult } from '../stores/clean-store.ts';
@@ -13,8 +18,17 @@ type JobResultsProps = {
   onClose(): void;
 };
 
-const labels: Record<KeepableResult, string> = { valid: 'Valid', catch_all: 'Catch-all', unknown: 'Unknown', invalid: 'Invalid' };
-const fileLabels: Record<ExportFile['kind'], string> = { cleaned: 'Cleaned list', annotated: 'Annotated list', summary: 'Summary (JSON)' };
+const labels: Record<KeepableResult, string> = {
+  valid: 'Valid',
+  catch_all: 'Catch-all',
+  unknown: 'Unknown',
+  invalid: 'Invalid',
+};
+const fileLabels: Record<ExportFile['kind'], string> = {
+  cleaned: 'Cleaned list',
+  annotated: 'Annotated list',
+  summary: 'Summary (JSON)',
+};
 
 export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, onClose }: JobResultsProps) {
   const summary = job.summary!;
@@ -34,7 +48,9 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
         <div>
           <h2 className="card__title">{job.fileName}</h2>
           <p className="card__meta" data-testid="result-status">
-            {job.phase === 'done' ? `Done: ${formatCount(summary.unique)} unique addresses from ${formatCount(summary.submitted)}.` : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
+            {job.phase === 'done'
+              ? `Done: ${formatCount(summary.unique)} unique addresses from ${formatCount(summary.submitted)}.`
+              : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
         </div>
         <button type="button" className="button" onClick={onClose}>
@@ -54,11 +70,18 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
           <legend>Keep in the cleaned list</legend>
           {keepableResults.map((result) => (
             <label key={result} className="keep__option">
-              <input type="checkbox" checked={keep.includes(result)} onChange={() => onToggleKeep(result)} /> {labels[result]}
+              <input type="checkbox" checked={keep.includes(result)} onChange={() => onToggleKeep(result)} />{' '}
+              {labels[result]}
             </label>
           ))}
         </fieldset>
-        <button type="button" className="button button--primary" data-testid="export-button" disabled={busy || keep.length === 0} onClick={onExport}>
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="export-button"
+          disabled={busy || keep.length === 0}
+          onClick={onExport}
+        >
           {busy ? 'Writing files…' : 'Export'}
         </button>
       </div>
@@ -66,7 +89,12 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
         <ul className="downloads" data-testid="downloads">
           {exported.files.map((file) => (
             <li key={file.kind}>
-              <a className="button" href={sift.files.downloadHref(file.downloadPath)} download={file.name} data-testid={`download-${file.kind}`}>
+              <a
+                className="button"
+                href={sift.files.downloadHref(file.downloadPath)}
+                download={file.name}
+                data-testid={`download-${file.kind}`}
+              >
                 {fileLabels[file.kind]}
               </a>
               <span className="downloads__meta">

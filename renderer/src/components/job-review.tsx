@@ -14,13 +14,19 @@ type JobReviewProps = {
 function costLine(job: JobOverview): string {
   const { cost } = job;
   if (cost.checks === 0) return 'Nothing to check: every row was settled locally.';
-  if (cost.mode === 'sandbox') return `${formatCount(cost.checks)} checks on Sift's own service (sandbox): no credits are spent.`;
+  if (cost.mode === 'sandbox')
+    return `${formatCount(cost.checks)} checks on Sift's own service (sandbox): no credits are spent.`;
   const available = `${formatCount(cost.freeRemaining ?? 0)} free checks left this month and a balance of ${formatCount(cost.balance ?? 0)}`;
-  return cost.covered ? `${formatCount(cost.checks)} checks, covered by ${available}.` : `${formatCount(cost.checks)} checks, but only ${available}.`;
+  return cost.covered
+    ? `${formatCount(cost.checks)} checks, covered by ${available}.`
+    : `${formatCount(cost.checks)} checks, but only ${available}.`;
 }
 
 export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: JobReviewProps) {
-  const columns = job.headers.length > 0 ? job.headers : Array.from({ length: Math.max(1, preview?.headers.length ?? 1) }, (_, i) => `Column ${i + 1}`);
+  const columns =
+    job.headers.length > 0
+      ? job.headers
+      : Array.from({ length: Math.max(1, preview?.headers.length ?? 1) }, (_, i) => `Column ${i + 1}`);
   const stats: [string, number, string][] = [
     ['Rows', job.rows, 'rows'],
     ['To check', job.precheck.toCheck, 'to-check'],
@@ -66,13 +72,21 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
           </div>
         ))}
       </dl>
-      <p className="note">Duplicates, bad syntax and empty cells are settled here and never billed. Typos are shown, never fixed silently.</p>
+      <p className="note">
+        Duplicates, bad syntax and empty cells are settled here and never billed. Typos are shown, never fixed silently.
+      </p>
       <div className={`cost${job.cost.covered ? '' : ' cost--short'}`} data-testid="cost">
         {costLine(job)}
       </div>
       {preview && <ListPreview preview={preview} highlightColumn={job.columnIndex} />}
       <footer className="card__footer">
-        <button type="button" className="button button--primary" data-testid="start-button" disabled={busy || !job.cost.covered || job.cost.checks === 0 && job.rows === 0} onClick={onStart}>
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="start-button"
+          disabled={busy || !job.cost.covered || (job.cost.checks === 0 && job.rows === 0)}
+          onClick={onStart}
+        >
           {job.cost.checks > 0 ? `Clean ${formatCount(job.cost.checks)} addresses` : 'Finish'}
         </button>
       </footer>

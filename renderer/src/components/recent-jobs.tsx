@@ -25,7 +25,8 @@ export function RecentJobs({ jobs, onOpen }: RecentJobsProps) {
               <span className="recent__name">{job.fileName}</span>
               <span className={`recent__phase recent__phase--${job.phase}`}>{phaseLabels[job.phase]}</span>
               <span className="recent__meta">
-                {formatCount(job.progress.checked)} / {formatCount(job.progress.total)} checked · {new Date(job.createdAt).toLocaleString()}
+                {formatCount(job.progress.checked)} / {formatCount(job.progress.total)} checked ·{' '}
+                {new Date(job.createdAt).toLocaleString()}
               </span>
             </button>
           </li>

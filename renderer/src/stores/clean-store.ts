@@ -1,5 +1,13 @@
 import { create } from 'zustand';
-import type { EventPayload, ExportFile, JobListItem, JobOverview, keepableResults, ListPreview, ListSummary } from '../../../electron/common/contract.ts';
+import type {
+  EventPayload,
+  ExportFile,
+  JobListItem,
+  JobOverview,
+  keepableResults,
+  ListPreview,
+  ListSummary,
+} from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
@@ -29,7 +37,8 @@ type CleanState = {
 };
 
 const finished = (job: JobOverview) => job.phase === 'done' || job.phase === 'failed' || job.phase === 'canceled';
-const stageOf = (job: JobOverview): Stage => (finished(job) ? 'finished' : job.phase === 'imported' ? 'review' : 'running');
+const stageOf = (job: JobOverview): Stage =>
+  finished(job) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
 
 export const useCleanStore = create<CleanState>()((set, get) => ({
   stage: 'drop',
@@ -53,10 +62,21 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
     }
   },
   async openFile(file, column) {
-    set({ stage: 'reading', fileName: file.name, file, error: undefined, job: undefined, preview: undefined, exported: undefined });
+    set({
+      stage: 'reading',
+      fileName: file.name,
+      file,
+      error: undefined,
+      job: undefined,
+      preview: undefined,
+      exported: undefined,
+    });
     try {
       const ref = await sift.files.stage(file);
-      const [job, preview] = await Promise.all([sift.jobs.create({ file: ref, column }), sift.lists.preview({ file: ref, maxRows: 8 })]);
+      const [job, preview] = await Promise.all([
+        sift.jobs.create({ file: ref, column }),
+        sift.lists.preview({ file: ref, maxRows: 8 }),
+      ]);
       set({ stage: 'review', job, preview });
     } catch (error) {
       set({ stage: 'drop', error: errorMessage(error) });
@@ -119,7 +139,15 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
     set({ job: { ...job, phase: payload.phase, progress: { checked: payload.checked, total: payload.total } } });
   },
   reset() {
-    set({ stage: 'drop', fileName: undefined, file: undefined, job: undefined, preview: undefined, error: undefined, exported: undefined });
+    set({
+      stage: 'drop',
+      fileName: undefined,
+      file: undefined,
+      job: undefined,
+      preview: undefined,
+      error: undefined,
+      exported: undefined,
+    });
     void get().loadRecent();
   },
 }));

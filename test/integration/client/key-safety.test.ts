@@ -37,9 +37,19 @@ describe('keys stay secret', () => {
     try {
       for (const attempt of [
         () => createServiceClient({ baseUrl: service.baseUrl, apiKey: revoked.key }).getAccount(),
-        () => createServiceClient({ baseUrl: service.baseUrl, apiKey: keys[1]! }).createBatch({ emails: ['a@example.com'] }),
+        () =>
+          createServiceClient({ baseUrl: service.baseUrl, apiKey: keys[1]! }).createBatch({
+            emails: ['a@example.com'],
+          }),
         () => createServiceClient({ baseUrl: proxy.baseUrl, apiKey: echoing, budget: createRateBudget() }).getAccount(),
-        () => createServiceClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: keys[1]!, clock: fakeClock(), maxTransientRetries: 1, budget: createRateBudget() }).getAccount(),
+        () =>
+          createServiceClient({
+            baseUrl: 'http://127.0.0.1:1/v1',
+            apiKey: keys[1]!,
+            clock: fakeClock(),
+            maxTransientRetries: 1,
+            budget: createRateBudget(),
+          }).getAccount(),
         async () => createServiceClient({ baseUrl: service.baseUrl, apiKey: 'svcX_live_looks_like_a_key_1234' }),
       ]) {
         await attempt().catch((error: unknown) => errors.push(error));

@@ -56,7 +56,13 @@ describe('rate limits', () => {
     }));
     try {
       const clock = fakeClock();
-      const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: 'svc_test_storm000000000000', clock, random: () => 0.5, budget: createRateBudget() });
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: 'svc_test_storm000000000000',
+        clock,
+        random: () => 0.5,
+        budget: createRateBudget(),
+      });
       await expect(client.getAccount()).rejects.toMatchObject({ kind: 'rate_limited', status: 429 });
       expect(proxy.seen).toHaveLength(5);
       // Retry-After 2 s + half the jitter width: 0–3 s, then 0–6 s, then 0–12 s.
@@ -73,12 +79,26 @@ describe('rate limits', () => {
         ? { kind: 'respond', status: 429, headers: { 'Retry-After': '1' } }
         : {
             kind: 'rewrite',
-            rewrite: (answer) => ({ ...answer, headers: { ...answer.headers, 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': String(Date.UTC(2026, 10, 21, 12, 1, 0) / 1000) } }),
+            rewrite: (answer) => ({
+              ...answer,
+              headers: {
+                ...answer.headers,
+                'x-ratelimit-limit': '100',
+                'x-ratelimit-remaining': '5',
+                'x-ratelimit-reset': String(Date.UTC(2026, 10, 21, 12, 1, 0) / 1000),
+              },
+            }),
           },
     );
     try {
       const clock = fakeClock();
-      const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: key, clock, random: () => 0, budget: createRateBudget() });
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        clock,
+        random: () => 0,
+        budget: createRateBudget(),
+      });
       await expect(client.getAccount()).resolves.toMatchObject({ mode: 'sandbox' });
       expect(clock.waits).toEqual([1000, 1000, 1000]);
       await client.getAccount();
@@ -98,32 +118,54 @@ describe('errors', () => {
     await expect(client.getResultsPage('bat_x', { limit: 5000 })).rejects.toMatchObject({ kind: 'not_found' });
     const batch = await client.createBatch({ name: 'tiny', emails: ['valid@example.com'] });
     counter.statuses.length = 0;
-    await expect(client.getResultsPage(batch.id, { limit: 5000 })).rejects.toMatchObject({ kind: 'bad_request', status: 400, code: 'invalid_limit' });
+    await expect(client.getResultsPage(batch.id, { limit: 5000 })).rejects.toMatchObject({
+      kind: 'bad_request',
+      status: 400,
+      code: 'invalid_limit',
+    });
     expect(counter.statuses).toEqual([400]);
     counter.statuses.length = 0;
-    await expect(client.createBatch({ name: 'big', emails: Array.from({ length: 150 }, (_, i) => `p${i}@example.com`) })).rejects.toMatchObject({
+    await expect(
+      client.createBatch({ name: 'big', emails: Array.from({ length: 150 }, (_, i) => `p${i}@example.com`) }),
+    ).rejects.toMatchObject({
       kind: 'payment',
       status: 402,
       balance: 0,
     });
     expect(counter.statuses).toEqual([402, 200]); // the 402, then one look at the balance
-    const wrong = createServiceClient({ baseUrl: service.baseUrl, apiKey: 'svc_live_notarealkey0000000000', fetch: counter.fetch });
+    const wrong = createServiceClient({
+      baseUrl: service.baseUrl,
+      apiKey: 'svc_live_notarealkey0000000000',
+      fetch: counter.fetch,
+    });
     counter.statuses.length = 0;
     await expect(wrong.getAccount()).rejects.toMatchObject({ kind: 'authentication', status: 401 });
     expect(counter.statuses).toEqual([401]);
   });
 
   it('refuses a key of unknown kind before any request', () => {
-    expect(() => createServiceClient({ baseUrl: service.baseUrl, apiKey: 'sk_live_abcdef1234567890' })).toThrow(/svc_live_ or svc_test_/);
-    expect(() => createServiceClient({ baseUrl: 'ftp://x', apiKey: 'svc_test_abcdef1234567890' })).toThrow(/http or https/);
+    expect(() => createServiceClient({ baseUrl: service.baseUrl, apiKey: 'sk_live_abcdef1234567890' })).toThrow(
+      /svc_live_ or svc_test_/,
+    );
+    expect(() => createServiceClient({ baseUrl: 'ftp://x', apiKey: 'svc_test_abcdef1234567890' })).toThrow(
+      /http or https/,
+    );
   });
 
   it('retries 5xx and dropped connections with backoff, then says the service is unavailable', async () => {
     const { key } = service.dashboard.createKey('sandbox', 'flaky');
-    const proxy = await startFaultProxy(service.baseUrl, (_request, index) => (index < 2 ? { kind: 'respond', status: 503 } : { kind: 'forward' }));
+    const proxy = await startFaultProxy(service.baseUrl, (_request, index) =>
+      index < 2 ? { kind: 'respond', status: 503 } : { kind: 'forward' },
+    );
     try {
       const clock = fakeClock();
-      const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: key, clock, random: () => 1, budget: createRateBudget() });
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        clock,
+        random: () => 1,
+        budget: createRateBudget(),
+      });
       await expect(client.getAccount()).resolves.toMatchObject({ mode: 'sandbox' });
       expect(clock.waits).toEqual([500, 1000]);
     } finally {
@@ -136,17 +178,35 @@ describe('errors', () => {
     const closedPort = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const clock = fakeClock();
-    const down = createServiceClient({ baseUrl: `http://127.0.0.1:${closedPort}/v1`, apiKey: key, clock, random: () => 1, maxTransientRetries: 3, budget: createRateBudget() });
-    await expect(down.getAccount()).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringContaining('ECONNREFUSED') });
+    const down = createServiceClient({
+      baseUrl: `http://127.0.0.1:${closedPort}/v1`,
+      apiKey: key,
+      clock,
+      random: () => 1,
+      maxTransientRetries: 3,
+      budget: createRateBudget(),
+    });
+    await expect(down.getAccount()).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
     expect(clock.waits).toEqual([500, 1000, 2000]);
   });
 
   it('answers a protocol error, naming the call, when the body is not the expected JSON', async () => {
     const { key } = service.dashboard.createKey('sandbox', 'html');
-    const proxy = await startFaultProxy(service.baseUrl, () => ({ kind: 'respond', status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html>captive portal</html>' }));
+    const proxy = await startFaultProxy(service.baseUrl, () => ({
+      kind: 'respond',
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<html>captive portal</html>',
+    }));
     try {
       const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: key, budget: createRateBudget() });
-      await expect(client.getBatch('bat_1')).rejects.toMatchObject({ kind: 'protocol', message: 'GET /batches/{id} answered 200 with a body that is not JSON.' });
+      await expect(client.getBatch('bat_1')).rejects.toMatchObject({
+        kind: 'protocol',
+        message: 'GET /batches/{id} answered 200 with a body that is not JSON.',
+      });
     } finally {
       await proxy.close();
     }
@@ -165,13 +225,23 @@ describe('safe retries', () => {
       return { kind: 'forward' };
     });
     try {
-      const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: key, random: () => 0, budget: createRateBudget() });
-      const batch = await client.createBatch({ name: 'dropped-once', emails: ['valid1@example.com', 'valid2@example.com'] }, 'job-7-part-0');
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        random: () => 0,
+        budget: createRateBudget(),
+      });
+      const batch = await client.createBatch(
+        { name: 'dropped-once', emails: ['valid1@example.com', 'valid2@example.com'] },
+        'job-7-part-0',
+      );
       const posts = proxy.seen.filter((request) => request.method === 'POST');
       expect(posts).toHaveLength(2);
       expect(posts[0]!.headers['idempotency-key']).toBe('job-7-part-0');
       expect(posts[1]!.headers['idempotency-key']).toBe('job-7-part-0');
-      const count = service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'dropped-once'").get() as { n: number };
+      const count = service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'dropped-once'").get() as {
+        n: number;
+      };
       expect(count.n).toBe(1);
       expect(batch.id).toMatch(/^bat_/);
     } finally {
@@ -182,9 +252,19 @@ describe('safe retries', () => {
   it('splits a long list into several batches, each with its own idempotency key', async () => {
     const { key } = service.dashboard.createKey('sandbox', 'split');
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, maxBatchSize: 4 });
-    const batches = await client.createBatches({ name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) }, 'job-9');
-    expect(batches.map((batch) => [batch.name, batch.submitted])).toEqual([['split (1/3)', 4], ['split (2/3)', 4], ['split (3/3)', 2]]);
-    const again = await client.createBatches({ name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) }, 'job-9');
+    const batches = await client.createBatches(
+      { name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) },
+      'job-9',
+    );
+    expect(batches.map((batch) => [batch.name, batch.submitted])).toEqual([
+      ['split (1/3)', 4],
+      ['split (2/3)', 4],
+      ['split (3/3)', 2],
+    ]);
+    const again = await client.createBatches(
+      { name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) },
+      'job-9',
+    );
     expect(again.map((batch) => batch.id)).toEqual(batches.map((batch) => batch.id));
   });
 
@@ -196,6 +276,10 @@ describe('safe retries', () => {
     await writeFile(path, 'Name,Email\nAnn,valid.ann@example.com\nBob,invalid.bob@example.com\n');
     const { key } = service.dashboard.createKey('sandbox', 'upload');
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
-    await expect(client.uploadFile(path, 'from-disk')).resolves.toMatchObject({ name: 'from-disk', submitted: 2, unique: 2 });
+    await expect(client.uploadFile(path, 'from-disk')).resolves.toMatchObject({
+      name: 'from-disk',
+      submitted: 2,
+      unique: 2,
+    });
   });
 });

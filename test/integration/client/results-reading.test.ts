@@ -67,7 +67,12 @@ describe('readResults', () => {
       if (!url.pathname.endsWith('/results')) return { kind: 'forward' };
       const cursor = url.searchParams.get('cursor');
       if (cursor !== null) {
-        if (!tokens.has(cursor)) return { kind: 'respond', status: 400, body: '{"error":{"type":"invalid_request_error","code":"invalid_cursor","message":"x"}}' };
+        if (!tokens.has(cursor))
+          return {
+            kind: 'respond',
+            status: 400,
+            body: '{"error":{"type":"invalid_request_error","code":"invalid_cursor","message":"x"}}',
+          };
         url.searchParams.set('cursor', tokens.get(cursor)!);
       }
       return {
@@ -78,7 +83,10 @@ describe('readResults', () => {
             if (typeof body.next_cursor !== 'string') return;
             page += 1;
             // A new encoding every page: plain hex, then something with dots and tildes.
-            const token = page % 2 ? `v${page}.${Buffer.from(body.next_cursor).toString('hex').slice(0, 40)}` : `~${page}~${Math.random().toString(36).slice(2)}`;
+            const token =
+              page % 2
+                ? `v${page}.${Buffer.from(body.next_cursor).toString('hex').slice(0, 40)}`
+                : `~${page}~${Math.random().toString(36).slice(2)}`;
             tokens.set(token, body.next_cursor);
             body.next_cursor = token;
           }),

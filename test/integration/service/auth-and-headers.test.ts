@@ -27,7 +27,9 @@ describe('authentication', () => {
   it('answers 401 missing_api_key with no key, and nothing reaches the queue', async () => {
     const response = await apiClient(service)('POST', '/batches', { name: 'x', emails: ['a@example.com'] });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ error: { type: 'authentication_error', code: 'missing_api_key', message: expect.any(String) } });
+    expect(response.body).toEqual({
+      error: { type: 'authentication_error', code: 'missing_api_key', message: expect.any(String) },
+    });
     expect(batchCount()).toBe(0);
   });
 
@@ -85,12 +87,19 @@ describe('headers on every response', () => {
     ];
     expect(responses.map((response) => response.status)).toEqual([200, 200, 400, 404, 404, 405, 401, 401]);
     for (const response of responses) expectRateHeaders(response);
-    for (const response of responses.slice(2)) expect(response.body.error).toMatchObject({ type: expect.any(String), code: expect.any(String), message: expect.any(String) });
+    for (const response of responses.slice(2))
+      expect(response.body.error).toMatchObject({
+        type: expect.any(String),
+        code: expect.any(String),
+        message: expect.any(String),
+      });
   });
 
   it('echoes a pinned Service-Version and refuses a malformed one', async () => {
     const api = apiClient(service, keyA);
-    expect((await api('GET', '/account', undefined, { 'Service-Version': '2026-01-15' })).headers.get('service-version')).toBe('2026-01-15');
+    expect(
+      (await api('GET', '/account', undefined, { 'Service-Version': '2026-01-15' })).headers.get('service-version'),
+    ).toBe('2026-01-15');
     const bad = await api('GET', '/account', undefined, { 'Service-Version': 'latest' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_service_version');
@@ -98,6 +107,11 @@ describe('headers on every response', () => {
 
   it('answers /account with the mode, balance and masked key', async () => {
     const response = await apiClient(service, keyA)('GET', '/account');
-    expect(response.body).toEqual({ mode: 'sandbox', balance: 0, free_remaining: 100, key: { label: 'A', prefix: `svc_test_…${keyA.slice(-4)}` } });
+    expect(response.body).toEqual({
+      mode: 'sandbox',
+      balance: 0,
+      free_remaining: 100,
+      key: { label: 'A', prefix: `svc_test_…${keyA.slice(-4)}` },
+    });
   });
 });

@@ -26,15 +26,27 @@ async function completedBatch(emails: string[]) {
 
 describe('batches', () => {
   it('creates a batch with the counts and a running status', async () => {
-    const response = await api('POST', '/batches', { name: 'Spring list', emails: ['a@example.com', ' A@example.com', 'b@example.com', 'not-an-address'] });
+    const response = await api('POST', '/batches', {
+      name: 'Spring list',
+      emails: ['a@example.com', ' A@example.com', 'b@example.com', 'not-an-address'],
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ id: expect.stringMatching(/^bat_/), name: 'Spring list', status: 'running', submitted: 4, unique: 3 });
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^bat_/),
+      name: 'Spring list',
+      status: 'running',
+      submitted: 4,
+      unique: 3,
+    });
     const status = await api('GET', `/batches/${response.body.id}`);
     expect(status.body).toMatchObject({ id: response.body.id, submitted: 4, unique: 3, summary: { duplicates: 1 } });
   });
 
   it('refuses malformed batches with 400', async () => {
-    expect((await api('POST', '/batches', { name: 'x' })).body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_batch' });
+    expect((await api('POST', '/batches', { name: 'x' })).body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_batch',
+    });
     expect((await api('POST', '/batches', { emails: [] })).body.error.code).toBe('empty_batch');
     expect((await api('POST', '/batches', '{', { 'Content-Type': 'application/json' })).status).toBe(400);
   });
@@ -42,7 +54,11 @@ describe('batches', () => {
 
 describe('results paging', () => {
   it('yields every row exactly once across pages while the batch runs, then ends on complete', async () => {
-    const emails = [...addresses(150, 'slow.example'), 'bad address', ...addresses(10, 'slow.example').map((e) => e.toUpperCase())];
+    const emails = [
+      ...addresses(150, 'slow.example'),
+      'bad address',
+      ...addresses(10, 'slow.example').map((e) => e.toUpperCase()),
+    ];
     const created = await api('POST', '/batches', { name: 'paged', emails });
     const id = created.body.id as string;
     const seen: string[] = [];
@@ -51,7 +67,10 @@ describe('results paging', () => {
     let sawRunningPage = false;
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const page = await api('GET', `/batches/${id}/results?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await api(
+        'GET',
+        `/batches/${id}/results?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(7);
       seen.push(...page.body.data.map((row: { email: string }) => row.email));
@@ -80,7 +99,9 @@ describe('results paging', () => {
     // A cursor kept from the middle re-reads from that point.
     const middle = cursors[5]!;
     const again = await api('GET', `/batches/${id}/results?limit=1000&cursor=${encodeURIComponent(middle)}`);
-    expect(again.body.data.map((row: { email: string }) => row.email)).toEqual(seen.slice(seen.length - again.body.data.length));
+    expect(again.body.data.map((row: { email: string }) => row.email)).toEqual(
+      seen.slice(seen.length - again.body.data.length),
+    );
     expect(again.body).toMatchObject({ has_more: false, next_cursor: null });
   });
 
@@ -104,13 +125,33 @@ describe('results paging', () => {
   });
 
   it('filters on one verdict', async () => {
-    const id = await completedBatch(['valid1@example.com', 'invalid1@example.com', 'unknown1@example.com', 'catchall1@example.com', 'unknown2@example.com', 'nope']);
+    const id = await completedBatch([
+      'valid1@example.com',
+      'invalid1@example.com',
+      'unknown1@example.com',
+      'catchall1@example.com',
+      'unknown2@example.com',
+      'nope',
+    ]);
     const unknown = await api('GET', `/batches/${id}/results?filter=unknown`);
-    expect(unknown.body.data.map((row: { email: string }) => row.email).sort()).toEqual(['unknown1@example.com', 'unknown2@example.com']);
+    expect(unknown.body.data.map((row: { email: string }) => row.email).sort()).toEqual([
+      'unknown1@example.com',
+      'unknown2@example.com',
+    ]);
     const invalid = await api('GET', `/batches/${id}/results?filter=invalid`);
-    expect(invalid.body.data.map((row: { email: string }) => row.email).sort()).toEqual(['invalid1@example.com', 'nope']);
+    expect(invalid.body.data.map((row: { email: string }) => row.email).sort()).toEqual([
+      'invalid1@example.com',
+      'nope',
+    ]);
     const status = await api('GET', `/batches/${id}`);
-    expect(status.body.summary).toMatchObject({ valid: 1, invalid: 2, unknown: 2, catch_all: 1, duplicates: 0, billed: 0 });
+    expect(status.body.summary).toMatchObject({
+      valid: 1,
+      invalid: 2,
+      unknown: 2,
+      catch_all: 1,
+      duplicates: 0,
+      billed: 0,
+    });
     expect(status.body.completed_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
@@ -123,7 +164,10 @@ describe('results paging', () => {
       await waitFor(async () => (await shortApi('GET', `/batches/${created.body.id}`)).body.status === 'complete');
       const page = await shortApi('GET', `/batches/${created.body.id}/results?limit=1`);
       clock += 61_000;
-      const expired = await shortApi('GET', `/batches/${created.body.id}/results?cursor=${encodeURIComponent(page.body.next_cursor)}`);
+      const expired = await shortApi(
+        'GET',
+        `/batches/${created.body.id}/results?cursor=${encodeURIComponent(page.body.next_cursor)}`,
+      );
       expect(expired.status).toBe(400);
       expect(expired.body.error.code).toBe('cursor_expired');
     } finally {
@@ -144,6 +188,10 @@ describe('CSV download', () => {
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('email,result,billed');
     const json = await api('GET', `/batches/${created.body.id}/results?limit=1000`);
-    expect(lines.slice(1)).toEqual(json.body.data.map((row: { email: string; result: string; billed: boolean }) => `${row.email},${row.result},${row.billed}`));
+    expect(lines.slice(1)).toEqual(
+      json.body.data.map(
+        (row: { email: string; result: string; billed: boolean }) => `${row.email},${row.result},${row.billed}`,
+      ),
+    );
   });
 });

@@ -32,9 +32,17 @@ describe('restart', () => {
     const first = await startChildService(config);
     children.push(first);
     const emails = addresses(400, 'crash.example');
-    const created = await apiClient(first, key)('POST', '/batches', { name: 'crash', emails }, { 'Idempotency-Key': 'crash-1' });
+    const created = await apiClient(first, key)(
+      'POST',
+      '/batches',
+      { name: 'crash', emails },
+      { 'Idempotency-Key': 'crash-1' },
+    );
     expect(created.status).toBe(201);
-    await waitFor(async () => (await apiClient(first, key)('GET', `/batches/${created.body.id}`)).body.summary.billed >= 100, 10_000);
+    await waitFor(
+      async () => (await apiClient(first, key)('GET', `/batches/${created.body.id}`)).body.summary.billed >= 100,
+      10_000,
+    );
     await first.kill();
 
     const second = await startChildService(config);
@@ -53,7 +61,10 @@ describe('restart', () => {
       return status.body.status === 'complete' && status.body;
     }, 15_000);
     expect(done).toMatchObject({ submitted: 400, unique: 400, summary: { billed: 400 } });
-    const rows = (await api('GET', `/batches/${created.body.id}/results?limit=1000`)).body.data as { email: string; billed: boolean }[];
+    const rows = (await api('GET', `/batches/${created.body.id}/results?limit=1000`)).body.data as {
+      email: string;
+      billed: boolean;
+    }[];
     expect(rows).toHaveLength(400);
     expect(new Set(rows.map((row) => row.email))).toEqual(new Set(emails));
     expect(rows.every((row) => row.billed)).toBe(true);
@@ -69,7 +80,10 @@ describe('file upload', () => {
     // A 64 MB heap: holding the upload (or its rows) in memory would end the process. A 1 MB young
     // generation keeps garbage from padding the figure, and probing is slowed right down so that only
     // the upload's own memory is measured, not the worker's afterwards.
-    const service = await startChildService({ dataDir, sandboxProbesPerSecondPerHost: 1 }, ['--max-old-space-size=64', '--max-semi-space-size=1']);
+    const service = await startChildService({ dataDir, sandboxProbesPerSecondPerHost: 1 }, [
+      '--max-old-space-size=64',
+      '--max-semi-space-size=1',
+    ]);
     children.push(service);
 
     const path = join(dataDir, 'big.csv');
@@ -78,7 +92,9 @@ describe('file upload', () => {
     const rows = 40_000;
     await file.write('Name,EMAIL,Notes\n');
     for (let i = 0; i < rows; i += 1000) {
-      await file.write(Array.from({ length: 1000 }, (_, j) => `Person ${i + j},valid${i + j}@big.example,${padding}\n`).join(''));
+      await file.write(
+        Array.from({ length: 1000 }, (_, j) => `Person ${i + j},valid${i + j}@big.example,${padding}\n`).join(''),
+      );
     }
     const { size } = await file.stat();
     await file.close();

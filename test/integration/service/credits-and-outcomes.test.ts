@@ -12,7 +12,10 @@ afterAll(() => service.close());
 
 function liveKey(label: string) {
   const { key, record } = service.dashboard.createKey('live', label);
-  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 }, createBatch: { limit: 1000, windowSeconds: 60 } });
+  service.dashboard.setKeyRateLimits(record.id, {
+    batchStatus: { limit: 100_000, windowSeconds: 60 },
+    createBatch: { limit: 1000, windowSeconds: 60 },
+  });
   return apiClient(service, key);
 }
 
@@ -24,25 +27,48 @@ async function finished(api: ReturnType<typeof apiClient>, id: string) {
 }
 
 async function allRows(api: ReturnType<typeof apiClient>, id: string) {
-  return (await api('GET', `/batches/${id}/results?limit=1000`)).body.data as { email: string; result: string; billed: boolean }[];
+  return (await api('GET', `/batches/${id}/results?limit=1000`)).body.data as {
+    email: string;
+    result: string;
+    billed: boolean;
+  }[];
 }
 
-const events = (type: string) => (service.db.prepare('SELECT body FROM events WHERE type = ? ORDER BY created_at').all(type) as { body: string }[]).map((row) => JSON.parse(row.body));
+const events = (type: string) =>
+  (
+    service.db.prepare('SELECT body FROM events WHERE type = ? ORDER BY created_at').all(type) as { body: string }[]
+  ).map((row) => JSON.parse(row.body));
 
 describe('credits', () => {
   it('spends the free allowance first, then the balance, billing only unique well-formed addresses', async () => {
     const api = liveKey('billing');
     service.dashboard.topUp(10);
     service.dashboard.setLowBalanceThreshold(8);
-    const emails = [...addresses(105, 'bill.example'), 'user1@bill.example', 'USER2@bill.example', 'no-at-sign', 'two@@bill.example'];
+    const emails = [
+      ...addresses(105, 'bill.example'),
+      'user1@bill.example',
+      'USER2@bill.example',
+      'no-at-sign',
+      'two@@bill.example',
+    ];
     const created = await api('POST', '/batches', { name: 'billing', emails });
     expect(created.status).toBe(201);
     const done = await finished(api, created.body.id);
-    expect(done).toMatchObject({ status: 'complete', submitted: 109, unique: 107, summary: { billed: 105, duplicates: 2 } });
+    expect(done).toMatchObject({
+      status: 'complete',
+      submitted: 109,
+      unique: 107,
+      summary: { billed: 105, duplicates: 2 },
+    });
     const rows = await allRows(api, created.body.id);
     expect(rows).toHaveLength(107);
     expect(rows.filter((row) => row.billed)).toHaveLength(105);
-    expect(rows.filter((row) => !row.billed).map((row) => row.email).sort()).toEqual(['no-at-sign', 'two@@bill.example']);
+    expect(
+      rows
+        .filter((row) => !row.billed)
+        .map((row) => row.email)
+        .sort(),
+    ).toEqual(['no-at-sign', 'two@@bill.example']);
     expect(rows.filter((row) => !row.billed).every((row) => row.result === 'invalid')).toBe(true);
     expect(service.dashboard.account()).toMatchObject({ freeRemaining: 0, balance: 5 });
     expect((await api('GET', '/account')).body).toMatchObject({ mode: 'live', balance: 5, free_remaining: 0 });
@@ -89,14 +115,21 @@ describe('batch outcomes', () => {
     service.dashboard.topUp(20);
     const api = liveKey('failing');
     const before = service.dashboard.account();
-    const created = await api('POST', '/batches', { name: 'doomed', emails: [...addresses(8, 'fail.example'), 'giveup@fail.example'] });
+    const created = await api('POST', '/batches', {
+      name: 'doomed',
+      emails: [...addresses(8, 'fail.example'), 'giveup@fail.example'],
+    });
     const done = await finished(api, created.body.id);
     expect(done.status).toBe('failed');
     expect(done.summary.billed).toBe(0);
     expect((await allRows(api, created.body.id)).some((row) => row.billed)).toBe(false);
     expect(service.dashboard.account()).toEqual(before);
     expect(events('batch.failed').at(-1)).toMatchObject({
-      data: { batch_id: created.body.id, name: 'doomed', error: { type: expect.any(String), code: 'verification_failed', message: expect.any(String) } },
+      data: {
+        batch_id: created.body.id,
+        name: 'doomed',
+        error: { type: expect.any(String), code: 'verification_failed', message: expect.any(String) },
+      },
     });
   });
 
@@ -122,7 +155,8 @@ describe('batch outcomes', () => {
       // 100 free checks first, then the balance: only what was verified is spent.
       const account = slow.dashboard.account();
       expect(account.freeRemaining + account.balance).toBe(100 + 500 - billed);
-      const event = (slow.db.prepare("SELECT body FROM events WHERE type = 'batch.canceled'").get() as { body: string }).body;
+      const event = (slow.db.prepare("SELECT body FROM events WHERE type = 'batch.canceled'").get() as { body: string })
+        .body;
       expect(JSON.parse(event).data).toMatchObject({ batch_id: created.body.id, name: 'long', summary: { billed } });
       const again = await api('POST', `/batches/${created.body.id}/cancel`);
       expect(again.status).toBe(409);
@@ -143,7 +177,9 @@ describe('Idempotency-Key', () => {
     expect(second.status).toBe(201);
     expect(second.body.id).toBe(first.body.id);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect((service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'once'").get() as { n: number }).n).toBe(1);
+    expect((service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'once'").get() as { n: number }).n).toBe(
+      1,
+    );
     const other = await api('POST', '/batches', { ...body, name: 'twice' }, { 'Idempotency-Key': 'job-1-batch-0' });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('idempotency_key_reused');

@@ -51,10 +51,13 @@ describe('rate limits', () => {
   it('holds verify to 100 a second and uploads to 5 a minute', async () => {
     const { key } = service.dashboard.createKey('sandbox', 'verify');
     const api = apiClient(service, key);
-    const verifies = await Promise.all(Array.from({ length: 105 }, (_, i) => api('POST', '/verify', { email: `valid${i}@example.com` })));
+    const verifies = await Promise.all(
+      Array.from({ length: 105 }, (_, i) => api('POST', '/verify', { email: `valid${i}@example.com` })),
+    );
     expect(verifies.filter((response) => response.status === 429)).toHaveLength(5);
     const uploads = [];
-    for (let i = 0; i < 6; i += 1) uploads.push(await api('POST', '/files?name=f', 'email\nvalid@example.com\n', { 'Content-Type': 'text/csv' }));
+    for (let i = 0; i < 6; i += 1)
+      uploads.push(await api('POST', '/files?name=f', 'email\nvalid@example.com\n', { 'Content-Type': 'text/csv' }));
     expect(uploads.map((response) => response.status)).toEqual([201, 201, 201, 201, 201, 429]);
   });
 

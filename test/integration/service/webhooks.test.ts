@@ -17,7 +17,9 @@ function expectSigned(secret: string, signature: string | undefined, body: Buffe
   expect(match).not.toBeNull();
   const [, t, digest] = match!;
   expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(10);
-  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), body])).digest('hex');
+  const expected = createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), body]))
+    .digest('hex');
   expect(digest).toBe(expected);
 }
 
@@ -29,7 +31,10 @@ describe('webhooks', () => {
     expect(JSON.stringify(service.dashboard.listWebhookEndpoints())).not.toContain(endpoint.secret);
     try {
       const api = apiClient(service, service.dashboard.createKey('sandbox', 'hooks').key);
-      const created = await api('POST', '/batches', { name: 'newsletter', emails: ['valid1@example.com', 'invalid1@example.com'] });
+      const created = await api('POST', '/batches', {
+        name: 'newsletter',
+        emails: ['valid1@example.com', 'invalid1@example.com'],
+      });
       await waitFor(() => receiver.received.length >= 3, 10_000);
       const bodies = receiver.received.map((delivery) => delivery.body.toString('utf8'));
       expect(new Set(bodies).size).toBe(1);
@@ -49,8 +54,13 @@ describe('webhooks', () => {
       // Backoff: the waits follow the configured schedule.
       expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(90);
       expect(receiver.received[2]!.at - receiver.received[1]!.at).toBeGreaterThanOrEqual(190);
-      await waitFor(() => service.dashboard.listDeliveries().find((d) => d.eventId === event.id)?.status === 'delivered');
-      expect(service.dashboard.listDeliveries().find((d) => d.eventId === event.id)).toMatchObject({ attempts: 3, lastStatus: 204 });
+      await waitFor(
+        () => service.dashboard.listDeliveries().find((d) => d.eventId === event.id)?.status === 'delivered',
+      );
+      expect(service.dashboard.listDeliveries().find((d) => d.eventId === event.id)).toMatchObject({
+        attempts: 3,
+        lastStatus: 204,
+      });
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(receiver.received).toHaveLength(3);
     } finally {
@@ -68,9 +78,14 @@ describe('webhooks', () => {
       service.dashboard.topUp(5);
       // 100 free checks, then one paid: the balance falls from 5 to 4, below the threshold.
       const api = apiClient(service, service.dashboard.createKey('live', 'spender').key);
-      const spend = await api('POST', '/batches', { emails: Array.from({ length: 101 }, (_, i) => `valid${i}@spend.example`) });
+      const spend = await api('POST', '/batches', {
+        emails: Array.from({ length: 101 }, (_, i) => `valid${i}@spend.example`),
+      });
       expect(spend.status).toBe(201);
-      const failed = await waitFor(() => service.dashboard.listDeliveries().find((d) => d.eventType === 'credits.low' && d.status === 'failed'), 10_000);
+      const failed = await waitFor(
+        () => service.dashboard.listDeliveries().find((d) => d.eventType === 'credits.low' && d.status === 'failed'),
+        10_000,
+      );
       expect(failed.attempts).toBe(4);
       expect(failed.lastError).toBe('HTTP 503');
       healthy = true;
@@ -79,7 +94,10 @@ describe('webhooks', () => {
       const ids = receiver.received.map((delivery) => JSON.parse(delivery.body.toString()).id);
       expect(new Set(ids).size).toBe(1);
       expect(receiver.received).toHaveLength(5);
-      expect(JSON.parse(receiver.received[4]!.body.toString())).toMatchObject({ type: 'credits.low', data: { balance: expect.any(Number) } });
+      expect(JSON.parse(receiver.received[4]!.body.toString())).toMatchObject({
+        type: 'credits.low',
+        data: { balance: expect.any(Number) },
+      });
       expectSigned(endpoint.secret, receiver.received[4]!.signature, receiver.received[4]!.body);
     } finally {
       service.dashboard.deleteWebhookEndpoint(endpoint.id);
