@@ -5,6 +5,7 @@
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { metaContentSecurityPolicy } from './electron/common/content-security-policy.ts';
 
 const nodeExternals = ['electron', ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
@@ -45,7 +46,11 @@ export default defineConfig(({ mode }) => {
     root: 'renderer',
     base: './',
     publicDir: '../assets',
-    plugins: [react()],
+    plugins: [
+      react(),
+      // The page's CSP <meta> comes from the one policy main serves in its headers.
+      { name: 'sift-csp', transformIndexHtml: (html: string) => html.replace('%SIFT_CSP%', metaContentSecurityPolicy) },
+    ],
     build: { outDir: '../dist/renderer', emptyOutDir: true, target: 'es2023' },
   };
 });

@@ -1,7 +1,7 @@
 // Electron's main process: a thin shell that wires the plain-Node core to a window and IPC.
 import { app, BrowserWindow, ipcMain, protocol, session, type WebContents } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { createAppRuntime } from './core/app-runtime.ts';
+import { createAppRuntime } from './core/app/app-runtime.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../common/app-error.ts';
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { defaultDataDir } from '../core/app/app-paths.ts';
 import { precheckAddress } from '../core/email/address-precheck.ts';
 import { estimateCost, prepareJob, runJob, type JobProgress } from '../core/jobs/clean-job.ts';
 import { openJobStore, type JobRecord } from '../core/jobs/job-store.ts';

@@ -1,8 +1,9 @@
 // `sift service`: runs the embedded verification service on its own, and manages it (the spec's dashboard).
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { defaultDataDir } from '../core/app/app-paths.ts';
 import { openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
+import { parsePort, UsageError } from './cli-options.ts';
 
 export const serviceUsage = `Usage:
   sift service [--port N] [--data DIR]          run the service on 127.0.0.1
@@ -15,8 +16,6 @@ export const serviceUsage = `Usage:
   sift service webhooks                         list endpoints
   sift service deliveries                       list webhook deliveries
   sift service deliveries replay DELIVERY_ID`;
-
-export class UsageError extends Error {}
 
 function serviceDataDir(data: string | undefined): string {
   return data ?? join(defaultDataDir(), 'service');
@@ -37,9 +36,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
   const [command, sub, arg] = positionals;
 
   if (command === undefined) {
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
+    const port = parsePort(values.port);
     const service = await startVerificationService({ dataDir, port });
     out(`Sift verification service at ${service.baseUrl}`);
     if (service.dashboard.listKeys().length === 0) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning
 // The `sift` command line: clean, verify, service.
 import { CliExit, cleanUsage, runClean, runVerify, type CliIo } from './clean-command.ts';
-import { runServiceCommand, serviceUsage, UsageError } from './service-command.ts';
+import { UsageError } from './cli-options.ts';
+import { runServiceCommand, serviceUsage } from './service-command.ts';
 
 const usage = `${cleanUsage}
        sift service [--port N] [--data DIR]   (sift service --help for more)`;

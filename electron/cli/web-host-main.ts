@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { createAppRuntime } from '../core/app-runtime.ts';
-import { defaultDataDir } from '../core/app-paths.ts';
-import { startWebHost } from '../core/host/web-host.ts';
+import { createAppRuntime } from '../core/app/app-runtime.ts';
+import { defaultDataDir } from '../core/app/app-paths.ts';
+import { startWebHost } from '../core/web-host/web-host.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;

@@ -1,13 +1,13 @@
 // app:// serves the built renderer with the same CSP and path guard as the web host.
-import { readFile } from 'node:fs/promises';
 import type { Protocol, CustomScheme } from 'electron';
+import { contentSecurityPolicy } from '../common/content-security-policy.ts';
+import { fileResponse } from '../core/app/file-response.ts';
 import {
   contentDisposition,
-  contentSecurityPolicy,
   contentTypeFor,
   resolveDownloadPath,
   resolveStaticPath,
-} from '../core/host/static-files.ts';
+} from '../core/app/static-files.ts';
 import { basename } from 'node:path';
 import { appHost, appScheme } from './app-origin.ts';
 
@@ -28,17 +28,14 @@ export async function serveAppRequest(
       : download
         ? resolveDownloadPath(dirs.exportsDir, url.pathname)
         : resolveStaticPath(dirs.rendererDir, url.pathname);
-  const content = path ? await readFile(path).catch(() => null) : null;
-  if (!path || !content) return new Response('Not found', { status: 404 });
-  return new Response(content, {
-    headers: {
-      'Content-Type': contentTypeFor(path),
-      'Content-Security-Policy': contentSecurityPolicy,
-      'X-Content-Type-Options': 'nosniff',
-      // Electron shows its save dialog for an attachment.
-      ...(download ? { 'Content-Disposition': contentDisposition(basename(path)) } : {}),
-    },
-  });
+  const headers = {
+    'Content-Type': contentTypeFor(path ?? ''),
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Content-Type-Options': 'nosniff',
+    // Electron shows its save dialog for an attachment.
+    ...(download && path ? { 'Content-Disposition': contentDisposition(basename(path)) } : {}),
+  };
+  return (path ? await fileResponse(path, headers) : null) ?? new Response('Not found', { status: 404 });
 }
 
 export function registerAppProtocol(protocol: Protocol, dirs: { rendererDir: string; exportsDir: string }): void {

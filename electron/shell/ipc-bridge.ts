@@ -2,8 +2,8 @@
 // and the argument parsed (by dispatch) before any logic runs.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { callNames, type Envelope } from '../common/contract.ts';
-import { failure, type Dispatch } from '../core/host/dispatch.ts';
-import type { EventHub } from '../core/host/event-hub.ts';
+import { failure, type Dispatch } from '../core/app/dispatch.ts';
+import type { EventHub } from '../core/app/event-hub.ts';
 import { isAppUrl } from './app-origin.ts';
 
 /** Only Sift's own top-level page may call main; not a subframe, not a page navigated elsewhere. */

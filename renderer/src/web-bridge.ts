@@ -3,8 +3,8 @@
 import type { CallName, Envelope, EventName, FileRef } from '../../electron/common/contract.ts';
 import { buildSiftApi, type SiftBridge } from '../../electron/common/sift-api.ts';
 import { AppError } from '../../electron/common/app-error.ts';
+import { webHostTokenHeader as tokenHeader } from '../../electron/common/web-transport.ts';
 
-const tokenHeader = 'x-sift-token';
 
 async function readEnvelope(response: Response, what: string): Promise<Envelope<unknown>> {
   try {

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobOverview } from '../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../electron/core/app-runtime.ts';
-import { resolveDownloadPath } from '../../electron/core/host/static-files.ts';
-import { startWebHost } from '../../electron/core/host/web-host.ts';
+import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
+import { resolveDownloadPath } from '../../electron/core/app/static-files.ts';
+import { startWebHost } from '../../electron/core/web-host/web-host.ts';
 import { waitFor } from '../support/service-harness.ts';
 
 const ipc = { transport: 'ipc' as const };

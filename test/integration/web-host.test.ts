@@ -4,8 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppRuntime, type AppRuntime } from '../../electron/core/app-runtime.ts';
-import { startWebHost, type WebHost } from '../../electron/core/host/web-host.ts';
+import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
+import { startWebHost, type WebHost } from '../../electron/core/web-host/web-host.ts';
 
 let host: WebHost;
 let runtime: AppRuntime;

@@ -27,7 +27,7 @@ describe('layer rules', () => {
     ['electron/common/fixture.ts', "import { join } from 'node:path';\nexport const a = join;\n"],
     [
       'electron/common/fixture.ts',
-      "import { createDispatch } from '../core/host/dispatch.ts';\nexport const a = createDispatch;\n",
+      "import { createDispatch } from '../core/app/dispatch.ts';\nexport const a = createDispatch;\n",
     ],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toHaveLength(1);
@@ -36,7 +36,7 @@ describe('layer rules', () => {
   it.each([
     [
       'electron/shell/fixture.ts',
-      "import { app } from 'electron';\nimport { createDispatch } from '../core/host/dispatch.ts';\nexport const a = [app, createDispatch];\n",
+      "import { app } from 'electron';\nimport { createDispatch } from '../core/app/dispatch.ts';\nexport const a = [app, createDispatch];\n",
     ],
     [
       'electron/core/fixture.ts',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createUploadStore } from '../../electron/core/host/upload-store.ts';
+import { createUploadStore } from '../../electron/core/web-host/upload-store.ts';
 
 describe('upload store', () => {
   it('keeps an upload under an unguessable id', async () => {

@@ -8,18 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { Envelope } from '../../common/contract.ts';
-import { failure, type Dispatch } from './dispatch.ts';
-import type { EventHub } from './event-hub.ts';
-import {
-  contentDisposition,
-  contentSecurityPolicy,
-  contentTypeFor,
-  resolveDownloadPath,
-  resolveStaticPath,
-} from './static-files.ts';
+import { contentSecurityPolicy } from '../../common/content-security-policy.ts';
+import { webHostTokenHeader } from '../../common/web-transport.ts';
+import { sendFile } from '../app/file-response.ts';
+import { readLimitedBody, SizeLimitError } from '../streams/size-limit.ts';
+import { failure, type Dispatch } from '../app/dispatch.ts';
+import type { EventHub } from '../app/event-hub.ts';
+import { contentDisposition, contentTypeFor, resolveDownloadPath, resolveStaticPath } from '../app/static-files.ts';
 import type { UploadStore } from './upload-store.ts';
 
-export const tokenHeader = 'x-sift-token';
 const maxCallBodyBytes = 1024 * 1024;
 const keepAliveMs = 15_000;
 
@@ -87,7 +84,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname.startsWith('/api/')) {
-      if (!tokenMatches(request.headers[tokenHeader])) {
+      if (!tokenMatches(request.headers[webHostTokenHeader])) {
         sendJson(response, 401, failure('unauthorized', 'Missing or wrong Sift token.'));
         return;
       }
@@ -118,10 +115,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(request, maxCallBodyBytes));
+        body = JSON.parse((await readLimitedBody(request, maxCallBodyBytes)).toString('utf8'));
       } catch (error) {
-        if (error instanceof AppError) throw error;
-        sendJson(response, 400, failure('bad_request', 'The request body is not valid JSON.'));
+        const tooLarge = error instanceof SizeLimitError;
+        sendJson(
+          response,
+          tooLarge ? 413 : 400,
+          failure('bad_request', tooLarge ? 'The request body is too large.' : 'The request body is not valid JSON.'),
+        );
         return;
       }
       sendJson(response, 200, await options.dispatch(callMatch[1]!, body, { transport: 'web' }));
@@ -181,30 +182,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const path = options.exportsDir ? resolveDownloadPath(options.exportsDir, url.pathname) : null;
-    const content = path ? await readFile(path).catch(() => null) : null;
-    if (!path || !content) {
-      sendJson(response, 404, failure('not_found', 'No such export.'));
-      return;
-    }
-    response.writeHead(200, {
-      'Content-Type': contentTypeFor(path),
-      'Content-Length': content.length,
-      'Content-Disposition': contentDisposition(basename(path)),
+    const headers = {
+      'Content-Type': contentTypeFor(path ?? ''),
+      'Content-Disposition': contentDisposition(basename(path ?? '')),
       'Cache-Control': 'no-store',
-    });
-    response.end(content);
+    };
+    if (!path || !(await sendFile(response, path, headers)))
+      sendJson(response, 404, failure('not_found', 'No such export.'));
   }
 
   async function serveStatic(response: ServerResponse, pathname: string, headOnly: boolean) {
     const path = resolveStaticPath(options.rendererDir, pathname);
-    const content = path ? await readFile(path).catch(() => null) : null;
-    if (!path || !content) {
-      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end('Not found\n');
-      return;
-    }
-    response.writeHead(200, { 'Content-Type': contentTypeFor(path), 'Content-Length': content.length });
-    response.end(headOnly ? undefined : content);
+    if (path && (await sendFile(response, path, { 'Content-Type': contentTypeFor(path) }, headOnly))) return;
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end('Not found\n');
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -232,15 +223,4 @@ function sendJson(response: ServerResponse, status: number, body: Envelope<unkno
   const text = JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
   response.end(text);
-}
-
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new AppError('bad_request', 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -2,14 +2,14 @@
 // assembled once and handed to whichever transport serves the renderer.
 import { join } from 'node:path';
 import { createAppHandlers } from './app-handlers.ts';
-import { createDispatch, type Dispatch } from './host/dispatch.ts';
-import { createEventHub, type EventHub } from './host/event-hub.ts';
-import { createUploadStore, type UploadStore } from './host/upload-store.ts';
+import { createDispatch, type Dispatch } from './dispatch.ts';
+import { createEventHub, type EventHub } from './event-hub.ts';
+import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts';
 import { appName } from './app-paths.ts';
-import { createServiceClient, type ServiceClient } from './client/service-client.ts';
-import { createJobManager } from './jobs/job-manager.ts';
-import { startEmbeddedService, type EmbeddedService } from './service/embedded-service.ts';
-import type { ServiceConfig } from './service/service-config.ts';
+import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
+import { createJobManager } from '../jobs/job-manager.ts';
+import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
+import type { ServiceConfig } from '../service/service-config.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;

@@ -4,9 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../common/app-error.ts';
+import { sizeLimit, SizeLimitError } from '../streams/size-limit.ts';
 
 export type StagedUpload = { path: string; fileName: string; sizeBytes: number };
 
@@ -24,17 +25,16 @@ export function createUploadStore(dir: string, maxBytes: number): UploadStore {
       const uploadId = `upl_${randomBytes(18).toString('base64url')}`;
       const path = join(dir, uploadId);
       let sizeBytes = 0;
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          sizeBytes += chunk.length;
-          if (sizeBytes > maxBytes) done(new AppError('bad_request', `The file is larger than ${maxBytes} bytes.`));
-          else done(null, chunk);
-        },
-      });
       try {
-        await pipeline(body, limit, createWriteStream(path, { mode: 0o600 }));
+        await pipeline(
+          body,
+          sizeLimit(maxBytes, (chunk) => (sizeBytes += chunk.length)),
+          createWriteStream(path, { mode: 0o600 }),
+        );
       } catch (error) {
         await rm(path, { force: true });
+        if (error instanceof SizeLimitError)
+          throw new AppError('bad_request', `The file is larger than ${maxBytes} bytes.`);
         throw error;
       }
       const staged = { path, fileName, sizeBytes };

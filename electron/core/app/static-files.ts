@@ -1,20 +1,6 @@
 // Serving the built renderer, for the web host and for Electron's app:// protocol alike.
 import { extname, join, normalize, sep } from 'node:path';
 
-/** The content security policy of every page Sift serves: nothing but its own files, no inline script. */
-export const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -1,11 +1,11 @@
 // What main does for each contract call. Plain Node: the Electron shell and the web host both call these.
 import { basename, isAbsolute } from 'node:path';
-import { AppError } from '../common/app-error.ts';
-import type { EventName, EventPayload, FileRef } from '../common/contract.ts';
-import type { CallContext, Handlers } from './host/dispatch.ts';
-import type { UploadStore } from './host/upload-store.ts';
-import type { JobManager } from './jobs/job-manager.ts';
-import { previewCsv } from './lists/csv-preview.ts';
+import { AppError } from '../../common/app-error.ts';
+import type { EventName, EventPayload, FileRef } from '../../common/contract.ts';
+import type { CallContext, Handlers } from './dispatch.ts';
+import type { UploadStore } from '../web-host/upload-store.ts';
+import type { JobManager } from '../jobs/job-manager.ts';
+import { previewCsv } from '../lists/csv-preview.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
 
