@@ -5,7 +5,6 @@ import { buildSiftApi, type SiftBridge } from '../../electron/common/sift-api.ts
 import { AppError } from '../../electron/common/app-error.ts';
 import { webHostTokenHeader as tokenHeader } from '../../electron/common/web-transport.ts';
 
-
 async function readEnvelope(response: Response, what: string): Promise<Envelope<unknown>> {
   try {
     return (await response.json()) as Envelope<unknown>;

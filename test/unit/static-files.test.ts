@@ -39,7 +39,9 @@ describe('content security policy', () => {
     const html = readFileSync(new URL('../../renderer/index.html', import.meta.url), 'utf8');
     // Vite fills the placeholder with metaContentSecurityPolicy at build time (vite.config.ts).
     expect(/http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]).toBe('%SIFT_CSP%');
-    const fromHeader = contentSecurityPolicy.split('; ').filter((directive) => !directive.startsWith('frame-ancestors'));
+    const fromHeader = contentSecurityPolicy
+      .split('; ')
+      .filter((directive) => !directive.startsWith('frame-ancestors'));
     expect(metaContentSecurityPolicy.split('; ')).toEqual(fromHeader);
   });
 });
