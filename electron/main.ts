@@ -1,10 +1,11 @@
 // Electron's main process: a thin shell that wires the plain-Node core to a window and IPC.
-import { app, BrowserWindow, ipcMain, protocol, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from './core/app/app-runtime.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
+import { reportStartupFailure } from './shell/startup-failure.ts';
 import { mainWindowOptions } from './shell/window-options.ts';
 
 const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
@@ -35,15 +36,21 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-export const ready = app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  const runtime = await createAppRuntime({ dataDir: app.getPath('userData'), appVersion: app.getVersion() });
-  registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
-  registerContractHandlers(ipcMain, runtime.dispatch);
-  forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
-  });
-  app.on('will-quit', () => void runtime.close());
-  createMainWindow();
-});
+export const ready = app
+  .whenReady()
+  .then(async () => {
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    const runtime = await createAppRuntime({ dataDir: app.getPath('userData'), appVersion: app.getVersion() });
+    registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
+    registerContractHandlers(ipcMain, runtime.dispatch);
+    forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+    });
+    app.on(
+      'will-quit',
+      () => void runtime.close().catch((error: unknown) => console.error('Sift could not close cleanly:', error)),
+    );
+    createMainWindow();
+  })
+  .catch((error: unknown) => reportStartupFailure(error, { app, dialog }));

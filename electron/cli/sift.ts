@@ -1,6 +1,8 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning
 // The `sift` command line: clean, verify, service.
-import { CliExit, cleanUsage, runClean, runVerify, type CliIo } from './clean-command.ts';
+import { CliExit, type CliIo } from './cli-io.ts';
+import { cleanUsage, runClean } from './clean-command.ts';
+import { runVerify } from './verify-command.ts';
 import { UsageError } from './cli-options.ts';
 import { runServiceCommand, serviceUsage } from './service-command.ts';
 

@@ -3,6 +3,7 @@
 // every push event is `domain:didSomething`, exposed to the renderer as `domain.onDidSomething`.
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
+import { jobPhases } from './job-phases.ts';
 
 /** A file the user dropped or chose, as main can find it. */
 export const fileRefSchema = z.discriminatedUnion('kind', [
@@ -54,7 +55,18 @@ export const listSummarySchema = z.object({
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 
-export const jobPhases = ['importing', 'imported', 'submitting', 'reading', 'done', 'failed', 'canceled'] as const;
+
+/** What reading the list found before anything is sent; every row is counted once. */
+export const precheckCountsSchema = z.object({
+  toCheck: count,
+  duplicates: count,
+  badSyntax: count,
+  noAddress: count,
+  role: count,
+  disposable: count,
+  suggestions: count,
+});
+export type PrecheckCounts = z.infer<typeof precheckCountsSchema>;
 
 export const jobOverviewSchema = z.object({
   jobId: jobIdSchema,
@@ -64,15 +76,7 @@ export const jobOverviewSchema = z.object({
   headers: z.array(z.string()),
   columnIndex: z.number().int(),
   hasHeader: z.boolean(),
-  precheck: z.object({
-    toCheck: count,
-    duplicates: count,
-    badSyntax: count,
-    noAddress: count,
-    role: count,
-    disposable: count,
-    suggestions: count,
-  }),
+  precheck: precheckCountsSchema,
   cost: z.object({
     checks: count,
     mode: z.enum(['live', 'sandbox']),
@@ -132,7 +136,14 @@ export const calls = {
 
 export const events = {
   'lists:didPreview': z.object({ fileName: z.string(), rowsShown: z.number().int() }),
-  'jobs:didProgress': z.object({ jobId: jobIdSchema, phase: z.enum(jobPhases), checked: count, total: count }),
+  /** `error`: why a job stopped on its way (it stays resumable), or null. */
+  'jobs:didProgress': z.object({
+    jobId: jobIdSchema,
+    phase: z.enum(jobPhases),
+    checked: count,
+    total: count,
+    error: z.string().nullable(),
+  }),
 } as const;
 
 export type Calls = typeof calls;
@@ -157,6 +168,10 @@ export const errorCodes = [
   'forbidden',
   'not_found',
   'unreadable_file',
+  /** An output could not be written (folder missing or read-only, disk full); nothing is lost, export again. */
+  'unwritable',
+  /** The input changed since it was checked; verdicts would land on the wrong rows. */
+  'input_changed',
   'internal',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

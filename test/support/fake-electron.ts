@@ -65,8 +65,10 @@ export function createFakeElectron(userDataDir: string) {
     show() {}
   }
 
+  const errorBoxes: { title: string; content: string }[] = [];
   const electron = {
     app,
+    dialog: { showErrorBox: (title: string, content: string) => void errorBoxes.push({ title, content }) },
     BrowserWindow: FakeBrowserWindow,
     ipcMain: { handle: (channel: string, handler: Handler) => void handlers.set(channel, handler) },
     protocol: {
@@ -89,5 +91,5 @@ export function createFakeElectron(userDataDir: string) {
       },
     },
   };
-  return { electron, windows, handlers, protocolHandlers };
+  return { electron, windows, handlers, protocolHandlers, errorBoxes };
 }

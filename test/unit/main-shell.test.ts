@@ -107,3 +107,17 @@ describe('electron main', () => {
     });
   });
 });
+
+describe('a start that fails', () => {
+  it('tells the person why in a dialog and quits', async () => {
+    const { reportStartupFailure } = await import('../../electron/shell/startup-failure.ts');
+    let quit = false;
+    const errorBoxes: string[] = [];
+    reportStartupFailure(new Error('EACCES: permission denied, mkdir /data/Sift'), {
+      app: { quit: () => void (quit = true) },
+      dialog: { showErrorBox: (title, content) => void errorBoxes.push(`${title}: ${content}`) },
+    });
+    expect(errorBoxes).toEqual([expect.stringContaining('Sift could not start: EACCES: permission denied')]);
+    expect(quit).toBe(true);
+  });
+});

@@ -11,7 +11,8 @@ const disposableWildcards = new Set<string>(require('disposable-email-domains/wi
 
 /** info@, admin@, sales@ …: mail to a function, not a person. `+tags` are ignored. */
 export function isRoleLocalPart(local: string): boolean {
-  return roleLocalParts.has(local.toLowerCase().split('+')[0]!);
+  const plus = local.indexOf('+');
+  return roleLocalParts.has((plus === -1 ? local : local.slice(0, plus)).toLowerCase());
 }
 
 export function isDisposableDomain(asciiDomain: string): boolean {

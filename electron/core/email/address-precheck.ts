@@ -2,7 +2,7 @@
 // role and disposable flags, and a typo suggestion for big providers (shown, never applied).
 import emailSpellChecker from '@zootools/email-spell-checker';
 import { isDisposableDomain, isRoleLocalPart } from './address-lists.ts';
-import { checkSyntax } from './syntax.ts';
+import { atSignOf, checkDomain, localPartProblem } from './syntax.ts';
 
 export type Precheck =
   | { ok: true; address: string; key: string; role: boolean; disposable: boolean; suggestion?: string }
@@ -11,13 +11,19 @@ export type Precheck =
 /** `"Ann" <ANN@Example.COM>`, `mailto:ann@example.com?subject=x` and ` ann@example.com ` all become `ann@example.com`-like forms. */
 export function normaliseAddress(raw: string): string {
   let text = raw.trim();
-  const angled = /<([^<>]*)>\s*$/.exec(text);
-  if (angled) text = angled[1]!.trim();
+  // Most cells are a bare address: the patterns below only run when a cell has their marks.
+  if (text.includes('>')) {
+    const angled = /<([^<>]*)>\s*$/.exec(text);
+    if (angled) text = angled[1]!.trim();
+  }
   // A mailto: link may carry ?subject=… after the address.
-  if (/^mailto:/i.test(text)) text = text.slice('mailto:'.length).split('?')[0]!;
-  text = text.trim().replace(/^["']|["']$/g, '');
+  if (/^mailto:/i.test(text)) text = text.slice('mailto:'.length).split('?')[0]!.trim();
+  if (/^["']|["']$/.test(text)) text = text.replace(/^["']|["']$/g, '');
   const at = text.lastIndexOf('@');
-  return at === -1 ? text : `${text.slice(0, at)}@${text.slice(at + 1).toLowerCase()}`;
+  if (at === -1) return text;
+  const domain = text.slice(at + 1);
+  const lower = domain.toLowerCase();
+  return lower === domain ? text : `${text.slice(0, at)}@${lower}`;
 }
 
 function editDistance(a: string, b: string): number {
@@ -34,46 +40,68 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** Suggestions depend on the domain only, and a list has far fewer domains than addresses. */
-const suggestionsByDomain = new Map<string, string | null>();
-const maxCachedDomains = 50_000;
-
-function suggestedDomainFor(domain: string): string | null {
-  const cached = suggestionsByDomain.get(domain);
-  if (cached !== undefined) return cached;
-  const suggested = emailSpellChecker.run({ email: `x@${domain}` })?.domain;
-  const accepted =
-    suggested &&
-    suggested !== domain &&
-    Math.abs(suggested.length - domain.length) <= 1 &&
-    editDistance(suggested, domain) <= 2
-      ? suggested
-      : null;
-  if (suggestionsByDomain.size >= maxCachedDomains) suggestionsByDomain.clear();
-  suggestionsByDomain.set(domain, accepted);
-  return accepted;
+/** A likely-meant provider domain (gmial.com → gmail.com), only for small slips of similar length. */
+function suggestedDomainFor(asciiDomain: string): string | null {
+  const suggested = emailSpellChecker.run({ email: `x@${asciiDomain}` })?.domain;
+  return suggested &&
+    suggested !== asciiDomain &&
+    Math.abs(suggested.length - asciiDomain.length) <= 1 &&
+    editDistance(suggested, asciiDomain) <= 2
+    ? suggested
+    : null;
 }
 
-/** A likely-meant provider domain (gmial.com → gmail.com), only for small slips of similar length. */
+type DomainFacts = { ok: false } | { ok: true; asciiDomain: string; disposable: boolean; suggestion: string | null };
+
+/**
+ * What Sift knows of a domain, worked out once per domain: a list has far fewer domains than addresses,
+ * and the IDN conversion, the disposable lookup and the spelling check cost more than all the rest.
+ */
+const factsByDomain = new Map<string, DomainFacts>();
+const maxCachedDomains = 50_000;
+
+function domainFacts(domain: string): DomainFacts {
+  const cached = factsByDomain.get(domain);
+  if (cached) return cached;
+  const checked = checkDomain(domain);
+  const facts: DomainFacts = checked.ok
+    ? {
+        ok: true,
+        asciiDomain: checked.asciiDomain,
+        disposable: isDisposableDomain(checked.asciiDomain),
+        suggestion: suggestedDomainFor(checked.asciiDomain),
+      }
+    : { ok: false };
+  if (factsByDomain.size >= maxCachedDomains) factsByDomain.clear();
+  // A copy as the key: `domain` is a slice of a cell, and a slice keeps its whole chunk of the file alive.
+  factsByDomain.set(Buffer.from(domain).toString(), facts);
+  return facts;
+}
+
+/** A likely-meant address for a provider typo (ann@gmial.com → ann@gmail.com), or undefined. */
 export function suggestDomain(address: string): string | undefined {
   const at = address.lastIndexOf('@');
-  const suggested = suggestedDomainFor(address.slice(at + 1));
-  return suggested ? `${address.slice(0, at)}@${suggested}` : undefined;
+  const facts = domainFacts(address.slice(at + 1).toLowerCase());
+  return facts.ok && facts.suggestion ? `${address.slice(0, at)}@${facts.suggestion}` : undefined;
 }
 
 export function precheckAddress(raw: string): Precheck {
   const normalised = normaliseAddress(raw);
   if (normalised === '') return { ok: false, reason: 'no_address' };
-  const syntax = checkSyntax(normalised);
-  if (!syntax.ok) return { ok: false, reason: 'syntax', key: normalised.toLowerCase() };
-  const address = `${syntax.local}@${syntax.asciiDomain}`;
-  const suggestion = suggestDomain(address);
+  const bad: Precheck = { ok: false, reason: 'syntax', key: normalised.toLowerCase() };
+  const at = atSignOf(normalised);
+  if (at === -1) return bad;
+  // normaliseAddress lower-cased the domain already.
+  const local = normalised.slice(0, at);
+  const facts = domainFacts(normalised.slice(at + 1));
+  if (!facts.ok || localPartProblem(local) !== null || local.length + 1 + facts.asciiDomain.length > 254) return bad;
+  const address = `${local}@${facts.asciiDomain}`;
   return {
     ok: true,
     address,
     key: address.toLowerCase(),
-    role: isRoleLocalPart(syntax.local),
-    disposable: isDisposableDomain(syntax.asciiDomain),
-    ...(suggestion ? { suggestion } : {}),
+    role: isRoleLocalPart(local),
+    disposable: facts.disposable,
+    ...(facts.suggestion ? { suggestion: `${local}@${facts.suggestion}` } : {}),
   };
 }

@@ -1,27 +1,53 @@
 // Address syntax as mail servers see it: RFC 5321 lengths (local part 64, address 254) and
-// dot-atom local parts; domains checked label by label after IDN conversion.
+// dot-atom local parts; domains checked label by label after IDN conversion. The local part and the
+// domain are checked apart, so callers that see many addresses of one domain can cache the domain's check.
 import { domainToASCII } from 'node:url';
 
 export type SyntaxCheck =
   { ok: true; local: string; domain: string; asciiDomain: string } | { ok: false; reason: string };
 
-const localAtom = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
-const domainLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export type DomainCheck = { ok: true; asciiDomain: string } | { ok: false; reason: 'invalid_domain' };
 
-export function checkSyntax(address: string): SyntaxCheck {
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return { ok: false, reason: 'missing_at_or_part' };
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (/\s/.test(address)) return { ok: false, reason: 'whitespace' };
-  if (local.length > 64) return { ok: false, reason: 'local_part_too_long' };
-  if (!local.split('.').every((atom) => localAtom.test(atom))) return { ok: false, reason: 'invalid_local_part' };
+/** Dot-atoms: letters, digits and the RFC 5322 atom signs, with single dots between them. */
+const dotAtom = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
+const domainLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const whitespace = /\s/;
+
+/** The local part alone: null when it is fine, else why not. */
+export function localPartProblem(local: string): string | null {
+  if (local.length > 64) return 'local_part_too_long';
+  if (whitespace.test(local)) return 'whitespace';
+  return dotAtom.test(local) ? null : 'invalid_local_part';
+}
+
+/** The domain alone, converted to its ASCII (punycode) form. */
+export function checkDomain(domain: string): DomainCheck {
+  if (whitespace.test(domain)) return { ok: false, reason: 'invalid_domain' };
   const asciiDomain = domainToASCII(domain.toLowerCase());
   if (!asciiDomain || asciiDomain.length > 253) return { ok: false, reason: 'invalid_domain' };
   const labels = asciiDomain.split('.');
   if (labels.length < 2 || !labels.every((label) => domainLabel.test(label)))
     return { ok: false, reason: 'invalid_domain' };
   if (/^\d+$/.test(labels.at(-1)!)) return { ok: false, reason: 'invalid_domain' };
-  if (local.length + 1 + asciiDomain.length > 254) return { ok: false, reason: 'address_too_long' };
-  return { ok: true, local, domain, asciiDomain };
+  return { ok: true, asciiDomain };
+}
+
+/** Where the local part ends: the last `@`, or -1 when the text has no local part and domain. */
+export function atSignOf(address: string): number {
+  const at = address.lastIndexOf('@');
+  return at <= 0 || at === address.length - 1 ? -1 : at;
+}
+
+export function checkSyntax(address: string): SyntaxCheck {
+  const at = atSignOf(address);
+  if (at === -1) return { ok: false, reason: 'missing_at_or_part' };
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  if (whitespace.test(address)) return { ok: false, reason: 'whitespace' };
+  const localProblem = localPartProblem(local);
+  if (localProblem) return { ok: false, reason: localProblem };
+  const domainCheck = checkDomain(domain);
+  if (!domainCheck.ok) return domainCheck;
+  if (local.length + 1 + domainCheck.asciiDomain.length > 254) return { ok: false, reason: 'address_too_long' };
+  return { ok: true, local, domain, asciiDomain: domainCheck.asciiDomain };
 }

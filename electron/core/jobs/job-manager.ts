@@ -1,16 +1,21 @@
 // The app's jobs: made from dropped files, run in the background (several at once, sharing the key's
-// budget), reported as they go, and resumed when the app starts again after a crash.
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+// budget), reported as they go, and resumed when the app starts again. Trouble while a job runs (the
+// service out of reach, say) leaves it where it was, with the reason, ready to resume: batches already
+// paid for are always read back.
+import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
+import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import type { ServiceClient } from '../client/service-client.ts';
-import { sql } from '../storage/sqlite.ts';
-import { cancelJob, estimateCost, prepareJob, runJob, type Cost, type JobProgress } from './clean-job.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
-import { displayNameOf, openJobStore, type JobRecord, type JobStore } from './job-store.ts';
-import { exportJob, summarise } from './list-export.ts';
+import type { Cost } from './job-cost.ts';
+import type { JobProgress } from './job-runner.ts';
+import { jobSettings } from './job-settings.ts';
+import { displayNameOf, openJobStore, type JobRecord } from './job-store.ts';
+import { createCleaner } from './list-cleaner.ts';
+import { summariseJob } from './list-summary.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -23,34 +28,24 @@ export type JobManagerDeps = {
 export type JobManager = ReturnType<typeof createJobManager>;
 
 function userMessage(error: unknown): string {
-  if (error instanceof ServiceClientError) return explainClientError(error);
+  if (error instanceof ServiceClientError) return `${explainClientError(error)} ${error.message}`.trim();
   return error instanceof Error ? error.message : String(error);
 }
 
-const finishedPhases = ['done', 'failed', 'canceled'];
-
 export function createJobManager(deps: JobManagerDeps) {
-  const store: JobStore = openJobStore(join(deps.dataDir, 'jobs.sqlite'));
+  const store = openJobStore(deps.dataDir);
+  const cleaner = createCleaner(store);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const costs = new Map<string, Cost>();
+  const live = new Map<string, { checked: number; total: number }>();
   const log = deps.log ?? ((message: string) => console.error(message));
 
-  function precheck(jobId: string): JobOverview['precheck'] {
-    return sql(
-      store.db,
-      `SELECT
-         (SELECT COUNT(seq) FROM job_addresses WHERE job_id = $id) AS toCheck,
-         (SELECT COUNT(*) FROM job_rows WHERE job_id = $id AND status <> 'no_address' AND first = 0) AS duplicates,
-         (SELECT COUNT(*) FROM job_rows WHERE job_id = $id AND status = 'syntax') AS badSyntax,
-         (SELECT COUNT(*) FROM job_rows WHERE job_id = $id AND status = 'no_address') AS noAddress,
-         (SELECT COALESCE(SUM(role), 0) FROM job_addresses WHERE job_id = $id) AS role,
-         (SELECT COALESCE(SUM(disposable), 0) FROM job_addresses WHERE job_id = $id) AS disposable,
-         (SELECT COUNT(suggestion) FROM job_rows WHERE job_id = $id) AS suggestions`,
-    ).get({ id: jobId }) as JobOverview['precheck'];
+  function progressOf(job: JobRecord): { checked: number; total: number } {
+    return live.get(job.id) ?? { checked: job.checked, total: job.precheck?.toCheck ?? 0 };
   }
 
   function overview(job: JobRecord): JobOverview {
-    const counts = store.counts(job.id);
+    const progress = progressOf(job);
     return {
       jobId: job.id,
       fileName: displayNameOf(job),
@@ -59,10 +54,18 @@ export function createJobManager(deps: JobManagerDeps) {
       headers: job.headers,
       columnIndex: job.columnIndex,
       hasHeader: job.hasHeader,
-      precheck: precheck(job.id),
-      cost: costs.get(job.id) ?? { checks: counts.addresses, mode: 'sandbox', covered: true },
-      progress: { checked: counts.checked, total: counts.addresses },
-      ...(finishedPhases.includes(job.phase) ? { summary: summarise(store, job.id) } : {}),
+      precheck: job.precheck ?? {
+        toCheck: 0,
+        duplicates: 0,
+        badSyntax: 0,
+        noAddress: 0,
+        role: 0,
+        disposable: 0,
+        suggestions: 0,
+      },
+      cost: costs.get(job.id) ?? { checks: progress.total, mode: 'sandbox', covered: true },
+      progress,
+      ...(isFinishedPhase(job.phase) ? { summary: summariseJob(store, job) } : {}),
       error: job.error,
     };
   }
@@ -73,35 +76,34 @@ export function createJobManager(deps: JobManagerDeps) {
     return job;
   }
 
-  /** Pushes progress: the runner's own figures while it reads, else counted from the job. */
   function report(jobId: string, progress?: JobProgress) {
-    if (progress?.phase === 'verifying') {
-      deps.emitProgress({ jobId, phase: 'reading', checked: progress.checked, total: progress.total });
-      return;
-    }
-    const counts = store.counts(jobId);
-    deps.emitProgress({ jobId, phase: store.getJob(jobId)!.phase, checked: counts.checked, total: counts.addresses });
+    if (progress?.phase === 'verifying') live.set(jobId, { checked: progress.checked, total: progress.total });
+    const job = store.getJob(jobId)!;
+    deps.emitProgress({ jobId, phase: job.phase, ...progressOf(job), error: job.error });
   }
 
   function launch(jobId: string): void {
     if (running.has(jobId)) return;
     const controller = new AbortController();
+    store.setError(jobId, null);
     const done = (async () => {
       try {
         const client = await deps.client();
-        await runJob(store, store.getJob(jobId)!, client, {
+        await cleaner.run(store.getJob(jobId)!, client, {
           signal: controller.signal,
           onProgress: (progress) => report(jobId, progress),
         });
       } catch (error) {
         if (controller.signal.aborted) return;
-        log(`job ${jobId} stopped: ${userMessage(error)}`);
-        store.setPhase(jobId, 'failed', userMessage(error));
+        // The job stays where it was: whatever was paid for can still be read when it resumes.
+        log(`job ${jobId} paused: ${userMessage(error)}`);
+        store.setError(jobId, userMessage(error));
       } finally {
         running.delete(jobId);
+        live.delete(jobId);
       }
-      report(jobId);
-    })();
+      if (store.getJob(jobId)) report(jobId);
+    })().catch((error: unknown) => log(`job ${jobId}: ${userMessage(error)}`));
     running.set(jobId, { controller, done });
   }
 
@@ -117,14 +119,7 @@ export function createJobManager(deps: JobManagerDeps) {
 
     /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
     async create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview> {
-      const job = store.createJob(source.path, '', {
-        displayName: source.fileName,
-        column,
-        keep: ['valid'],
-        neutraliseFormulas: true,
-        bom: true,
-        maxBatchSize: 50_000,
-      });
+      const job = store.createJob(source.path, '', jobSettings({ displayName: source.fileName, column }));
       try {
         let inputPath = source.path;
         if (source.isUpload) {
@@ -134,11 +129,13 @@ export function createJobManager(deps: JobManagerDeps) {
           await copyFile(source.path, inputPath);
         }
         store.updateInput(job.id, inputPath, await inputFingerprint(inputPath));
-        const prepared = await prepareJob(store, store.getJob(job.id)!);
-        costs.set(job.id, await estimateCost(store, prepared, await deps.client()));
+        const prepared = await cleaner.prepare(store.getJob(job.id)!);
+        costs.set(job.id, await cleaner.estimate(prepared, await deps.client()));
         return overview(prepared);
       } catch (error) {
-        store.setPhase(job.id, 'failed', userMessage(error));
+        // A list that cannot be read leaves nothing behind: no job in the recent lists, no copy kept.
+        store.deleteJob(job.id);
+        if (source.isUpload) await rm(join(deps.dataDir, 'inputs', `${job.id}.csv`), { force: true });
         if (error instanceof AppError) throw error;
         throw new AppError('unreadable_file', userMessage(error));
       }
@@ -148,39 +145,38 @@ export function createJobManager(deps: JobManagerDeps) {
     async get(jobId: string): Promise<JobOverview> {
       const job = jobOrThrow(jobId);
       if (job.phase === 'imported' && !costs.has(jobId))
-        costs.set(jobId, await estimateCost(store, job, await deps.client()));
+        costs.set(jobId, await cleaner.estimate(job, await deps.client()));
       return overview(job);
     },
 
     list(): JobListItem[] {
-      return store.recentJobs(20).map((job) => {
-        const counts = store.counts(job.id);
-        return {
-          jobId: job.id,
-          fileName: displayNameOf(job),
-          phase: job.phase,
-          progress: { checked: counts.checked, total: counts.addresses },
-          createdAt: new Date(job.createdAt).toISOString(),
-        };
-      });
+      return store.recentJobs(20).map((job) => ({
+        jobId: job.id,
+        fileName: displayNameOf(job),
+        phase: job.phase,
+        progress: progressOf(job),
+        createdAt: new Date(job.createdAt).toISOString(),
+      }));
     },
 
+    /** Starts checking, or resumes a job that stopped on the way (the app closed, the service was out of reach). */
     start(jobId: string): JobOverview {
       const job = jobOrThrow(jobId);
       if (job.phase === 'importing') throw new AppError('bad_request', 'This list is still being read.');
-      if (costs.get(jobId)?.covered === false)
+      if (job.phase === 'imported' && costs.get(jobId)?.covered === false) {
         throw new AppError('bad_request', 'The account does not have enough credits for this list.');
-      if (!finishedPhases.includes(job.phase)) launch(jobId);
+      }
+      if (!isFinishedPhase(job.phase)) launch(jobId);
       return overview(store.getJob(jobId)!);
     },
 
-    /** Cancels at the service and keeps what was verified: the job reads those rows, then ends canceled. */
+    /** Cancels at the service and keeps what was checked: the job reads those verdicts, then ends canceled. */
     async cancel(jobId: string): Promise<JobOverview> {
       const job = jobOrThrow(jobId);
-      await stopRunning(jobId);
       if (job.phase === 'imported') store.setPhase(jobId, 'canceled', 'Canceled before anything was sent.');
-      else if (!finishedPhases.includes(job.phase)) {
-        await cancelJob(store, job, await deps.client());
+      else if (!isFinishedPhase(job.phase)) {
+        await stopRunning(jobId);
+        await cleaner.cancel(store.getJob(jobId)!, await deps.client());
         launch(jobId);
         await running.get(jobId)?.done;
       }
@@ -189,12 +185,11 @@ export function createJobManager(deps: JobManagerDeps) {
 
     async export(jobId: string, keep: string[]): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = jobOrThrow(jobId);
-      if (!finishedPhases.includes(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
+      if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
       const outDir = join(deps.dataDir, 'exports', jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
-      const settings = { ...job.settings, keep };
-      store.updateSettings(jobId, settings);
-      const result = await exportJob(store, { ...job, settings }, outDir);
+      store.updateSettings(jobId, { ...job.settings, keep });
+      const result = await cleaner.export(store.getJob(jobId)!, outDir);
       const files: ExportFile[] = [];
       for (const [kind, path] of [
         ['cleaned', result.cleanedPath],
@@ -214,10 +209,7 @@ export function createJobManager(deps: JobManagerDeps) {
 
     /** After a restart: jobs that were sending or reading carry on by themselves. */
     resumeUnfinished(): void {
-      const rows = sql(store.db, "SELECT id FROM jobs WHERE phase IN ('submitting', 'reading')").all() as {
-        id: string;
-      }[];
-      for (const { id } of rows) launch(id);
+      for (const job of store.jobsInFlight()) launch(job.id);
     },
 
     async close(): Promise<void> {

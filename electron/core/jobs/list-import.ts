@@ -1,15 +1,23 @@
 // Reads a list into its job, streaming: layout from the first rows, then every row pre-checked and
-// stored in chunks. Nothing is sent or billed here; an import interrupted by a crash starts over.
+// stored, a chunk of rows at a time. Each distinct address gets an id in order of first appearance,
+// found through an address index, so a repeat costs no random write. Nothing is sent or billed here;
+// an import cut short by a crash starts over from the file.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
+import type { PrecheckCounts } from '../../common/contract.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
-import { detachCell, readCsvRows } from '../lists/csv-reader.ts';
+import { readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
-import { sql, transaction } from '../storage/sqlite.ts';
+import { createAddressIndex, type AddressIndex } from './address-index.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
+import { rowsPerChunk, type ListStore, type NewAddress } from './list-store.ts';
 
 const sampleRows = 200;
-const chunkRows = 2000;
+/** A guess of rows from the file's size, so the index rarely has to grow while it fills. */
+const bytesPerRowGuess = 64;
+const progressEveryMs = 250;
 
 export async function detectListLayout(
   path: string,
@@ -24,78 +32,114 @@ export async function detectListLayout(
   return { ...detectLayout(sample, displayName, column), delimiter };
 }
 
+/** Whether the address stored (or about to be) under an id is `key`: how a fingerprint match is confirmed. */
+export function keyCheck(list: ListStore, pending: ReadonlyMap<number, string> = new Map()) {
+  return (id: number, key: string) => (pending.get(id) ?? list.keyOf(id)) === key;
+}
+
+/** The index of a job's addresses, rebuilt from its list (after a restart, say). */
+export function loadAddressIndex(list: ListStore): AddressIndex {
+  const index = createAddressIndex();
+  for (const { id, key } of list.keys()) index.add(key, id);
+  return index;
+}
+
 export async function importList(
   store: JobStore,
   job: JobRecord,
   onProgress: (rows: number) => void = () => {},
-): Promise<JobRecord> {
+): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
   // A file without a header still gets names for its columns, for the annotated file and the column picker.
   const headers = layout.hasHeader ? layout.headers : Array.from({ length: layout.width }, (_, i) => `column_${i + 1}`);
   store.setLayout(job.id, { ...layout, headers });
-  store.clearImport(job.id);
-  const db = store.db;
-  const insertRow = sql(
-    db,
-    'INSERT INTO job_rows (job_id, row_index, address_key, status, first, suggestion) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const insertAddress = sql(
-    db,
-    'INSERT INTO job_addresses (job_id, key, address, seq, role, disposable, result, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-  );
-  let rowIndex = 0;
-  let seq = 0;
-  let pending: string[] = [];
+  const list = store.list(job.id);
+  list.clear();
+  const { size } = await stat(job.inputPath);
+  const index = createAddressIndex(size / bytesPerRowGuess);
+  const counts: PrecheckCounts = {
+    toCheck: 0,
+    duplicates: 0,
+    badSyntax: 0,
+    noAddress: 0,
+    role: 0,
+    disposable: 0,
+    suggestions: 0,
+  };
+  const hash = createHash('sha256');
+  let row = 0;
+  let lastId = 0;
+  let firstRowOfChunk = 1;
+  let rowIds = new Int32Array(rowsPerChunk);
+  let filled = 0;
+  let fresh: NewAddress[] = [];
+  const pendingKeys = new Map<number, string>();
+  let reportedAt = performance.now();
+  const sameKey = keyCheck(list, pendingKeys);
 
   const flush = () => {
-    transaction(db, () => {
-      for (const cell of pending) {
-        const check = precheckAddress(cell);
-        rowIndex += 1;
-        if (!check.ok && check.reason === 'no_address') {
-          insertRow.run(job.id, rowIndex, null, 'no_address', 0, null);
-          continue;
-        }
-        // Bad syntax gets its verdict here and is never sent; good addresses get a place in the batches.
-        const inserted = check.ok
-          ? insertAddress.run(
-              job.id,
-              check.key,
-              check.address,
-              seq + 1,
-              check.role ? 1 : 0,
-              check.disposable ? 1 : 0,
-              null,
-              null,
-            ).changes
-          : insertAddress.run(job.id, check.key!, check.key!, null, 0, 0, 'invalid', 'syntax').changes;
-        if (inserted > 0 && check.ok) seq += 1;
-        insertRow.run(
-          job.id,
-          rowIndex,
-          check.key!,
-          check.ok ? 'ok' : 'syntax',
-          inserted > 0 ? 1 : 0,
-          check.suggestion ?? null,
-        );
-      }
-    });
-    pending = [];
-    onProgress(rowIndex);
+    list.appendImport(fresh, firstRowOfChunk, rowIds.subarray(0, filled));
+    firstRowOfChunk = row + 1;
+    rowIds = new Int32Array(rowsPerChunk);
+    filled = 0;
+    fresh = [];
+    pendingKeys.clear();
+    // The catalog commits durably, so it hears of progress a few times a second, not every chunk.
+    if (performance.now() - reportedAt >= progressEveryMs) {
+      reportedAt = performance.now();
+      store.setImportedRows(job.id, row);
+      onProgress(row);
+    }
   };
 
-  await readCsvRows(
-    job.inputPath,
-    displayName,
-    (row) => {
-      pending.push(detachCell(row[layout.columnIndex] ?? ''));
-      if (pending.length >= chunkRows) flush();
-    },
-    { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader },
-  );
-  flush();
-  if (rowIndex === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
-  store.finishImport(job.id, rowIndex);
-  return store.getJob(job.id)!;
+  list.beginBulk();
+  try {
+    await readCsvRows(
+      job.inputPath,
+      displayName,
+      (cells) => {
+        row += 1;
+        const check = precheckAddress(cells[layout.columnIndex] ?? '');
+        if (!check.ok && check.reason === 'no_address') {
+          counts.noAddress += 1;
+          rowIds[filled++] = 0;
+        } else {
+          const key = check.key!;
+          const { id, created } = index.idFor(key, sameKey, () => ++lastId);
+          rowIds[filled++] = id;
+          if (!check.ok) counts.badSyntax += 1;
+          else if (!created) counts.duplicates += 1;
+          if (created) {
+            pendingKeys.set(id, key);
+            fresh.push({
+              id,
+              key,
+              // Bad syntax is stored as it was written, for the annotated file.
+              address: check.ok ? check.address : key,
+              firstRow: row,
+              sendable: check.ok,
+              role: check.ok && check.role,
+              disposable: check.ok && check.disposable,
+              suggestion: check.ok ? (check.suggestion ?? null) : null,
+            });
+            if (check.ok) {
+              counts.toCheck += 1;
+              if (check.role) counts.role += 1;
+              if (check.disposable) counts.disposable += 1;
+              if (check.suggestion) counts.suggestions += 1;
+            }
+          }
+        }
+        if (filled === rowsPerChunk) flush();
+      },
+      { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader, onBytes: (bytes) => hash.update(bytes) },
+    );
+    if (filled > 0 || fresh.length > 0) flush();
+  } finally {
+    list.endBulk();
+  }
+  if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
+  store.finishImport(job.id, { rowsTotal: row, precheck: counts, contentHash: hash.digest('hex') });
+  return { job: store.getJob(job.id)!, index };
 }

@@ -1,10 +1,14 @@
-// Streams the rows of a CSV or text list, whatever its encoding and delimiter, one row at a time.
+// Streams the rows of a CSV or text list, whatever its encoding and delimiter, with bounded memory: a
+// slow consumer holds the file back, and a quote that never closes is refused instead of read to the end.
 import { stat } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { AppError } from '../../common/app-error.ts';
 import { openDecodedText, readHead, sniffEncoding, type SniffResult } from './text-decoding.ts';
 
 export type CsvReadSummary = { delimiter: string; stopped: boolean; encoding: SniffResult['encoding'] };
+
+/** The largest cell Sift reads, and so the most text it ever holds for one unfinished row. */
+export const maxCellChars = 4 * 1024 * 1024;
 
 /**
  * A copy of a cell that no longer points into the chunk of text it was parsed from. V8 keeps a
@@ -16,17 +20,32 @@ export function detachCell(cell: string): string {
 
 export type RowHandler = (row: string[]) => boolean | void | Promise<void>;
 
+export type CsvReadOptions = {
+  delimiter?: string;
+  /** The file's header row, when it has one, is not handed to `onRow`. */
+  skipFirstRow?: boolean;
+  /** Sees every byte of the file as it is read. */
+  onBytes?: (chunk: Buffer) => void;
+};
+
+function unclosedQuote(displayName: string, row: number): AppError {
+  return new AppError(
+    'unreadable_file',
+    `"${displayName}" has a quote that never closes in row ${row} (or a cell longer than ${maxCellChars / 1024 ** 2} MB). ` +
+      'Fix that row and try again.',
+  );
+}
+
 /**
  * Calls `onRow` for each non-empty row; returning `false` stops the read early, and returning a
  * promise pauses the read (and the file) until it settles, so a slow writer holds the reader back.
- * An empty, binary or missing file is an AppError('unreadable_file') naming `displayName`.
+ * An empty, binary or missing file, or a broken quote, is an AppError('unreadable_file') naming `displayName`.
  */
 export async function readCsvRows(
   path: string,
   displayName: string,
   onRow: RowHandler,
-  /** `skipFirstRow`: the file's header row, when it has one, is not handed to `onRow`. */
-  options: { delimiter?: string; skipFirstRow?: boolean } = {},
+  options: CsvReadOptions = {},
 ): Promise<CsvReadSummary> {
   const info = await stat(path).catch(() => {
     throw new AppError('unreadable_file', `Sift cannot open "${displayName}". It may have been moved or deleted.`);
@@ -35,45 +54,67 @@ export async function readCsvRows(
   if (info.size === 0) throw new AppError('unreadable_file', `"${displayName}" is empty.`);
 
   const sniff = sniffEncoding(await readHead(path));
-  const text = openDecodedText(path, sniff);
+  let charsRead = 0;
+  const text = openDecodedText(path, sniff, options.onBytes);
+  text.on('data', (chunk: string) => (charsRead += chunk.length));
   let delimiter = ',';
   let stopped = false;
   let failure: unknown;
   let skipping = options.skipFirstRow === true;
+  let rowsSeen = 0;
   await new Promise<void>((resolve, reject) => {
+    const stop = (parser: Papa.Parser, error?: unknown) => {
+      if (error !== undefined) failure = error;
+      stopped = true;
+      parser.abort();
+    };
+    /** Hands rows on from `start`; pauses the file while a handler's promise is pending. */
+    const deliver = (rows: string[][], start: number, parser: Papa.Parser): void => {
+      for (let index = start; index < rows.length; index += 1) {
+        const row = rows[index]!;
+        rowsSeen += 1;
+        if (row.length === 1 && row[0]!.trim() === '') continue; // a line of spaces only
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
+        let outcome: ReturnType<RowHandler>;
+        try {
+          outcome = onRow(row);
+        } catch (error) {
+          return stop(parser, error);
+        }
+        if (outcome === false) return stop(parser);
+        if (outcome instanceof Promise) {
+          parser.pause();
+          text.pause();
+          outcome.then(
+            () => {
+              deliver(rows, index + 1, parser);
+              if (stopped) return;
+              text.resume();
+              parser.resume();
+            },
+            (error: unknown) => stop(parser, error),
+          );
+          return;
+        }
+      }
+    };
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
       // Blank lines are skipped; a row of empty cells (",,") is still a row, and comes out again.
       skipEmptyLines: true,
       delimiter: options.delimiter,
-      step(result, parser) {
-        delimiter = result.meta.delimiter;
-        if (result.data.length === 1 && result.data[0]!.trim() === '') return; // a line of spaces only
-        if (skipping) {
-          skipping = false;
-          return;
+      chunk(results, parser) {
+        delimiter = results.meta.delimiter;
+        const missing = results.errors.find((error) => error.code === 'MissingQuotes');
+        if (missing) return stop(parser, unclosedQuote(displayName, rowsSeen + (missing.row ?? 0) + 1));
+        // What papaparse holds back is the row it could not finish: a quote left open makes it the rest of the file.
+        if (charsRead - results.meta.cursor > maxCellChars) {
+          return stop(parser, unclosedQuote(displayName, rowsSeen + results.data.length + 1));
         }
-        try {
-          const outcome = onRow(result.data);
-          if (outcome === false) {
-            stopped = true;
-            parser.abort();
-          } else if (outcome instanceof Promise) {
-            parser.pause();
-            outcome.then(
-              () => parser.resume(),
-              (error: unknown) => {
-                failure = error;
-                stopped = true;
-                parser.abort();
-              },
-            );
-          }
-        } catch (error) {
-          failure = error;
-          stopped = true;
-          parser.abort();
-        }
+        deliver(results.data, 0, parser);
       },
       complete: () => resolve(),
       error: (error: Error) => reject(error),

@@ -1,7 +1,8 @@
 // Opens a text file as a stream of decoded strings, whatever encoding spreadsheet programs saved it in.
-import { open } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '../../common/app-error.ts';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -9,6 +10,8 @@ export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252
 export type SniffResult = { encoding: TextEncodingName; bomLength: number };
 
 const SNIFF_BYTES = 64 * 1024;
+/** 64 KiB chunks decode to strings small enough for V8's young generation, so they are freed quickly. */
+const CHUNK_BYTES = 64 * 1024;
 
 /** Decides the encoding from the first bytes: a BOM wins; else valid UTF-8; else Windows-1252. */
 export function sniffEncoding(head: Uint8Array): SniffResult {
@@ -38,17 +41,30 @@ export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<Uint8
   }
 }
 
-/** A readable of decoded text; a character split across chunks is decoded whole. */
-export function openDecodedText(path: string, sniff: SniffResult): Readable {
-  const decoder = new TextDecoder(sniff.encoding);
-  // 64 KiB chunks decode to strings small enough for V8's young generation, so they are freed quickly.
-  const bytes = createReadStream(path, { start: sniff.bomLength, highWaterMark: 64 * 1024 });
+/**
+ * A readable of decoded text; a character split across chunks is decoded whole. `onBytes` sees every
+ * byte of the file as read (a hash of the whole input costs no second read).
+ */
+export function openDecodedText(path: string, sniff: SniffResult, onBytes?: (chunk: Buffer) => void): Readable {
+  const bytes = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  let skip = sniff.bomLength;
+  // Node's own decoders are the fast path; TextDecoder covers what Node has no name for.
+  const nodeEncoding = sniff.encoding === 'utf-8' ? 'utf8' : sniff.encoding === 'utf-16le' ? 'utf16le' : null;
+  const decoder = nodeEncoding ? null : new TextDecoder(sniff.encoding);
   async function* decode() {
-    for await (const chunk of bytes) {
-      const text = decoder.decode(chunk as Buffer, { stream: true });
+    const stringDecoder = nodeEncoding ? new StringDecoder(nodeEncoding) : null;
+    for await (const raw of bytes) {
+      const chunk = raw as Buffer;
+      onBytes?.(chunk);
+      let body = chunk;
+      if (skip > 0) {
+        body = chunk.subarray(Math.min(skip, chunk.length));
+        skip -= chunk.length - body.length;
+      }
+      const text = stringDecoder ? stringDecoder.write(body) : decoder!.decode(body, { stream: true });
       if (text) yield text;
     }
-    const tail = decoder.decode();
+    const tail = stringDecoder ? stringDecoder.end() : decoder!.decode();
     if (tail) yield tail;
   }
   return Readable.from(decode(), { objectMode: false, encoding: 'utf8' });

@@ -51,7 +51,12 @@ export function App() {
           />
         )}
         {clean.stage === 'running' && clean.job && (
-          <JobProgress job={clean.job} busy={clean.busy} onCancel={() => void clean.cancel()} />
+          <JobProgress
+            job={clean.job}
+            busy={clean.busy}
+            onCancel={() => void clean.cancel()}
+            onResume={() => void clean.start()}
+          />
         )}
         {clean.stage === 'finished' && clean.job?.summary && (
           <JobResults

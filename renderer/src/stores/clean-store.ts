@@ -8,6 +8,7 @@ import type {
   ListPreview,
   ListSummary,
 } from '../../../electron/common/contract.ts';
+import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
@@ -36,7 +37,7 @@ type CleanState = {
   reset(): void;
 };
 
-const finished = (job: JobOverview) => job.phase === 'done' || job.phase === 'failed' || job.phase === 'canceled';
+const finished = (job: JobOverview) => isFinishedPhase(job.phase);
 const stageOf = (job: JobOverview): Stage =>
   finished(job) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
 
@@ -131,12 +132,17 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
   async progress(payload) {
     const { job } = get();
     if (!job || job.jobId !== payload.jobId) return;
-    if (payload.phase === 'done' || payload.phase === 'failed' || payload.phase === 'canceled') {
-      const latest = await sift.jobs.get({ jobId: payload.jobId });
-      set({ job: latest, stage: 'finished' });
-      return;
+    try {
+      if (isFinishedPhase(payload.phase)) {
+        const latest = await sift.jobs.get({ jobId: payload.jobId });
+        set({ job: latest, stage: 'finished' });
+        return;
+      }
+      const progress = { checked: payload.checked, total: payload.total };
+      set({ job: { ...job, phase: payload.phase, progress, error: payload.error } });
+    } catch (error) {
+      set({ error: errorMessage(error) });
     }
-    set({ job: { ...job, phase: payload.phase, progress: { checked: payload.checked, total: payload.total } } });
   },
   reset() {
     set({

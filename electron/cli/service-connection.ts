@@ -1,0 +1,33 @@
+// Which service a `sift` command talks to: a hosted one by --base-url (or SIFT_BASE_URL) with its key in
+// SIFT_API_KEY, or, with neither, Sift's own service started in-process with a sandbox key.
+import { ServiceClientError } from '../core/client/client-errors.ts';
+import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
+import { startEmbeddedService } from '../core/service/embedded-service.ts';
+import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
+
+export type Connection = { client: ServiceClient; close(): Promise<void> };
+
+export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: string): Promise<Connection> {
+  const apiKey = io.env.SIFT_API_KEY;
+  const url = baseUrl ?? io.env.SIFT_BASE_URL;
+  if (url === undefined && !apiKey) {
+    const embedded = await startEmbeddedService(dataDir);
+    return {
+      client: createServiceClient({ baseUrl: embedded.baseUrl, apiKey: embedded.apiKey }),
+      close: () => embedded.close(),
+    };
+  }
+  if (!apiKey)
+    throw new CliExit(
+      exitCodes.usage,
+      'Set SIFT_API_KEY to the key for that service (keys are never passed as flags).',
+    );
+  if (url === undefined)
+    throw new CliExit(exitCodes.usage, 'With SIFT_API_KEY set, also give --base-url (or SIFT_BASE_URL).');
+  try {
+    return { client: createServiceClient({ baseUrl: url, apiKey }), close: async () => {} };
+  } catch (error) {
+    if (error instanceof ServiceClientError) throw new CliExit(exitCodes.usage, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+// `sift verify <email>`: one address, now. Bad syntax is answered here without a call.
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../core/app/app-paths.ts';
+import { precheckAddress } from '../core/email/address-precheck.ts';
+import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
+import { connect } from './service-connection.ts';
+
+export const verifyUsage = 'sift verify <email> [--base-url URL] [--json]';
+
+export async function runVerify(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'base-url': { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  if (positionals.length !== 1) throw new CliExit(exitCodes.usage, `Usage: ${verifyUsage}`);
+  const check = precheckAddress(positionals[0]!);
+  let verdict: { email: string; result: string; billed: boolean; reason?: string; suggestion?: string };
+  if (!check.ok) {
+    verdict = { email: positionals[0]!.trim(), result: 'invalid', billed: false, reason: check.reason };
+  } else {
+    const connection = await connect(values['base-url'], io, defaultDataDir(io.env)).catch((error: unknown) => {
+      throw exitFor(error);
+    });
+    try {
+      const answer = await connection.client.verify(check.address, { signal: io.signal });
+      verdict = { ...answer, ...(check.suggestion ? { suggestion: check.suggestion } : {}) };
+    } catch (error) {
+      throw exitFor(error);
+    } finally {
+      await connection.close();
+    }
+  }
+  if (values.json) io.out(`${JSON.stringify(verdict)}\n`);
+  else {
+    const reason = verdict.reason ? ` (${verdict.reason})` : '';
+    const suggestion = verdict.suggestion ? `; did you mean ${verdict.suggestion}?` : '';
+    io.out(`${verdict.email}: ${verdict.result}${reason}${suggestion}\n`);
+  }
+  return exitCodes.done;
+}

@@ -1,0 +1,32 @@
+// How a job cleans its list, with the defaults every way of running Sift shares (app, CLI, bench).
+import type { NamedResult } from '../wire/spec.ts';
+
+export type JobSettings = {
+  /** The name the person knows the file by (an uploaded file is kept under the job's id). */
+  displayName?: string;
+  /** The email column as the person named it (a header or a 1-based number); detected when absent. */
+  column?: string;
+  /** Verdicts kept in the cleaned list. */
+  keep: string[];
+  /** Guard cells a spreadsheet would run as formulas. */
+  neutraliseFormulas: boolean;
+  /** Start the CSV outputs with a byte-order mark, so Excel reads them as UTF-8. */
+  bom: boolean;
+  /** Addresses per batch sent to the service; a longer list is sent as several. */
+  addressesPerBatch: number;
+};
+
+export const defaultKeep: NamedResult[] = ['valid'];
+
+export const defaultJobSettings: JobSettings = {
+  keep: defaultKeep,
+  neutraliseFormulas: true,
+  bom: true,
+  // Sift's own service takes a million addresses per batch; one upload per million is few enough
+  // that the spec's five uploads a minute are never what a list waits on.
+  addressesPerBatch: 1_000_000,
+};
+
+export function jobSettings(overrides: Partial<JobSettings> = {}): JobSettings {
+  return { ...defaultJobSettings, ...overrides };
+}

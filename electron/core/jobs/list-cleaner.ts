@@ -1,0 +1,131 @@
+// The one sequence that cleans a list, for the app and the CLI alike: find or make the job, read and
+// pre-check the list, say what it costs, check it, write the outputs. The CLI runs it whole and prints;
+// the app runs its steps as a person moves through the screens and pushes events. Each step's rules
+// (when a job is resumed, when a finished job is only exported again) live here once.
+import { AppError } from '../../common/app-error.ts';
+import { isFinishedPhase } from '../../common/job-phases.ts';
+import type { ServiceClient } from '../client/service-client.ts';
+import type { AddressIndex } from './address-index.ts';
+import { inputFingerprint } from './input-fingerprint.ts';
+import { CostNotCovered, estimateCost, type Cost } from './job-cost.ts';
+import { cancelJob, runJob, type JobProgress, type RunOptions } from './job-runner.ts';
+import type { JobSettings } from './job-settings.ts';
+import type { JobRecord, JobStore } from './job-store.ts';
+import { exportJob, type ExportResult } from './list-export.ts';
+import { importList, loadAddressIndex } from './list-import.ts';
+
+export type InputPolicy = { resume?: boolean; restart?: boolean };
+
+export type CleanHooks = {
+  signal?: AbortSignal;
+  onProgress?: (progress: JobProgress) => void;
+  /** Told the cost before anything is sent; a cost the account cannot cover stops the run. */
+  onCost?: (cost: Cost) => void;
+  /** Told when the input's finished job is exported again and nothing is sent. */
+  onFinishedJob?: (job: JobRecord) => void;
+  pollIntervalMs?: number;
+};
+
+export type Cleaner = ReturnType<typeof createCleaner>;
+
+export function createCleaner(store: JobStore) {
+  /** Each job's address index, kept from its import to its last verdict so results need no rebuild. */
+  const indexes = new Map<string, AddressIndex>();
+  const indexFor = (job: JobRecord) => {
+    let index = indexes.get(job.id);
+    if (!index) {
+      index = loadAddressIndex(store.list(job.id));
+      indexes.set(job.id, index);
+    }
+    return index;
+  };
+
+  const cleaner = {
+    store,
+
+    /**
+     * The job for an input file: its unfinished job (only with `resume`), its finished job when the file
+     * and column are unchanged (exported again, nothing sent), else a new one (`restart` always makes one).
+     */
+    async jobForInput(inputPath: string, settings: JobSettings, policy: InputPolicy = {}): Promise<JobRecord> {
+      const fingerprint = await inputFingerprint(inputPath);
+      const latest = policy.restart ? undefined : store.latestJobFor(inputPath);
+      if (latest && !isFinishedPhase(latest.phase)) {
+        if (!policy.resume) {
+          throw new AppError(
+            'bad_request',
+            'An unfinished job for this file exists. Run again with --resume to continue it, or --restart to start over.',
+          );
+        }
+        if (latest.fingerprint !== fingerprint) {
+          throw new AppError(
+            'input_changed',
+            'The file changed since its job started; run with --restart to clean it again.',
+          );
+        }
+        return latest;
+      }
+      const sameList =
+        latest?.phase === 'done' && latest.fingerprint === fingerprint && latest.settings.column === settings.column;
+      if (latest && sameList) {
+        store.updateSettings(latest.id, {
+          ...latest.settings,
+          ...settings,
+          addressesPerBatch: latest.settings.addressesPerBatch,
+        });
+        return store.getJob(latest.id)!;
+      }
+      return store.createJob(inputPath, fingerprint, settings);
+    },
+
+    /** Reads and pre-checks the list, unless that was done. Nothing is sent. */
+    async prepare(job: JobRecord, onProgress?: (progress: JobProgress) => void): Promise<JobRecord> {
+      if (job.phase !== 'importing') return job;
+      const imported = await importList(store, job, (rows) => onProgress?.({ phase: 'importing', rows }));
+      indexes.set(job.id, imported.index);
+      return imported.job;
+    },
+
+    estimate: (job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal) =>
+      estimateCost(store, job, client, signal),
+
+    /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
+    async run(job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
+      const finished = await runJob(store, job, client, indexFor(job), options);
+      indexes.delete(job.id);
+      return finished;
+    },
+
+    cancel: (job: JobRecord, client: ServiceClient) => cancelJob(store, job, client),
+
+    export: (job: JobRecord, outDir: string): Promise<ExportResult> => exportJob(store, job, outDir),
+
+    /** The whole sequence for one input file, to `outDir`. */
+    async cleanFile(
+      client: ServiceClient,
+      request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
+      hooks: CleanHooks = {},
+    ): Promise<{ job: JobRecord; exported: ExportResult }> {
+      let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy);
+      if (job.phase === 'done') hooks.onFinishedJob?.(job);
+      else {
+        job = await cleaner.prepare(job, hooks.onProgress);
+        const cost = await cleaner.estimate(job, client, hooks.signal);
+        hooks.onCost?.(cost);
+        if (!cost.covered) throw new CostNotCovered(cost);
+        job = await cleaner.run(job, client, {
+          signal: hooks.signal,
+          onProgress: hooks.onProgress,
+          pollIntervalMs: hooks.pollIntervalMs,
+        });
+      }
+      return { job, exported: await cleaner.export(job, request.outDir) };
+    },
+
+    /** Forgets what is kept in memory for a job (its index), when the job is deleted. */
+    forget(jobId: string): void {
+      indexes.delete(jobId);
+    },
+  };
+  return cleaner;
+}

@@ -1,0 +1,79 @@
+// The schema of a job's list file and the mappers from its rows to records (list-store.ts owns the queries).
+import { sql, type Database } from '../storage/sqlite.ts';
+import type { AddressRecord, Part } from './list-store.ts';
+
+const schemaVersion = 1;
+
+export type AddressRow = {
+  id: number;
+  key: string;
+  address: string;
+  first_row: number;
+  sendable: number;
+  role: number;
+  disposable: number;
+  suggestion: string | null;
+  result: string | null;
+  billed: number;
+  reason: string | null;
+};
+
+export type PartRow = {
+  part: number;
+  idempotency_key: string;
+  first_id: number;
+  last_id: number;
+  addresses: number;
+  batch_id: string | null;
+  status: string;
+  cursor: string | null;
+  skip: number;
+  results_in: number;
+};
+
+export const toAddress = (row: AddressRow): AddressRecord => ({
+  id: row.id,
+  key: row.key,
+  address: row.address,
+  firstRow: row.first_row,
+  sendable: row.sendable === 1,
+  role: row.role === 1,
+  disposable: row.disposable === 1,
+  suggestion: row.suggestion,
+  result: row.result,
+  billed: row.billed === 1,
+  reason: row.reason,
+});
+
+export const toPart = (row: PartRow): Part => ({
+  part: row.part,
+  idempotencyKey: row.idempotency_key,
+  firstId: row.first_id,
+  lastId: row.last_id,
+  addresses: row.addresses,
+  batchId: row.batch_id,
+  status: row.status,
+  cursor: row.cursor,
+  skip: row.skip,
+  resultsIn: row.results_in === 1,
+});
+
+export function migrateListStore(db: Database): void {
+  const { user_version: version } = sql(db, 'PRAGMA user_version').get() as { user_version: number };
+  if (version >= schemaVersion) return;
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS addresses (
+      id INTEGER PRIMARY KEY, key TEXT NOT NULL, address TEXT NOT NULL, first_row INTEGER NOT NULL,
+      sendable INTEGER NOT NULL, role INTEGER NOT NULL, disposable INTEGER NOT NULL, suggestion TEXT,
+      result TEXT, billed INTEGER NOT NULL DEFAULT 0, reason TEXT
+    );
+    CREATE TABLE IF NOT EXISTS row_chunks (first_row INTEGER PRIMARY KEY, address_ids BLOB NOT NULL);
+    CREATE TABLE IF NOT EXISTS parts (
+      part INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL, first_id INTEGER NOT NULL, last_id INTEGER NOT NULL,
+      addresses INTEGER NOT NULL, batch_id TEXT, status TEXT NOT NULL DEFAULT 'pending', cursor TEXT,
+      skip INTEGER NOT NULL DEFAULT 0, results_in INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    PRAGMA user_version = ${schemaVersion};
+  `);
+}

@@ -1,0 +1,257 @@
+// One job's list in its own SQLite file (<data>/jobs/<jobId>.sqlite), owned by this module alone:
+//   addresses   every distinct address in order of first appearance, its pre-check flags and its verdict
+//   row_chunks  for each run of rows, the address id of every row (0: no address), packed
+//   parts       the batches the addresses are sent in, with the Idempotency-Key chosen before sending,
+//               the batch id the service gave, and how far its results have been read
+//   counters    running totals (addresses checked), so progress is O(1), never a count over the job
+// A job's file goes away whole when the job is deleted.
+import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
+import { migrateListStore, toAddress, toPart, type AddressRow, type PartRow } from './list-store-schema.ts';
+
+export const rowsPerChunk = 4096;
+/** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
+const insertGroup = 32;
+const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
+
+export type NewAddress = {
+  id: number;
+  key: string;
+  address: string;
+  firstRow: number;
+  /** False for bad syntax: settled here as invalid, never sent. */
+  sendable: boolean;
+  role: boolean;
+  disposable: boolean;
+  suggestion: string | null;
+};
+
+export type AddressRecord = NewAddress & {
+  result: string | null;
+  billed: boolean;
+  reason: string | null;
+};
+
+export type VerdictRow = { id: number; result: string; billed: boolean; reason: string | null };
+
+export type Part = {
+  part: number;
+  idempotencyKey: string;
+  firstId: number;
+  lastId: number;
+  addresses: number;
+  batchId: string | null;
+  status: string;
+  cursor: string | null;
+  skip: number;
+  resultsIn: boolean;
+};
+
+export type ListStore = ReturnType<typeof openListStore>;
+
+export function openListStore(path: string) {
+  const db = openDatabase(path);
+  migrateListStore(db);
+  const groupInsert = sql(
+    db,
+    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  );
+  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const columnCount = 10;
+  const groupArgs: (string | number | null)[] = new Array(insertGroup * columnCount);
+  /** Writes an address's values into `args` at `at`, in `addressColumns` order. */
+  const fill = (args: (string | number | null)[], at: number, a: NewAddress) => {
+    args[at] = a.id;
+    args[at + 1] = a.key;
+    args[at + 2] = a.address;
+    args[at + 3] = a.firstRow;
+    args[at + 4] = a.sendable ? 1 : 0;
+    args[at + 5] = a.role ? 1 : 0;
+    args[at + 6] = a.disposable ? 1 : 0;
+    args[at + 7] = a.suggestion;
+    // Bad syntax has its verdict from the start.
+    args[at + 8] = a.sendable ? null : 'invalid';
+    args[at + 9] = a.sendable ? null : 'syntax';
+  };
+
+  const parts = (): Part[] => (sql(db, 'SELECT * FROM parts ORDER BY part').all() as PartRow[]).map(toPart);
+
+  return {
+    db,
+    close: () => db.close(),
+
+    /**
+     * Import mode: commits are not flushed to disk one by one. An import cut short by a crash is
+     * started over from the file anyway (`clear`), and full durability returns with `endBulk`.
+     */
+    beginBulk: () => db.exec('PRAGMA synchronous = OFF'),
+    endBulk: () => db.exec('PRAGMA synchronous = FULL'),
+
+    /** Drops whatever an earlier, interrupted import left. Nothing has been sent for it. */
+    clear() {
+      transaction(db, () => {
+        for (const table of ['addresses', 'row_chunks', 'parts', 'counters']) sql(db, `DELETE FROM ${table}`).run();
+      });
+    },
+
+    /** Appends addresses and a chunk of rows together, in one transaction. */
+    appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void {
+      transaction(db, () => {
+        let i = 0;
+        for (; i + insertGroup <= addresses.length; i += insertGroup) {
+          for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!);
+          groupInsert.run(...groupArgs);
+        }
+        const oneArgs: (string | number | null)[] = new Array(columnCount);
+        for (; i < addresses.length; i += 1) {
+          fill(oneArgs, 0, addresses[i]!);
+          oneInsert.run(...oneArgs);
+        }
+        if (addressIds.length > 0) {
+          sql(db, 'INSERT INTO row_chunks (first_row, address_ids) VALUES (?, ?)').run(
+            firstRow,
+            new Uint8Array(addressIds.buffer, addressIds.byteOffset, addressIds.byteLength),
+          );
+        }
+      });
+    },
+
+    keyOf(id: number): string | undefined {
+      return (sql(db, 'SELECT key FROM addresses WHERE id = ?').get(id) as { key: string } | undefined)?.key;
+    },
+
+    /** Every (id, key), in id order: to rebuild an address index without holding rows. */
+    *keys(): Generator<{ id: number; key: string }> {
+      for (const row of sql(db, 'SELECT id, key FROM addresses ORDER BY id').iterate()) {
+        yield row as { id: number; key: string };
+      }
+    },
+
+    /** Rows' address ids chunk by chunk, in row order. */
+    *rowChunks(): Generator<{ firstRow: number; addressIds: Int32Array }> {
+      for (const row of sql(db, 'SELECT first_row, address_ids FROM row_chunks ORDER BY first_row').iterate()) {
+        const { first_row: firstRow, address_ids: bytes } = row as { first_row: number; address_ids: Uint8Array };
+        // Copied out: the blob's buffer is not guaranteed to be aligned for Int32Array.
+        yield { firstRow, addressIds: new Int32Array(bytes.slice().buffer) };
+      }
+    },
+
+    addressesBetween(firstId: number, lastId: number): AddressRecord[] {
+      return (
+        sql(db, 'SELECT * FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id').all(firstId, lastId) as AddressRow[]
+      ).map(toAddress);
+    },
+
+    address(id: number): AddressRecord | undefined {
+      const row = sql(db, 'SELECT * FROM addresses WHERE id = ?').get(id) as AddressRow | undefined;
+      return row && toAddress(row);
+    },
+
+    /** The addresses a part sends, in id order. */
+    *sendableAddresses(part: Pick<Part, 'firstId' | 'lastId'>): Generator<string> {
+      const rows = sql(db, 'SELECT address FROM addresses WHERE sendable = 1 AND id BETWEEN ? AND ? ORDER BY id');
+      for (const row of rows.iterate(part.firstId, part.lastId)) yield (row as { address: string }).address;
+    },
+
+    /** Splits the sendable addresses into parts of at most `perPart`, each with its key, once, before sending. */
+    planParts(perPart: number, idempotencyKeyFor: (part: number) => string): Part[] {
+      transaction(db, () => {
+        if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
+        const insert = sql(
+          db,
+          'INSERT INTO parts (part, idempotency_key, first_id, last_id, addresses) VALUES (?, ?, ?, ?, ?)',
+        );
+        let part = { first: 0, last: 0, count: 0 };
+        const flush = () => {
+          if (part.count === 0) return;
+          const number = (sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n;
+          insert.run(number, idempotencyKeyFor(number), part.first, part.last, part.count);
+          part = { first: 0, last: 0, count: 0 };
+        };
+        for (const row of sql(db, 'SELECT id FROM addresses WHERE sendable = 1 ORDER BY id').iterate()) {
+          const { id } = row as { id: number };
+          if (part.count === 0) part.first = id;
+          part.last = id;
+          part.count += 1;
+          if (part.count === perPart) flush();
+        }
+        flush();
+      });
+      return parts();
+    },
+
+    parts,
+
+    setPartBatch(part: number, batchId: string): void {
+      sql(db, "UPDATE parts SET batch_id = ?, status = 'running' WHERE part = ?").run(batchId, part);
+    },
+
+    setPartStatus(part: number, status: string): void {
+      sql(db, 'UPDATE parts SET status = ? WHERE part = ?').run(status, part);
+    },
+
+    /**
+     * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict
+     * already recorded is never written twice, so rows read again after a crash change nothing.
+     * Answers how many addresses got their first verdict.
+     */
+    recordResults(
+      part: number,
+      rows: readonly VerdictRow[],
+      position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
+    ): number {
+      return transaction(db, () => {
+        const write = sql(
+          db,
+          'UPDATE addresses SET result = ?, billed = ?, reason = ? WHERE id = ? AND result IS NULL',
+        );
+        let fresh = 0;
+        for (const row of rows) fresh += Number(write.run(row.result, row.billed ? 1 : 0, row.reason, row.id).changes);
+        if (fresh > 0) {
+          sql(
+            db,
+            "INSERT INTO counters (name, value) VALUES ('checked', ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+          ).run(fresh);
+        }
+        if (position.cursor !== undefined) {
+          sql(db, 'UPDATE parts SET cursor = ?, skip = ? WHERE part = ?').run(
+            position.cursor,
+            position.skip ?? 0,
+            part,
+          );
+        }
+        if (position.resultsIn) sql(db, 'UPDATE parts SET results_in = 1 WHERE part = ?').run(part);
+        return fresh;
+      });
+    },
+
+    /** How many sent addresses have their verdict. */
+    checkedCount(): number {
+      const row = sql(db, "SELECT value FROM counters WHERE name = 'checked'").get() as { value: number } | undefined;
+      return row?.value ?? 0;
+    },
+
+    /** Per verdict among distinct addresses (null: not checked), with billed, role and disposable counts. */
+    verdictCounts(): {
+      result: string | null;
+      sendable: boolean;
+      count: number;
+      billed: number;
+      role: number;
+      disposable: number;
+    }[] {
+      const rows = sql(
+        db,
+        `SELECT result, sendable, COUNT(*) AS count, SUM(billed) AS billed, SUM(role) AS role, SUM(disposable) AS disposable
+         FROM addresses GROUP BY result, sendable`,
+      ).all() as {
+        result: string | null;
+        sendable: number;
+        count: number;
+        billed: number;
+        role: number;
+        disposable: number;
+      }[];
+      return rows.map((row) => ({ ...row, sendable: row.sendable === 1 }));
+    },
+  };
+}

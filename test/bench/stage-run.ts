@@ -1,0 +1,39 @@
+// One clean of a list, stage by stage, in its own process so its peak memory is its own:
+// import and pre-check, verification on Sift's own service (sandbox), export of the three files.
+// argv: <input.csv> <data dir> <out dir>. Prints one JSON line of seconds and peak RSS.
+import { defaultJobSettings } from '../../electron/core/jobs/job-settings.ts';
+import { openJobStore } from '../../electron/core/jobs/job-store.ts';
+import { createCleaner } from '../../electron/core/jobs/list-cleaner.ts';
+import { createServiceClient } from '../../electron/core/client/service-client.ts';
+import { startEmbeddedService } from '../../electron/core/service/embedded-service.ts';
+
+const [input, dataDir, outDir] = process.argv.slice(2) as [string, string, string];
+const seconds = (from: number) => (performance.now() - from) / 1000;
+
+const started = performance.now();
+const service = await startEmbeddedService(dataDir);
+const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
+const store = openJobStore(dataDir);
+const cleaner = createCleaner(store);
+let job = await cleaner.jobForInput(input, defaultJobSettings, { restart: true });
+let at = performance.now();
+job = await cleaner.prepare(job);
+const importSeconds = seconds(at);
+at = performance.now();
+job = await cleaner.run(job, client, { pollIntervalMs: 100 });
+const verifySeconds = seconds(at);
+at = performance.now();
+await cleaner.export(job, outDir);
+const exportSeconds = seconds(at);
+store.close();
+await service.close();
+console.log(
+  JSON.stringify({
+    phase: job.phase,
+    importSeconds,
+    verifySeconds,
+    exportSeconds,
+    totalSeconds: seconds(started),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);
