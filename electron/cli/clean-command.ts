@@ -228,7 +228,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
     });
     try {
       verdict = {
-        ...(await connection.client.verify(check.address, undefined, io.signal)),
+        ...(await connection.client.verify(check.address, { signal: io.signal })),
         ...(check.suggestion ? { suggestion: check.suggestion } : {}),
       };
     } catch (error) {

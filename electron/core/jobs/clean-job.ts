@@ -37,7 +37,7 @@ export async function estimateCost(
   const unsent = store.batches(job.id).length === 0;
   const checks = unsent ? store.counts(job.id).addresses : 0;
   if (client.mode === 'sandbox') return { checks, mode: 'sandbox', covered: true };
-  const account = await client.getAccount(signal);
+  const account = await client.getAccount({ signal });
   const available = (account.free_remaining ?? 0) + (account.balance ?? 0);
   const known = account.free_remaining !== undefined || account.balance !== undefined;
   return {
@@ -63,7 +63,7 @@ export async function runJob(
     const emails = store.addressesForPart(job.id, part);
     const name = `${displayNameOf(job)}${parts.length > 1 ? ` (${part.part + 1}/${parts.length})` : ''}`;
     // The key was stored before this call: after a crash the same request replays the same batch.
-    const batch = await client.createBatch({ name, emails }, part.idempotencyKey, signal);
+    const batch = await client.createBatch({ name, emails }, { idempotencyKey: part.idempotencyKey, signal });
     store.setBatchId(job.id, part.part, batch.id);
   }
   store.setPhase(job.id, 'reading');
@@ -109,7 +109,7 @@ export async function cancelJob(store: JobStore, job: JobRecord, client: Service
   for (const part of store.batches(job.id)) {
     if (!part.batchId || part.status !== 'running') continue;
     try {
-      await client.cancelBatch(part.batchId, `${part.idempotencyKey}-cancel`);
+      await client.cancelBatch(part.batchId, { idempotencyKey: `${part.idempotencyKey}-cancel` });
     } catch (error) {
       // Already ended: nothing to cancel.
       if (!(error instanceof ServiceClientError && error.kind === 'conflict')) throw error;
