@@ -49,11 +49,12 @@ export async function* readResults(
   let ended: BatchStatus | undefined;
   for (;;) {
     const endedBeforePage = ended;
-    const page = await client.getResultsPage(
-      batchId,
-      { cursor, limit: options.limit, filter: options.filter },
-      options.signal,
-    );
+    const page = await client.getResultsPage(batchId, {
+      cursor,
+      limit: options.limit,
+      filter: options.filter,
+      signal: options.signal,
+    });
     // Rows before `skip` were read last time from this same cursor.
     const fresh = page.data.slice(skip);
     if (page.next_cursor !== null) {
@@ -68,7 +69,7 @@ export async function* readResults(
     if (page.has_more && page.data.length > 0) continue;
     if (!page.has_more && endedBeforePage) return endedBeforePage;
     if (!page.has_more || clock.now() - lastStatusAt >= statusEveryMs) {
-      const status = await client.getBatch(batchId, options.signal);
+      const status = await client.getBatch(batchId, { signal: options.signal });
       lastStatusAt = clock.now();
       if (status.status !== lastStatus) {
         lastStatus = status.status;

@@ -6,6 +6,15 @@ import { z } from 'zod';
 import { batchSummarySchema } from './spec.ts';
 
 /**
+ * ASSUMPTION: {base_url} is the service's origin, optionally with a path prefix (`https://api.example.com`,
+ * `http://127.0.0.1:8080`), and calls go to `{base_url}/v1/...`; a base URL given with `/v1` at its end names
+ * the same service, so the prefix is not doubled.
+ * Spec: "Addresses are written {base_url}; the API lives under the path prefix /v1 on that host."
+ * "All paths are under {base_url}/v1."
+ */
+export const baseUrlMayEndWithApiPrefix = true;
+
+/**
  * ASSUMPTION: POST /batches payload is JSON `{ name, emails }`; the answer is 201 with the batch object.
  * Spec: "Request payload: not shown." "Response: not shown beyond that a batch with an id of form bat_<id> results."
  */

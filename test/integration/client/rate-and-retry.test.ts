@@ -233,7 +233,7 @@ describe('safe retries', () => {
       });
       const batch = await client.createBatch(
         { name: 'dropped-once', emails: ['valid1@example.com', 'valid2@example.com'] },
-        'job-7-part-0',
+        { idempotencyKey: 'job-7-part-0' },
       );
       const posts = proxy.seen.filter((request) => request.method === 'POST');
       expect(posts).toHaveLength(2);
@@ -254,7 +254,7 @@ describe('safe retries', () => {
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, maxBatchSize: 4 });
     const batches = await client.createBatches(
       { name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) },
-      'job-9',
+      { idempotencyKey: 'job-9' },
     );
     expect(batches.map((batch) => [batch.name, batch.submitted])).toEqual([
       ['split (1/3)', 4],
@@ -263,7 +263,7 @@ describe('safe retries', () => {
     ]);
     const again = await client.createBatches(
       { name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) },
-      'job-9',
+      { idempotencyKey: 'job-9' },
     );
     expect(again.map((batch) => batch.id)).toEqual(batches.map((batch) => batch.id));
   });
@@ -276,7 +276,7 @@ describe('safe retries', () => {
     await writeFile(path, 'Name,Email\nAnn,valid.ann@example.com\nBob,invalid.bob@example.com\n');
     const { key } = service.dashboard.createKey('sandbox', 'upload');
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
-    await expect(client.uploadFile(path, 'from-disk')).resolves.toMatchObject({
+    await expect(client.uploadFile(path, { name: 'from-disk' })).resolves.toMatchObject({
       name: 'from-disk',
       submitted: 2,
       unique: 2,
