@@ -55,7 +55,6 @@ export const listSummarySchema = z.object({
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 
-
 /** What reading the list found before anything is sent; every row is counted once. */
 export const precheckCountsSchema = z.object({
   toCheck: count,

@@ -115,9 +115,10 @@ describe('jobs in the app', () => {
     await first.close();
     const { DatabaseSync } = await import('node:sqlite');
     const db = new DatabaseSync(join(dataDir, 'jobs.sqlite'), { readOnly: true });
-    const stopped = db
-      .prepare('SELECT phase, checked FROM jobs WHERE id = ?')
-      .get(created.jobId) as { phase: string; checked: number };
+    const stopped = db.prepare('SELECT phase, checked FROM jobs WHERE id = ?').get(created.jobId) as {
+      phase: string;
+      checked: number;
+    };
     db.close();
     expect(stopped.phase).toBe('reading'); // closed mid-way, not after the end
     expect(stopped.checked).toBeLessThan(3000);

@@ -67,9 +67,9 @@ function jobState(dataDir: string) {
     const catalog = new DatabaseSync(join(dataDir, 'jobs.sqlite'), { readOnly: true });
     let job: { id: string; phase: string; rows_total: number; checked: number } | undefined;
     try {
-      job = catalog.prepare('SELECT id, phase, rows_total, checked FROM jobs ORDER BY created_at DESC LIMIT 1').get() as
-        | typeof job
-        | undefined;
+      job = catalog
+        .prepare('SELECT id, phase, rows_total, checked FROM jobs ORDER BY created_at DESC LIMIT 1')
+        .get() as typeof job | undefined;
     } finally {
       catalog.close();
     }

@@ -127,9 +127,11 @@ export async function runJob(
         const status = await waitForEnd(client, part, { ...options, onChecked });
         list.setPartStatus(part.part, status);
         await readPartResults(list, index, client, part, { file: `${partFile(store, job, part)}.results`, ...options });
-        onChecked(part.addresses);
       }),
   );
+  // Every verdict is in: the exact count replaces what the batches' status said along the way.
+  store.setChecked(job.id, list.checkedCount());
+  options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total });
   const statuses = list.parts().map((part) => part.status);
   if (statuses.every((status) => status === completeStatus)) store.setPhase(job.id, 'done');
   else if (statuses.includes(batchStatuses.failed)) {

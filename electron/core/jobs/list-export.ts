@@ -13,18 +13,9 @@ import { readCsvRows } from '../lists/csv-reader.ts';
 import { BufferedFileWriter, csvLineWriter, writeFailure } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
+import { annotationColumns, annotationWriter, resultOf } from './annotation.ts';
 import { createRowVerdicts } from './row-verdicts.ts';
 import { summariseJob } from './list-summary.ts';
-
-export const annotationColumns = [
-  'sift_result',
-  'sift_billed',
-  'sift_duplicate',
-  'sift_role',
-  'sift_disposable',
-  'sift_reason',
-  'sift_suggestion',
-] as const;
 
 export type ExportResult = { cleanedPath: string; annotatedPath: string; summaryPath: string; summary: ListSummary };
 
@@ -50,6 +41,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
   const cell = job.settings.neutraliseFormulas ? neutraliseFormula : (value: string) => value;
   const line = csvLineWriter(job.delimiter);
   const verdicts = createRowVerdicts(store.list(job.id));
+  const annotate = annotationWriter((values) => line(values.map(cell)));
   const writers: BufferedFileWriter[] = [];
   try {
     const cleaned = await BufferedFileWriter.create(partial(cleanedPath));
@@ -70,29 +62,13 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
         row += 1;
         const verdict = verdicts.next(row);
         if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
-        const padded =
-          cells.length < job.headers.length
-            ? [...cells, ...Array<string>(job.headers.length - cells.length).fill('')]
-            : cells;
-        const waits = [
-          keep.has(verdict.result) && !verdict.duplicate ? cleaned.write(`${line(cells.map(cell))}\r\n`) : undefined,
-          annotated.write(
-            `${line(
-              [
-                ...padded,
-                verdict.result,
-                // A credit is spent once per address: on its first row, not on its duplicates.
-                String(verdict.billed && !verdict.duplicate),
-                String(verdict.duplicate),
-                String(verdict.role),
-                String(verdict.disposable),
-                verdict.reason,
-                verdict.suggestion,
-              ].map(cell),
-            )}\r\n`,
-          ),
-        ].filter((wait) => wait !== undefined);
-        if (waits.length > 0) return Promise.all(waits).then(() => undefined);
+        // A row without an address counts as invalid, as in the annotated file.
+        const result = verdict.address ? resultOf(verdict.address) : 'invalid';
+        const guarded = cells.map(cell);
+        const waits = [keep.has(result) && !verdict.duplicate ? cleaned.write(`${line(guarded)}\r\n`) : undefined];
+        while (guarded.length < job.headers.length) guarded.push('');
+        waits.push(annotated.write(`${line(guarded)}${job.delimiter}${annotate(verdict)}\r\n`));
+        if (waits.some((wait) => wait !== undefined)) return Promise.all(waits).then(() => undefined);
       },
       { delimiter: job.delimiter, skipFirstRow: job.hasHeader, onBytes: (bytes) => hash.update(bytes) },
     );

@@ -31,6 +31,9 @@ export type AddressRecord = NewAddress & {
   reason: string | null;
 };
 
+/** [id, first row, result, billed, role, disposable, reason, suggestion], as SQLite gives them. */
+export type VerdictColumns = [number, number, string | null, number, number, number, string | null, string | null];
+
 export type VerdictRow = { id: number; result: string; billed: boolean; reason: string | null };
 
 export type Part = {
@@ -73,6 +76,11 @@ export function openListStore(path: string) {
     args[at + 9] = a.sendable ? null : 'syntax';
   };
 
+  const verdictsBetween = sql(
+    db,
+    'SELECT id, first_row, result, billed, role, disposable, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id',
+  );
+  verdictsBetween.setReturnArrays(true);
   const parts = (): Part[] => (sql(db, 'SELECT * FROM parts ORDER BY part').all() as PartRow[]).map(toPart);
 
   return {
@@ -141,6 +149,14 @@ export function openListStore(path: string) {
       ).map(toAddress);
     },
 
+    /**
+     * What the export needs of the addresses with ids in [firstId, lastId], as arrays in `VerdictColumns`
+     * order: a million objects with named fields would cost more than the rest of the export.
+     */
+    verdictsBetween(firstId: number, lastId: number): VerdictColumns[] {
+      return verdictsBetween.all(firstId, lastId) as unknown as VerdictColumns[];
+    },
+
     address(id: number): AddressRecord | undefined {
       const row = sql(db, 'SELECT * FROM addresses WHERE id = ?').get(id) as AddressRow | undefined;
       return row && toAddress(row);
@@ -204,14 +220,19 @@ export function openListStore(path: string) {
           db,
           'UPDATE addresses SET result = ?, billed = ?, reason = ? WHERE id = ? AND result IS NULL',
         );
-        let fresh = 0;
-        for (const row of rows) fresh += Number(write.run(row.result, row.billed ? 1 : 0, row.reason, row.id).changes);
-        if (fresh > 0) {
-          sql(
-            db,
-            "INSERT INTO counters (name, value) VALUES ('checked', ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
-          ).run(fresh);
+        const added = new Map<string, number>();
+        const add = (name: string, by = 1) => added.set(name, (added.get(name) ?? 0) + by);
+        for (const row of rows) {
+          if (write.run(row.result, row.billed ? 1 : 0, row.reason, row.id).changes === 0) continue;
+          add('checked');
+          add(`result:${row.result}`);
+          if (row.billed) add('billed');
         }
+        const bump = sql(
+          db,
+          'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+        );
+        for (const [name, value] of added) bump.run(name, value);
         if (position.cursor !== undefined) {
           sql(db, 'UPDATE parts SET cursor = ?, skip = ? WHERE part = ?').run(
             position.cursor,
@@ -220,38 +241,29 @@ export function openListStore(path: string) {
           );
         }
         if (position.resultsIn) sql(db, 'UPDATE parts SET results_in = 1 WHERE part = ?').run(part);
-        return fresh;
+        return added.get('checked') ?? 0;
       });
+    },
+
+    /** Counts kept from the import: distinct addresses, and how many of them have bad syntax. */
+    setImportCounts(counts: { unique: number; badSyntax: number }): void {
+      const set = sql(db, 'INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)');
+      transaction(db, () => {
+        set.run('unique', counts.unique);
+        set.run('unique_bad_syntax', counts.badSyntax);
+      });
+    },
+
+    /** Every running total, by name (`checked`, `billed`, `unique`, `result:<verdict>` …): O(1), never a count. */
+    counters(): Map<string, number> {
+      const rows = sql(db, 'SELECT name, value FROM counters').all() as { name: string; value: number }[];
+      return new Map(rows.map((row) => [row.name, row.value]));
     },
 
     /** How many sent addresses have their verdict. */
     checkedCount(): number {
       const row = sql(db, "SELECT value FROM counters WHERE name = 'checked'").get() as { value: number } | undefined;
       return row?.value ?? 0;
-    },
-
-    /** Per verdict among distinct addresses (null: not checked), with billed, role and disposable counts. */
-    verdictCounts(): {
-      result: string | null;
-      sendable: boolean;
-      count: number;
-      billed: number;
-      role: number;
-      disposable: number;
-    }[] {
-      const rows = sql(
-        db,
-        `SELECT result, sendable, COUNT(*) AS count, SUM(billed) AS billed, SUM(role) AS role, SUM(disposable) AS disposable
-         FROM addresses GROUP BY result, sendable`,
-      ).all() as {
-        result: string | null;
-        sendable: number;
-        count: number;
-        billed: number;
-        role: number;
-        disposable: number;
-      }[];
-      return rows.map((row) => ({ ...row, sendable: row.sendable === 1 }));
     },
   };
 }

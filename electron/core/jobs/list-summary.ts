@@ -1,5 +1,6 @@
 // The summary of a job's list: the spec's batch-summary counters over the whole list, plus the rows
-// settled locally. Counted over the job's distinct addresses, once, when asked (never per page).
+// settled locally. Made from running totals the list keeps as it is imported and as verdicts come in,
+// so it costs the same for ten rows as for ten million.
 import type { ListSummary } from '../../common/contract.ts';
 import { namedResults, type NamedResult } from '../wire/spec.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
@@ -7,32 +8,32 @@ import type { JobRecord, JobStore } from './job-store.ts';
 const isNamedResult = (result: string): result is NamedResult => (namedResults as readonly string[]).includes(result);
 
 export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
-  const noAddress = job.precheck?.noAddress ?? 0;
-  const submitted = job.rowsTotal - noAddress;
+  const counters = store.list(job.id).counters();
+  const counter = (name: string) => counters.get(name) ?? 0;
+  const precheck = job.precheck;
+  const submitted = job.rowsTotal - (precheck?.noAddress ?? 0);
+  const unique = counter('unique');
   const summary: ListSummary = {
     submitted,
-    unique: 0,
+    unique,
     valid: 0,
-    invalid: 0,
+    // Bad syntax is settled here as invalid, never sent.
+    invalid: counter('unique_bad_syntax'),
     catch_all: 0,
     unknown: 0,
-    duplicates: 0,
-    role: 0,
-    disposable: 0,
-    billed: 0,
-    no_address: noAddress,
+    duplicates: submitted - unique,
+    role: precheck?.role ?? 0,
+    disposable: precheck?.disposable ?? 0,
+    billed: counter('billed'),
+    no_address: precheck?.noAddress ?? 0,
     other_results: {},
-    unverified: 0,
+    unverified: (precheck?.toCheck ?? 0) - counter('checked'),
   };
-  for (const group of store.list(job.id).verdictCounts()) {
-    summary.unique += group.count;
-    summary.role += group.role;
-    summary.disposable += group.disposable;
-    summary.billed += group.billed;
-    if (group.result === null) summary.unverified += group.count;
-    else if (isNamedResult(group.result)) summary[group.result] += group.count;
-    else summary.other_results[group.result] = (summary.other_results[group.result] ?? 0) + group.count;
+  for (const [name, count] of counters) {
+    if (!name.startsWith('result:')) continue;
+    const result = name.slice('result:'.length);
+    if (isNamedResult(result)) summary[result] += count;
+    else summary.other_results[result] = count;
   }
-  summary.duplicates = submitted - summary.unique;
   return summary;
 }

@@ -1,46 +1,33 @@
 // Each row of a job's list with its address's verdict, in row order: what the export writes beside the
 // row's own cells. Reads the list a chunk of rows at a time: the addresses a chunk introduces are one
-// range of ids, fetched in one query; a repeat of an earlier address is one lookup.
-import type { AddressRecord, ListStore } from './list-store.ts';
+// range of ids, fetched in one query; a repeat of an earlier address is one lookup (the recent ones kept).
+import type { ListStore, VerdictColumns } from './list-store.ts';
 
-export type RowVerdict = {
-  result: string;
-  billed: boolean;
-  duplicate: boolean;
-  role: boolean;
-  disposable: boolean;
-  reason: string;
-  suggestion: string;
-};
+export const column = {
+  id: 0,
+  firstRow: 1,
+  result: 2,
+  billed: 3,
+  role: 4,
+  disposable: 5,
+  reason: 6,
+  suggestion: 7,
+} as const;
 
-const noAddress: RowVerdict = {
-  result: 'invalid',
-  billed: false,
-  duplicate: false,
-  role: false,
-  disposable: false,
-  reason: 'no_address',
-  suggestion: '',
-};
+/** A row's address (null: the row has none) and whether an earlier row had it first. */
+export type RowVerdict = { address: VerdictColumns | null; duplicate: boolean };
 
-function verdictOf(address: AddressRecord, row: number): RowVerdict {
-  return {
-    result: address.result ?? 'unverified',
-    billed: address.billed,
-    duplicate: address.firstRow !== row,
-    role: address.role,
-    disposable: address.disposable,
-    reason: address.reason ?? '',
-    suggestion: address.suggestion ?? '',
-  };
-}
+const recentRepeats = 10_000;
 
 export function createRowVerdicts(list: ListStore) {
   const chunks = list.rowChunks();
   let ids: Int32Array = new Int32Array(0);
   let firstRow = 1;
-  let known = new Map<number, AddressRecord>();
+  let introduced: VerdictColumns[] = [];
+  let firstIntroduced = 1;
   let highestId = 0;
+  const repeats = new Map<number, VerdictColumns>();
+  const verdict: RowVerdict = { address: null, duplicate: false };
 
   function load(): boolean {
     const next = chunks.next();
@@ -48,26 +35,34 @@ export function createRowVerdicts(list: ListStore) {
     ({ addressIds: ids, firstRow } = next.value);
     let top = highestId;
     for (const id of ids) if (id > top) top = id;
-    known = new Map();
-    if (top > highestId)
-      for (const address of list.addressesBetween(highestId + 1, top)) known.set(address.id, address);
+    firstIntroduced = highestId + 1;
+    introduced = top > highestId ? list.verdictsBetween(firstIntroduced, top) : [];
     highestId = top;
     return true;
   }
 
+  function repeated(id: number): VerdictColumns {
+    let address = repeats.get(id);
+    if (!address) {
+      address = list.verdictsBetween(id, id)[0]!;
+      if (repeats.size >= recentRepeats) repeats.clear();
+      repeats.set(id, address);
+    }
+    return address;
+  }
+
   return {
-    /** The verdict for row `row` (1-based, asked in order), or undefined past the rows imported. */
+    /**
+     * The verdict for row `row` (1-based, asked in order), or undefined past the rows imported. The same
+     * object comes back every time, filled in for the row asked: read it before asking for the next.
+     */
     next(row: number): RowVerdict | undefined {
       if (row - firstRow >= ids.length && !load()) return undefined;
       const id = ids[row - firstRow];
       if (id === undefined) return undefined;
-      if (id === 0) return noAddress;
-      let address = known.get(id);
-      if (!address) {
-        address = list.address(id)!;
-        known.set(id, address);
-      }
-      return verdictOf(address, row);
+      verdict.address = id === 0 ? null : id >= firstIntroduced ? introduced[id - firstIntroduced]! : repeated(id);
+      verdict.duplicate = verdict.address !== null && verdict.address[column.firstRow] !== row;
+      return verdict;
     },
   };
 }

@@ -68,8 +68,11 @@ export async function readCsvRows(
       stopped = true;
       parser.abort();
     };
-    /** Hands rows on from `start`; pauses the file while a handler's promise is pending. */
-    const deliver = (rows: string[][], start: number, parser: Papa.Parser): void => {
+    /**
+     * Hands rows on from `start`. Answers false when a handler's promise is still pending: the rest of the
+     * rows follow when it settles, and only a continuation that gets to the end resumes the file.
+     */
+    const deliver = (rows: string[][], start: number, parser: Papa.Parser): boolean => {
       for (let index = start; index < rows.length; index += 1) {
         const row = rows[index]!;
         rowsSeen += 1;
@@ -82,24 +85,27 @@ export async function readCsvRows(
         try {
           outcome = onRow(row);
         } catch (error) {
-          return stop(parser, error);
+          stop(parser, error);
+          return true;
         }
-        if (outcome === false) return stop(parser);
+        if (outcome === false) {
+          stop(parser);
+          return true;
+        }
         if (outcome instanceof Promise) {
-          parser.pause();
-          text.pause();
           outcome.then(
             () => {
-              deliver(rows, index + 1, parser);
-              if (stopped) return;
-              text.resume();
-              parser.resume();
+              if (deliver(rows, index + 1, parser) && !stopped) {
+                text.resume();
+                parser.resume();
+              }
             },
             (error: unknown) => stop(parser, error),
           );
-          return;
+          return false;
         }
       }
+      return true;
     };
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
@@ -114,7 +120,10 @@ export async function readCsvRows(
         if (charsRead - results.meta.cursor > maxCellChars) {
           return stop(parser, unclosedQuote(displayName, rowsSeen + results.data.length + 1));
         }
-        deliver(results.data, 0, parser);
+        if (!deliver(results.data, 0, parser)) {
+          parser.pause();
+          text.pause();
+        }
       },
       complete: () => resolve(),
       error: (error: Error) => reject(error),

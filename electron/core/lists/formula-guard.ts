@@ -4,10 +4,14 @@
 const formulaSigns = new Set(['=', '+', '-', '@', '＝', '＋', '－', '＠', '﹢', '﹣', '﹦']);
 /** Control characters that also start a formula in some spreadsheets when they lead a cell. */
 const leadingControls = new Set(['\t', '\r', '\n']);
+const blank = /\s/;
 
 export function neutraliseFormula(cell: string): string {
   if (cell.length === 0) return cell;
-  if (leadingControls.has(cell[0]!)) return `'${cell}`;
-  const first = cell.trimStart()[0];
-  return first !== undefined && formulaSigns.has(first) ? `'${cell}` : cell;
+  const lead = cell[0]!;
+  if (leadingControls.has(lead)) return `'${cell}`;
+  // Most cells start with a letter or digit: decided without looking further.
+  let at = 0;
+  while (at < cell.length && blank.test(cell[at]!)) at += 1;
+  return at < cell.length && formulaSigns.has(cell[at]!) ? `'${cell}` : cell;
 }

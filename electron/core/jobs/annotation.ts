@@ -1,0 +1,44 @@
+// The sift_* columns the annotated file adds to each row, written once per address and reused for every
+// row that holds it (a first occurrence and a repeat differ only in billed and duplicate).
+import type { VerdictColumns } from './list-store.ts';
+import { column, type RowVerdict } from './row-verdicts.ts';
+
+export const annotationColumns = [
+  'sift_result',
+  'sift_billed',
+  'sift_duplicate',
+  'sift_role',
+  'sift_disposable',
+  'sift_reason',
+  'sift_suggestion',
+] as const;
+
+/** What a row without an address, or an address not checked, says in the annotated file. */
+const noAddress = ['invalid', 'false', 'false', 'false', 'false', 'no_address', ''];
+
+/** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
+export const resultOf = (address: VerdictColumns) => address[column.result] ?? 'unverified';
+
+/** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
+type Annotated = VerdictColumns & { 8?: string; 9?: string };
+
+export function annotationWriter(encode: (cells: readonly string[]) => string) {
+  const noAddressTail = encode(noAddress);
+  const cells = (address: VerdictColumns, billed: boolean, duplicate: boolean) => [
+    resultOf(address),
+    // A credit is spent once per address: on its first row, not on its duplicates.
+    String(billed),
+    String(duplicate),
+    String(address[column.role] === 1),
+    String(address[column.disposable] === 1),
+    address[column.reason] ?? '',
+    address[column.suggestion] ?? '',
+  ];
+  return (verdict: RowVerdict): string => {
+    const address = verdict.address as Annotated | null;
+    if (!address) return noAddressTail;
+    // Kept on the address's own array, which lives as long as its chunk of rows.
+    if (verdict.duplicate) return (address[9] ??= encode(cells(address, false, true)));
+    return (address[8] ??= encode(cells(address, address[column.billed] === 1, false)));
+  };
+}
