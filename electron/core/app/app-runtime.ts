@@ -6,9 +6,8 @@ import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts';
 import { appName } from './app-paths.ts';
-import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { createJobManager } from '../jobs/job-manager.ts';
-import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
+import { createServiceClients } from '../connections/service-clients.ts';
 import type { ServiceConfig } from '../service/service-config.ts';
 
 export type AppRuntime = {
@@ -32,16 +31,10 @@ export async function createAppRuntime(options: {
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
-  // Sift's own service, started on first use: a fresh install works with no account.
-  let embedded: Promise<EmbeddedService> | undefined;
-  let client: Promise<ServiceClient> | undefined;
-  const serviceClient = () =>
-    (client ??= (embedded ??= startEmbeddedService(options.dataDir, options.service)).then((service) =>
-      createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey }),
-    ));
+  const clients = createServiceClients({ dataDir: options.dataDir, service: options.service });
   const jobs = createJobManager({
     dataDir: options.dataDir,
-    client: serviceClient,
+    clients,
     emitProgress: (payload) => events.emit('jobs:didProgress', payload),
   });
   jobs.resumeUnfinished();
@@ -54,7 +47,7 @@ export async function createAppRuntime(options: {
     exportsDir: join(options.dataDir, 'exports'),
     async close() {
       await jobs.close();
-      await (await embedded)?.close();
+      await clients.close();
       await uploads.clear();
     },
   };

@@ -8,7 +8,7 @@ import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
-import type { ServiceClient } from '../client/service-client.ts';
+import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
 import type { Cost } from './job-cost.ts';
 import type { JobProgress } from './job-runner.ts';
@@ -19,8 +19,8 @@ import { summariseJob } from './list-summary.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
-  /** The service client, made on first use (starting the embedded service when that is the choice). */
-  client(): Promise<ServiceClient>;
+  /** The services jobs are sent to: the current one for new jobs, and each job's own for resuming it. */
+  clients: ServiceClients;
   emitProgress(payload: EventPayload<'jobs:didProgress'>): void;
   log?: (message: string) => void;
 };
@@ -88,8 +88,9 @@ export function createJobManager(deps: JobManagerDeps) {
     store.setError(jobId, null);
     const done = (async () => {
       try {
-        const client = await deps.client();
-        await cleaner.run(store.getJob(jobId)!, client, {
+        const job = store.getJob(jobId)!;
+        const client = await deps.clients.clientFor(job.service);
+        await cleaner.run(job, client, {
           signal: controller.signal,
           onProgress: (progress) => report(jobId, progress),
         });
@@ -129,8 +130,10 @@ export function createJobManager(deps: JobManagerDeps) {
           await copyFile(source.path, inputPath);
         }
         store.updateInput(job.id, inputPath, await inputFingerprint(inputPath));
+        const service = await deps.clients.current();
+        store.setService(job.id, service);
         const prepared = await cleaner.prepare(store.getJob(job.id)!);
-        costs.set(job.id, await cleaner.estimate(prepared, await deps.client()));
+        costs.set(job.id, await cleaner.estimate(prepared, await deps.clients.clientFor(service)));
         return overview(prepared);
       } catch (error) {
         // A list that cannot be read leaves nothing behind: no job in the recent lists, no copy kept.
@@ -144,8 +147,9 @@ export function createJobManager(deps: JobManagerDeps) {
     /** A job as it stands; its cost is worked out again when the app restarted since it was read. */
     async get(jobId: string): Promise<JobOverview> {
       const job = jobOrThrow(jobId);
-      if (job.phase === 'imported' && !costs.has(jobId))
-        costs.set(jobId, await cleaner.estimate(job, await deps.client()));
+      if (job.phase === 'imported' && !costs.has(jobId)) {
+        costs.set(jobId, await cleaner.estimate(job, await deps.clients.clientFor(job.service)));
+      }
       return overview(job);
     },
 
@@ -160,11 +164,20 @@ export function createJobManager(deps: JobManagerDeps) {
     },
 
     /** Starts checking, or resumes a job that stopped on the way (the app closed, the service was out of reach). */
-    start(jobId: string): JobOverview {
-      const job = jobOrThrow(jobId);
+    async start(jobId: string): Promise<JobOverview> {
+      let job = jobOrThrow(jobId);
       if (job.phase === 'importing') throw new AppError('bad_request', 'This list is still being read.');
-      if (job.phase === 'imported' && costs.get(jobId)?.covered === false) {
-        throw new AppError('bad_request', 'The account does not have enough credits for this list.');
+      if (job.phase === 'imported') {
+        // Nothing is sent yet: it goes to the service chosen now, at that service's cost.
+        const service = await deps.clients.current();
+        if (!sameService(service, job.service)) {
+          store.setService(jobId, service);
+          job = store.getJob(jobId)!;
+          costs.set(jobId, await cleaner.estimate(job, await deps.clients.clientFor(service)));
+        }
+        if (costs.get(jobId)?.covered === false) {
+          throw new AppError('bad_request', 'The account does not have enough credits for this list.');
+        }
       }
       if (!isFinishedPhase(job.phase)) launch(jobId);
       return overview(store.getJob(jobId)!);
@@ -176,7 +189,7 @@ export function createJobManager(deps: JobManagerDeps) {
       if (job.phase === 'imported') store.setPhase(jobId, 'canceled', 'Canceled before anything was sent.');
       else if (!isFinishedPhase(job.phase)) {
         await stopRunning(jobId);
-        await cleaner.cancel(store.getJob(jobId)!, await deps.client());
+        await cleaner.cancel(store.getJob(jobId)!, await deps.clients.clientFor(job.service));
         launch(jobId);
         await running.get(jobId)?.done;
       }

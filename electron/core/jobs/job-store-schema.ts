@@ -13,7 +13,7 @@ const catalogTable = `
     id TEXT PRIMARY KEY, input_path TEXT NOT NULL, fingerprint TEXT NOT NULL, content_hash TEXT,
     settings TEXT NOT NULL, phase TEXT NOT NULL, column_index INTEGER NOT NULL DEFAULT -1,
     has_header INTEGER NOT NULL DEFAULT 0, delimiter TEXT NOT NULL DEFAULT ',', headers TEXT NOT NULL DEFAULT '[]',
-    rows_total INTEGER NOT NULL DEFAULT 0, precheck TEXT, checked INTEGER NOT NULL DEFAULT 0, error TEXT,
+    rows_total INTEGER NOT NULL DEFAULT 0, precheck TEXT, checked INTEGER NOT NULL DEFAULT 0, error TEXT, service TEXT,
     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
   CREATE INDEX IF NOT EXISTS jobs_by_input ON jobs (input_path, created_at);
@@ -33,6 +33,7 @@ export function migrateJobCatalog(db: Database, listOf: (jobId: string) => ListS
         ALTER TABLE jobs ADD COLUMN content_hash TEXT;
         ALTER TABLE jobs ADD COLUMN precheck TEXT;
         ALTER TABLE jobs ADD COLUMN checked INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE jobs ADD COLUMN service TEXT;
       `);
       const jobs = sql(db, "SELECT id FROM jobs WHERE phase <> 'importing'").all() as { id: string }[];
       for (const job of jobs) moveLegacyJob(db, job.id, listOf(job.id));

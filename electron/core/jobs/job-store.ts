@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { PrecheckCounts } from '../../common/contract.ts';
 import type { JobPhase } from '../../common/job-phases.ts';
+import { embeddedSandbox, type ServiceRef } from '../connections/service-ref.ts';
 import { openDatabase, sql, type Database } from '../storage/sqlite.ts';
 import { migrateJobCatalog } from './job-store-schema.ts';
 import type { JobSettings } from './job-settings.ts';
@@ -27,6 +28,8 @@ export type JobRecord = ListLayoutRecord & {
   /** Addresses with a verdict so far, as last recorded (the list store has the exact figure). */
   checked: number;
   error: string | null;
+  /** The service the job's batches are sent to (jobs of Sift 0.1 went to Sift's own sandbox). */
+  service: ServiceRef;
   createdAt: number;
   updatedAt: number;
 };
@@ -46,6 +49,7 @@ type JobRow = {
   precheck: string | null;
   checked: number;
   error: string | null;
+  service: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -66,6 +70,7 @@ function toJob(row: JobRow): JobRecord {
     precheck: row.precheck === null ? null : (JSON.parse(row.precheck) as PrecheckCounts),
     checked: row.checked,
     error: row.error,
+    service: row.service === null ? embeddedSandbox : (JSON.parse(row.service) as ServiceRef),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -156,6 +161,11 @@ export function openJobStore(dataDir: string) {
 
     updateSettings(id: string, settings: JobSettings): void {
       touch(id, 'settings = ?', JSON.stringify(settings));
+    },
+
+    /** The service the job is (or will be) sent to. */
+    setService(id: string, service: ServiceRef): void {
+      touch(id, 'service = ?', JSON.stringify(service));
     },
 
     /** Moves the job on; `error` is what a person is told about how it ended or why it is paused. */
