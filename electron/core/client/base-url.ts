@@ -11,7 +11,8 @@ export type ApiRoot = { href: string; host: string };
 
 /** Refuses, with a reason, a base URL Sift must not send a key to. Messages name at most the host: the rest may hold secrets. */
 export function apiRootFrom(baseUrl: string, mode: KeyMode): ApiRoot {
-  const refuse = (why: string) => new ServiceClientError('configuration', `The service base URL ${why}`);
+  const refuse = (why: string, code = 'invalid_base_url') =>
+    new ServiceClientError('configuration', `The service base URL ${why}`, { code });
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
@@ -31,6 +32,7 @@ export function apiRootFrom(baseUrl: string, mode: KeyMode): ApiRoot {
     throw refuse(
       `for ${url.host} must use https with a live key: over http the key would travel in clear. ` +
         '(http is fine for a service on this computer, or with a sandbox key.)',
+      'insecure_base_url',
     );
   }
   let path = url.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');

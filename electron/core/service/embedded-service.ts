@@ -1,24 +1,48 @@
 // The service inside Sift itself, for a fresh install with no account: started in-process on
-// loopback, with a sandbox key made for this run only (nothing secret is stored), revoked on close.
+// loopback, with keys made for this run only (nothing secret is stored), revoked on close.
 import { join } from 'node:path';
+import type { KeyMode } from '../wire/spec.ts';
+import type { Dashboard } from './dashboard.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { startVerificationService } from './verification-service.ts';
 
-export type EmbeddedService = { baseUrl: string; apiKey: string; close(): Promise<void> };
+export type EmbeddedService = {
+  baseUrl: string;
+  port: number;
+  dashboard: Dashboard;
+  /** The sandbox key of this run (made at start). */
+  apiKey: string;
+  /** This run's key for a mode, made on first use. */
+  keyFor(mode: KeyMode): Promise<string>;
+  close(): Promise<void>;
+};
 
 export async function startEmbeddedService(
   appDataDir: string,
   overrides: Partial<ServiceConfig> = {},
 ): Promise<EmbeddedService> {
   const service = await startVerificationService({ dataDir: join(appDataDir, 'service'), ...overrides });
-  const { key, record } = service.dashboard.createKey('sandbox', 'Sift (this run)');
-  // Generous status budget: the app is this service's only client.
-  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 600, windowSeconds: 60 } });
+  const made = new Map<KeyMode, { key: string; id: string }>();
+  const keyFor = async (mode: KeyMode) => {
+    let entry = made.get(mode);
+    if (!entry) {
+      const { key, record } = await service.dashboard.createKey(mode, `Sift app (this run, ${mode})`);
+      // Generous status budget: the app is this key's only client.
+      await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 600, windowSeconds: 60 } });
+      entry = { key, id: record.id };
+      made.set(mode, entry);
+    }
+    return entry.key;
+  };
+  const apiKey = await keyFor('sandbox');
   return {
     baseUrl: service.baseUrl,
-    apiKey: key,
+    port: service.port,
+    dashboard: service.dashboard,
+    apiKey,
+    keyFor,
     async close() {
-      service.dashboard.revokeKey(record.id);
+      for (const { id } of made.values()) await service.dashboard.revokeKey(id);
       await service.close();
     },
   };

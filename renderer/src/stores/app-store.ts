@@ -2,10 +2,12 @@ import { create } from 'zustand';
 import type { AppInfo } from '../../../electron/common/contract.ts';
 import { sift } from '../bridge.ts';
 
-type AppState = { info?: AppInfo; load(): Promise<void> };
+type AppState = { info?: AppInfo };
 
-export const useAppStore = create<AppState>()((set) => ({
+export const useAppStore = create<AppState>()(() => ({}));
+
+export const appActions = {
   async load() {
-    set({ info: await sift.app.getInfo() });
+    useAppStore.setState({ info: await sift.app.getInfo() });
   },
-}));
+};

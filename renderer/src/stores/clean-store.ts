@@ -1,3 +1,5 @@
+// The list being cleaned: state in a zustand store that components read by selector, and actions as
+// plain functions (zustand's "no store actions" pattern), so calling one needs no hook.
 import { create } from 'zustand';
 import type {
   EventPayload,
@@ -12,7 +14,7 @@ import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
-type Stage = 'drop' | 'reading' | 'review' | 'running' | 'finished';
+export type Stage = 'drop' | 'reading' | 'review' | 'running' | 'finished';
 
 type CleanState = {
   stage: Stage;
@@ -25,27 +27,28 @@ type CleanState = {
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
   recent: JobListItem[];
-  loadRecent(): Promise<void>;
-  openJob(jobId: string): Promise<void>;
-  openFile(file: File, column?: string): Promise<void>;
-  changeColumn(column: string): Promise<void>;
-  start(): Promise<void>;
-  cancel(): Promise<void>;
-  toggleKeep(result: KeepableResult): void;
-  exportFiles(): Promise<void>;
-  progress(payload: EventPayload<'jobs:didProgress'>): Promise<void>;
-  reset(): void;
 };
 
-const finished = (job: JobOverview) => isFinishedPhase(job.phase);
 const stageOf = (job: JobOverview): Stage =>
-  finished(job) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
+  isFinishedPhase(job.phase) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
 
-export const useCleanStore = create<CleanState>()((set, get) => ({
-  stage: 'drop',
-  keep: ['valid'],
-  busy: false,
-  recent: [],
+export const useCleanStore = create<CleanState>()(() => ({ stage: 'drop', keep: ['valid'], busy: false, recent: [] }));
+
+const { getState: get, setState: set } = useCleanStore;
+
+/** Runs a call that changes the job with the busy flag up, showing its failure. */
+async function busyWhile(work: () => Promise<void>): Promise<void> {
+  set({ busy: true, error: undefined });
+  try {
+    await work();
+  } catch (error) {
+    set({ error: errorMessage(error) });
+  } finally {
+    set({ busy: false });
+  }
+}
+
+export const cleanActions = {
   async loadRecent() {
     try {
       set({ recent: await sift.jobs.list() });
@@ -53,7 +56,8 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
       // The list is a convenience; the drop zone works without it.
     }
   },
-  async openJob(jobId) {
+
+  async openJob(jobId: string) {
     set({ error: undefined, exported: undefined, preview: undefined, file: undefined });
     try {
       const job = await sift.jobs.get({ jobId });
@@ -62,7 +66,8 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
       set({ error: errorMessage(error) });
     }
   },
-  async openFile(file, column) {
+
+  async openFile(file: File, column?: string) {
     set({
       stage: 'reading',
       fileName: file.name,
@@ -83,53 +88,45 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
       set({ stage: 'drop', error: errorMessage(error) });
     }
   },
-  async changeColumn(column) {
+
+  async changeColumn(column: string) {
     const { file } = get();
-    if (file) await get().openFile(file, column);
+    if (file) await cleanActions.openFile(file, column);
   },
-  async start() {
-    const { job } = get();
-    if (!job) return;
-    set({ busy: true, error: undefined });
-    try {
+
+  start: () =>
+    busyWhile(async () => {
+      const { job } = get();
+      if (!job) return;
       const started = await sift.jobs.start({ jobId: job.jobId });
-      set({ job: started, stage: finished(started) ? 'finished' : 'running' });
-    } catch (error) {
-      set({ error: errorMessage(error) });
-    } finally {
-      set({ busy: false });
-    }
-  },
-  async cancel() {
-    const { job } = get();
-    if (!job) return;
-    set({ busy: true });
-    try {
+      set({ job: started, stage: stageOf(started) });
+    }),
+
+  cancel: () =>
+    busyWhile(async () => {
+      const { job } = get();
+      if (!job) return;
       const canceled = await sift.jobs.cancel({ jobId: job.jobId });
-      set({ job: canceled, stage: finished(canceled) ? 'finished' : get().stage });
-    } catch (error) {
-      set({ error: errorMessage(error) });
-    } finally {
-      set({ busy: false });
-    }
+      set({ job: canceled, stage: isFinishedPhase(canceled.phase) ? 'finished' : get().stage });
+    }),
+
+  toggleKeep(result: KeepableResult) {
+    const { keep } = get();
+    set({
+      keep: keep.includes(result) ? keep.filter((value) => value !== result) : [...keep, result],
+      exported: undefined,
+    });
   },
-  toggleKeep(result) {
-    const keep = get().keep.includes(result) ? get().keep.filter((value) => value !== result) : [...get().keep, result];
-    set({ keep, exported: undefined });
-  },
-  async exportFiles() {
-    const { job, keep } = get();
-    if (!job || keep.length === 0) return;
-    set({ busy: true, error: undefined });
-    try {
+
+  exportFiles: () =>
+    busyWhile(async () => {
+      const { job, keep } = get();
+      if (!job || keep.length === 0) return;
       set({ exported: await sift.jobs.export({ jobId: job.jobId, keep }) });
-    } catch (error) {
-      set({ error: errorMessage(error) });
-    } finally {
-      set({ busy: false });
-    }
-  },
-  async progress(payload) {
+    }),
+
+  /** A job's progress event: the job on screen follows it; a finished one is read again whole. */
+  async progress(payload: EventPayload<'jobs:didProgress'>) {
     const { job } = get();
     if (!job || job.jobId !== payload.jobId) return;
     try {
@@ -144,6 +141,7 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
       set({ error: errorMessage(error) });
     }
   },
+
   reset() {
     set({
       stage: 'drop',
@@ -154,6 +152,6 @@ export const useCleanStore = create<CleanState>()((set, get) => ({
       error: undefined,
       exported: undefined,
     });
-    void get().loadRecent();
+    void cleanActions.loadRecent();
   },
-}));
+};

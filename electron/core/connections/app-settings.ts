@@ -1,0 +1,63 @@
+// The app's own settings (which service, the hosted connection, sharing Sift's service, recent single
+// checks), read and written whole through a settings file: electron-store under Electron, `conf` (the
+// library electron-store is built on) in the loopback web host. A file that does not parse gives the
+// defaults rather than a broken app.
+import { z } from 'zod';
+
+const singleCheckSchema = z.object({
+  email: z.string(),
+  result: z.string(),
+  billed: z.boolean(),
+  role: z.boolean().optional(),
+  disposable: z.boolean().optional(),
+  reason: z.string().optional(),
+  suggestion: z.string().optional(),
+  /** True when Sift answered without asking the service (bad syntax). */
+  local: z.boolean(),
+  checkedAt: z.string(),
+});
+export type SingleCheck = z.infer<typeof singleCheckSchema>;
+
+export const maxRecentChecks = 20;
+
+export const appSettingsSchema = z.object({
+  /** Where new jobs and checks go: Sift's own service, or the hosted one below. */
+  service: z.enum(['own', 'hosted']).default('own'),
+  /** Sift's own service with a sandbox key (scripted verdicts), or live (real mail-server checks). */
+  ownMode: z.enum(['sandbox', 'live']).default('sandbox'),
+  hosted: z
+    .object({
+      id: z.string(),
+      baseUrl: z.string(),
+      label: z.string(),
+      maskedKey: z.string(),
+      mode: z.enum(['live', 'sandbox']),
+    })
+    .nullable()
+    .default(null),
+  /** Let other tools on this computer use Sift's own service on a fixed loopback port. */
+  sharing: z
+    .object({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) })
+    .default({ enabled: false, port: 7455 }),
+  recentChecks: z.array(singleCheckSchema).max(maxRecentChecks).default([]),
+  /** safeStorage ciphertexts of hosted keys, by connection id (see key-vault.ts). */
+  encryptedKeys: z.record(z.string(), z.string()).default({}),
+});
+export type AppSettings = z.infer<typeof appSettingsSchema>;
+
+/** What electron-store and conf both are, as far as Sift needs: one JSON document. */
+export type SettingsFile = { store: Record<string, unknown> };
+
+export type SettingsStorage = { read(): AppSettings; write(settings: AppSettings): void };
+
+export function settingsStorage(file: SettingsFile): SettingsStorage {
+  return {
+    read() {
+      const parsed = appSettingsSchema.safeParse(file.store);
+      return parsed.success ? parsed.data : appSettingsSchema.parse({});
+    },
+    write(settings) {
+      file.store = appSettingsSchema.parse(settings);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// "Test connection": one GET /account with the URL and key a person typed, and a clear answer for each
+// way it can go wrong. Tried once, with a short timeout: a person is waiting.
+import { ServiceClientError } from '../client/client-errors.ts';
+import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
+
+export type ConnectionProblem = 'invalid' | 'insecure' | 'key_refused' | 'unreachable' | 'not_compatible' | 'other';
+
+export type AccountFacts = { mode: string; label?: string; balance?: number; freeRemaining?: number };
+
+export type ConnectionTest = ({ ok: true } & AccountFacts) | { ok: false; problem: ConnectionProblem; message: string };
+
+/** A client for a person waiting: no long backoff, a short timeout. */
+export function interactiveClient(baseUrl: string, apiKey: string): ServiceClient {
+  return createServiceClient({ baseUrl, apiKey, maxTransientRetries: 1, requestTimeoutMs: 10_000 });
+}
+
+export function problemOf(error: unknown): { problem: ConnectionProblem; message: string } {
+  if (!(error instanceof ServiceClientError)) {
+    return { problem: 'other', message: error instanceof Error ? error.message : String(error) };
+  }
+  switch (error.kind) {
+    case 'configuration':
+      return { problem: error.code === 'insecure_base_url' ? 'insecure' : 'invalid', message: error.message };
+    case 'authentication':
+      return { problem: 'key_refused', message: 'The service refused this key: it is wrong, or it has been revoked.' };
+    case 'unavailable':
+      return { problem: 'unreachable', message: error.message };
+    case 'not_found':
+    case 'protocol':
+      return {
+        problem: 'not_compatible',
+        message:
+          'Something answered at this address, but not as a Sift-compatible verification service does ' +
+          `(${error.message}). Check the Service URL: it is the service's address, with or without /v1.`,
+      };
+    default:
+      return { problem: 'other', message: error.message };
+  }
+}
+
+export async function accountFacts(client: Pick<ServiceClient, 'getAccount'>): Promise<AccountFacts> {
+  const account = await client.getAccount();
+  return {
+    mode: account.mode,
+    label: account.key?.label,
+    balance: account.balance,
+    freeRemaining: account.free_remaining,
+  };
+}
+
+export async function testConnection(baseUrl: string, apiKey: string): Promise<ConnectionTest> {
+  try {
+    return { ok: true, ...(await accountFacts(interactiveClient(baseUrl, apiKey))) };
+  } catch (error) {
+    return { ok: false, ...problemOf(error) };
+  }
+}

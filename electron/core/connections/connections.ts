@@ -1,0 +1,174 @@
+// The services the app reaches and how a person chose them (Settings): Sift's own service, started
+// in-process on first use with keys made for this run, or a hosted service whose key main keeps in its
+// vault. Keys go from the renderer to main once and never come back: every answer holds only the
+// masked form, the mode and the label.
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../common/app-error.ts';
+import { ServiceClientError } from '../client/client-errors.ts';
+import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
+import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
+import type { ServiceConfig } from '../service/service-config.ts';
+import { keyModeOf, maskKey } from '../wire/spec.ts';
+import type { SettingsStorage } from './app-settings.ts';
+import { accountFacts, interactiveClient, problemOf, testConnection, type ConnectionTest } from './connection-test.ts';
+import type { KeyVault } from './key-vault.ts';
+import type { ServiceClients, ServiceRef } from './service-ref.ts';
+
+export type ConnectionsDeps = {
+  dataDir: string;
+  settings: SettingsStorage;
+  vault: KeyVault;
+  /** Settings for Sift's own service (tests pace it). */
+  service?: Partial<ServiceConfig>;
+};
+
+export type Connections = ReturnType<typeof createConnections>;
+
+export function createConnections(deps: ConnectionsDeps) {
+  let own: Promise<EmbeddedService> | undefined;
+  const clients = new Map<string, Promise<ServiceClient>>();
+  const settings = () => deps.settings.read();
+
+  function ownService(): Promise<EmbeddedService> {
+    const { sharing } = settings();
+    own ??= startEmbeddedService(deps.dataDir, { ...deps.service, ...(sharing.enabled ? { port: sharing.port } : {}) });
+    return own;
+  }
+
+  function hostedKey(connectionId: string): { baseUrl: string; key: string } {
+    const hosted = settings().hosted;
+    if (!hosted || hosted.id !== connectionId) {
+      throw new AppError(
+        'not_found',
+        'The service this list was sent to is no longer set up in Settings. Set it up again to go on.',
+      );
+    }
+    const key = deps.vault.get(hosted.id);
+    if (!key) {
+      throw new AppError(
+        'unauthorized',
+        `The API key for ${hosted.label} was kept for one run only and is gone. Enter it again in Settings to go on.`,
+      );
+    }
+    return { baseUrl: hosted.baseUrl, key };
+  }
+
+  const serviceClients: ServiceClients = {
+    async current(): Promise<ServiceRef> {
+      const current = settings();
+      return current.service === 'hosted' && current.hosted
+        ? { kind: 'hosted', connectionId: current.hosted.id }
+        : { kind: 'embedded', mode: current.ownMode };
+    },
+    clientFor(ref) {
+      const id = ref.kind === 'embedded' ? `own:${ref.mode}` : `hosted:${ref.connectionId}`;
+      let client = clients.get(id);
+      if (!client) {
+        client = (async () => {
+          if (ref.kind === 'embedded') {
+            const service = await ownService();
+            return createServiceClient({ baseUrl: service.baseUrl, apiKey: await service.keyFor(ref.mode) });
+          }
+          const { baseUrl, key } = hostedKey(ref.connectionId);
+          return createServiceClient({ baseUrl, apiKey: key });
+        })();
+        clients.set(id, client);
+        // A failure is not kept: the next call tries again (after the person fixed Settings, say).
+        client.catch(() => clients.delete(id));
+      }
+      return client;
+    },
+    async close() {
+      await (await own?.catch(() => undefined))?.close();
+    },
+  };
+
+  function view() {
+    const current = settings();
+    const hosted = current.hosted;
+    return {
+      service: current.service,
+      ownMode: current.ownMode,
+      hosted: hosted && {
+        baseUrl: hosted.baseUrl,
+        label: hosted.label,
+        maskedKey: hosted.maskedKey,
+        mode: hosted.mode,
+        keyAvailable: deps.vault.get(hosted.id) !== undefined,
+      },
+      keyProtection: deps.vault.protection,
+      sharing: current.sharing,
+    };
+  }
+
+  return {
+    clients: serviceClients,
+    ownService,
+    view,
+
+    /** Tries a URL and key (or the saved key when none is given) with one GET /account. */
+    async test(request: { baseUrl: string; apiKey?: string }): Promise<ConnectionTest> {
+      const hosted = settings().hosted;
+      const key = request.apiKey ?? (hosted ? deps.vault.get(hosted.id) : undefined);
+      if (!key) return { ok: false, problem: 'invalid', message: 'Enter the API key for this service.' };
+      return testConnection(request.baseUrl, key);
+    },
+
+    /** Saves a hosted service (a new key, or the saved one with a new URL or label) and makes it current. */
+    saveHosted(request: { baseUrl: string; label: string; apiKey?: string }) {
+      const current = settings();
+      const key = request.apiKey ?? (current.hosted ? deps.vault.get(current.hosted.id) : undefined);
+      if (!key) throw new AppError('bad_request', 'Enter the API key for this service.');
+      const mode = keyModeOf(key);
+      try {
+        interactiveClient(request.baseUrl, key);
+      } catch (error) {
+        throw new AppError('bad_request', problemOf(error).message);
+      }
+      if (!mode) throw new AppError('bad_request', 'An API key starts with svc_live_ or svc_test_.');
+      // A new key or another service is a new connection: jobs sent with the old one keep their own.
+      const same = current.hosted && !request.apiKey && current.hosted.baseUrl === request.baseUrl.trim();
+      const id = same ? current.hosted!.id : `con_${randomBytes(8).toString('hex')}`;
+      if (!same) deps.vault.put(id, key);
+      const label = request.label.trim() || new URL(request.baseUrl.trim()).host;
+      deps.settings.write({
+        ...current,
+        service: 'hosted',
+        hosted: { id, baseUrl: request.baseUrl.trim(), label, maskedKey: maskKey(key), mode },
+      });
+      clients.delete(`hosted:${id}`);
+      return view();
+    },
+
+    /** Sift's own service from now on, with a sandbox or a live key. */
+    useOwn(mode: 'sandbox' | 'live') {
+      deps.settings.write({ ...settings(), service: 'own', ownMode: mode });
+      return view();
+    },
+
+    /** Removes the hosted service and its key from this computer. */
+    forgetHosted() {
+      const current = settings();
+      if (current.hosted) deps.vault.remove(current.hosted.id);
+      deps.settings.write({ ...current, service: 'own', hosted: null });
+      return view();
+    },
+
+    /** The current service's account: mode, balance and free checks, for the badge on every screen. */
+    async account() {
+      const ref = await serviceClients.current();
+      try {
+        const facts = await accountFacts(await serviceClients.clientFor(ref));
+        return { service: ref.kind === 'embedded' ? ('own' as const) : ('hosted' as const), ...facts, problem: null };
+      } catch (error) {
+        const message =
+          error instanceof AppError || error instanceof ServiceClientError ? problemOf(error).message : String(error);
+        return {
+          service: ref.kind === 'embedded' ? ('own' as const) : ('hosted' as const),
+          mode: 'unknown',
+          problem: message,
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { DropZone } from '../components/drop-zone.tsx';
+import { JobProgress } from '../components/job-progress.tsx';
+import { JobResults } from '../components/job-results.tsx';
+import { JobReview } from '../components/job-review.tsx';
+import { RecentJobs } from '../components/recent-jobs.tsx';
+import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
+import { useFocusHeading } from '../use-focus-heading.ts';
+
+/** Drop a list, review it, watch it being checked, get the results: one screen whose content follows the job. */
+export function CleanScreen() {
+  const stage = useCleanStore((state) => state.stage);
+  const error = useCleanStore((state) => state.error);
+  const fileName = useCleanStore((state) => state.fileName);
+  const heading = useFocusHeading<HTMLHeadingElement>(stage);
+  return (
+    <>
+      <h2 className="visually-hidden" tabIndex={-1} ref={heading}>
+        Clean a list{fileName && stage !== 'drop' ? `: ${fileName}` : ''}
+      </h2>
+      {error && (
+        <div className="alert" role="alert">
+          <strong>{stage === 'drop' && fileName ? `Could not open ${fileName}.` : 'Something went wrong.'}</strong>{' '}
+          {error}
+        </div>
+      )}
+      {(stage === 'drop' || stage === 'reading') && <DropStage />}
+      {stage === 'review' && <ReviewStage />}
+      {stage === 'running' && <RunningStage />}
+      {stage === 'finished' && <FinishedStage />}
+    </>
+  );
+}
+
+function DropStage() {
+  const stage = useCleanStore((state) => state.stage);
+  const recent = useCleanStore((state) => state.recent);
+  return (
+    <>
+      <DropZone busy={stage === 'reading'} onFile={(file) => void cleanActions.openFile(file)} />
+      <RecentJobs jobs={recent} onOpen={(jobId) => void cleanActions.openJob(jobId)} />
+    </>
+  );
+}
+
+function ReviewStage() {
+  const job = useCleanStore((state) => state.job);
+  const preview = useCleanStore((state) => state.preview);
+  const busy = useCleanStore((state) => state.busy);
+  if (!job) return null;
+  return (
+    <JobReview
+      job={job}
+      preview={preview}
+      busy={busy}
+      onColumn={(column) => void cleanActions.changeColumn(column)}
+      onStart={() => void cleanActions.start()}
+      onClose={cleanActions.reset}
+    />
+  );
+}
+
+function RunningStage() {
+  const job = useCleanStore((state) => state.job);
+  const busy = useCleanStore((state) => state.busy);
+  if (!job) return null;
+  return (
+    <JobProgress
+      job={job}
+      busy={busy}
+      onCancel={() => void cleanActions.cancel()}
+      onResume={() => void cleanActions.start()}
+    />
+  );
+}
+
+function FinishedStage() {
+  const job = useCleanStore((state) => state.job);
+  const keep = useCleanStore((state) => state.keep);
+  const exported = useCleanStore((state) => state.exported);
+  const busy = useCleanStore((state) => state.busy);
+  if (!job?.summary) return null;
+  return (
+    <JobResults
+      job={job}
+      keep={keep}
+      exported={exported}
+      busy={busy}
+      onToggleKeep={cleanActions.toggleKeep}
+      onExport={() => void cleanActions.exportFiles()}
+      onClose={cleanActions.reset}
+    />
+  );
+}
