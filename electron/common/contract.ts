@@ -125,7 +125,11 @@ export const calls = {
   /** The most recent jobs, newest first, so a person can return to one after closing the window. */
   'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */
-  'jobs:start': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** `limit`: send only the first this many addresses, when the credits cover no more. */
+  'jobs:start': {
+    request: z.strictObject({ jobId: jobIdSchema, limit: z.number().int().positive().optional() }),
+    result: jobOverviewSchema,
+  },
   'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
   'jobs:export': {
     request: z.strictObject({ jobId: jobIdSchema, keep: z.array(z.enum(keepableResults)).min(1).max(4) }),

@@ -53,7 +53,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     },
     'jobs:get': async (request) => deps.jobs.get(request.jobId),
     'jobs:list': async () => deps.jobs.list(),
-    'jobs:start': async (request) => deps.jobs.start(request.jobId),
+    'jobs:start': async (request) => deps.jobs.start(request.jobId, request.limit),
     'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
     'jobs:export': async (request) => deps.jobs.export(request.jobId, request.keep),
   };

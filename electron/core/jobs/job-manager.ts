@@ -41,7 +41,8 @@ export function createJobManager(deps: JobManagerDeps) {
   const log = deps.log ?? ((message: string) => console.error(message));
 
   function progressOf(job: JobRecord): { checked: number; total: number } {
-    return live.get(job.id) ?? { checked: job.checked, total: job.precheck?.toCheck ?? 0 };
+    const toSend = Math.min(job.precheck?.toCheck ?? 0, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
+    return live.get(job.id) ?? { checked: job.checked, total: toSend };
   }
 
   function overview(job: JobRecord): JobOverview {
@@ -164,10 +165,14 @@ export function createJobManager(deps: JobManagerDeps) {
     },
 
     /** Starts checking, or resumes a job that stopped on the way (the app closed, the service was out of reach). */
-    async start(jobId: string): Promise<JobOverview> {
+    async start(jobId: string, limit?: number): Promise<JobOverview> {
       let job = jobOrThrow(jobId);
       if (job.phase === 'importing') throw new AppError('bad_request', 'This list is still being read.');
       if (job.phase === 'imported') {
+        if (limit !== undefined) {
+          store.updateSettings(jobId, { ...job.settings, sendLimit: limit });
+          job = store.getJob(jobId)!;
+        }
         // Nothing is sent yet: it goes to the service chosen now, at that service's cost.
         const service = await deps.clients.current();
         if (!sameService(service, job.service)) {
@@ -175,7 +180,8 @@ export function createJobManager(deps: JobManagerDeps) {
           job = store.getJob(jobId)!;
           costs.set(jobId, await cleaner.estimate(job, await deps.clients.clientFor(service)));
         }
-        if (costs.get(jobId)?.covered === false) {
+        const cost = costs.get(jobId);
+        if (cost && !cost.covered && (limit === undefined || limit > (cost.freeRemaining ?? 0) + (cost.balance ?? 0))) {
           throw new AppError('bad_request', 'The account does not have enough credits for this list.');
         }
       }

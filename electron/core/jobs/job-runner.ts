@@ -50,6 +50,7 @@ async function submitParts(store: JobStore, job: JobRecord, client: RunClient, s
   const parts = list.planParts(
     job.settings.addressesPerBatch,
     (part) => `sift-${job.id}-part-${part}-${randomBytes(6).toString('hex')}`,
+    job.settings.sendLimit,
   );
   if (job.phase === 'imported') store.setPhase(job.id, 'submitting');
   for (const part of parts) {

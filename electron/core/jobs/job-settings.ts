@@ -14,6 +14,8 @@ export type JobSettings = {
   bom: boolean;
   /** Addresses per batch sent to the service; a longer list is sent as several. */
   addressesPerBatch: number;
+  /** Send only the first this many addresses (what the credits cover); the rest stay unchecked. */
+  sendLimit?: number;
 };
 
 export const defaultKeep: NamedResult[] = ['valid'];

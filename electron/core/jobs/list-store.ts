@@ -168,8 +168,8 @@ export function openListStore(path: string) {
       for (const row of rows.iterate(part.firstId, part.lastId)) yield (row as { address: string }).address;
     },
 
-    /** Splits the sendable addresses into parts of at most `perPart`, each with its key, once, before sending. */
-    planParts(perPart: number, idempotencyKeyFor: (part: number) => string): Part[] {
+    /** Splits the sendable addresses (the first `limit` of them) into parts of at most `perPart`, each with its key, once, before sending. */
+    planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit = Number.POSITIVE_INFINITY): Part[] {
       transaction(db, () => {
         if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
         const insert = sql(
@@ -183,7 +183,11 @@ export function openListStore(path: string) {
           insert.run(number, idempotencyKeyFor(number), part.first, part.last, part.count);
           part = { first: 0, last: 0, count: 0 };
         };
+        let planned = 0;
         for (const row of sql(db, 'SELECT id FROM addresses WHERE sendable = 1 ORDER BY id').iterate()) {
+          // Only the first `limit` addresses are sent (a person chose to clean what the credits cover).
+          if (planned === limit) break;
+          planned += 1;
           const { id } = row as { id: number };
           if (part.count === 0) part.first = id;
           part.last = id;
