@@ -13,6 +13,8 @@ import { runSift } from '../support/run-sift.ts';
 import { waitFor } from '../support/service-harness.ts';
 
 const rows = 200_000;
+/** Enough for every run here: two cleans, a Ctrl-C, and twenty killed and resumed ones. */
+const credits = 10_000_000;
 let root: string;
 let service: ChildService;
 let serviceDir: string;
@@ -44,7 +46,7 @@ beforeAll(async () => {
   const store = openServiceStore({ dataDir: serviceDir });
   const created = store.dashboard.createKey('live', 'kill test');
   store.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
-  store.dashboard.topUp(1_000_000);
+  store.dashboard.topUp(credits);
   store.db.close();
   apiKey = created.key;
   service = await startChildService({ dataDir: serviceDir, probesPerSecondPerHost: 2000, probesPerRound: 2000 });
@@ -105,6 +107,9 @@ async function runUntilThenKill(
   return jobState(dataDir);
 }
 
+/** How long an uninterrupted run of the big list took here, so kills can land anywhere within one. */
+let referenceSeconds = 0;
+
 describe('sift clean, killed and resumed', () => {
   it('ends with the same outputs as an uninterrupted run, each address submitted and billed once', async () => {
     const killedData = join(root, 'killed-data');
@@ -121,12 +126,14 @@ describe('sift clean, killed and resumed', () => {
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
 
+    const startedAt = performance.now();
     const reference = await runSift(
       ['clean', join(root, 'reference', 'big-reference.csv'), '--base-url', service.baseUrl],
       env(join(root, 'reference-data')),
       180_000,
     );
     expect(reference.code).toBe(0);
+    referenceSeconds = (performance.now() - startedAt) / 1000;
     for (const kind of ['cleaned.csv', 'annotated.csv', 'summary.json']) {
       const resumed = await readFile(join(root, 'killed', `big.${kind}`));
       const uninterrupted = await readFile(join(root, 'reference', `big-reference.${kind}`));
@@ -162,7 +169,7 @@ describe('sift clean, killed and resumed', () => {
       expect(repeated).toEqual([]);
       // Two jobs (killed and reference) each paid for their unique addresses exactly once.
       const account = store.dashboard.account();
-      expect(100 - account.freeRemaining + (1_000_000 - account.balance)).toBe(2 * sent);
+      expect(100 - account.freeRemaining + (credits - account.balance)).toBe(2 * sent);
     } finally {
       store.db.close();
     }
@@ -188,4 +195,43 @@ describe('sift clean, killed and resumed', () => {
       ),
     ).toBe(true);
   }, 600_000);
+
+  it('ends the same after twenty kills at random moments, none of them billed twice', async () => {
+    expect(referenceSeconds).toBeGreaterThan(0);
+    const spent = async () => {
+      const store = openServiceStore({ dataDir: serviceDir });
+      try {
+        const account = await store.dashboard.account();
+        return 100 - account.freeRemaining + (credits - account.balance);
+      } finally {
+        store.db.close();
+      }
+    };
+    const spentBefore = await spent();
+    const summary = JSON.parse(await readFile(join(root, 'reference', 'big-reference.summary.json'), 'utf8'));
+    const sent = summary.unique - Math.ceil(rows / 97);
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const trials = 20;
+    for (let trial = 1; trial <= trials; trial += 1) {
+      const dir = join(root, 'trials', String(trial));
+      await mkdir(dir, { recursive: true });
+      await copyFile(join(root, 'killed', 'big.csv'), join(dir, 'big.csv'));
+      const args = ['clean', join(dir, 'big.csv'), '--base-url', service.baseUrl];
+      const run = runSift(args, env(join(dir, 'data')), 180_000);
+      // Anywhere from the first instant to near the end of a whole run.
+      await new Promise((resolve) => setTimeout(resolve, random() * referenceSeconds * 900));
+      run.child.kill('SIGKILL');
+      await run;
+      const resumed = await runSift([...args, '--resume'], env(join(dir, 'data')), 180_000);
+      expect(resumed.code, `trial ${trial}: ${resumed.stderr}`).toBe(0);
+      for (const kind of ['cleaned.csv', 'annotated.csv', 'summary.json']) {
+        const same = (await readFile(join(dir, `big.${kind}`))).equals(
+          await readFile(join(root, 'reference', `big-reference.${kind}`)),
+        );
+        expect(same, `trial ${trial}: ${kind}`).toBe(true);
+      }
+    }
+    expect((await spent()) - spentBefore).toBe(trials * sent);
+  }, 900_000);
 });

@@ -12,7 +12,9 @@ export type ProxyAction =
   | { kind: 'respond'; status: number; headers?: Record<string, string>; body?: string }
   | { kind: 'rewrite'; rewrite(answer: Forwarded): Forwarded }
   /** The path and query sent upstream are replaced. */
-  | { kind: 'forward-as'; url: string; rewrite?(answer: Forwarded): Forwarded };
+  | { kind: 'forward-as'; url: string; rewrite?(answer: Forwarded): Forwarded }
+  /** The request waits `ms` before it goes on: a slow network. */
+  | { kind: 'stall'; ms: number };
 
 export type SeenRequest = { method: string; url: string; headers: IncomingMessage['headers'] };
 
@@ -27,7 +29,11 @@ export async function startFaultProxy(
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const seenRequest = { method: request.method!, url: request.url!, headers: request.headers };
     seen.push(seenRequest);
-    const action = decide(seenRequest, seen.length - 1);
+    let action = decide(seenRequest, seen.length - 1);
+    if (action.kind === 'stall') {
+      await new Promise((resolve) => setTimeout(resolve, (action as { ms: number }).ms));
+      action = { kind: 'forward' };
+    }
     if (action.kind === 'respond') {
       response.writeHead(action.status, action.headers ?? {});
       response.end(action.body ?? '');

@@ -2,8 +2,8 @@
 // in one object. It follows the spec where the spec shows something and reads ../wire/assumptions.ts for
 // the rest; operations.ts names each call, request-runner.ts sends it and retry-policy.ts decides on retries.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
@@ -61,6 +61,30 @@ export type WriteOptions = CallOptions & { idempotencyKey?: string };
 export type ResultsPageOptions = CallOptions & { cursor?: string | null; limit?: number; filter?: string };
 
 export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+/**
+ * A file as a request body, read as fetch pulls it. Not `Readable.toWeb`: when a service answers before
+ * the whole body is sent (a 429, say) fetch cancels the body, and toWeb's stream then throws an uncaught
+ * "Controller is already closed" from the file's next 'data' event, which ends the process.
+ */
+function fileBody(path: string): ReadableStream<Uint8Array> {
+  let handle: FileHandle | undefined;
+  const chunk = new Uint8Array(256 * 1024);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      handle ??= await open(path, 'r');
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length);
+      if (bytesRead > 0) controller.enqueue(chunk.slice(0, bytesRead));
+      else {
+        controller.close();
+        await handle.close();
+      }
+    },
+    async cancel() {
+      await handle?.close();
+    },
+  });
+}
 
 export function createServiceClient(options: ServiceClientOptions) {
   const mode: KeyMode | null = keyModeOf(options.apiKey);
@@ -139,7 +163,7 @@ export function createServiceClient(options: ServiceClientOptions) {
     uploadFile(path: string, { name, idempotencyKey, signal }: WriteOptions & { name: string }): Promise<BatchObject> {
       return run(operations.uploadFile, {
         query: { [filesNameParam]: name },
-        body: () => ({ body: Readable.toWeb(createReadStream(path)) as ReadableStream, contentType: filesContentType }),
+        body: () => ({ body: fileBody(path), contentType: filesContentType }),
         idempotencyKey,
         signal,
       });

@@ -28,7 +28,7 @@ export type JobManagerDeps = {
 export type JobManager = ReturnType<typeof createJobManager>;
 
 function userMessage(error: unknown): string {
-  if (error instanceof ServiceClientError) return `${explainClientError(error)} ${error.message}`.trim();
+  if (error instanceof ServiceClientError) return explainClientError(error);
   return error instanceof Error ? error.message : String(error);
 }
 
