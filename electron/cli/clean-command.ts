@@ -5,7 +5,8 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
 import type { JobProgress } from '../core/jobs/job-runner.ts';
-import { jobSettings } from '../core/jobs/job-settings.ts';
+import { jobSettings, type RemovedFlags } from '../core/jobs/job-settings.ts';
+import type { ListSummary } from '../common/contract.ts';
 import { openJobStore } from '../core/jobs/job-store.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import type { Cost } from '../core/jobs/job-cost.ts';
@@ -14,8 +15,8 @@ import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
 
-export const cleanUsage = `Usage: sift clean <input.csv> [--column NAME] [--keep valid,catch_all] [--out DIR] [--base-url URL] [--json]
-                  [--resume | --restart] [--no-bom] [--allow-formulas]
+export const cleanUsage = `Usage: sift clean <input.csv> [--column NAME] [--keep valid,catch_all] [--remove disposable,role,typos|none]
+                  [--per-status] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
        ${verifyUsage}
 The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
@@ -44,17 +45,38 @@ function describeCost(cost: Cost): string {
   return `${count(cost.checks)} addresses to check (${how}).\n`;
 }
 
-function parseKeep(value: string): string[] {
-  const keep = value
+/** A comma-separated flag value whose every part is one of `allowed`. */
+function parseList(flag: string, value: string, allowed: readonly string[]): string[] {
+  const parts = value
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
-  const unknown = keep.filter((part) => !(namedResults as readonly string[]).includes(part));
-  if (keep.length === 0 || unknown.length > 0) {
+  const unknown = parts.filter((part) => !allowed.includes(part));
+  if (parts.length === 0 || unknown.length > 0) {
     const not = unknown.length ? ` (not ${unknown.join(', ')})` : '';
-    throw new CliExit(exitCodes.usage, `--keep takes verdicts from ${namedResults.join(', ')}${not}.`);
+    throw new CliExit(exitCodes.usage, `${flag} takes ${allowed.join(', ')}${not}.`);
   }
-  return keep;
+  return parts;
+}
+
+function parseRemove(value: string): RemovedFlags {
+  const parts = parseList('--remove', value, ['role', 'disposable', 'typos', 'none']);
+  if (parts.includes('none') && parts.length > 1) throw new CliExit(exitCodes.usage, '--remove none stands alone.');
+  return { role: parts.includes('role'), disposable: parts.includes('disposable'), typos: parts.includes('typos') };
+}
+
+/** The list's funnel in a sentence or three: every row counted once. */
+function describeSummary(s: ListSummary): string {
+  const other = Object.entries(s.other_results).map(([result, n]) => `, ${count(n)} ${result}`);
+  const verdicts =
+    `${count(s.valid)} valid, ${count(s.invalid)} invalid, ${count(s.catch_all)} catch-all, ` +
+    `${count(s.unknown)} unknown${other.join('')}${s.unverified > 0 ? `, ${count(s.unverified)} not checked` : ''}`;
+  return (
+    `${count(s.rows)} rows: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
+    `${count(s.duplicates)} duplicates, ${count(s.to_check)} to check.\n` +
+    `Checked: ${verdicts}; ${count(s.billed)} billed.\n` +
+    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${count(s.typos)} likely typos.\n`
+  );
 }
 
 export async function runClean(argv: string[], io: CliIo): Promise<number> {
@@ -64,6 +86,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     options: {
       column: { type: 'string' },
       keep: { type: 'string', default: 'valid' },
+      remove: { type: 'string', default: 'disposable' },
+      'per-status': { type: 'boolean', default: false },
       out: { type: 'string' },
       'base-url': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -75,7 +99,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
   if (values.resume && values.restart) throw new CliExit(exitCodes.usage, 'Give --resume or --restart, not both.');
-  const keep = parseKeep(values.keep);
+  const keep = parseList('--keep', values.keep, namedResults);
+  const remove = parseRemove(values.remove);
   // `npm run sift -- clean list.csv` runs in the project folder; INIT_CWD is where the person typed it.
   const cwd = io.env.INIT_CWD ?? process.cwd();
   const inputPath = resolve(cwd, positionals[0]!);
@@ -95,6 +120,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     const settings = jobSettings({
       column: values.column,
       keep,
+      remove,
+      perStatusFiles: values['per-status'],
       neutraliseFormulas: !values['allow-formulas'],
       bom: !values['no-bom'],
     });
@@ -122,15 +149,14 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
         status: job.phase,
         cleaned: exported.cleanedPath,
         annotated: exported.annotatedPath,
+        files: exported.files,
         summary: s,
       };
       io.out(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      io.out(
-        `${count(s.submitted)} addresses, ${count(s.unique)} unique: ${s.valid} valid, ${s.invalid} invalid, ` +
-          `${s.catch_all} catch-all, ${s.unknown} unknown; ${s.billed} billed.\n` +
-          `Cleaned:   ${exported.cleanedPath}\nAnnotated: ${exported.annotatedPath}\nSummary:   ${exported.summaryPath}\n`,
-      );
+      const label = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1).replace('_', '-')}:`;
+      const files = exported.files.map((file) => `${label(file.kind).padEnd(11)}${file.path}\n`).join('');
+      io.out(describeSummary(s) + files);
     }
     if (job.phase !== 'done') throw new CliExit(exitCodes.service, job.error ?? `The job ended ${job.phase}.`);
     return exitCodes.done;

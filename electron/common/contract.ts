@@ -38,20 +38,27 @@ export const keepableResults = ['valid', 'catch_all', 'unknown', 'invalid'] as c
 const count = z.number().int().nonnegative();
 const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
 
+/**
+ * A list's numbers on the one funnel (list-funnel.ts), each row counted once:
+ * rows = no_address + bad_syntax + duplicates + to_check, and to_check = the verdicts + unverified.
+ * role, disposable and typos flag addresses to check; billed is what the service charged.
+ */
 export const listSummarySchema = z.object({
-  submitted: count,
-  unique: count,
+  rows: count,
+  no_address: count,
+  bad_syntax: count,
+  duplicates: count,
+  to_check: count,
   valid: count,
   invalid: count,
   catch_all: count,
   unknown: count,
-  duplicates: count,
-  role: count,
-  disposable: count,
-  billed: count,
-  no_address: count,
   other_results: z.record(z.string(), count),
   unverified: count,
+  role: count,
+  disposable: count,
+  typos: count,
+  billed: count,
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 
@@ -98,8 +105,22 @@ export const jobListItemSchema = z.object({
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
+/** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
+export const exportKinds = [
+  'cleaned',
+  'annotated',
+  'summary',
+  'valid',
+  'invalid',
+  'catch_all',
+  'unknown',
+  'role',
+  'disposable',
+] as const;
+export type ExportKind = (typeof exportKinds)[number];
+
 export const exportFileSchema = z.object({
-  kind: z.enum(['cleaned', 'annotated', 'summary']),
+  kind: z.enum(exportKinds),
   name: z.string(),
   sizeBytes: count,
   /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadHref). */
@@ -132,7 +153,14 @@ export const calls = {
   },
   'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
   'jobs:export': {
-    request: z.strictObject({ jobId: jobIdSchema, keep: z.array(z.enum(keepableResults)).min(1).max(4) }),
+    request: z.strictObject({
+      jobId: jobIdSchema,
+      keep: z.array(z.enum(keepableResults)).min(1).max(4),
+      /** Left out of the cleaned list whatever their verdict; the job's own choice when absent. */
+      remove: z.strictObject({ role: z.boolean(), disposable: z.boolean(), typos: z.boolean() }).optional(),
+      /** Also one file per verdict and flag. */
+      perStatusFiles: z.boolean().optional(),
+    }),
     result: z.object({ files: z.array(exportFileSchema), summary: listSummarySchema }),
   },
 } as const;
@@ -150,6 +178,8 @@ export const events = {
 } as const;
 
 export type Calls = typeof calls;
+/** What a person chooses before an export: what the cleaned list keeps and which files are written. */
+export type ExportChoices = Required<Omit<z.output<(typeof calls)['jobs:export']['request']>, 'jobId'>>;
 export type CallName = keyof Calls;
 export type EventName = keyof typeof events;
 /** What the renderer passes (defaults may be left out). */

@@ -31,11 +31,16 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   await page.screenshot({ path: 'test-results/screens/review.png', fullPage: true });
 
   await page.getByTestId('start-button').click();
-  await expect(page.getByTestId('result-status')).toHaveText('Done: 8 unique addresses from 9.', { timeout: 20_000 });
+  // The results screen counts the same funnel the review screen did.
+  await expect(page.getByTestId('result-status')).toHaveText('Done: 7 addresses checked from 10 rows.', {
+    timeout: 20_000,
+  });
   await expect(page.getByTestId('summary-valid')).toContainText('3');
   await expect(page.getByTestId('summary-duplicates')).toContainText('1');
+  await expect(page.getByTestId('summary-bad-syntax')).toContainText('1');
+  await expect(page.getByTestId('summary-no-address')).toContainText('1');
   await expect(page.getByTestId('summary-billed')).toContainText('0');
-  await page.getByLabel('Catch-all').check();
+  await page.getByLabel('Catch-all', { exact: true }).check();
   await page.getByTestId('export-button').click();
   await expect(page.getByTestId('download-cleaned')).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/results.png', fullPage: true });
@@ -47,11 +52,29 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   const cleaned = readFileSync((await file.path())!, 'utf8');
   expect(cleaned.split('\r\n').filter(Boolean)).toEqual([
     '\uFEFFFirst Name,Last Name,Email Address,Signed Up,Notes',
-    `Ann,Lee,valid.ann@example.com,2024-03-01,"'=HYPERLINK(""x"")"`,
+    // The cleaned list is for re-import: cells as they were (formulas are guarded in the annotated copy).
+    `Ann,Lee,valid.ann@example.com,2024-03-01,"=HYPERLINK(""x"")"`,
     'Carla,Mendes,catchall.carla@example.net,2024-03-09,',
     'Eve,Stone,valid.eve@gmial.com,2024-04-03,',
-    'Temp,User,valid.temp@mailinator.com,2024-04-04,',
   ]);
+
+  // One file per verdict: each holds as many rows as the screen says.
+  await page.getByLabel(/one file per verdict/).check();
+  await expect(page.getByTestId('download-cleaned')).toBeHidden();
+  await page.getByTestId('export-button').click();
+  for (const [kind, card] of [
+    ['valid', 'summary-valid'],
+    ['invalid', 'summary-invalid'],
+    ['catch_all', 'summary-catch-all'],
+    ['unknown', 'summary-unknown'],
+    ['disposable', 'summary-disposable'],
+  ] as const) {
+    const shown = Number((await page.getByTestId(card).locator('dd').textContent())!.replace(/\D/g, ''));
+    const fileDownload = page.waitForEvent('download');
+    await page.getByTestId(`download-${kind}`).click();
+    const text = readFileSync((await (await fileDownload).path())!, 'utf8');
+    expect(text.split('\r\n').filter(Boolean).length - 1, kind).toBe(shown);
+  }
   expect(problems).toEqual([]);
 });
 

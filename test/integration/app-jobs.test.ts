@@ -53,9 +53,10 @@ describe('jobs in the app', () => {
         return job.phase === 'done' && job;
       }, 20_000);
       expect(done.summary).toMatchObject({
-        submitted: 52,
-        unique: 51,
+        rows: 52,
+        bad_syntax: 1,
         duplicates: 1,
+        to_check: 50,
         invalid: expect.any(Number),
         billed: 0,
         unverified: 0,
@@ -129,7 +130,7 @@ describe('jobs in the app', () => {
         const job = await call<JobOverview>(second, 'jobs:get', { jobId: created.jobId });
         return job.phase === 'done' && job;
       }, 30_000);
-      expect(done.summary).toMatchObject({ submitted: 3002, unique: 3001, unverified: 0 });
+      expect(done.summary).toMatchObject({ rows: 3002, to_check: 3000, unverified: 0 });
       expect(done.progress).toEqual({ checked: 3000, total: 3000 });
     } finally {
       await second.close();
@@ -163,8 +164,8 @@ describe('several jobs at once', () => {
           }, 20_000),
         ),
       );
-      expect(done[0]!.summary).toMatchObject({ unique: 800, valid: 800, invalid: 0 });
-      expect(done[1]!.summary).toMatchObject({ unique: 600, valid: 0, invalid: 600 });
+      expect(done[0]!.summary).toMatchObject({ to_check: 800, valid: 800, invalid: 0 });
+      expect(done[1]!.summary).toMatchObject({ to_check: 600, valid: 0, invalid: 600 });
     } finally {
       await runtime.close();
     }

@@ -45,7 +45,11 @@ beforeAll(async () => {
   serviceDir = join(root, 'service');
   const store = openServiceStore({ dataDir: serviceDir });
   const created = store.dashboard.createKey('live', 'kill test');
-  store.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  // Polling and the ~45 uploads of this file's runs are not what is under test here.
+  store.dashboard.setKeyRateLimits(created.record.id, {
+    batchStatus: { limit: 100_000, windowSeconds: 60 },
+    uploadFile: { limit: 1000, windowSeconds: 60 },
+  });
   store.dashboard.topUp(credits);
   store.db.close();
   apiKey = created.key;

@@ -102,18 +102,18 @@ describe('sift clean', () => {
         expect(row.sift_result).toBe(fromService.result);
         expect(row.sift_billed).toBe(String(fromService.billed && row.sift_duplicate === 'false'));
       } else {
-        expect(row.sift_result).toBe('invalid');
+        expect(['bad_syntax', 'no_address']).toContain(row.sift_result);
         expect(row.sift_billed).toBe('false');
       }
     }
     const byName = Object.fromEntries(rows.map((row) => [row.Name, row]));
     expect(byName['Ann again']).toMatchObject({ sift_duplicate: 'true', sift_billed: 'false', sift_result: 'valid' });
-    expect(byName.Broken).toMatchObject({ sift_result: 'invalid', sift_reason: 'syntax', sift_billed: 'false' });
-    expect(byName.Nobody).toMatchObject({ sift_result: 'invalid', sift_reason: 'no_address' });
+    expect(byName.Broken).toMatchObject({ sift_result: 'bad_syntax', sift_reason: 'syntax', sift_billed: 'false' });
+    expect(byName.Nobody).toMatchObject({ sift_result: 'no_address', sift_billed: 'false' });
     expect(byName.Info).toMatchObject({ sift_role: 'true' });
     expect(byName.Temp).toMatchObject({ sift_disposable: 'true' });
     expect(byName.Typo).toMatchObject({ Email: 'valid.typo@gmial.com', sift_suggestion: 'valid.typo@gmail.com' });
-    // Formula cells are neutralised in every output.
+    // The annotated copy is for a spreadsheet: formula cells are neutralised there.
     expect(byName.Ann!.Notes).toBe(`'=HYPERLINK("http://x")`);
     expect(byName.Cat!.Notes).toBe("'+44 20 7946 0000");
     expect(byName.Dee!.Notes).toBe("'@handle");
@@ -122,27 +122,43 @@ describe('sift clean', () => {
     const cleanedText = await readFile(join(dir, 'contacts.cleaned.csv'), 'utf8');
     expect(cleanedText.startsWith('\uFEFF')).toBe(true);
     const cleaned = parse(cleanedText);
+    // Disposable addresses are left out of the cleaned list unless asked for.
     const kept = rows.filter(
-      (row) => ['valid', 'catch_all'].includes(row.sift_result!) && row.sift_duplicate === 'false',
+      (row) =>
+        ['valid', 'catch_all'].includes(row.sift_result!) &&
+        row.sift_duplicate === 'false' &&
+        row.sift_disposable === 'false',
     );
+    expect(kept.length).toBeGreaterThan(3);
     expect(cleaned[0]).toEqual(['Name', 'Email', 'Notes']);
     expect(cleaned.slice(1).map((cells) => cells[0])).toEqual(kept.map((row) => row.Name));
-    expect(cleaned[1]![2]).toBe(`'=HYPERLINK("http://x")`);
+    expect(cleaned.some((cells) => cells[0] === 'Temp')).toBe(false);
+    // The cleaned list goes back into an email platform: its cells are as they were, the address normalised.
+    const cleanedByName = Object.fromEntries(cleaned.map((cells) => [cells[0], cells]));
+    expect(cleanedByName.Ann).toEqual(['Ann', 'valid.ann@example.com', '=HYPERLINK("http://x")']);
+    expect(cleanedByName.Cat![2]).toBe('+44 20 7946 0000');
+    expect(cleanedByName.Eve).toEqual(['Eve', 'valid.eve@example.org', '-']);
 
     const summary = JSON.parse(await readFile(join(dir, 'contacts.summary.json'), 'utf8'));
-    const firsts = rows.filter((row) => row.sift_duplicate === 'false' && row.sift_reason !== 'no_address');
-    for (const verdict of ['valid', 'invalid', 'catch_all', 'unknown']) {
-      expect(summary[verdict]).toBe(firsts.filter((row) => row.sift_result === verdict).length);
-    }
+    // One funnel: every row counted once, and the annotated file's rows add up to the summary's numbers.
+    const firsts = rows.filter((row) => row.sift_duplicate === 'false');
+    const counted = (result: string) => firsts.filter((row) => row.sift_result === result).length;
+    for (const verdict of ['valid', 'invalid', 'catch_all', 'unknown']) expect(summary[verdict]).toBe(counted(verdict));
     expect(summary).toMatchObject({
-      submitted: 10,
-      unique: 9,
-      duplicates: 1,
-      no_address: 1,
+      rows: 11,
+      no_address: counted('no_address'),
+      bad_syntax: counted('bad_syntax'),
+      duplicates: rows.filter((row) => row.sift_duplicate === 'true').length,
+      to_check: 8,
+      unverified: 0,
       billed: rows.filter((row) => row.sift_billed === 'true').length,
       role: 1,
       disposable: 1,
+      typos: 1,
     });
+    expect(summary.rows).toBe(summary.no_address + summary.bad_syntax + summary.duplicates + summary.to_check);
+    expect(summary.to_check).toBe(summary.valid + summary.invalid + summary.catch_all + summary.unknown);
+    expect([summary.no_address, summary.bad_syntax, summary.duplicates]).toEqual([1, 1, 1]);
     expect(summary.billed).toBe(8);
     expect(report.summary).toEqual(summary);
     const after = service.dashboard.account();
@@ -213,7 +229,7 @@ describe('sift clean', () => {
     const annotated = parse(await readFile(join(dir, 'no-header.annotated.csv'), 'utf8'));
     expect(annotated[0]!.slice(0, 3)).toEqual(['column_1', 'column_2', 'sift_result']);
     expect(annotated).toHaveLength(4);
-    expect(annotated[3]!.slice(0, 4)).toEqual(['not-an-address', 'Three', 'invalid', 'false']);
+    expect(annotated[3]!.slice(0, 4)).toEqual(['not-an-address', 'Three', 'bad_syntax', 'false']);
   });
 
   it('keeps a row of empty cells, and skips only blank lines', async () => {
@@ -224,7 +240,7 @@ describe('sift clean', () => {
     const annotated = parse(await readFile(join(dir, 'gaps.annotated.csv'), 'utf8'));
     expect(annotated.slice(1).map((row) => [row[0], row[1], row[2], row[7]])).toEqual([
       ['valid.a@example.com', 'A', 'valid', 'accepted_email'],
-      ['', '', 'invalid', 'no_address'],
+      ['', '', 'no_address', ''],
       ['valid.b@example.com', 'B', 'valid', 'accepted_email'],
     ]);
   });

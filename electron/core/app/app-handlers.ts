@@ -55,6 +55,6 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:list': async () => deps.jobs.list(),
     'jobs:start': async (request) => deps.jobs.start(request.jobId, request.limit),
     'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
-    'jobs:export': async (request) => deps.jobs.export(request.jobId, request.keep),
+    'jobs:export': async ({ jobId, ...choices }) => deps.jobs.export(jobId, choices),
   };
 }

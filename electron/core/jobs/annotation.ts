@@ -1,5 +1,6 @@
 // The sift_* columns the annotated file adds to each row, written once per address and reused for every
 // row that holds it (a first occurrence and a repeat differ only in billed and duplicate).
+import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../common/list-funnel.ts';
 import type { VerdictColumns } from './list-store.ts';
 import { column, type RowVerdict } from './row-verdicts.ts';
 
@@ -13,11 +14,18 @@ export const annotationColumns = [
   'sift_suggestion',
 ] as const;
 
-/** What a row without an address, or an address not checked, says in the annotated file. */
-const noAddress = ['invalid', 'false', 'false', 'false', 'false', 'no_address', ''];
+/** What a row without an address says in the annotated file. */
+const noAddress = [noAddressResult, 'false', 'false', 'false', 'false', '', ''];
 
 /** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
-export const resultOf = (address: VerdictColumns) => address[column.result] ?? 'unverified';
+export const resultOf = (address: VerdictColumns) => address[column.result] ?? unverifiedResult;
+
+/**
+ * Whether a row counts as a duplicate on the funnel: a repeat of an address to check. A repeat of bad
+ * syntax stays bad syntax (the funnel counts it there, once per row).
+ */
+const isFunnelDuplicate = (verdict: RowVerdict) =>
+  verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
 type Annotated = VerdictColumns & { 8?: string; 9?: string };
@@ -38,7 +46,7 @@ export function annotationWriter(encode: (cells: readonly string[]) => string) {
     const address = verdict.address as Annotated | null;
     if (!address) return noAddressTail;
     // Kept on the address's own array, which lives as long as its chunk of rows.
-    if (verdict.duplicate) return (address[9] ??= encode(cells(address, false, true)));
+    if (isFunnelDuplicate(verdict)) return (address[9] ??= encode(cells(address, false, true)));
     return (address[8] ??= encode(cells(address, address[column.billed] === 1, false)));
   };
 }

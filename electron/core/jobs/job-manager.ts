@@ -12,7 +12,7 @@ import { sameService, type ServiceClients } from '../connections/service-ref.ts'
 import { inputFingerprint } from './input-fingerprint.ts';
 import type { Cost } from './job-cost.ts';
 import type { JobProgress } from './job-runner.ts';
-import { jobSettings } from './job-settings.ts';
+import { jobSettings, type JobSettings } from './job-settings.ts';
 import { displayNameOf, openJobStore, type JobRecord } from './job-store.ts';
 import { createCleaner } from './list-cleaner.ts';
 import { summariseJob } from './list-summary.ts';
@@ -202,19 +202,19 @@ export function createJobManager(deps: JobManagerDeps) {
       return overview(store.getJob(jobId)!);
     },
 
-    async export(jobId: string, keep: string[]): Promise<{ files: ExportFile[]; summary: ListSummary }> {
+    async export(
+      jobId: string,
+      choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles'>>,
+    ): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = jobOrThrow(jobId);
       if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
       const outDir = join(deps.dataDir, 'exports', jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
-      store.updateSettings(jobId, { ...job.settings, keep });
+      const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
+      store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles });
       const result = await cleaner.export(store.getJob(jobId)!, outDir);
       const files: ExportFile[] = [];
-      for (const [kind, path] of [
-        ['cleaned', result.cleanedPath],
-        ['annotated', result.annotatedPath],
-        ['summary', result.summaryPath],
-      ] as const) {
+      for (const { kind, path } of result.files) {
         const name = basename(path);
         files.push({
           kind,

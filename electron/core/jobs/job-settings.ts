@@ -8,8 +8,12 @@ export type JobSettings = {
   column?: string;
   /** Verdicts kept in the cleaned list. */
   keep: string[];
-  /** Guard cells a spreadsheet would run as formulas. */
+  /** Addresses left out of the cleaned list whatever their verdict (typos: those with a suggestion). */
+  remove: RemovedFlags;
+  /** Guard cells a spreadsheet would run as formulas, in the annotated copy (the cleaned list keeps cells as they were). */
   neutraliseFormulas: boolean;
+  /** Also write one file per verdict and flag (valid, invalid, catch-all, unknown, role, disposable). */
+  perStatusFiles?: boolean;
   /** Start the CSV outputs with a byte-order mark, so Excel reads them as UTF-8. */
   bom: boolean;
   /** Addresses per batch sent to the service; a longer list is sent as several. */
@@ -18,10 +22,15 @@ export type JobSettings = {
   sendLimit?: number;
 };
 
+export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean };
+
 export const defaultKeep: NamedResult[] = ['valid'];
+/** Disposable inboxes are gone within days: a list is better off without them unless asked. */
+export const defaultRemove: RemovedFlags = { role: false, disposable: true, typos: false };
 
 export const defaultJobSettings: JobSettings = {
   keep: defaultKeep,
+  remove: defaultRemove,
   neutraliseFormulas: true,
   bom: true,
   // Sift's own service takes a million addresses per batch; one upload per million is few enough

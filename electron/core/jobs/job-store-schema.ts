@@ -162,11 +162,6 @@ function moveLegacyJob(db: Database, jobId: string, list: ListStore): void {
        (SELECT COUNT(*) FROM job_rows WHERE job_id = $job AND status = 'ok' AND first = 1 AND suggestion IS NOT NULL)
          AS suggestions`,
   ).get({ job: jobId }) as PrecheckCounts;
-  const distinct = sql(
-    db,
-    'SELECT COUNT(*) AS unique_count, COUNT(*) - COUNT(seq) AS bad_syntax FROM job_addresses WHERE job_id = ?',
-  ).get(jobId) as { unique_count: number; bad_syntax: number };
-  list.setImportCounts({ unique: distinct.unique_count, badSyntax: distinct.bad_syntax });
   sql(db, 'UPDATE jobs SET precheck = ?, checked = ? WHERE id = ?').run(
     JSON.stringify(precheck),
     list.checkedCount(),

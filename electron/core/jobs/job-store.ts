@@ -9,7 +9,7 @@ import type { JobPhase } from '../../common/job-phases.ts';
 import { embeddedSandbox, type ServiceRef } from '../connections/service-ref.ts';
 import { openDatabase, sql, type Database } from '../storage/sqlite.ts';
 import { migrateJobCatalog } from './job-store-schema.ts';
-import type { JobSettings } from './job-settings.ts';
+import { defaultJobSettings, type JobSettings } from './job-settings.ts';
 import { openListStore, type ListStore } from './list-store.ts';
 
 export type ListLayoutRecord = { columnIndex: number; hasHeader: boolean; delimiter: string; headers: string[] };
@@ -60,7 +60,8 @@ function toJob(row: JobRow): JobRecord {
     inputPath: row.input_path,
     fingerprint: row.fingerprint,
     contentHash: row.content_hash,
-    settings: JSON.parse(row.settings) as JobSettings,
+    // Settings saved by an older Sift lack the newer options: theirs defaults fill in.
+    settings: { ...defaultJobSettings, ...(JSON.parse(row.settings) as Partial<JobSettings>) },
     phase: row.phase,
     columnIndex: row.column_index,
     hasHeader: row.has_header === 1,

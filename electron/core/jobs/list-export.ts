@@ -1,23 +1,39 @@
 // Writes a job's outputs, streaming, with the input's columns, header, order and delimiter kept:
-//   <name>.cleaned.csv    rows whose verdict is in the chosen set, each address once (first occurrence)
-//   <name>.annotated.csv  every input row plus sift_* columns
-//   <name>.summary.json   the spec's batch-summary counters plus submitted and unique
+//   <name>.cleaned.csv    for re-import: rows whose verdict is kept and whose flags are not removed, each
+//                         address once (first occurrence), cells as they were but the address normalised
+//   <name>.annotated.csv  for reading in a spreadsheet: every row plus sift_* columns, formulas guarded
+//   <name>.summary.json   the list's funnel (common/list-funnel.ts)
+//   <name>.<status>.csv   when asked: one file per verdict and flag, in the cleaned list's form
 // Each file is written under a temporary name and renamed when complete, and only when the input is
 // still the file that was checked: verdicts never land on rows that moved.
 import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../common/app-error.ts';
-import type { ListSummary } from '../../common/contract.ts';
+import { badSyntaxResult } from '../../common/list-funnel.ts';
+import type { ExportKind, ListSummary } from '../../common/contract.ts';
+import { normaliseAddress } from '../email/address-precheck.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { BufferedFileWriter, csvLineWriter, writeFailure } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import { annotationColumns, annotationWriter, resultOf } from './annotation.ts';
-import { createRowVerdicts } from './row-verdicts.ts';
+import { column, createRowVerdicts } from './row-verdicts.ts';
 import { summariseJob } from './list-summary.ts';
 
-export type ExportResult = { cleanedPath: string; annotatedPath: string; summaryPath: string; summary: ListSummary };
+export type ExportedFile = { kind: ExportKind; path: string };
+export type ExportResult = {
+  cleanedPath: string;
+  annotatedPath: string;
+  summaryPath: string;
+  /** Every file written, the three above first. */
+  files: ExportedFile[];
+  summary: ListSummary;
+};
+
+/** The per-status files, in the order they are listed; a verdict file holds the addresses with it. */
+const statusKinds = ['valid', 'invalid', 'catch_all', 'unknown', 'role', 'disposable'] as const;
+const fileSuffix = (kind: ExportKind) => kind.replace('_', '-');
 
 function inputChanged(job: JobRecord, detail: string): AppError {
   return new AppError(
@@ -30,28 +46,34 @@ function inputChanged(job: JobRecord, detail: string): AppError {
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
   const source = displayNameOf(job);
   const name = basename(source, extname(source));
-  const cleanedPath = join(outDir, `${name}.cleaned.csv`);
-  const annotatedPath = join(outDir, `${name}.annotated.csv`);
-  const summaryPath = join(outDir, `${name}.summary.json`);
+  const kinds: ExportKind[] = ['cleaned', 'annotated', 'summary', ...(job.settings.perStatusFiles ? statusKinds : [])];
+  const paths = new Map(
+    kinds.map((kind) => [kind, join(outDir, `${name}.${fileSuffix(kind)}.${kind === 'summary' ? 'json' : 'csv'}`)]),
+  );
+  const pathOf = (kind: ExportKind) => paths.get(kind)!;
   const partial = (path: string) => `${path}.partial`;
   await access(outDir, constants.W_OK).catch((error: unknown) => {
-    throw writeFailure(error, cleanedPath);
+    throw writeFailure(error, pathOf('cleaned'));
   });
-  const keep = new Set(job.settings.keep);
-  const cell = job.settings.neutraliseFormulas ? neutraliseFormula : (value: string) => value;
+  const { keep: kept, remove, neutraliseFormulas } = job.settings;
+  const keep = new Set(kept);
+  const guard = neutraliseFormulas ? neutraliseFormula : (value: string) => value;
   const line = csvLineWriter(job.delimiter);
   const verdicts = createRowVerdicts(store.list(job.id));
-  const annotate = annotationWriter((values) => line(values.map(cell)));
-  const writers: BufferedFileWriter[] = [];
+  const annotate = annotationWriter((values) => line(values.map(guard)));
+  const writers = new Map<ExportKind, BufferedFileWriter>();
   try {
-    const cleaned = await BufferedFileWriter.create(partial(cleanedPath));
-    writers.push(cleaned);
-    const annotated = await BufferedFileWriter.create(partial(annotatedPath));
-    writers.push(annotated);
+    for (const kind of kinds)
+      if (kind !== 'summary') writers.set(kind, await BufferedFileWriter.create(partial(pathOf(kind))));
     const bom = job.settings.bom ? '\uFEFF' : '';
     // job.headers names every column, made up as column_N when the input has no header row.
-    cleaned.write(bom + (job.hasHeader ? `${line(job.headers.map(cell))}\r\n` : ''));
-    annotated.write(`${bom}${line([...job.headers, ...annotationColumns].map(cell))}\r\n`);
+    const header = job.hasHeader ? `${line(job.headers)}\r\n` : '';
+    for (const [kind, writer] of writers)
+      writer.write(
+        bom + (kind === 'annotated' ? `${line([...job.headers, ...annotationColumns].map(guard))}\r\n` : header),
+      );
+    const cleaned = writers.get('cleaned')!;
+    const annotated = writers.get('annotated')!;
 
     const hash = createHash('sha256');
     let row = 0;
@@ -62,10 +84,29 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
         row += 1;
         const verdict = verdicts.next(row);
         if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
-        // A row without an address counts as invalid, as in the annotated file.
-        const result = verdict.address ? resultOf(verdict.address) : 'invalid';
-        const guarded = cells.map(cell);
-        const waits = [keep.has(result) && !verdict.duplicate ? cleaned.write(`${line(guarded)}\r\n`) : undefined];
+        const waits: (Promise<void> | undefined)[] = [];
+        const address = verdict.address;
+        // Only the first row of an address to check goes to the cleaned and per-status files.
+        if (address && !verdict.duplicate && address[column.result] !== badSyntaxResult) {
+          const result = resultOf(address);
+          const role = address[column.role] === 1;
+          const disposable = address[column.disposable] === 1;
+          const typo = address[column.suggestion] !== null;
+          const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
+          const targets = [
+            keep.has(result) && !removed ? cleaned : undefined,
+            writers.get(result as ExportKind),
+            role ? writers.get('role') : undefined,
+            disposable ? writers.get('disposable') : undefined,
+          ].filter((writer) => writer !== undefined);
+          if (targets.length > 0) {
+            const cleanCells = cells.slice();
+            cleanCells[job.columnIndex] = normaliseAddress(cells[job.columnIndex] ?? '');
+            const text = `${line(cleanCells)}\r\n`;
+            for (const writer of targets) waits.push(writer.write(text));
+          }
+        }
+        const guarded = cells.map(guard);
         while (guarded.length < job.headers.length) guarded.push('');
         waits.push(annotated.write(`${line(guarded)}${job.delimiter}${annotate(verdict)}\r\n`));
         if (waits.some((wait) => wait !== undefined)) return Promise.all(waits).then(() => undefined);
@@ -75,20 +116,26 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     if (row !== job.rowsTotal) throw inputChanged(job, `it has ${row} rows now, ${job.rowsTotal} when it was checked`);
     if (job.contentHash !== null && hash.digest('hex') !== job.contentHash)
       throw inputChanged(job, 'its contents differ');
-    for (const writer of writers) await writer.close();
+    for (const writer of writers.values()) await writer.close();
     const summary = summariseJob(store, job);
-    await writeFile(partial(summaryPath), `${JSON.stringify(summary, null, 2)}\n`).catch((error: unknown) => {
-      throw writeFailure(error, summaryPath);
+    await writeFile(partial(pathOf('summary')), `${JSON.stringify(summary, null, 2)}\n`).catch((error: unknown) => {
+      throw writeFailure(error, pathOf('summary'));
     });
-    for (const path of [cleanedPath, annotatedPath, summaryPath]) {
+    for (const path of paths.values()) {
       await rename(partial(path), path).catch((error: unknown) => {
         throw writeFailure(error, path);
       });
     }
-    return { cleanedPath, annotatedPath, summaryPath, summary };
+    return {
+      cleanedPath: pathOf('cleaned'),
+      annotatedPath: pathOf('annotated'),
+      summaryPath: pathOf('summary'),
+      files: kinds.map((kind) => ({ kind, path: pathOf(kind) })),
+      summary,
+    };
   } catch (error) {
-    for (const writer of writers) await writer.discard();
-    await rm(partial(summaryPath), { force: true }).catch(() => {});
+    for (const writer of writers.values()) await writer.discard();
+    await rm(partial(pathOf('summary')), { force: true }).catch(() => {});
     throw error;
   }
 }

@@ -140,7 +140,6 @@ export async function importList(
     list.endBulk();
   }
   if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
-  list.setImportCounts({ unique: lastId, badSyntax: lastId - counts.toCheck });
   store.finishImport(job.id, { rowsTotal: row, precheck: counts, contentHash: hash.digest('hex') });
   return { job: store.getJob(job.id)!, index };
 }

@@ -1,8 +1,9 @@
 // The schema of a job's list file and the mappers from its rows to records (list-store.ts owns the queries).
 import { sql, type Database } from '../storage/sqlite.ts';
+import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 1;
+const schemaVersion = 2;
 
 export type AddressRow = {
   id: number;
@@ -61,6 +62,13 @@ export const toPart = (row: PartRow): Part => ({
 export function migrateListStore(db: Database): void {
   const { user_version: version } = sql(db, 'PRAGMA user_version').get() as { user_version: number };
   if (version >= schemaVersion) return;
+  if (version < 1) createTables(db);
+  // 2: bad syntax has a verdict of its own, no longer folded into the service's `invalid`.
+  if (version < 2) sql(db, `UPDATE addresses SET result = '${badSyntaxResult}' WHERE sendable = 0`).run();
+  db.exec(`PRAGMA user_version = ${schemaVersion}`);
+}
+
+function createTables(db: Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS addresses (
       id INTEGER PRIMARY KEY, key TEXT NOT NULL, address TEXT NOT NULL, first_row INTEGER NOT NULL,
@@ -74,6 +82,5 @@ export function migrateListStore(db: Database): void {
       skip INTEGER NOT NULL DEFAULT 0, results_in INTEGER NOT NULL DEFAULT 0
     );
     CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    PRAGMA user_version = ${schemaVersion};
   `);
 }

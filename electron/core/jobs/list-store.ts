@@ -5,6 +5,7 @@
 //               the batch id the service gave, and how far its results have been read
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
+import { badSyntaxResult } from '../../common/list-funnel.ts';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
 import { migrateListStore, toAddress, toPart, type AddressRow, type PartRow } from './list-store-schema.ts';
 
@@ -18,7 +19,7 @@ export type NewAddress = {
   key: string;
   address: string;
   firstRow: number;
-  /** False for bad syntax: settled here as invalid, never sent. */
+  /** False for bad syntax: settled here as `bad_syntax`, never sent. */
   sendable: boolean;
   role: boolean;
   disposable: boolean;
@@ -72,7 +73,7 @@ export function openListStore(path: string) {
     args[at + 6] = a.disposable ? 1 : 0;
     args[at + 7] = a.suggestion;
     // Bad syntax has its verdict from the start.
-    args[at + 8] = a.sendable ? null : 'invalid';
+    args[at + 8] = a.sendable ? null : badSyntaxResult;
     args[at + 9] = a.sendable ? null : 'syntax';
   };
 
@@ -249,16 +250,7 @@ export function openListStore(path: string) {
       });
     },
 
-    /** Counts kept from the import: distinct addresses, and how many of them have bad syntax. */
-    setImportCounts(counts: { unique: number; badSyntax: number }): void {
-      const set = sql(db, 'INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)');
-      transaction(db, () => {
-        set.run('unique', counts.unique);
-        set.run('unique_bad_syntax', counts.badSyntax);
-      });
-    },
-
-    /** Every running total, by name (`checked`, `billed`, `unique`, `result:<verdict>` …): O(1), never a count. */
+    /** Every running total, by name (`checked`, `billed`, `result:<verdict>` …): O(1), never a count. */
     counters(): Map<string, number> {
       const rows = sql(db, 'SELECT name, value FROM counters').all() as { name: string; value: number }[];
       return new Map(rows.map((row) => [row.name, row.value]));

@@ -1,6 +1,6 @@
-// The summary of a job's list: the spec's batch-summary counters over the whole list, plus the rows
-// settled locally. Made from running totals the list keeps as it is imported and as verdicts come in,
-// so it costs the same for ten rows as for ten million.
+// The summary of a job's list on the one funnel (common/list-funnel.ts): the pre-check's counts of the
+// rows, and the verdicts as running totals the list keeps as they come in, so it costs the same for ten
+// rows as for ten million.
 import type { ListSummary } from '../../common/contract.ts';
 import { namedResults, type NamedResult } from '../wire/spec.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
@@ -9,25 +9,24 @@ const isNamedResult = (result: string): result is NamedResult => (namedResults a
 
 export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
   const counters = store.list(job.id).counters();
-  const counter = (name: string) => counters.get(name) ?? 0;
   const precheck = job.precheck;
-  const submitted = job.rowsTotal - (precheck?.noAddress ?? 0);
-  const unique = counter('unique');
+  const toCheck = precheck?.toCheck ?? 0;
   const summary: ListSummary = {
-    submitted,
-    unique,
+    rows: job.rowsTotal,
+    no_address: precheck?.noAddress ?? 0,
+    bad_syntax: precheck?.badSyntax ?? 0,
+    duplicates: precheck?.duplicates ?? 0,
+    to_check: toCheck,
     valid: 0,
-    // Bad syntax is settled here as invalid, never sent.
-    invalid: counter('unique_bad_syntax'),
+    invalid: 0,
     catch_all: 0,
     unknown: 0,
-    duplicates: submitted - unique,
+    other_results: {},
+    unverified: toCheck - (counters.get('checked') ?? 0),
     role: precheck?.role ?? 0,
     disposable: precheck?.disposable ?? 0,
-    billed: counter('billed'),
-    no_address: precheck?.noAddress ?? 0,
-    other_results: {},
-    unverified: (precheck?.toCheck ?? 0) - counter('checked'),
+    typos: precheck?.suggestions ?? 0,
+    billed: counters.get('billed') ?? 0,
   };
   for (const [name, count] of counters) {
     if (!name.startsWith('result:')) continue;

@@ -1,5 +1,6 @@
 import {
   keepableResults,
+  type ExportChoices,
   type ExportFile,
   type JobOverview,
   type ListSummary,
@@ -10,10 +11,10 @@ import type { KeepableResult } from '../stores/clean-store.ts';
 
 type JobResultsProps = {
   job: JobOverview;
-  keep: KeepableResult[];
+  choices: ExportChoices;
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
-  onToggleKeep(result: KeepableResult): void;
+  onChoicesChange(choices: ExportChoices): void;
   onExport(): void;
   onClose(): void;
 };
@@ -28,9 +29,27 @@ const fileLabels: Record<ExportFile['kind'], string> = {
   cleaned: 'Cleaned list',
   annotated: 'Annotated list',
   summary: 'Summary (JSON)',
+  valid: 'Valid addresses',
+  invalid: 'Invalid addresses',
+  catch_all: 'Catch-all addresses',
+  unknown: 'Unknown addresses',
+  role: 'Role addresses',
+  disposable: 'Disposable addresses',
 };
 
-export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, onClose }: JobResultsProps) {
+const removable: [keyof ExportChoices['remove'], string][] = [
+  ['disposable', 'Disposable inboxes'],
+  ['role', 'Role addresses (info@, sales@…)'],
+  ['typos', 'Likely typos (gmial.com…)'],
+];
+
+export function JobResults({ job, choices, exported, busy, onChoicesChange, onExport, onClose }: JobResultsProps) {
+  const { keep, remove, perStatusFiles } = choices;
+  const toggleKeep = (result: KeepableResult) =>
+    onChoicesChange({
+      ...choices,
+      keep: keep.includes(result) ? keep.filter((value) => value !== result) : [...keep, result],
+    });
   const summary = job.summary!;
   const cards: [string, number, string][] = [
     ['Valid', summary.valid, 'valid'],
@@ -38,8 +57,11 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
     ['Catch-all', summary.catch_all, 'catch-all'],
     ['Unknown', summary.unknown, 'unknown'],
     ['Duplicates', summary.duplicates, 'duplicates'],
+    ['Bad syntax', summary.bad_syntax, 'bad-syntax'],
+    ['No address', summary.no_address, 'no-address'],
     ['Role', summary.role, 'role'],
     ['Disposable', summary.disposable, 'disposable'],
+    ['Likely typos', summary.typos, 'typos'],
     ['Billed', summary.billed, 'billed'],
   ];
   return (
@@ -49,7 +71,7 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
           <h2 className="card__title">{job.fileName}</h2>
           <p className="card__meta" data-testid="result-status">
             {job.phase === 'done'
-              ? `Done: ${formatCount(summary.unique)} unique addresses from ${formatCount(summary.submitted)}.`
+              ? `Done: ${formatCount(summary.to_check)} addresses checked from ${formatCount(summary.rows)} rows.`
               : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
         </div>
@@ -70,11 +92,32 @@ export function JobResults({ job, keep, exported, busy, onToggleKeep, onExport, 
           <legend>Keep in the cleaned list</legend>
           {keepableResults.map((result) => (
             <label key={result} className="keep__option">
-              <input type="checkbox" checked={keep.includes(result)} onChange={() => onToggleKeep(result)} />{' '}
+              <input type="checkbox" checked={keep.includes(result)} onChange={() => toggleKeep(result)} />{' '}
               {labels[result]}
             </label>
           ))}
         </fieldset>
+        <fieldset className="keep">
+          <legend>Also leave out</legend>
+          {removable.map(([flag, label]) => (
+            <label key={flag} className="keep__option">
+              <input
+                type="checkbox"
+                checked={remove[flag]}
+                onChange={() => onChoicesChange({ ...choices, remove: { ...remove, [flag]: !remove[flag] } })}
+              />{' '}
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="keep__option">
+          <input
+            type="checkbox"
+            checked={perStatusFiles}
+            onChange={() => onChoicesChange({ ...choices, perStatusFiles: !perStatusFiles })}
+          />{' '}
+          Also one file per verdict (valid, invalid, catch-all, unknown, role, disposable)
+        </label>
         <button
           type="button"
           className="button button--primary"

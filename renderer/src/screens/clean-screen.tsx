@@ -75,17 +75,17 @@ function RunningStage() {
 
 function FinishedStage() {
   const job = useCleanStore((state) => state.job);
-  const keep = useCleanStore((state) => state.keep);
+  const choices = useCleanStore((state) => state.choices);
   const exported = useCleanStore((state) => state.exported);
   const busy = useCleanStore((state) => state.busy);
   if (!job?.summary) return null;
   return (
     <JobResults
       job={job}
-      keep={keep}
+      choices={choices}
       exported={exported}
       busy={busy}
-      onToggleKeep={cleanActions.toggleKeep}
+      onChoicesChange={cleanActions.setChoices}
       onExport={() => void cleanActions.exportFiles()}
       onClose={cleanActions.reset}
     />

@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type {
   EventPayload,
+  ExportChoices,
   ExportFile,
   JobListItem,
   JobOverview,
@@ -23,7 +24,7 @@ type CleanState = {
   job?: JobOverview;
   preview?: ListPreview;
   error?: string;
-  keep: KeepableResult[];
+  choices: ExportChoices;
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
   recent: JobListItem[];
@@ -32,7 +33,19 @@ type CleanState = {
 const stageOf = (job: JobOverview): Stage =>
   isFinishedPhase(job.phase) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
 
-export const useCleanStore = create<CleanState>()(() => ({ stage: 'drop', keep: ['valid'], busy: false, recent: [] }));
+/** Sift's defaults (core/jobs/job-settings.ts): valid addresses, disposable inboxes left out. */
+const defaultChoices: ExportChoices = {
+  keep: ['valid'],
+  remove: { role: false, disposable: true, typos: false },
+  perStatusFiles: false,
+};
+
+export const useCleanStore = create<CleanState>()(() => ({
+  stage: 'drop',
+  choices: defaultChoices,
+  busy: false,
+  recent: [],
+}));
 
 const { getState: get, setState: set } = useCleanStore;
 
@@ -110,19 +123,16 @@ export const cleanActions = {
       set({ job: canceled, stage: isFinishedPhase(canceled.phase) ? 'finished' : get().stage });
     }),
 
-  toggleKeep(result: KeepableResult) {
-    const { keep } = get();
-    set({
-      keep: keep.includes(result) ? keep.filter((value) => value !== result) : [...keep, result],
-      exported: undefined,
-    });
+  /** A changed choice makes the files on screen out of date. */
+  setChoices(choices: ExportChoices) {
+    set({ choices, exported: undefined });
   },
 
   exportFiles: () =>
     busyWhile(async () => {
-      const { job, keep } = get();
-      if (!job || keep.length === 0) return;
-      set({ exported: await sift.jobs.export({ jobId: job.jobId, keep }) });
+      const { job, choices } = get();
+      if (!job || choices.keep.length === 0) return;
+      set({ exported: await sift.jobs.export({ jobId: job.jobId, ...choices }) });
     }),
 
   /** A job's progress event: the job on screen follows it; a finished one is read again whole. */

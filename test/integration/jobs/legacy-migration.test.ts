@@ -105,11 +105,12 @@ describe('a Sift 0.1 data folder', () => {
       });
       const { summary } = await exportJob(store, done, dataDir);
       expect(summary).toMatchObject({
-        submitted: 4,
-        unique: 3,
+        rows: 5,
+        bad_syntax: 1,
         duplicates: 1,
+        to_check: 2,
         valid: 1,
-        invalid: 2,
+        invalid: 1,
         billed: 2,
         no_address: 1,
       });
@@ -117,8 +118,8 @@ describe('a Sift 0.1 data folder', () => {
       expect(annotated.slice(1).map((line) => line.split(',').slice(2, 5).join(','))).toEqual([
         'valid,true,false',
         'valid,false,true',
-        'invalid,false,false',
-        'invalid,false,false',
+        'bad_syntax,false,false',
+        'no_address,false,false',
         'invalid,true,false',
       ]);
 

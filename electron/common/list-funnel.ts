@@ -1,0 +1,11 @@
+// The one funnel every count of a list follows, each row counted once, in this order:
+//   rows → no address → bad syntax → duplicates → to check → the service's verdicts (+ not yet checked)
+// with role, disposable and likely-typo as flags on the addresses to check. The review and results
+// screens, the summary JSON, the CLI and the annotated file's sift_result all use these names.
+
+/** `sift_result` of a row whose address cell is empty. */
+export const noAddressResult = 'no_address';
+/** `sift_result` of a row whose address cannot be an address; settled by Sift, never sent or billed. */
+export const badSyntaxResult = 'bad_syntax';
+/** `sift_result` of an address the job ended before checking. */
+export const unverifiedResult = 'unverified';
