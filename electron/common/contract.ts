@@ -100,8 +100,14 @@ export const jobListItemSchema = z.object({
   jobId: jobIdSchema,
   fileName: z.string(),
   phase: z.enum(jobPhases),
+  rows: count,
+  /** Where it was sent, in words ("Sift's own service (sandbox)", or a hosted service's name). */
+  service: z.string(),
   progress: z.object({ checked: count, total: count }),
   createdAt: z.string(),
+  /** The verdict split, once the job has ended. */
+  summary: listSummarySchema.optional(),
+  error: z.string().nullable(),
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
@@ -143,6 +149,20 @@ export const calls = {
     result: jobOverviewSchema,
   },
   'jobs:get': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** The first rows of a job's own input, as `lists:preview` shows a dropped file. */
+  'jobs:preview': {
+    request: z.strictObject({ jobId: jobIdSchema, maxRows: z.number().int().min(1).max(200).default(20) }),
+    result: listPreviewSchema,
+  },
+  /** Reads a list not yet cleaned again with another email column, from the job's own input. */
+  'jobs:remap': {
+    request: z.strictObject({ jobId: jobIdSchema, column: z.string().min(1).max(200) }),
+    result: jobOverviewSchema,
+  },
+  /** Removes a job with its list, its copy of the input and its exports. */
+  'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
+  /** What Sift's data folder takes on disk. */
+  'jobs:dataUsage': { request: z.strictObject({}), result: z.object({ bytes: count }) },
   /** The most recent jobs, newest first, so a person can return to one after closing the window. */
   'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */

@@ -103,6 +103,7 @@ test('choosing another email column reads the list again', async ({ page, hostUr
   await page.getByTestId('file-input').setInputFiles(contacts);
   await expect(page.getByTestId('column-select')).toHaveValue('1');
   await page.getByTestId('column-select').selectOption('2');
+  await page.getByRole('button', { name: 'Use this column' }).click();
   await expect(page.getByTestId('cost')).toHaveText('Nothing to check: every row was settled locally.');
   await expect(page.getByTestId('precheck-bad-syntax')).toContainText('4');
 });

@@ -56,5 +56,9 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:start': async (request) => deps.jobs.start(request.jobId, request.limit),
     'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
     'jobs:export': async ({ jobId, ...choices }) => deps.jobs.export(jobId, choices),
+    'jobs:preview': async ({ jobId, maxRows }) => deps.jobs.preview(jobId, maxRows),
+    'jobs:remap': async ({ jobId, column }) => deps.jobs.remap(jobId, column),
+    'jobs:delete': async ({ jobId }) => deps.jobs.delete(jobId),
+    'jobs:dataUsage': async () => deps.jobs.dataUsage(),
   };
 }

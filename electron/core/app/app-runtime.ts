@@ -6,6 +6,7 @@ import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts';
 import { appName } from './app-paths.ts';
+import { appJobFolders } from '../jobs/job-files.ts';
 import { createJobManager } from '../jobs/job-manager.ts';
 import { createServiceClients } from '../connections/service-clients.ts';
 import type { ServiceConfig } from '../service/service-config.ts';
@@ -44,7 +45,7 @@ export async function createAppRuntime(options: {
     events,
     uploads,
     dataDir: options.dataDir,
-    exportsDir: join(options.dataDir, 'exports'),
+    exportsDir: join(options.dataDir, appJobFolders.exports),
     async close() {
       await jobs.close();
       await clients.close();

@@ -17,6 +17,11 @@ export function sameService(a: ServiceRef, b: ServiceRef): boolean {
   );
 }
 
+/** Where a job went, in words a person reads in History. */
+export function describeService(ref: ServiceRef): string {
+  return ref.kind === 'embedded' ? `Sift's own service (${ref.mode})` : 'A hosted service';
+}
+
 /** The services the app can reach, as main knows them. */
 export type ServiceClients = {
   /** The service new jobs go to. */

@@ -2,20 +2,29 @@
 // budget), reported as they go, and resumed when the app starts again. Trouble while a job runs (the
 // service out of reach, say) leaves it where it was, with the reason, ready to resume: batches already
 // paid for are always read back.
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
-import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
+import type {
+  EventPayload,
+  ExportFile,
+  JobListItem,
+  JobOverview,
+  ListPreview,
+  ListSummary,
+} from '../../common/contract.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
+import { previewCsv } from '../lists/csv-preview.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
+import { appFilesOf, exportFolder, inputCopyPath, removeFiles, sizeOnDisk } from './job-files.ts';
 import type { Cost } from './job-cost.ts';
 import type { JobProgress } from './job-runner.ts';
 import { jobSettings, type JobSettings } from './job-settings.ts';
 import { displayNameOf, openJobStore, type JobRecord } from './job-store.ts';
 import { createCleaner } from './list-cleaner.ts';
-import { summariseJob } from './list-summary.ts';
+import { jobViews } from './job-views.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -40,36 +49,7 @@ export function createJobManager(deps: JobManagerDeps) {
   const live = new Map<string, { checked: number; total: number }>();
   const log = deps.log ?? ((message: string) => console.error(message));
 
-  function progressOf(job: JobRecord): { checked: number; total: number } {
-    const toSend = Math.min(job.precheck?.toCheck ?? 0, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
-    return live.get(job.id) ?? { checked: job.checked, total: toSend };
-  }
-
-  function overview(job: JobRecord): JobOverview {
-    const progress = progressOf(job);
-    return {
-      jobId: job.id,
-      fileName: displayNameOf(job),
-      phase: job.phase,
-      rows: job.rowsTotal,
-      headers: job.headers,
-      columnIndex: job.columnIndex,
-      hasHeader: job.hasHeader,
-      precheck: job.precheck ?? {
-        toCheck: 0,
-        duplicates: 0,
-        badSyntax: 0,
-        noAddress: 0,
-        role: 0,
-        disposable: 0,
-        suggestions: 0,
-      },
-      cost: costs.get(job.id) ?? { checks: progress.total, mode: 'sandbox', covered: true },
-      progress,
-      ...(isFinishedPhase(job.phase) ? { summary: summariseJob(store, job) } : {}),
-      error: job.error,
-    };
-  }
+  const { progressOf, overview, listItem } = jobViews(store, costs, live);
 
   function jobOrThrow(jobId: string): JobRecord {
     const job = store.getJob(jobId);
@@ -109,6 +89,15 @@ export function createJobManager(deps: JobManagerDeps) {
     running.set(jobId, { controller, done });
   }
 
+  /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
+  async function deleteJob(jobId: string): Promise<number> {
+    const listBytes = await sizeOnDisk(store.listPath(jobId));
+    costs.delete(jobId);
+    cleaner.forget(jobId);
+    store.deleteJob(jobId);
+    return listBytes + (await removeFiles(appFilesOf(deps.dataDir, jobId)));
+  }
+
   async function stopRunning(jobId: string): Promise<void> {
     const run = running.get(jobId);
     if (!run) return;
@@ -125,21 +114,21 @@ export function createJobManager(deps: JobManagerDeps) {
       try {
         let inputPath = source.path;
         if (source.isUpload) {
-          const dir = join(deps.dataDir, 'inputs');
-          await mkdir(dir, { recursive: true, mode: 0o700 });
-          inputPath = join(dir, `${job.id}.csv`);
+          inputPath = inputCopyPath(deps.dataDir, job.id);
+          await mkdir(dirname(inputPath), { recursive: true, mode: 0o700 });
           await copyFile(source.path, inputPath);
         }
         store.updateInput(job.id, inputPath, await inputFingerprint(inputPath));
         const service = await deps.clients.current();
         store.setService(job.id, service);
         const prepared = await cleaner.prepare(store.getJob(job.id)!);
+        // The same list dropped again with the same column replaces the copy not yet sent: one entry in History.
+        for (const twin of store.unsentTwinsOf(prepared)) await deleteJob(twin.id);
         costs.set(job.id, await cleaner.estimate(prepared, await deps.clients.clientFor(service)));
         return overview(prepared);
       } catch (error) {
         // A list that cannot be read leaves nothing behind: no job in the recent lists, no copy kept.
-        store.deleteJob(job.id);
-        if (source.isUpload) await rm(join(deps.dataDir, 'inputs', `${job.id}.csv`), { force: true });
+        await deleteJob(job.id);
         if (error instanceof AppError) throw error;
         throw new AppError('unreadable_file', userMessage(error));
       }
@@ -155,14 +144,50 @@ export function createJobManager(deps: JobManagerDeps) {
     },
 
     list(): JobListItem[] {
-      return store.recentJobs(20).map((job) => ({
-        jobId: job.id,
-        fileName: displayNameOf(job),
-        phase: job.phase,
-        progress: progressOf(job),
-        createdAt: new Date(job.createdAt).toISOString(),
-      }));
+      return store.recentJobs(100).map(listItem);
     },
+
+    /** The first rows of the job's own input (a reopened job has no dropped file to read). */
+    async preview(jobId: string, maxRows: number): Promise<ListPreview> {
+      const job = jobOrThrow(jobId);
+      return previewCsv(job.inputPath, maxRows, displayNameOf(job)).catch((error: unknown) => {
+        throw new AppError(
+          'unreadable_file',
+          `Sift cannot read "${displayNameOf(job)}" any more: ${userMessage(error)}`,
+        );
+      });
+    },
+
+    /** Reads a list that was not sent yet again with another email column (from the job's own input). */
+    async remap(jobId: string, column: string): Promise<JobOverview> {
+      const job = jobOrThrow(jobId);
+      if (job.phase !== 'imported')
+        throw new AppError('bad_request', 'Only a list not yet cleaned can change its column.');
+      store.reimport(jobId, { ...job.settings, column });
+      cleaner.forget(jobId);
+      costs.delete(jobId);
+      try {
+        const prepared = await cleaner.prepare(store.getJob(jobId)!);
+        costs.set(jobId, await cleaner.estimate(prepared, await deps.clients.clientFor(prepared.service)));
+        return overview(prepared);
+      } catch (error) {
+        // The list stays as it was read before, with its old column.
+        store.reimport(jobId, job.settings);
+        await cleaner.prepare(store.getJob(jobId)!).catch(() => undefined);
+        if (error instanceof AppError) throw error;
+        throw new AppError('unreadable_file', userMessage(error));
+      }
+    },
+
+    /** Deletes a job that is not running, with its list, its copy of the input and its exports. */
+    async delete(jobId: string): Promise<{ freedBytes: number }> {
+      jobOrThrow(jobId);
+      if (running.has(jobId)) throw new AppError('bad_request', 'This list is being checked: cancel it first.');
+      return { freedBytes: await deleteJob(jobId) };
+    },
+
+    /** What Sift's data folder takes on disk: job lists, copies of inputs, exports, the service's data. */
+    dataUsage: async (): Promise<{ bytes: number }> => ({ bytes: await sizeOnDisk(deps.dataDir) }),
 
     /** Starts checking, or resumes a job that stopped on the way (the app closed, the service was out of reach). */
     async start(jobId: string, limit?: number): Promise<JobOverview> {
@@ -208,7 +233,7 @@ export function createJobManager(deps: JobManagerDeps) {
     ): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = jobOrThrow(jobId);
       if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
-      const outDir = join(deps.dataDir, 'exports', jobId);
+      const outDir = exportFolder(deps.dataDir, jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
       const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
       store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles });

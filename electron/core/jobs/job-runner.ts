@@ -139,7 +139,7 @@ export async function runJob(
     store.setPhase(
       job.id,
       'failed',
-      'The service gave up on part of the list; what it charged for that part was refunded.',
+      'The service could not finish part of the list; nothing was charged for the addresses it did not check.',
     );
   } else store.setPhase(job.id, 'canceled', 'Checking was canceled; what was checked is kept.');
   return store.getJob(job.id)!;

@@ -156,6 +156,20 @@ export function openJobStore(dataDir: string) {
       return row && toJob(row);
     },
 
+    /** Other jobs read from the same contents with the same column and not sent yet: one such job is enough. */
+    unsentTwinsOf(job: JobRecord): JobRecord[] {
+      const rows = sql(
+        db,
+        `SELECT * FROM jobs WHERE id <> ? AND content_hash = ? AND column_index = ? AND phase = 'imported'`,
+      ).all(job.id, job.contentHash, job.columnIndex) as JobRow[];
+      return rows.map(toJob);
+    },
+
+    /** Reads the job's list again from its input (another column, say); nothing has been sent for it. */
+    reimport(id: string, settings: JobSettings): void {
+      touch(id, "settings = ?, phase = 'importing', error = NULL", JSON.stringify(settings));
+    },
+
     updateInput(id: string, inputPath: string, fingerprint: string): void {
       touch(id, 'input_path = ?, fingerprint = ?', inputPath, fingerprint);
     },

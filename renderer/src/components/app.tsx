@@ -1,13 +1,18 @@
 import { useEffect } from 'react';
 import { sift } from '../bridge.ts';
 import { CleanScreen } from '../screens/clean-screen.tsx';
+import { HistoryScreen } from '../screens/history-screen.tsx';
+import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
 import { useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
 
 /** Screens other parts of Sift add; each is one component, shown under the header. */
-const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = { clean: CleanScreen };
+const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = {
+  clean: CleanScreen,
+  history: HistoryScreen,
+};
 
 export function App() {
   const screen = useNavStore((state) => state.screen);
@@ -39,7 +44,7 @@ function StatusBar() {
   const job = useCleanStore((state) => state.job);
   return (
     <footer className="status-bar">
-      <span data-testid="activity">{job ? `${job.fileName}: ${job.phase}` : 'Ready'}</span>
+      <span data-testid="activity">{job ? `${job.fileName}: ${describePhase(job.phase, job.error)}` : 'Ready'}</span>
       <span>{info ? `${info.name} ${info.version} · ${info.transport === 'ipc' ? 'desktop' : 'browser'}` : ''}</span>
     </footer>
   );

@@ -1,21 +1,71 @@
+import { useEffect, useRef, useState } from 'react';
 import type { JobOverview } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
+import { describePhase } from '../phase-words.ts';
 
-type JobProgressProps = { job: JobOverview; busy: boolean; onCancel(): void; onResume(): void };
+type JobProgressProps = {
+  job: JobOverview;
+  busy: boolean;
+  /** Cancel was asked for and the job has not ended yet. */
+  canceling: boolean;
+  onCancel(): void;
+  onResume(): void;
+};
 
-export function JobProgress({ job, busy, onCancel, onResume }: JobProgressProps) {
+/** Seconds as a person says them: "45 s", "3 min 20 s", "1 h 5 min". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
+}
+
+/** Addresses per second over the last half minute of progress, and when this screen first saw the job move. */
+function useRate(checked: number) {
+  const samples = useRef<{ at: number; checked: number }[]>([]);
+  const [startedAt] = useState(() => Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    const at = Date.now();
+    samples.current = [...samples.current.filter((sample) => at - sample.at <= 30_000), { at, checked }];
+  }, [checked]);
+  const first = samples.current[0];
+  const last = samples.current.at(-1);
+  const rate = first && last && last.at > first.at ? ((last.checked - first.checked) * 1000) / (last.at - first.at) : 0;
+  return { rate, elapsedSeconds: (now - startedAt) / 1000 };
+}
+
+export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobProgressProps) {
   const { checked, total } = job.progress;
   const percent = total === 0 ? 100 : Math.floor((checked / total) * 100);
+  const { rate, elapsedSeconds } = useRate(checked);
+  const remaining = total - checked;
+  const paused = job.error !== null;
+  const timing = [
+    `${formatDuration(elapsedSeconds)} elapsed`,
+    ...(rate > 0 && !paused ? [`${formatCount(Math.round(rate))} a second`] : []),
+    ...(rate > 0 && remaining > 0 && !paused ? [`about ${formatDuration(remaining / rate)} left`] : []),
+  ].join(' · ');
   return (
     <section className="card card--padded" aria-label="Cleaning progress">
       <h2 className="card__title">Cleaning {job.fileName}</h2>
       <p className="card__meta" data-testid="progress-text">
-        {job.phase === 'submitting'
-          ? 'Sending the list…'
-          : `${formatCount(checked)} of ${formatCount(total)} addresses checked`}
+        {canceling
+          ? 'Canceling… what was checked so far is kept.'
+          : job.phase === 'submitting'
+            ? 'Sending the list…'
+            : `${describePhase(job.phase, job.error)}: ${formatCount(checked)} of ${formatCount(total)} addresses`}
       </p>
       <progress className="progress" max={100} value={percent} aria-label={`${percent}% checked`} />
-      {job.error ? (
+      <p className="card__meta" data-testid="progress-timing">
+        {timing}
+      </p>
+      {paused ? (
         <div className="alert" role="alert" data-testid="job-paused">
           <strong>Paused.</strong> {job.error} Nothing is lost: what was sent is read back when you resume.
         </div>
@@ -23,13 +73,13 @@ export function JobProgress({ job, busy, onCancel, onResume }: JobProgressProps)
         <p className="note">You can close Sift: the job carries on where it stopped when you open it again.</p>
       )}
       <div className="card__actions">
-        {job.error && (
+        {paused && (
           <button type="button" className="button button--primary" onClick={onResume} disabled={busy}>
             Resume
           </button>
         )}
-        <button type="button" className="button" onClick={onCancel} disabled={busy}>
-          Cancel (keeps what was checked)
+        <button type="button" className="button" onClick={onCancel} disabled={busy || canceling}>
+          {canceling ? 'Canceling…' : 'Cancel (keeps what was checked)'}
         </button>
       </div>
     </section>

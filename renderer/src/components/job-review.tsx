@@ -1,6 +1,9 @@
 import type { JobOverview, ListPreview as Preview } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
+import { useState } from 'react';
+import { ColumnPicker } from './column-picker.tsx';
 import { ListPreview } from './list-preview.tsx';
+import './job-review.css';
 
 type JobReviewProps = {
   job: JobOverview;
@@ -27,6 +30,10 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
     job.headers.length > 0
       ? job.headers
       : Array.from({ length: Math.max(1, preview?.headers.length ?? 1) }, (_, i) => `Column ${i + 1}`);
+  // A column where most rows hold no address is most likely not the email column.
+  const holding = job.precheck.toCheck + job.precheck.duplicates;
+  const fewAddresses = job.rows > 0 && holding < job.rows / 2;
+  const [confirmed, setConfirmed] = useState(false);
   const stats: [string, number, string][] = [
     ['Rows', job.rows, 'rows'],
     ['To check', job.precheck.toCheck, 'to-check'],
@@ -44,21 +51,7 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
           <h2 className="card__title" data-testid="job-file-name">
             {job.fileName}
           </h2>
-          <label className="field">
-            <span>Email column</span>
-            <select
-              data-testid="column-select"
-              value={String(job.columnIndex + 1)}
-              disabled={busy}
-              onChange={(event) => onColumn(event.target.value)}
-            >
-              {columns.map((name, index) => (
-                <option key={index} value={String(index + 1)}>
-                  {name || `Column ${index + 1}`}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ColumnPicker columns={columns} current={job.columnIndex} busy={busy} onChoose={onColumn} />
         </div>
         <button type="button" className="button" onClick={onClose} disabled={busy}>
           Choose another file
@@ -78,13 +71,27 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
       <div className={`cost${job.cost.covered ? '' : ' cost--short'}`} data-testid="cost">
         {costLine(job)}
       </div>
+      {fewAddresses && (
+        <div className="alert alert--warning" data-testid="few-addresses">
+          <p>
+            Only {formatCount(holding)} of {formatCount(job.rows)} rows hold an address in “{columns[job.columnIndex]}”.
+            Is this the email column?
+          </p>
+          <label className="keep__option">
+            <input type="checkbox" checked={confirmed} onChange={() => setConfirmed(!confirmed)} /> Clean this column
+            anyway
+          </label>
+        </div>
+      )}
       {preview && <ListPreview preview={preview} highlightColumn={job.columnIndex} />}
       <footer className="card__footer">
         <button
           type="button"
           className="button button--primary"
           data-testid="start-button"
-          disabled={busy || !job.cost.covered || (job.cost.checks === 0 && job.rows === 0)}
+          disabled={
+            busy || !job.cost.covered || (job.cost.checks === 0 && job.rows === 0) || (fewAddresses && !confirmed)
+          }
           onClick={onStart}
         >
           {job.cost.checks > 0 ? `Clean ${formatCount(job.cost.checks)} addresses` : 'Finish'}

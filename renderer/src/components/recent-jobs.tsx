@@ -1,15 +1,6 @@
 import type { JobListItem } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
-
-const phaseLabels: Record<JobListItem['phase'], string> = {
-  importing: 'Reading',
-  imported: 'Ready to clean',
-  submitting: 'Sending',
-  reading: 'Checking',
-  done: 'Done',
-  failed: 'Stopped',
-  canceled: 'Canceled',
-};
+import { describePhase } from '../phase-words.ts';
 
 type RecentJobsProps = { jobs: JobListItem[]; onOpen(jobId: string): void };
 
@@ -23,7 +14,7 @@ export function RecentJobs({ jobs, onOpen }: RecentJobsProps) {
           <li key={job.jobId}>
             <button type="button" className="recent__item" onClick={() => onOpen(job.jobId)}>
               <span className="recent__name">{job.fileName}</span>
-              <span className={`recent__phase recent__phase--${job.phase}`}>{phaseLabels[job.phase]}</span>
+              <span className={`recent__phase recent__phase--${job.phase}`}>{describePhase(job.phase, job.error)}</span>
               <span className="recent__meta">
                 {formatCount(job.progress.checked)} / {formatCount(job.progress.total)} checked ·{' '}
                 {new Date(job.createdAt).toLocaleString()}

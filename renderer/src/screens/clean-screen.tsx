@@ -1,4 +1,6 @@
+import { ColumnPicker } from '../components/column-picker.tsx';
 import { DropZone } from '../components/drop-zone.tsx';
+import { ListPreview } from '../components/list-preview.tsx';
 import { JobProgress } from '../components/job-progress.tsx';
 import { JobResults } from '../components/job-results.tsx';
 import { JobReview } from '../components/job-review.tsx';
@@ -19,11 +21,18 @@ export function CleanScreen() {
       </h2>
       {error && (
         <div className="alert" role="alert">
-          <strong>{stage === 'drop' && fileName ? `Could not open ${fileName}.` : 'Something went wrong.'}</strong>{' '}
+          <strong>
+            {stage === 'pick'
+              ? 'Sift could not tell which column holds the addresses.'
+              : stage === 'drop' && fileName
+                ? `Could not open ${fileName}.`
+                : 'Something went wrong.'}
+          </strong>{' '}
           {error}
         </div>
       )}
       {(stage === 'drop' || stage === 'reading') && <DropStage />}
+      {stage === 'pick' && <PickStage />}
       {stage === 'review' && <ReviewStage />}
       {stage === 'running' && <RunningStage />}
       {stage === 'finished' && <FinishedStage />}
@@ -42,6 +51,34 @@ function DropStage() {
   );
 }
 
+/** No email column was found: the file's first rows, and a picker to choose the column by hand. */
+function PickStage() {
+  const fileName = useCleanStore((state) => state.fileName);
+  const preview = useCleanStore((state) => state.preview);
+  const busy = useCleanStore((state) => state.busy);
+  if (!preview) return null;
+  return (
+    <section className="card" aria-label="Choose the email column">
+      <header className="card__header">
+        <div>
+          <h3 className="card__title">{fileName}</h3>
+          <p className="card__meta">Choose the column that holds the email addresses.</p>
+          <ColumnPicker
+            columns={preview.headers}
+            current={null}
+            busy={busy}
+            onChoose={(column) => void cleanActions.changeColumn(column)}
+          />
+        </div>
+        <button type="button" className="button" onClick={cleanActions.reset} disabled={busy}>
+          Choose another file
+        </button>
+      </header>
+      <ListPreview preview={preview} highlightColumn={-1} />
+    </section>
+  );
+}
+
 function ReviewStage() {
   const job = useCleanStore((state) => state.job);
   const preview = useCleanStore((state) => state.preview);
@@ -49,6 +86,7 @@ function ReviewStage() {
   if (!job) return null;
   return (
     <JobReview
+      key={`${job.jobId}:${job.columnIndex}`}
       job={job}
       preview={preview}
       busy={busy}
@@ -62,11 +100,13 @@ function ReviewStage() {
 function RunningStage() {
   const job = useCleanStore((state) => state.job);
   const busy = useCleanStore((state) => state.busy);
+  const canceling = useCleanStore((state) => state.canceling);
   if (!job) return null;
   return (
     <JobProgress
       job={job}
       busy={busy}
+      canceling={canceling}
       onCancel={() => void cleanActions.cancel()}
       onResume={() => void cleanActions.start()}
     />

@@ -15,7 +15,8 @@ import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
-export type Stage = 'drop' | 'reading' | 'review' | 'running' | 'finished';
+/** `pick`: the file reads but its email column must be chosen by hand. */
+export type Stage = 'drop' | 'reading' | 'pick' | 'review' | 'running' | 'finished';
 
 type CleanState = {
   stage: Stage;
@@ -25,6 +26,8 @@ type CleanState = {
   preview?: ListPreview;
   error?: string;
   choices: ExportChoices;
+  /** Cancel was asked for; the job reads what was checked, then ends. */
+  canceling: boolean;
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
   recent: JobListItem[];
@@ -43,6 +46,7 @@ const defaultChoices: ExportChoices = {
 export const useCleanStore = create<CleanState>()(() => ({
   stage: 'drop',
   choices: defaultChoices,
+  canceling: false,
   busy: false,
   recent: [],
 }));
@@ -71,10 +75,12 @@ export const cleanActions = {
   },
 
   async openJob(jobId: string) {
-    set({ error: undefined, exported: undefined, preview: undefined, file: undefined });
+    set({ error: undefined, exported: undefined, preview: undefined, file: undefined, canceling: false });
     try {
       const job = await sift.jobs.get({ jobId });
       set({ job, fileName: job.fileName, stage: stageOf(job) });
+      // A list not yet cleaned shows its rows again, read from the job's own copy of the input.
+      if (job.phase === 'imported') set({ preview: await sift.jobs.preview({ jobId, maxRows: 8 }) });
     } catch (error) {
       set({ error: errorMessage(error) });
     }
@@ -89,23 +95,32 @@ export const cleanActions = {
       job: undefined,
       preview: undefined,
       exported: undefined,
+      canceling: false,
     });
     try {
       const ref = await sift.files.stage(file);
-      const [job, preview] = await Promise.all([
+      const [job, preview] = await Promise.allSettled([
         sift.jobs.create({ file: ref, column }),
         sift.lists.preview({ file: ref, maxRows: 8 }),
       ]);
-      set({ stage: 'review', job, preview });
+      if (job.status === 'fulfilled') {
+        set({ stage: 'review', job: job.value, preview: preview.status === 'fulfilled' ? preview.value : undefined });
+      } else if (preview.status === 'fulfilled' && preview.value.headers.length > 0) {
+        // The file reads, but no email column was found: the person picks it on the preview.
+        set({ stage: 'pick', preview: preview.value, error: errorMessage(job.reason) });
+      } else set({ stage: 'drop', error: errorMessage(job.reason) });
     } catch (error) {
       set({ stage: 'drop', error: errorMessage(error) });
     }
   },
 
-  async changeColumn(column: string) {
-    const { file } = get();
-    if (file) await cleanActions.openFile(file, column);
-  },
+  /** Another email column: a job not yet cleaned is read again in main; a file still being picked is read anew. */
+  changeColumn: (column: string) =>
+    busyWhile(async () => {
+      const { job, file } = get();
+      if (job?.phase === 'imported') set({ job: await sift.jobs.remap({ jobId: job.jobId, column }) });
+      else if (file) await cleanActions.openFile(file, column);
+    }),
 
   start: () =>
     busyWhile(async () => {
@@ -115,13 +130,18 @@ export const cleanActions = {
       set({ job: started, stage: stageOf(started) });
     }),
 
-  cancel: () =>
-    busyWhile(async () => {
-      const { job } = get();
-      if (!job) return;
+  async cancel() {
+    const { job } = get();
+    if (!job) return;
+    set({ canceling: true, error: undefined });
+    try {
       const canceled = await sift.jobs.cancel({ jobId: job.jobId });
-      set({ job: canceled, stage: isFinishedPhase(canceled.phase) ? 'finished' : get().stage });
-    }),
+      const finished = isFinishedPhase(canceled.phase);
+      set({ job: canceled, stage: finished ? 'finished' : get().stage, canceling: !finished });
+    } catch (error) {
+      set({ canceling: false, error: errorMessage(error) });
+    }
+  },
 
   /** A changed choice makes the files on screen out of date. */
   setChoices(choices: ExportChoices) {
@@ -142,7 +162,7 @@ export const cleanActions = {
     try {
       if (isFinishedPhase(payload.phase)) {
         const latest = await sift.jobs.get({ jobId: payload.jobId });
-        set({ job: latest, stage: 'finished' });
+        set({ job: latest, stage: 'finished', canceling: false });
         return;
       }
       const progress = { checked: payload.checked, total: payload.total };
@@ -161,6 +181,7 @@ export const cleanActions = {
       preview: undefined,
       error: undefined,
       exported: undefined,
+      canceling: false,
     });
     void cleanActions.loadRecent();
   },
