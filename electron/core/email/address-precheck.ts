@@ -8,6 +8,8 @@ export type Precheck =
   | { ok: true; address: string; key: string; role: boolean; disposable: boolean; suggestion?: string }
   | { ok: false; reason: 'no_address' | 'syntax'; key?: string; suggestion?: undefined };
 
+const isQuote = (char: string | undefined) => char === '"' || char === "'";
+
 /** `"Ann" <ANN@Example.COM>`, `mailto:ann@example.com?subject=x` and ` ann@example.com ` all become `ann@example.com`-like forms. */
 export function normaliseAddress(raw: string): string {
   let text = raw.trim();
@@ -17,8 +19,10 @@ export function normaliseAddress(raw: string): string {
     if (angled) text = angled[1]!.trim();
   }
   // A mailto: link may carry ?subject=… after the address.
-  if (/^mailto:/i.test(text)) text = text.slice('mailto:'.length).split('?')[0]!.trim();
-  if (/^["']|["']$/.test(text)) text = text.replace(/^["']|["']$/g, '');
+  if ((text[0] === 'm' || text[0] === 'M') && /^mailto:/i.test(text)) {
+    text = text.slice('mailto:'.length).split('?')[0]!.trim();
+  }
+  if (isQuote(text[0]) || isQuote(text[text.length - 1])) text = text.replace(/^["']|["']$/g, '');
   const at = text.lastIndexOf('@');
   if (at === -1) return text;
   const domain = text.slice(at + 1);
@@ -88,13 +92,13 @@ export function suggestDomain(address: string): string | undefined {
 export function precheckAddress(raw: string): Precheck {
   const normalised = normaliseAddress(raw);
   if (normalised === '') return { ok: false, reason: 'no_address' };
-  const bad: Precheck = { ok: false, reason: 'syntax', key: normalised.toLowerCase() };
+  const bad = (): Precheck => ({ ok: false, reason: 'syntax', key: normalised.toLowerCase() });
   const at = atSignOf(normalised);
-  if (at === -1) return bad;
+  if (at === -1) return bad();
   // normaliseAddress lower-cased the domain already.
   const local = normalised.slice(0, at);
   const facts = domainFacts(normalised.slice(at + 1));
-  if (!facts.ok || localPartProblem(local) !== null || local.length + 1 + facts.asciiDomain.length > 254) return bad;
+  if (!facts.ok || localPartProblem(local) !== null || local.length + 1 + facts.asciiDomain.length > 254) return bad();
   const address = `${local}@${facts.asciiDomain}`;
   return {
     ok: true,

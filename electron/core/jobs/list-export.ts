@@ -60,7 +60,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
   const guard = neutraliseFormulas ? neutraliseFormula : (value: string) => value;
   const line = csvLineWriter(job.delimiter);
   const verdicts = createRowVerdicts(store.list(job.id));
-  const annotate = annotationWriter((values) => line(values.map(guard)));
+  const annotate = annotationWriter((values) => line(values, guard));
   const writers = new Map<ExportKind, BufferedFileWriter>();
   try {
     for (const kind of kinds)
@@ -70,7 +70,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     const header = job.hasHeader ? `${line(job.headers)}\r\n` : '';
     for (const [kind, writer] of writers)
       writer.write(
-        bom + (kind === 'annotated' ? `${line([...job.headers, ...annotationColumns].map(guard))}\r\n` : header),
+        bom + (kind === 'annotated' ? `${line([...job.headers, ...annotationColumns], guard)}\r\n` : header),
       );
     const cleaned = writers.get('cleaned')!;
     const annotated = writers.get('annotated')!;
@@ -106,9 +106,10 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
             for (const writer of targets) waits.push(writer.write(text));
           }
         }
-        const guarded = cells.map(guard);
-        while (guarded.length < job.headers.length) guarded.push('');
-        waits.push(annotated.write(`${line(guarded)}${job.delimiter}${annotate(verdict)}\r\n`));
+        // A short row is padded to the header's width, so the sift_* columns line up.
+        const padding =
+          cells.length < job.headers.length ? job.delimiter.repeat(job.headers.length - cells.length) : '';
+        waits.push(annotated.write(`${line(cells, guard)}${padding}${job.delimiter}${annotate(verdict)}\r\n`));
         if (waits.some((wait) => wait !== undefined)) return Promise.all(waits).then(() => undefined);
       },
       { delimiter: job.delimiter, skipFirstRow: job.hasHeader, onBytes: (bytes) => hash.update(bytes) },

@@ -77,6 +77,7 @@ export async function importList(
   const pendingKeys = new Map<number, string>();
   let reportedAt = performance.now();
   const sameKey = keyCheck(list, pendingKeys);
+  const nextId = () => ++lastId;
 
   const flush = () => {
     list.appendImport(fresh, firstRowOfChunk, rowIds.subarray(0, filled));
@@ -106,7 +107,7 @@ export async function importList(
           rowIds[filled++] = 0;
         } else {
           const key = check.key!;
-          const { id, created } = index.idFor(key, sameKey, () => ++lastId);
+          const { id, created } = index.idFor(key, sameKey, nextId);
           rowIds[filled++] = id;
           if (!check.ok) counts.badSyntax += 1;
           else if (!created) counts.duplicates += 1;

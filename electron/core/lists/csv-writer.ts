@@ -5,15 +5,32 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 
-/** One CSV line (without its line break), quoting cells as papaparse's unparse does. */
-export function csvLineWriter(delimiter: string): (cells: readonly string[]) => string {
-  const needsQuotes = new RegExp(`["\\r\\n\\uFEFF${delimiter.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}]|^ | $`);
-  return (cells) => {
+/**
+ * One CSV line (without its line break), quoting cells as papaparse's unparse does: a cell with a quote,
+ * a line break, a byte-order mark or the delimiter, or with a leading or trailing space. `transform`, when
+ * given, changes each cell first (the formula guard), without an array per row.
+ */
+export function csvLineWriter(
+  delimiter: string,
+): (cells: readonly string[], transform?: (cell: string) => string) => string {
+  const delimiterCode = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
+  const needsQuotes = (cell: string): boolean => {
+    const length = cell.length;
+    if (length === 0) return false;
+    if (cell.charCodeAt(0) === 32 || cell.charCodeAt(length - 1) === 32) return true;
+    // A loop over char codes: this runs for every cell of every output, where a regex test costs more.
+    for (let i = 0; i < length; i += 1) {
+      const code = cell.charCodeAt(i);
+      if (code === 34 || code === 10 || code === 13 || code === delimiterCode || code === 0xfeff) return true;
+    }
+    return delimiterCode === -1 && cell.includes(delimiter);
+  };
+  return (cells, transform) => {
     let line = '';
     for (let i = 0; i < cells.length; i += 1) {
-      const cell = cells[i]!;
+      const cell = transform ? transform(cells[i]!) : cells[i]!;
       if (i > 0) line += delimiter;
-      line += needsQuotes.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+      line += needsQuotes(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
     }
     return line;
   };
@@ -34,14 +51,17 @@ export function writeFailure(error: unknown, path: string): AppError {
   return new AppError('unwritable', message);
 }
 
-const flushAtChars = 256 * 1024;
+const bufferBytes = 1024 * 1024;
 
-/** A file written in large pieces; `write` returns a promise only when it had to wait for the disk. */
+/**
+ * A file written in large pieces; `write` returns a promise only when it had to wait for the disk. Text is
+ * encoded into a buffer as it comes, so a flush writes bytes, never a joined string.
+ */
 export class BufferedFileWriter {
   readonly path: string;
   private handle: FileHandle | null;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private buffer = Buffer.allocUnsafe(bufferBytes);
+  private used = 0;
 
   private constructor(path: string, handle: FileHandle) {
     this.path = path;
@@ -57,18 +77,30 @@ export class BufferedFileWriter {
   }
 
   write(text: string): Promise<void> | undefined {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    return this.pendingChars >= flushAtChars ? this.flush() : undefined;
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (this.used + text.length * 3 > bufferBytes) {
+      if (text.length * 3 > bufferBytes) return this.flush().then(() => this.writeDirect(text));
+      const flushed = this.flush();
+      this.used += this.buffer.write(text, this.used);
+      return flushed;
+    }
+    this.used += this.buffer.write(text, this.used);
+    return undefined;
   }
 
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const text = this.pending.join('');
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.used === 0) return;
+    const bytes = this.buffer.subarray(0, this.used);
+    // The next writes go to a fresh buffer while this one is on its way to the disk.
+    this.buffer = Buffer.allocUnsafe(bufferBytes);
+    this.used = 0;
+    await this.writeDirect(bytes);
+  }
+
+  private async writeDirect(data: string | Buffer): Promise<void> {
     try {
-      await this.handle!.write(text);
+      // writeFile on a handle writes all of `data` at the current position, looping over short writes.
+      await this.handle!.writeFile(data);
     } catch (error) {
       throw writeFailure(error, this.path);
     }

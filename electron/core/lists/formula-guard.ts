@@ -6,11 +6,14 @@ const formulaSigns = new Set(['=', '+', '-', '@', '＝', '＋', '－', '＠', '�
 const leadingControls = new Set(['\t', '\r', '\n']);
 const blank = /\s/;
 
+/** A letter or digit: most cells start with one, and are decided without looking further. */
+const isPlainStart = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+
 export function neutraliseFormula(cell: string): string {
-  if (cell.length === 0) return cell;
+  if (cell.length === 0 || isPlainStart(cell.charCodeAt(0))) return cell;
   const lead = cell[0]!;
   if (leadingControls.has(lead)) return `'${cell}`;
-  // Most cells start with a letter or digit: decided without looking further.
   let at = 0;
   while (at < cell.length && blank.test(cell[at]!)) at += 1;
   return at < cell.length && formulaSigns.has(cell[at]!) ? `'${cell}` : cell;
