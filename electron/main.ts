@@ -1,9 +1,21 @@
 // Electron's main process: a thin shell that wires the plain-Node core to a window and IPC.
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  protocol,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from './core/app/app-runtime.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
+import { installDesktopIntegration } from './shell/desktop-integration.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
 import { reportStartupFailure } from './shell/startup-failure.ts';
 import { mainWindowOptions } from './shell/window-options.ts';
@@ -44,6 +56,8 @@ export const ready = app
     registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
     registerContractHandlers(ipcMain, runtime.dispatch);
     forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
+    const desktop = installDesktopIntegration({ app, Menu, dialog, shell, Notification, BrowserWindow }, runtime);
+    await desktop.refreshMenu();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
     });

@@ -186,6 +186,11 @@ export const calls = {
 } as const;
 
 export const events = {
+  /** The desktop app's menu asked to open a file (File ▸ Open…) or a list from Open Recent. */
+  'app:didRequestOpen': z.union([
+    z.strictObject({ path: z.string().min(1).max(4096) }),
+    z.strictObject({ jobId: jobIdSchema }),
+  ]),
   'lists:didPreview': z.object({ fileName: z.string(), rowsShown: z.number().int() }),
   /** `error`: why a job stopped on its way (it stays resumable), or null. */
   'jobs:didProgress': z.object({

@@ -86,3 +86,17 @@ test('History reopens a list to change its column, then deletes it', async ({ pa
   await expect(page.getByRole('status')).toContainText(/Deleted history\.csv: .* freed\./);
   await expect(row).toHaveCount(0);
 });
+
+test('a list dropped anywhere in the window opens, from any screen', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  await page.getByTestId('nav-history').click();
+  const dataTransfer = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['email\nvalid.w@example.com\n'], 'anywhere.csv', { type: 'text/csv' }));
+    return transfer;
+  });
+  await page.locator('.app-header').dispatchEvent('dragover', { dataTransfer });
+  await page.locator('.app-header').dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByTestId('job-file-name')).toHaveText('anywhere.csv');
+  await expect(page.getByTestId('nav-clean')).toHaveAttribute('aria-current', 'page');
+});

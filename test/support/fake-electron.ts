@@ -44,6 +44,12 @@ export function createFakeElectron(userDataDir: string) {
     getVersion() {
       return '9.9.9';
     }
+    name = 'Sift';
+    isPackaged = false;
+    recentDocuments: string[] = [];
+    addRecentDocument(path: string) {
+      this.recentDocuments.push(path);
+    }
     quit() {}
   })();
 
@@ -58,17 +64,56 @@ export function createFakeElectron(userDataDir: string) {
       windows.push(this);
       app.emit('web-contents-created', {}, this.webContents);
     }
+    static getFocusedWindow = () => windows.find((window) => window.focused) ?? null;
+    focused = true;
+    progressBar: number[] = [];
     loadURL(url: string) {
       this.loadedUrl = url;
       return Promise.resolve();
     }
     show() {}
+    isFocused() {
+      return this.focused;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    focus() {
+      this.focused = true;
+    }
+    setProgressBar(progress: number) {
+      this.progressBar.push(progress);
+    }
   }
+
+  const menus: { template: unknown[] }[] = [];
+  const notifications: { title: string; body: string }[] = [];
+  const openDialogAnswers: { canceled: boolean; filePaths: string[] }[] = [];
+  const openedPaths: string[] = [];
 
   const errorBoxes: { title: string; content: string }[] = [];
   const electron = {
     app,
-    dialog: { showErrorBox: (title: string, content: string) => void errorBoxes.push({ title, content }) },
+    dialog: {
+      showErrorBox: (title: string, content: string) => void errorBoxes.push({ title, content }),
+      showOpenDialog: async (..._args: unknown[]) => openDialogAnswers.shift() ?? { canceled: true, filePaths: [] },
+    },
+    Menu: {
+      buildFromTemplate: (template: unknown[]) => ({ template }),
+      setApplicationMenu: (menu: { template: unknown[] }) => void menus.push(menu),
+    },
+    shell: { openPath: async (path: string) => void openedPaths.push(path) },
+    Notification: class {
+      static isSupported = () => true;
+      readonly options: { title: string; body: string };
+      constructor(options: { title: string; body: string }) {
+        this.options = options;
+      }
+      show() {
+        notifications.push(this.options);
+      }
+    },
     BrowserWindow: FakeBrowserWindow,
     ipcMain: { handle: (channel: string, handler: Handler) => void handlers.set(channel, handler) },
     protocol: {
@@ -91,5 +136,15 @@ export function createFakeElectron(userDataDir: string) {
       },
     },
   };
-  return { electron, windows, handlers, protocolHandlers, errorBoxes };
+  return {
+    electron,
+    windows,
+    handlers,
+    protocolHandlers,
+    errorBoxes,
+    menus,
+    notifications,
+    openDialogAnswers,
+    openedPaths,
+  };
 }

@@ -108,6 +108,77 @@ describe('electron main', () => {
   });
 });
 
+describe("a desktop app's manners", () => {
+  type Item = { label?: string; role?: string; accelerator?: string; submenu?: Item[]; click?: () => void };
+  const menu = () => fake.menus.at(-1)!.template as Item[];
+  const fileMenu = () => menu().find((item) => item.label === 'File')!.submenu!;
+
+  it('has a native menu with Open… on Ctrl/Cmd+O, Open Recent, Edit, View, Window and Help', () => {
+    const labels = menu().map((item) => item.label ?? item.role);
+    expect(labels).toEqual(expect.arrayContaining(['File', 'editMenu', 'View', 'windowMenu', 'help']));
+    expect(fileMenu()[0]).toMatchObject({ label: 'Open…', accelerator: 'CmdOrCtrl+O' });
+    expect(fileMenu().find((item) => item.label === 'Open Recent')!.submenu).toEqual([
+      expect.objectContaining({ label: 'No recent lists' }),
+    ]);
+    if (process.platform !== 'darwin') expect(fileMenu().map((item) => item.role)).toContain('quit');
+  });
+
+  it('opens the chosen file in the window, and remembers it as a recent document', async () => {
+    const csv = join(userData, 'chosen.csv');
+    fake.openDialogAnswers.push({ canceled: false, filePaths: [csv] });
+    const sent = fake.windows[0]!.webContents.sent;
+    const before = sent.length;
+    fileMenu()[0]!.click!();
+    await vi.waitFor(() =>
+      expect(sent.slice(before)).toContainEqual({ channel: 'app:didRequestOpen', payload: { path: csv } }),
+    );
+    expect(fake.electron.app.recentDocuments).toEqual([csv]);
+    // Canceled: nothing happens.
+    fileMenu()[0]!.click!();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent.slice(before).filter((message) => message.channel === 'app:didRequestOpen')).toHaveLength(1);
+  });
+});
+
+describe('taskbar progress and the notification of an ended job', async () => {
+  const { createJobAttention, describeEndedJob } = await import('../../electron/shell/job-attention.ts');
+  const jobId = 'job_0123456789abcdef';
+  const progress = (phase: 'reading' | 'done', checked: number) => ({ jobId, phase, checked, total: 100, error: null });
+
+  it('shows progress, clears it at the end, and notifies only of a long job while the window is elsewhere', async () => {
+    for (const [focused, tookMs, notified] of [
+      [false, 60_000, 1],
+      [true, 60_000, 0],
+      [false, 2_000, 0],
+    ] as const) {
+      let clock = 0;
+      const bar: number[] = [];
+      const shown: string[] = [];
+      const attention = createJobAttention({
+        window: () => ({ isFocused: () => focused, setProgressBar: (value) => void bar.push(value) }),
+        notifier: { isSupported: () => true, show: (title, body) => void shown.push(`${title}: ${body}`) },
+        describe: async () => ({ title: 'list.csv is cleaned', body: '40 valid of 100 checked.' }),
+        now: () => clock,
+      });
+      await attention.onProgress(progress('reading', 25));
+      clock = tookMs;
+      await attention.onProgress(progress('reading', 50));
+      await attention.onProgress(progress('done', 100));
+      expect(bar).toEqual([0.25, 0.5, -1]);
+      expect(shown).toHaveLength(notified);
+    }
+  });
+
+  it('words the notification as the results screen does', () => {
+    const job = { fileName: 'list.csv', phase: 'done', error: null, summary: { valid: 1234, to_check: 2000 } };
+    expect(describeEndedJob(job as never)).toEqual({
+      title: 'list.csv is cleaned',
+      body: '1,234 valid of 2,000 checked. Open Sift to export it.',
+    });
+    expect(describeEndedJob({ ...job, phase: 'canceled', error: null } as never).title).toBe('list.csv was canceled');
+  });
+});
+
 describe('a start that fails', () => {
   it('tells the person why in a dialog and quits', async () => {
     const { reportStartupFailure } = await import('../../electron/shell/startup-failure.ts');

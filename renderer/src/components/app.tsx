@@ -5,7 +5,7 @@ import { HistoryScreen } from '../screens/history-screen.tsx';
 import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
-import { useNavStore, type Screen } from '../stores/nav-store.ts';
+import { go, useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
 
 /** Screens other parts of Sift add; each is one component, shown under the header. */
@@ -14,6 +14,28 @@ const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = {
   history: HistoryScreen,
 };
 
+/** A file dropped anywhere in the window opens, as on the drop zone (which handles its own drops first). */
+function useWindowDrop() {
+  useEffect(() => {
+    const allow = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    const drop = (event: DragEvent) => {
+      const file = event.dataTransfer?.files[0];
+      if (event.defaultPrevented || !file) return;
+      event.preventDefault();
+      go('clean');
+      void cleanActions.openFile(file);
+    };
+    document.addEventListener('dragover', allow);
+    document.addEventListener('drop', drop);
+    return () => {
+      document.removeEventListener('dragover', allow);
+      document.removeEventListener('drop', drop);
+    };
+  }, []);
+}
+
 export function App() {
   const screen = useNavStore((state) => state.screen);
   const Current = screenComponents[screen] ?? CleanScreen;
@@ -21,8 +43,17 @@ export function App() {
   useEffect(() => {
     void appActions.load();
     void cleanActions.loadRecent();
-    return sift.jobs.onDidProgress((payload) => void cleanActions.progress(payload));
+    const stopProgress = sift.jobs.onDidProgress((payload) => void cleanActions.progress(payload));
+    const stopOpen = sift.app.onDidRequestOpen((request) => {
+      go('clean');
+      void ('path' in request ? cleanActions.openPath(request.path) : cleanActions.openJob(request.jobId));
+    });
+    return () => {
+      stopProgress();
+      stopOpen();
+    };
   }, []);
+  useWindowDrop();
 
   return (
     <div className="app">

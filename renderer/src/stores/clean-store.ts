@@ -5,6 +5,7 @@ import type {
   EventPayload,
   ExportChoices,
   ExportFile,
+  FileRef,
   JobListItem,
   JobOverview,
   keepableResults,
@@ -21,7 +22,8 @@ export type Stage = 'drop' | 'reading' | 'pick' | 'review' | 'running' | 'finish
 type CleanState = {
   stage: Stage;
   fileName?: string;
-  file?: File;
+  /** The opened file as main finds it (staged once; a column change reads it again from there). */
+  source?: FileRef;
   job?: JobOverview;
   preview?: ListPreview;
   error?: string;
@@ -75,7 +77,7 @@ export const cleanActions = {
   },
 
   async openJob(jobId: string) {
-    set({ error: undefined, exported: undefined, preview: undefined, file: undefined, canceling: false });
+    set({ error: undefined, exported: undefined, preview: undefined, source: undefined, canceling: false });
     try {
       const job = await sift.jobs.get({ jobId });
       set({ job, fileName: job.fileName, stage: stageOf(job) });
@@ -86,40 +88,48 @@ export const cleanActions = {
     }
   },
 
-  async openFile(file: File, column?: string) {
+  /** A dropped or chosen file: handed to main once, then read from there. */
+  async openFile(file: File) {
+    set({ stage: 'reading', fileName: file.name, error: undefined, job: undefined, preview: undefined });
+    try {
+      await cleanActions.openSource(await sift.files.stage(file), file.name);
+    } catch (error) {
+      set({ stage: 'drop', error: errorMessage(error) });
+    }
+  },
+
+  /** A file main opened itself (File ▸ Open… in the desktop app). */
+  openPath: (path: string) => cleanActions.openSource({ kind: 'path', path }, path.split(/[\\/]/).pop() ?? path),
+
+  async openSource(source: FileRef, fileName: string, column?: string) {
     set({
       stage: 'reading',
-      fileName: file.name,
-      file,
+      fileName,
+      source,
       error: undefined,
       job: undefined,
       preview: undefined,
       exported: undefined,
       canceling: false,
     });
-    try {
-      const ref = await sift.files.stage(file);
-      const [job, preview] = await Promise.allSettled([
-        sift.jobs.create({ file: ref, column }),
-        sift.lists.preview({ file: ref, maxRows: 8 }),
-      ]);
-      if (job.status === 'fulfilled') {
-        set({ stage: 'review', job: job.value, preview: preview.status === 'fulfilled' ? preview.value : undefined });
-      } else if (preview.status === 'fulfilled' && preview.value.headers.length > 0) {
-        // The file reads, but no email column was found: the person picks it on the preview.
-        set({ stage: 'pick', preview: preview.value, error: errorMessage(job.reason) });
-      } else set({ stage: 'drop', error: errorMessage(job.reason) });
-    } catch (error) {
-      set({ stage: 'drop', error: errorMessage(error) });
-    }
+    const [job, preview] = await Promise.allSettled([
+      sift.jobs.create({ file: source, column }),
+      sift.lists.preview({ file: source, maxRows: 8 }),
+    ]);
+    if (job.status === 'fulfilled') {
+      set({ stage: 'review', job: job.value, preview: preview.status === 'fulfilled' ? preview.value : undefined });
+    } else if (preview.status === 'fulfilled' && preview.value.headers.length > 0) {
+      // The file reads, but no email column was found: the person picks it on the preview.
+      set({ stage: 'pick', preview: preview.value, error: errorMessage(job.reason) });
+    } else set({ stage: 'drop', error: errorMessage(job.reason) });
   },
 
   /** Another email column: a job not yet cleaned is read again in main; a file still being picked is read anew. */
   changeColumn: (column: string) =>
     busyWhile(async () => {
-      const { job, file } = get();
+      const { job, source, fileName } = get();
       if (job?.phase === 'imported') set({ job: await sift.jobs.remap({ jobId: job.jobId, column }) });
-      else if (file) await cleanActions.openFile(file, column);
+      else if (source) await cleanActions.openSource(source, fileName ?? '', column);
     }),
 
   start: () =>
@@ -176,7 +186,7 @@ export const cleanActions = {
     set({
       stage: 'drop',
       fileName: undefined,
-      file: undefined,
+      source: undefined,
       job: undefined,
       preview: undefined,
       error: undefined,
