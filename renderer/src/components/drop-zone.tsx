@@ -39,6 +39,9 @@ export function DropZone({ busy, onFile }: DropZoneProps) {
       <input
         ref={input}
         className="visually-hidden"
+        aria-label="Choose a CSV list"
+        // The "Choose a file" button opens it; one tab stop is enough.
+        tabIndex={-1}
         type="file"
         accept=".csv,.tsv,.txt,text/csv,text/plain"
         data-testid="file-input"

@@ -1,0 +1,54 @@
+// Every screen in light and dark mode, at a desktop and a small window size: screenshots to look at
+// (test-results/screens/appearance/), and axe-core finds no serious or critical violation on any of them.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './web-host-fixture.ts';
+
+const newsletter = new URL('../fixtures/newsletter.csv', import.meta.url).pathname;
+
+async function expectAccessible(page: Page, screen: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${screen}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+  expect(serious).toEqual([]);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 800, height: 600 },
+  ]) {
+    const size = `${viewport.width}x${viewport.height}`;
+    test(`screens in ${colorScheme} mode at ${size}`, async ({ page, hostUrl }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      const shot = async (name: string) => {
+        await page.screenshot({
+          path: `test-results/screens/appearance/${name}-${colorScheme}-${size}.png`,
+          fullPage: true,
+        });
+        await expectAccessible(page, `${name} (${colorScheme}, ${size})`);
+      };
+      await page.goto(hostUrl);
+      await expect(page.getByRole('heading', { name: 'Drop a CSV list here' })).toBeVisible();
+      await shot('drop');
+
+      await page.getByTestId('file-input').setInputFiles(newsletter);
+      await expect(page.getByTestId('cost')).toBeVisible();
+      await shot('review');
+
+      await page.getByTestId('start-button').click();
+      await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+      await page.getByTestId('export-button').click();
+      await expect(page.getByTestId('download-cleaned')).toBeVisible();
+      await shot('results');
+
+      await page.getByTestId('nav-history').click();
+      await expect(page.getByTestId('history-table')).toBeVisible();
+      await shot('history');
+    });
+  }
+}
