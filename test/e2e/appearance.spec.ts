@@ -1,6 +1,6 @@
 // Every screen in light and dark mode, at a desktop and a small window size: screenshots to look at
 // (test-results/screens/appearance/), and axe-core finds no serious or critical violation on any of them.
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './web-host-fixture.ts';
 

@@ -18,7 +18,10 @@ export type RateBudget = {
   pauseUntil(operation: Operation, untilMs: number): void;
 };
 
-export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defaultRateLimits): RateBudget {
+export function createRateBudget(defaults: Partial<Record<Operation, Rule>> = defaultRateLimits): RateBudget {
+  // The spec's limits until the service says otherwise. Spec: X-RateLimit-Limit is "the limit in force", so
+  // a key the service allows more (Sift's own service does for the app's key) or less is kept to that.
+  const rules = new Map(Object.entries(defaults) as [Operation, Rule][]);
   const sent = new Map<Operation, number[]>();
   const paused = new Map<Operation, number>();
   return {
@@ -31,7 +34,7 @@ export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defau
           await clock.sleep(pausedUntil - now, signal);
           continue;
         }
-        const rule = rules[operation];
+        const rule = rules.get(operation);
         if (!rule) return;
         // A sliding window: never more than `limit` sends in any `windowSeconds`, so the service's
         // fixed windows, wherever they fall, never see more than the limit either.
@@ -57,6 +60,8 @@ export function createRateBudget(rules: Partial<Record<Operation, Rule>> = defau
         !Number.isFinite(reset)
       )
         return;
+      const rule = rules.get(operation);
+      if (rule && limit > 0 && limit !== rule.limit) rules.set(operation, { ...rule, limit });
       if (limit > 0 && remaining < limit * slowDownFraction) {
         // Reset is a Unix time in seconds (assumed, as the spec's example); never pause for more than two minutes.
         const resetMs = rateLimitResetIsUnixSeconds ? reset * 1000 : clock.now() + reset * 1000;

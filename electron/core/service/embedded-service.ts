@@ -27,8 +27,13 @@ export async function startEmbeddedService(
     let entry = made.get(mode);
     if (!entry) {
       const { key, record } = await service.dashboard.createKey(mode, `Sift app (this run, ${mode})`);
-      // Generous status budget: the app is this key's only client.
-      await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 600, windowSeconds: 60 } });
+      // Generous budgets: the app is this key's only client, and a person cleaning several small lists in a
+      // minute must not wait on limits meant to share a hosted service between many clients.
+      await service.dashboard.setKeyRateLimits(record.id, {
+        batchStatus: { limit: 600, windowSeconds: 60 },
+        uploadFile: { limit: 120, windowSeconds: 60 },
+        createBatch: { limit: 120, windowSeconds: 60 },
+      });
       entry = { key, id: record.id };
       made.set(mode, entry);
     }

@@ -137,7 +137,11 @@ export const cleanActions = {
       const { job } = get();
       if (!job) return;
       const started = await sift.jobs.start({ jobId: job.jobId });
-      set({ job: started, stage: stageOf(started) });
+      // A short job may have ended (its last progress event came first): never step back from the results.
+      const current = get().job;
+      if (current?.jobId === started.jobId && isFinishedPhase(current.phase)) return;
+      // Accepted: the job is on its way even while main still says it has not sent anything.
+      set({ job: started, stage: isFinishedPhase(started.phase) ? 'finished' : 'running' });
     }),
 
   async cancel() {

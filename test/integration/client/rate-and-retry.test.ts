@@ -110,6 +110,32 @@ describe('rate limits', () => {
   });
 });
 
+describe("a key's own limits", () => {
+  it('follows X-RateLimit-Limit when the service gives the key more than the spec does', async () => {
+    const { key, record } = service.dashboard.createKey('sandbox', 'roomy');
+    service.dashboard.setKeyRateLimits(record.id, { createBatch: { limit: 50, windowSeconds: 60 } });
+    const clock = fakeClock();
+    const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, clock, budget: createRateBudget() });
+    // The spec's default is ten a minute; this key may send fifty, and says so in its headers.
+    for (let i = 0; i < 15; i += 1)
+      await client.createBatch({ name: `roomy ${i}`, emails: [`valid.r${i}@example.com`] });
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('keeps to the spec until the service says otherwise', async () => {
+    const { key } = service.dashboard.createKey('sandbox', 'default');
+    const clock = fakeClock();
+    const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, clock, budget: createRateBudget() });
+    await Promise.allSettled(
+      Array.from({ length: 11 }, (_, i) =>
+        client.createBatch({ name: `plain ${i}`, emails: [`valid.p${i}@example.com`] }),
+      ),
+    );
+    // The eleventh waits for the first to leave the minute's window, before it is sent at all.
+    expect(clock.waits[0]).toBeGreaterThan(59_000);
+  });
+});
+
 describe('errors', () => {
   it('never retries 400, 401 or 402, and says which it was', async () => {
     const live = service.dashboard.createKey('live', 'broke').key;
