@@ -57,7 +57,7 @@ export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobPro
       <p className="card__meta" data-testid="progress-text">
         {canceling
           ? 'Canceling… what was checked so far is kept.'
-          : job.phase === 'submitting'
+          : job.phase === 'submitting' || job.phase === 'imported'
             ? 'Sending the list…'
             : `${describePhase(job.phase, job.error)}: ${formatCount(checked)} of ${formatCount(total)} addresses`}
       </p>
