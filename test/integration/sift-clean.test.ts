@@ -256,4 +256,23 @@ describe('sift clean', () => {
     const typo = await runSift(['verify', 'ann@gmial.com', '--json'], { SIFT_DATA_DIR: data });
     expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com' });
   });
+
+  it('gives an address that starts like a formula its verdict, guarded in the annotated copy only', async () => {
+    const { dir, data } = await workspace();
+    const path = join(dir, 'signs.csv');
+    await writeFile(path, 'email\n=valid.eq@example.com\n-valid.dash@example.com\nvalid.plain@example.com\n');
+    expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
+    const annotated = parse(await readFile(join(dir, 'signs.annotated.csv'), 'utf8'));
+    expect(annotated.slice(1).map((row) => [row[0], row[1]])).toEqual([
+      ["'=valid.eq@example.com", 'valid'],
+      ["'-valid.dash@example.com", 'valid'],
+      ['valid.plain@example.com', 'valid'],
+    ]);
+    const cleaned = parse(await readFile(join(dir, 'signs.cleaned.csv'), 'utf8'));
+    expect(cleaned.slice(1).map((row) => row[0])).toEqual([
+      '=valid.eq@example.com',
+      '-valid.dash@example.com',
+      'valid.plain@example.com',
+    ]);
+  });
 });

@@ -21,8 +21,10 @@ function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultR
   const sameKey = keyCheck(list);
   const verdicts: VerdictRow[] = [];
   for (const row of rows) {
-    // An address the job never sent (a service's own addition) has no row to land on.
-    const id = index.find(row.email.trim().toLowerCase(), sameKey);
+    // An address the job never sent (a service's own addition) has no row to land on. A download may guard
+    // an address that starts like a formula with a leading ' (as Sift's own service does): that is undone.
+    const key = row.email.trim().toLowerCase();
+    const id = index.find(key, sameKey) ?? (key.startsWith("'") ? index.find(key.slice(1), sameKey) : undefined);
     if (id === undefined) continue;
     const reason = typeof row.reason === 'string' ? row.reason : null;
     verdicts.push({ id, result: row.result, billed: row.billed, reason });

@@ -1,16 +1,23 @@
-// Works running batches in the background: picks pending addresses, paces probes per mail host,
-// and writes each round's verdicts in one transaction. All state is in the database, so after a
-// restart it simply carries on: a verdict is written once, and billed once, or not at all.
+// Works running batches in the background: picks pending addresses, paces probes per mail host, and
+// writes each round's verdicts in one transaction. All state is in the database, so after a restart it
+// simply carries on: a verdict is written once, and billed once, or not at all. An engine that opens no
+// connection (the sandbox's scripted verdicts) with no pacing asked for is worked in large rounds at once.
 import type { KeyMode } from '../wire/spec.ts';
-import { sql, type Database } from '../storage/sqlite.ts';
-import { recordOutcomes, type ProbeOutcome } from './batches.ts';
-import type { VerificationEngine } from './sandbox-verdicts.ts';
+import type { Database } from '../storage/sqlite.ts';
+import type { VerificationEngine, Verdict } from './sandbox-verdicts.ts';
 import type { ServiceConfig } from './service-config.ts';
+import { recordOutcomes, type ProbeOutcome } from './store/batch-lifecycle-store.ts';
+import { pendingRows, runningBatches, type PendingRow } from './store/batches-store.ts';
 
 export type BatchWorker = { runOnce(): Promise<number>; start(): void; stop(): Promise<void> };
 
-/** How far past the first pending address the worker looks for hosts that still have budget. */
+/** How far past the first pending address the paced worker looks for hosts that still have budget. */
 const lookAhead = 2000;
+/** Rows per round for an engine that answers at once: large enough to be quick, small enough to keep answering HTTP. */
+const immediateRoundRows = 10_000;
+
+const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
+const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createBatchWorker(
   db: Database,
@@ -18,13 +25,18 @@ export function createBatchWorker(
   engines: Record<KeyMode, VerificationEngine>,
 ): BatchWorker {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  /** Per batch, the last row an immediate round took: a hint only (a restart starts from the top again). */
+  const reached = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> | undefined;
   let stopped = true;
 
-  /** Token bucket per mail host: `probesPerSecondPerHost`, with at most one second's burst. */
+  const rateFor = (mode: KeyMode) =>
+    mode === 'sandbox' ? config.sandboxProbesPerSecondPerHost : config.probesPerSecondPerHost;
+
+  /** Token bucket per mail host: the mode's probes per second, with at most one second's burst. */
   function takeToken(mode: KeyMode, host: string, now: number): boolean {
-    const rate = mode === 'sandbox' ? config.sandboxProbesPerSecondPerHost : config.probesPerSecondPerHost;
+    const rate = rateFor(mode);
     const id = `${mode}:${host}`;
     const bucket = buckets.get(id) ?? { tokens: rate, at: now };
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
@@ -35,44 +47,61 @@ export function createBatchWorker(
     return true;
   }
 
+  function immediateRound(batchId: string, verifyNow: (local: string, host: string) => Verdict): number {
+    const after = reached.get(batchId) ?? 0;
+    const rows = pendingRows(db, batchId, after, immediateRoundRows);
+    // Past the end: start from the top again, where rows whose probe failed are still pending.
+    reached.set(batchId, rows.length < immediateRoundRows ? 0 : rows.at(-1)!.seq);
+    if (rows.length === 0) return 0;
+    const outcomes: ProbeOutcome[] = rows.map((row) => {
+      try {
+        return { seq: row.seq, verdict: verifyNow(localPartOf(row.email), row.host) };
+      } catch (error) {
+        return { seq: row.seq, error: failure(error) };
+      }
+    });
+    recordOutcomes(db, config, config.now(), batchId, outcomes);
+    return rows.length;
+  }
+
+  async function pacedRound(batch: { id: string; mode: KeyMode }, budget: number): Promise<number> {
+    const now = config.now();
+    const picked: PendingRow[] = [];
+    for (const row of pendingRows(db, batch.id, 0, lookAhead)) {
+      if (picked.length >= budget) break;
+      if (takeToken(batch.mode, row.host, now)) picked.push(row);
+    }
+    if (picked.length === 0) return 0;
+    const outcomes: ProbeOutcome[] = [];
+    for (let i = 0; i < picked.length; i += config.probeConcurrency) {
+      const slice = picked.slice(i, i + config.probeConcurrency);
+      const settled = await Promise.allSettled(
+        slice.map((row) => engines[batch.mode].verify(localPartOf(row.email), row.host)),
+      );
+      settled.forEach((outcome, index) => {
+        const seq = slice[index]!.seq;
+        outcomes.push(
+          outcome.status === 'fulfilled' ? { seq, verdict: outcome.value } : { seq, error: failure(outcome.reason) },
+        );
+      });
+    }
+    recordOutcomes(db, config, config.now(), batch.id, outcomes);
+    return picked.length;
+  }
+
   async function runRound(): Promise<number> {
-    const running = sql(db, "SELECT id, mode FROM batches WHERE status = 'running' ORDER BY created_at").all() as {
-      id: string;
-      mode: KeyMode;
-    }[];
     let budget = config.probesPerRound;
     let probed = 0;
-    for (const batch of running) {
-      if (budget <= 0) break;
-      const pending = db
-        .prepare('SELECT seq, email, host FROM batch_rows WHERE batch_id = ? AND result IS NULL ORDER BY seq LIMIT ?')
-        .all(batch.id, lookAhead) as { seq: number; email: string; host: string }[];
-      const picked = [];
-      const now = config.now();
-      for (const row of pending) {
-        if (picked.length >= budget) break;
-        if (takeToken(batch.mode, row.host, now)) picked.push(row);
+    for (const batch of runningBatches(db)) {
+      const engine = engines[batch.mode];
+      if (engine.verifyNow && rateFor(batch.mode) === Number.POSITIVE_INFINITY) {
+        probed += immediateRound(batch.id, engine.verifyNow);
+        continue;
       }
-      if (picked.length === 0) continue;
-      budget -= picked.length;
-      const outcomes: ProbeOutcome[] = [];
-      for (let i = 0; i < picked.length; i += config.probeConcurrency) {
-        const slice = picked.slice(i, i + config.probeConcurrency);
-        const settled = await Promise.allSettled(
-          slice.map((row) => engines[batch.mode].verify(row.email.slice(0, row.email.lastIndexOf('@')), row.host)),
-        );
-        settled.forEach((outcome, index) => {
-          const seq = slice[index]!.seq;
-          if (outcome.status === 'fulfilled') outcomes.push({ seq, verdict: outcome.value });
-          else
-            outcomes.push({
-              seq,
-              error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason),
-            });
-        });
-      }
-      recordOutcomes(db, config, config.now(), batch.id, outcomes);
-      probed += picked.length;
+      if (budget <= 0) continue;
+      const done = await pacedRound(batch, budget);
+      budget -= done;
+      probed += done;
     }
     return probed;
   }

@@ -2,7 +2,7 @@
 // neither guessed, nor read, nor pointed at another batch's rows.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { assumedErrors } from '../wire/assumptions.ts';
-import { invalidRequest } from './service-error.ts';
+import { invalidRequest } from './service-errors.ts';
 
 export type CursorCodec = {
   encode(batchId: string, position: number): string;

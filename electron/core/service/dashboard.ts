@@ -2,9 +2,9 @@
 // the low-balance threshold, top-ups and deliveries. The app's settings screen and `sift service` call these.
 import type { KeyMode } from '../wire/spec.ts';
 import type { Database } from '../storage/sqlite.ts';
-import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './api-keys.ts';
-import { failBatch } from './batches.ts';
-import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './credits.ts';
+import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './store/keys-store.ts';
+import { failBatch } from './store/batch-lifecycle-store.ts';
+import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './store/credits-store.ts';
 import type { RateLimitOperation, RateLimitRule, ServiceConfig } from './service-config.ts';
 import {
   createEndpoint,
@@ -14,7 +14,7 @@ import {
   replayDelivery,
   type Delivery,
   type WebhookEndpoint,
-} from './webhooks.ts';
+} from './store/webhooks-store.ts';
 
 export type Dashboard = {
   /** The full key is in the answer this once; afterwards only its masked form exists. */

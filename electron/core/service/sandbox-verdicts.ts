@@ -8,7 +8,11 @@ import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
 
 export type Verdict = { result: string; reason: string; role: boolean; disposable: boolean };
 
-export type VerificationEngine = { verify(local: string, asciiDomain: string): Promise<Verdict> };
+export type VerificationEngine = {
+  verify(local: string, asciiDomain: string): Promise<Verdict>;
+  /** An engine that opens no connection may answer at once; the worker then needs no pacing for it. */
+  verifyNow?(local: string, asciiDomain: string): Verdict;
+};
 
 /** Big mailbox providers accept mail only for real boxes, so they are never catch-all. */
 const majorProviders = new Set([
@@ -55,4 +59,5 @@ export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
 
 export const sandboxEngine: VerificationEngine = {
   verify: async (local, asciiDomain) => sandboxVerdict(local, asciiDomain),
+  verifyNow: sandboxVerdict,
 };

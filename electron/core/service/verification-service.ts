@@ -5,17 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { apiPrefix } from '../wire/spec.ts';
 import { openDatabase, type Database } from '../storage/sqlite.ts';
-import { discardUnfinishedImports } from './batches.ts';
+import { discardUnfinishedImports } from './store/batches-store.ts';
 import { createBatchWorker, type BatchWorker } from './batch-worker.ts';
 import { createCursorCodec } from './cursors.ts';
 import { createDashboard, type Dashboard } from './dashboard.ts';
-import { createServiceRequestHandler } from './http-api.ts';
-import { releaseUnsettledKeys } from './idempotency.ts';
+import { createServiceRequestHandler } from './http/request-handler.ts';
+import { releaseUnsettledKeys } from './store/idempotency-store.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { sandboxEngine, type VerificationEngine } from './sandbox-verdicts.ts';
-import { migrate, metaSecret } from './schema.ts';
+import { migrate, metaSecret } from './store/schema.ts';
 import { serviceConfig, type ServiceConfig } from './service-config.ts';
-import { createDeliveryWorker, type DeliveryWorker } from './webhooks.ts';
+import { createDeliveryWorker, type DeliveryWorker } from './webhook-delivery.ts';
 
 export type VerificationService = {
   /** `http://127.0.0.1:<port>/v1` */

@@ -186,12 +186,26 @@ describe('CSV download', () => {
     const csv = await api('GET', `/batches/${created.body.id}/results.csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('email,result,billed');
+    // The spec's three columns, then Sift's own reason (see wire assumptions).
+    expect(lines[0]).toBe('email,result,billed,reason');
     const json = await api('GET', `/batches/${created.body.id}/results?limit=1000`);
     expect(lines.slice(1)).toEqual(
       json.body.data.map(
-        (row: { email: string; result: string; billed: boolean }) => `${row.email},${row.result},${row.billed}`,
+        (row: { email: string; result: string; billed: boolean; reason?: string }) =>
+          `${row.email},${row.result},${row.billed},${row.reason ?? ''}`,
       ),
     );
+  });
+
+  it('guards cells a spreadsheet would run as formulas', async () => {
+    const created = await api('POST', '/batches', { emails: ['=valid.f@example.com', '+valid.g@example.com'] });
+    await waitFor(async () => (await api('GET', `/batches/${created.body.id}`)).body.status === 'complete', 15_000);
+    const lines = (await api('GET', `/batches/${created.body.id}/results.csv`)).text.trim().split('\r\n');
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort(),
+    ).toEqual(["'+valid.g@example.com", "'=valid.f@example.com"]);
   });
 });

@@ -1,11 +1,11 @@
 // API keys: shown in full once, stored only as a hash, several active at once, revocable.
 import { createHash, randomBytes } from 'node:crypto';
-import { assumedErrors } from '../wire/assumptions.ts';
-import { errorCodes, errorTypes, keyModeOf, keyPrefixes, maskKey, type KeyMode } from '../wire/spec.ts';
-import { sql, type Database } from '../storage/sqlite.ts';
+import { assumedErrors } from '../../wire/assumptions.ts';
+import { errorCodes, keyModeOf, keyPrefixes, maskKey, type KeyMode } from '../../wire/spec.ts';
+import { sql, type Database } from '../../storage/sqlite.ts';
 import { newId } from './schema.ts';
-import type { RateLimitRule, RateLimitOperation } from './service-config.ts';
-import { ServiceError } from './service-error.ts';
+import type { RateLimitRule, RateLimitOperation } from '../service-config.ts';
+import { ServiceError } from '../service-errors.ts';
 
 export type ApiKeyRecord = {
   id: string;
@@ -107,8 +107,7 @@ export function authenticate(db: Database, authorization: string | undefined, no
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) {
     throw new ServiceError(
-      401,
-      errorTypes.authentication,
+      'authentication',
       assumedErrors.missingApiKey,
       'No API key was sent. Send it as `Authorization: Bearer <key>`.',
     );
@@ -119,7 +118,7 @@ export function authenticate(db: Database, authorization: string | undefined, no
     : undefined;
   if (!row || row.state !== 'active') {
     const message = row ? 'This API key has been revoked.' : 'The API key does not match any key.';
-    throw new ServiceError(401, errorTypes.authentication, errorCodes.invalidApiKey, message);
+    throw new ServiceError('authentication', errorCodes.invalidApiKey, message);
   }
   if (row.last_used_at === null || now - row.last_used_at >= lastUsedEveryMs) {
     sql(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);

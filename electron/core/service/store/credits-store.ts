@@ -1,10 +1,10 @@
 // Credits: live keys get a free allowance each month, then spend the balance; sandbox keys never spend.
 // A batch reserves what it may need when it is submitted, so two batches cannot both count on the same credits.
-import { assumedErrors } from '../wire/assumptions.ts';
-import { sql, type Database } from '../storage/sqlite.ts';
-import type { ServiceConfig } from './service-config.ts';
-import { ServiceError } from './service-error.ts';
-import { recordEvent } from './webhooks.ts';
+import { assumedErrors } from '../../wire/assumptions.ts';
+import { sql, type Database } from '../../storage/sqlite.ts';
+import type { ServiceConfig } from '../service-config.ts';
+import { ServiceError } from '../service-errors.ts';
+import { recordEvent } from './webhooks-store.ts';
 
 type AccountRow = {
   balance: number;
@@ -43,8 +43,7 @@ export function assertCanPay(db: Database, config: ServiceConfig, now: number, c
   const state = accountState(db, config, now);
   if (count > state.freeRemaining + state.balance) {
     throw new ServiceError(
-      402,
-      assumedErrors.paymentRequired,
+      'payment_required',
       assumedErrors.insufficientCredits,
       `This needs ${count} credits; the account has ${state.freeRemaining} free checks left this month and a balance of ${state.balance}.`,
     );

@@ -1,142 +1,15 @@
-// Batches: staged in chunks (so a huge upload is never held whole), opened with a credit reservation,
-// verified row by row, and ended complete, failed (refunded) or canceled (keeps what was verified).
-// Results are ordered by when their verdict was written, so a cursor is a position that stays valid
-// while rows are still being added behind it.
-import { checkSyntax } from '../email/syntax.ts';
-import { assumedErrors, batchStatuses, type BatchObject } from '../wire/assumptions.ts';
-import type { BatchSummary, KeyMode, ResultRow } from '../wire/spec.ts';
-import { transaction, type Database, sql } from '../storage/sqlite.ts';
-import { refundCredits, reserveCredits } from './credits.ts';
-import { newId } from './schema.ts';
-import type { ServiceConfig } from './service-config.ts';
-import { invalidRequest } from './service-error.ts';
-import { recordEvent } from './webhooks.ts';
-import type { Verdict } from './sandbox-verdicts.ts';
-
-/** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
-const importing = 'importing';
-
-export type BatchRecord = {
-  id: string;
-  key_id: string;
-  mode: KeyMode;
-  name: string;
-  status: string;
-  submitted: number;
-  unique_count: number;
-  done_count: number;
-  c_valid: number;
-  c_invalid: number;
-  c_catch_all: number;
-  c_unknown: number;
-  c_role: number;
-  c_disposable: number;
-  c_billed: number;
-  reserved_free: number;
-  reserved_paid: number;
-  free_month: string;
-  next_result_seq: number;
-  created_at: number;
-  ended_at: number | null;
-  error: string | null;
-};
-
-export function summaryOf(batch: BatchRecord): BatchSummary {
-  return {
-    valid: batch.c_valid,
-    invalid: batch.c_invalid,
-    catch_all: batch.c_catch_all,
-    unknown: batch.c_unknown,
-    duplicates: batch.submitted - batch.unique_count,
-    role: batch.c_role,
-    disposable: batch.c_disposable,
-    billed: batch.c_billed,
-  };
-}
-
-export function batchObject(batch: BatchRecord): BatchObject {
-  return {
-    id: batch.id,
-    name: batch.name,
-    status: batch.status,
-    submitted: batch.submitted,
-    unique: batch.unique_count,
-    created_at: new Date(batch.created_at).toISOString(),
-    completed_at:
-      batch.status === batchStatuses.complete && batch.ended_at ? new Date(batch.ended_at).toISOString() : null,
-    summary: summaryOf(batch),
-  };
-}
-
-function loadBatch(db: Database, id: string): BatchRecord | undefined {
-  return sql(db, 'SELECT * FROM batches WHERE id = ?').get(id) as BatchRecord | undefined;
-}
-
-/** A batch the key may see: its own mode's batches (sandbox and live data never mix). */
-export function getBatchFor(db: Database, id: string, mode: KeyMode): BatchRecord {
-  const batch = loadBatch(db, id);
-  if (!batch || batch.mode !== mode || batch.status === importing) {
-    throw invalidRequest(assumedErrors.batchNotFound, `No batch ${id}.`, 404);
-  }
-  return batch;
-}
-
-export function beginBatch(db: Database, now: number, key: { id: string; mode: KeyMode }, name: string): string {
-  const id = newId('bat');
-  sql(db, 'INSERT INTO batches (id, key_id, mode, name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    id,
-    key.id,
-    key.mode,
-    name,
-    importing,
-    now,
-  );
-  return id;
-}
-
-/** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
-export function stageAddresses(
-  db: Database,
-  config: ServiceConfig,
-  batchId: string,
-  addresses: readonly string[],
-): void {
-  transaction(db, () => {
-    const batch = loadBatch(db, batchId)!;
-    if (batch.submitted + addresses.length > config.maxBatchAddresses) {
-      throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
-    }
-    const insert = sql(
-      db,
-      `INSERT INTO batch_rows (batch_id, seq, email, norm, host, result, reason, result_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, norm) DO NOTHING`,
-    );
-    let seq = batch.unique_count;
-    let resultSeq = batch.next_result_seq;
-    let invalid = 0;
-    for (const raw of addresses) {
-      const email = raw.trim();
-      const syntax = checkSyntax(email);
-      const norm = email.toLowerCase();
-      // Bad syntax gets its verdict now: it is never probed and never billed.
-      const changes = syntax.ok
-        ? insert.run(batchId, seq + 1, email, norm, syntax.asciiDomain, null, null, null).changes
-        : insert.run(batchId, seq + 1, email, norm, null, 'invalid', 'invalid_syntax', resultSeq).changes;
-      if (changes > 0) {
-        seq += 1;
-        if (!syntax.ok) {
-          invalid += 1;
-          resultSeq += 1;
-        }
-      }
-    }
-    sql(
-      db,
-      `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_invalid = c_invalid + ?,
-       next_result_seq = ? WHERE id = ?`,
-    ).run(addresses.length, seq, invalid, invalid, resultSeq, batchId);
-  });
-}
+// A batch's life after staging, each step one transaction: opened with a credit reservation, verdicts
+// written a round at a time, then complete, failed (everything refunded) or canceled (keeps what was
+// verified). Each end records its webhook event in the same transaction.
+import { transaction, type Database, sql } from '../../storage/sqlite.ts';
+import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
+import { summaryOf } from '../batch-objects.ts';
+import type { Verdict } from '../sandbox-verdicts.ts';
+import type { ServiceConfig } from '../service-config.ts';
+import { ServiceError } from '../service-errors.ts';
+import { discardBatch, loadBatch, type BatchRecord } from './batches-store.ts';
+import { refundCredits, reserveCredits } from './credits-store.ts';
+import { recordEvent } from './webhooks-store.ts';
 
 /** Reserves the credits the batch may spend and lets the worker at it, or answers 402 and drops it. */
 export function openBatch(
@@ -168,20 +41,6 @@ export function openBatch(
   } catch (error) {
     discardBatch(db, batchId);
     throw error;
-  }
-}
-
-export function discardBatch(db: Database, batchId: string): void {
-  transaction(db, () => {
-    sql(db, 'DELETE FROM batch_rows WHERE batch_id = ?').run(batchId);
-    sql(db, 'DELETE FROM batches WHERE id = ?').run(batchId);
-  });
-}
-
-/** After a restart: batches whose upload never finished are dropped (the caller never got an id for them). */
-export function discardUnfinishedImports(db: Database): void {
-  for (const { id } of sql(db, 'SELECT id FROM batches WHERE status = ?').all(importing) as { id: string }[]) {
-    discardBatch(db, id);
   }
 }
 
@@ -320,10 +179,10 @@ export function cancelBatch(
   return transaction(db, () => {
     const current = loadBatch(db, batch.id)!;
     if (current.status !== batchStatuses.running) {
-      throw invalidRequest(
+      throw new ServiceError(
+        'conflict',
         assumedErrors.batchNotRunning,
         `Batch ${batch.id} has already ended (${current.status}).`,
-        409,
       );
     }
     refundCredits(db, now, { free: current.reserved_free, paid: current.reserved_paid, freeMonth: current.free_month });
@@ -341,48 +200,4 @@ export function cancelBatch(
     afterCancel(canceled);
     return canceled;
   });
-}
-
-export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: number): boolean {
-  return batch.ended_at !== null && now > batch.ended_at + config.retentionMs;
-}
-
-type StoredRow = {
-  email: string;
-  result: string;
-  billed: number;
-  role: number;
-  disposable: number;
-  reason: string | null;
-  result_seq: number;
-};
-
-export function toResultRow(row: StoredRow): ResultRow {
-  // role, disposable and reason are Sift's extras (see wire assumptions); readers must not need them.
-  return {
-    email: row.email,
-    result: row.result,
-    billed: row.billed === 1,
-    role: row.role === 1,
-    disposable: row.disposable === 1,
-    ...(row.reason ? { reason: row.reason } : {}),
-  };
-}
-
-/** Rows after `position` in result order, optionally one verdict only. */
-export function readResults(
-  db: Database,
-  batchId: string,
-  position: number,
-  limit: number,
-  filter?: string,
-): StoredRow[] {
-  const filterClause = filter === undefined ? '' : 'AND result = ?';
-  const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
-  return db
-    .prepare(
-      `SELECT email, result, billed, role, disposable, reason, result_seq FROM batch_rows
-       WHERE batch_id = ? AND result_seq > ? ${filterClause} ORDER BY result_seq LIMIT ?`,
-    )
-    .all(...params) as StoredRow[];
 }

@@ -1,9 +1,9 @@
 // Idempotency-Key (assumed semantics, see wire assumptions): the same key and body within 24 hours
 // replays the first answer and does nothing twice; the same key with another body is a 409.
 import { createHash } from 'node:crypto';
-import { assumedErrors, idempotencyWindowMs } from '../wire/assumptions.ts';
-import { sql, type Database } from '../storage/sqlite.ts';
-import { invalidRequest } from './service-error.ts';
+import { assumedErrors, idempotencyWindowMs } from '../../wire/assumptions.ts';
+import { sql, type Database } from '../../storage/sqlite.ts';
+import { ServiceError } from '../service-errors.ts';
 
 export type StoredResponse = { status: number; body: string };
 
@@ -28,17 +28,17 @@ export function claimIdempotencyKey(
   ) as { request_hash: string; status: number | null; body: string | null } | undefined;
   if (existing) {
     if (existing.request_hash !== hash) {
-      throw invalidRequest(
+      throw new ServiceError(
+        'conflict',
         assumedErrors.idempotencyKeyReused,
         'This Idempotency-Key was used with a different request.',
-        409,
       );
     }
     if (existing.status === null) {
-      throw invalidRequest(
+      throw new ServiceError(
+        'conflict',
         'idempotency_key_in_use',
         'A request with this Idempotency-Key is still being processed. Retry shortly.',
-        409,
       );
     }
     return { status: existing.status, body: existing.body ?? '' };

@@ -1,6 +1,6 @@
 // The embedded service's tables. Times are milliseconds since the epoch unless named *_iso.
 import { randomBytes } from 'node:crypto';
-import { sql, type Database } from '../storage/sqlite.ts';
+import { sql, type Database } from '../../storage/sqlite.ts';
 
 const schemaVersion = 1;
 

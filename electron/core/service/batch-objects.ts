@@ -1,0 +1,31 @@
+// A batch as the spec shows it: the batch object and its summary counters, from a stored batch.
+import { batchStatuses, type BatchObject } from '../wire/assumptions.ts';
+import type { BatchSummary } from '../wire/spec.ts';
+import type { BatchRecord } from './store/batches-store.ts';
+
+export function summaryOf(batch: BatchRecord): BatchSummary {
+  return {
+    valid: batch.c_valid,
+    invalid: batch.c_invalid,
+    catch_all: batch.c_catch_all,
+    unknown: batch.c_unknown,
+    duplicates: batch.submitted - batch.unique_count,
+    role: batch.c_role,
+    disposable: batch.c_disposable,
+    billed: batch.c_billed,
+  };
+}
+
+export function batchObject(batch: BatchRecord): BatchObject {
+  return {
+    id: batch.id,
+    name: batch.name,
+    status: batch.status,
+    submitted: batch.submitted,
+    unique: batch.unique_count,
+    created_at: new Date(batch.created_at).toISOString(),
+    completed_at:
+      batch.status === batchStatuses.complete && batch.ended_at ? new Date(batch.ended_at).toISOString() : null,
+    summary: summaryOf(batch),
+  };
+}

@@ -1,0 +1,16 @@
+// GET /account: the key's mode, the balance and the free checks left this month.
+import { accountSchema } from '../../wire/assumptions.ts';
+import { accountState } from '../store/credits-store.ts';
+import { sendJson } from './error-responses.ts';
+import type { Call, ServiceContext } from './service-context.ts';
+
+export async function account(context: ServiceContext, call: Call): Promise<void> {
+  const state = accountState(context.db, context.config, context.config.now());
+  const body = accountSchema.parse({
+    mode: call.key.mode,
+    balance: state.balance,
+    free_remaining: state.freeRemaining,
+    key: { label: call.key.label, prefix: call.key.masked },
+  });
+  sendJson(call.response, 200, body);
+}

@@ -1,0 +1,75 @@
+// POST /batches, GET /batches/{id}, POST /batches/{id}/cancel, and the staging both ways of creating a
+// batch share (a JSON list here, a file in files-handler.ts).
+import { createBatchRequestSchema, createdStatus } from '../../wire/assumptions.ts';
+import { batchObject } from '../batch-objects.ts';
+import { invalidRequest } from '../service-errors.ts';
+import { cancelBatch, openBatch } from '../store/batch-lifecycle-store.ts';
+import { beginBatch, discardBatch, getBatchFor, stageAddresses } from '../store/batches-store.ts';
+import { requestHash, type StoredResponse } from '../store/idempotency-store.ts';
+import { sendJson } from './error-responses.ts';
+import { idempotent, readJson } from './idempotent.ts';
+import type { Call, ServiceContext } from './service-context.ts';
+
+/** Addresses staged per transaction: a huge batch is never one giant write. */
+export const stageChunk = 20_000;
+
+export async function createBatch(context: ServiceContext, call: Call): Promise<void> {
+  const { db, config } = context;
+  const { text, value } = await readJson(call.request, config.maxJsonBytes);
+  const parsed = createBatchRequestSchema.safeParse(value);
+  if (!parsed.success) {
+    throw invalidRequest('invalid_batch', 'The body must be JSON `{ "name": string, "emails": [string, ...] }`.');
+  }
+  const { emails, name = '' } = parsed.data;
+  if (emails.length === 0) throw invalidRequest('empty_batch', 'A batch needs at least one address.');
+  if (emails.length > config.maxBatchAddresses) {
+    throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
+  }
+  await idempotent(context, call, requestHash('batches', text), (settle) =>
+    createStagedBatch(context, call, name, settle, (batchId) => {
+      for (let i = 0; i < emails.length; i += stageChunk)
+        stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk));
+    }),
+  );
+}
+
+/** Stages a new batch's addresses and opens it; the answer is stored for replays in the same transaction. */
+export async function createStagedBatch(
+  context: ServiceContext,
+  call: Call,
+  name: string,
+  settle: (stored: StoredResponse) => void,
+  stage: (batchId: string) => void | Promise<void>,
+): Promise<StoredResponse> {
+  const { db, config } = context;
+  const batchId = beginBatch(db, config.now(), call.key, name);
+  try {
+    await stage(batchId);
+  } catch (error) {
+    discardBatch(db, batchId);
+    throw error;
+  }
+  let stored: StoredResponse | undefined;
+  openBatch(db, config, config.now(), batchId, (batch) => {
+    stored = { status: createdStatus, body: JSON.stringify(batchObject(batch)) };
+    settle(stored);
+  });
+  return stored!;
+}
+
+export async function batchStatus(context: ServiceContext, call: Call): Promise<void> {
+  sendJson(call.response, 200, batchObject(getBatchFor(context.db, call.params[0]!, call.key.mode)));
+}
+
+export async function cancel(context: ServiceContext, call: Call): Promise<void> {
+  const { db, config } = context;
+  const batch = getBatchFor(db, call.params[0]!, call.key.mode);
+  await idempotent(context, call, requestHash('cancel', batch.id), async (settle) => {
+    let stored: StoredResponse | undefined;
+    cancelBatch(db, config.now(), batch, (canceled) => {
+      stored = { status: 200, body: JSON.stringify(batchObject(canceled)) };
+      settle(stored);
+    });
+    return stored!;
+  });
+}

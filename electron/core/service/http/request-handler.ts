@@ -1,0 +1,102 @@
+// The /v1 HTTP interface's pipeline. Order of checks for every request:
+// version header → route → authentication (nothing unauthenticated goes further) → rate limit → the call.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { assumedErrors, currentServiceVersion, serviceVersionPattern } from '../../wire/assumptions.ts';
+import { apiPrefix, headers, keyModeOf } from '../../wire/spec.ts';
+import { invalidRequest, ServiceError } from '../service-errors.ts';
+import { authenticate, type ApiKeyRecord } from '../store/keys-store.ts';
+import { internalError, sendError, toServiceError } from './error-responses.ts';
+import { routes } from './routes.ts';
+import type { ServiceContext } from './service-context.ts';
+
+/** Sift's own ceiling for unauthenticated requests per client address, so keys cannot be guessed quickly. */
+const anonymousRule = { limit: 60, windowSeconds: 60 };
+
+export function createServiceRequestHandler(context: ServiceContext) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    handleRequest(context, request, response).catch((error: unknown) => {
+      const known = toServiceError(error);
+      if (!known) console.error('sift service: request failed:', error);
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      request.resume();
+      sendError(response, known ?? internalError());
+    });
+  };
+}
+
+async function handleRequest(context: ServiceContext, request: IncomingMessage, response: ServerResponse) {
+  const { config, db, limiter } = context;
+  const pinned = request.headers[headers.serviceVersion.toLowerCase()];
+  if (typeof pinned === 'string' && !serviceVersionPattern.test(pinned)) {
+    response.setHeader(headers.serviceVersion, currentServiceVersion);
+    throw invalidRequest(
+      'invalid_service_version',
+      `${headers.serviceVersion} must be a date like ${currentServiceVersion}.`,
+    );
+  }
+  response.setHeader(headers.serviceVersion, typeof pinned === 'string' ? pinned : currentServiceVersion);
+
+  const url = new URL(request.url ?? '/', 'http://service.invalid');
+  const path = url.pathname.startsWith(`${apiPrefix}/`) ? url.pathname.slice(apiPrefix.length) : null;
+  const matches = path === null ? [] : routes.filter((route) => route.pattern.test(path));
+  const route = matches.find((candidate) => candidate.method === request.method);
+
+  const now = config.now();
+  let key: ApiKeyRecord;
+  try {
+    key = authenticate(db, request.headers.authorization, now);
+  } catch (error) {
+    setRateHeaders(response, limiter.take(`anonymous:${request.socket.remoteAddress}`, anonymousRule, now));
+    request.resume();
+    throw error;
+  }
+  if (!route) {
+    request.resume();
+    setRateHeaders(response, limiter.take(key.id, key.rateLimits.other ?? config.rateLimits.other, now));
+    if (matches.length > 0) {
+      throw new ServiceError('method_not_allowed', 'method_not_allowed', `${request.method} is not allowed here.`);
+    }
+    throw new ServiceError('not_found', 'not_found', `No route ${request.method} ${url.pathname}.`);
+  }
+  const decision = limiter.take(key.id, key.rateLimits[route.operation] ?? config.rateLimits[route.operation], now);
+  setRateHeaders(response, decision);
+  if (!decision.allowed) {
+    request.resume();
+    throw new ServiceError(
+      'rate_limited',
+      assumedErrors.rateLimited,
+      'Too many requests for this key. Wait and retry.',
+      {
+        [headers.retryAfter]: String(decision.retryAfterSeconds),
+      },
+    );
+  }
+  for (const value of url.searchParams.values()) {
+    if (keyModeOf(value)) {
+      request.resume();
+      throw invalidRequest(
+        'api_key_in_query',
+        'Never put an API key in a URL. Send it only in the Authorization header.',
+      );
+    }
+  }
+  await route.handle(context, {
+    key,
+    params: route.pattern.exec(path!)!.slice(1).map(decodeURIComponent),
+    url,
+    request,
+    response,
+  });
+}
+
+function setRateHeaders(
+  response: ServerResponse,
+  decision: { limit: number; remaining: number; resetSeconds: number },
+) {
+  response.setHeader(headers.rateLimitLimit, String(decision.limit));
+  response.setHeader(headers.rateLimitRemaining, String(decision.remaining));
+  response.setHeader(headers.rateLimitReset, String(decision.resetSeconds));
+}

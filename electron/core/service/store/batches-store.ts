@@ -1,0 +1,189 @@
+// The batches and their rows: staged in chunks (so a huge upload is never held whole), read back in
+// result order (a cursor is a position that stays valid while rows are still being added behind it), and
+// the pending rows the worker probes. The batch lifecycle is in batch-lifecycle-store.ts.
+import { checkSyntax } from '../../email/syntax.ts';
+import { transaction, type Database, sql } from '../../storage/sqlite.ts';
+import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
+import type { KeyMode, ResultRow } from '../../wire/spec.ts';
+import type { ServiceConfig } from '../service-config.ts';
+import { invalidRequest, ServiceError } from '../service-errors.ts';
+import { newId } from './schema.ts';
+
+/** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
+export const importing = 'importing';
+
+export type BatchRecord = {
+  id: string;
+  key_id: string;
+  mode: KeyMode;
+  name: string;
+  status: string;
+  submitted: number;
+  unique_count: number;
+  done_count: number;
+  c_valid: number;
+  c_invalid: number;
+  c_catch_all: number;
+  c_unknown: number;
+  c_role: number;
+  c_disposable: number;
+  c_billed: number;
+  reserved_free: number;
+  reserved_paid: number;
+  free_month: string;
+  next_result_seq: number;
+  created_at: number;
+  ended_at: number | null;
+  error: string | null;
+};
+
+export function loadBatch(db: Database, id: string): BatchRecord | undefined {
+  return sql(db, 'SELECT * FROM batches WHERE id = ?').get(id) as BatchRecord | undefined;
+}
+
+/** A batch the key may see: its own mode's batches (sandbox and live data never mix). */
+export function getBatchFor(db: Database, id: string, mode: KeyMode): BatchRecord {
+  const batch = loadBatch(db, id);
+  if (!batch || batch.mode !== mode || batch.status === importing) {
+    throw new ServiceError('not_found', assumedErrors.batchNotFound, `No batch ${id}.`);
+  }
+  return batch;
+}
+
+export function beginBatch(db: Database, now: number, key: { id: string; mode: KeyMode }, name: string): string {
+  const id = newId('bat');
+  sql(db, 'INSERT INTO batches (id, key_id, mode, name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    key.id,
+    key.mode,
+    name,
+    importing,
+    now,
+  );
+  return id;
+}
+
+/** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
+export function stageAddresses(
+  db: Database,
+  config: ServiceConfig,
+  batchId: string,
+  addresses: readonly string[],
+): void {
+  transaction(db, () => {
+    const batch = loadBatch(db, batchId)!;
+    if (batch.submitted + addresses.length > config.maxBatchAddresses) {
+      throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
+    }
+    const insert = sql(
+      db,
+      `INSERT INTO batch_rows (batch_id, seq, email, norm, host, result, reason, result_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, norm) DO NOTHING`,
+    );
+    let seq = batch.unique_count;
+    let resultSeq = batch.next_result_seq;
+    let invalid = 0;
+    for (const raw of addresses) {
+      const email = raw.trim();
+      const syntax = checkSyntax(email);
+      const norm = email.toLowerCase();
+      // Bad syntax gets its verdict now: it is never probed and never billed.
+      const changes = syntax.ok
+        ? insert.run(batchId, seq + 1, email, norm, syntax.asciiDomain, null, null, null).changes
+        : insert.run(batchId, seq + 1, email, norm, null, 'invalid', 'invalid_syntax', resultSeq).changes;
+      if (changes > 0) {
+        seq += 1;
+        if (!syntax.ok) {
+          invalid += 1;
+          resultSeq += 1;
+        }
+      }
+    }
+    sql(
+      db,
+      `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_invalid = c_invalid + ?,
+       next_result_seq = ? WHERE id = ?`,
+    ).run(addresses.length, seq, invalid, invalid, resultSeq, batchId);
+  });
+}
+
+export function discardBatch(db: Database, batchId: string): void {
+  transaction(db, () => {
+    sql(db, 'DELETE FROM batch_rows WHERE batch_id = ?').run(batchId);
+    sql(db, 'DELETE FROM batches WHERE id = ?').run(batchId);
+  });
+}
+
+/** After a restart: batches whose upload never finished are dropped (the caller never got an id for them). */
+export function discardUnfinishedImports(db: Database): void {
+  for (const { id } of sql(db, 'SELECT id FROM batches WHERE status = ?').all(importing) as { id: string }[]) {
+    discardBatch(db, id);
+  }
+}
+
+export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: number): boolean {
+  return batch.ended_at !== null && now > batch.ended_at + config.retentionMs;
+}
+
+type StoredRow = {
+  email: string;
+  result: string;
+  billed: number;
+  role: number;
+  disposable: number;
+  reason: string | null;
+  result_seq: number;
+};
+
+export function toResultRow(row: StoredRow): ResultRow {
+  // role, disposable and reason are Sift's extras (see wire assumptions); readers must not need them.
+  return {
+    email: row.email,
+    result: row.result,
+    billed: row.billed === 1,
+    role: row.role === 1,
+    disposable: row.disposable === 1,
+    ...(row.reason ? { reason: row.reason } : {}),
+  };
+}
+
+/** Rows after `position` in result order, optionally one verdict only. */
+export function readResults(
+  db: Database,
+  batchId: string,
+  position: number,
+  limit: number,
+  filter?: string,
+): StoredRow[] {
+  const filterClause = filter === undefined ? '' : 'AND result = ?';
+  const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
+  return db
+    .prepare(
+      `SELECT email, result, billed, role, disposable, reason, result_seq FROM batch_rows
+       WHERE batch_id = ? AND result_seq > ? ${filterClause} ORDER BY result_seq LIMIT ?`,
+    )
+    .all(...params) as StoredRow[];
+}
+
+/** How many addresses a batch has been given so far. */
+export function submittedCount(db: Database, batchId: string): number {
+  return (sql(db, 'SELECT submitted FROM batches WHERE id = ?').get(batchId) as { submitted: number }).submitted;
+}
+
+/** Running batches, oldest first: the worker's queue. */
+export function runningBatches(db: Database): { id: string; mode: KeyMode }[] {
+  return sql(db, 'SELECT id, mode FROM batches WHERE status = ? ORDER BY created_at').all(batchStatuses.running) as {
+    id: string;
+    mode: KeyMode;
+  }[];
+}
+
+export type PendingRow = { seq: number; email: string; host: string };
+
+/** Up to `limit` rows of a batch without a verdict, in order, after row `afterSeq`. */
+export function pendingRows(db: Database, batchId: string, afterSeq: number, limit: number): PendingRow[] {
+  return sql(
+    db,
+    'SELECT seq, email, host FROM batch_rows WHERE batch_id = ? AND seq > ? AND result IS NULL ORDER BY seq LIMIT ?',
+  ).all(batchId, afterSeq, limit) as PendingRow[];
+}

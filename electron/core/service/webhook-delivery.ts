@@ -1,0 +1,92 @@
+// Signed event delivery: every event goes to every endpoint until one answers 2xx, with backoff over
+// roughly a day, then `failed` (replayable by hand). A retry sends the same event id and body.
+import { createHmac } from 'node:crypto';
+import type { Database } from '../storage/sqlite.ts';
+import { headers } from '../wire/spec.ts';
+import type { ServiceConfig } from './service-config.ts';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  reviveClaimedDeliveries,
+  type DueDelivery,
+} from './store/webhooks-store.ts';
+
+/** `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>." + raw body>`. */
+export function signatureHeader(secret: string, timestampSeconds: number, body: string): string {
+  const digest = createHmac('sha256', secret).update(`${timestampSeconds}.`).update(body).digest('hex');
+  return `t=${timestampSeconds},v1=${digest}`;
+}
+
+export type DeliveryWorker = { runOnce(): Promise<number>; start(): void; stop(): Promise<void> };
+
+/** Deliveries sent per tick. */
+const perTick = 50;
+
+export function createDeliveryWorker(db: Database, config: ServiceConfig): DeliveryWorker {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  async function attempt(row: DueDelivery) {
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(row.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(config.webhookTimeoutMs),
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'Sift-Webhooks/1',
+          [headers.signature]: signatureHeader(row.secret, Math.floor(config.now() / 1000), row.body),
+        },
+        body: row.body,
+      });
+      status = response.status;
+      await response.body?.cancel();
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+    }
+    const now = config.now();
+    const attempts = row.attempts + 1;
+    const delivered = status !== null && status >= 200 && status < 300;
+    const wait = config.webhookRetryScheduleMs[attempts - 1];
+    recordAttempt(db, now, row.id, {
+      attempts,
+      status,
+      error: delivered ? null : (error ?? `HTTP ${status}`),
+      delivered,
+      retryAt: wait === undefined ? null : now + wait,
+    });
+  }
+
+  async function deliverDue(): Promise<number> {
+    const due = claimDueDeliveries(db, config.now(), perTick);
+    await Promise.all(due.map(attempt));
+    return due.length;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(async () => {
+      running = deliverDue();
+      await running.catch(() => 0);
+      running = undefined;
+      schedule();
+    }, config.deliveryTickMs);
+  }
+
+  return {
+    runOnce: () => deliverDue(),
+    start() {
+      stopped = false;
+      reviveClaimedDeliveries(db, config.now());
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+  };
+}
