@@ -124,6 +124,14 @@ export function openListStore(path: string) {
       });
     },
 
+    /** The stored keys of many addresses in one query (confirming a page of results at once). */
+    keysOf(ids: readonly number[]): Map<number, string> {
+      const rows = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(ids),
+      ) as { id: number; key: string }[];
+      return new Map(rows.map((row) => [row.id, row.key]));
+    },
+
     keyOf(id: number): string | undefined {
       return (sql(db, 'SELECT key FROM addresses WHERE id = ?').get(id) as { key: string } | undefined)?.key;
     },

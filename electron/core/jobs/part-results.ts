@@ -12,19 +12,33 @@ import type { AddressIndex } from './address-index.ts';
 import { keyCheck } from './list-import.ts';
 import type { ListStore, Part, VerdictRow } from './list-store.ts';
 
-const rowsPerCommit = 5000;
+const rowsPerCommit = 20_000;
 
 type ResultsClient = Pick<ServiceClient, 'downloadCsv' | 'getResultsPage' | 'getBatch'>;
 type ReadOptions = { file: string; signal?: AbortSignal; pollIntervalMs?: number };
 
+/** The address key a result row names; a download may guard one that starts like a formula with a leading '. */
+const keysOfRow = (email: string): [string, string | undefined] => {
+  const key = email.trim().toLowerCase();
+  return [key, key.startsWith("'") ? key.slice(1) : undefined];
+};
+
 function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultRow[]): VerdictRow[] {
-  const sameKey = keyCheck(list);
+  // Fingerprint candidates first, then their stored keys in one query: one lookup per page, not per row.
+  const anyCandidate = () => true;
+  const candidates: number[] = [];
+  for (const row of rows) {
+    for (const key of keysOfRow(row.email)) {
+      const id = key === undefined ? undefined : index.find(key, anyCandidate);
+      if (id !== undefined) candidates.push(id);
+    }
+  }
+  const sameKey = keyCheck(list, list.keysOf(candidates));
   const verdicts: VerdictRow[] = [];
   for (const row of rows) {
-    // An address the job never sent (a service's own addition) has no row to land on. A download may guard
-    // an address that starts like a formula with a leading ' (as Sift's own service does): that is undone.
-    const key = row.email.trim().toLowerCase();
-    const id = index.find(key, sameKey) ?? (key.startsWith("'") ? index.find(key.slice(1), sameKey) : undefined);
+    // An address the job never sent (a service's own addition) has no row to land on.
+    const [key, unguarded] = keysOfRow(row.email);
+    const id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
     if (id === undefined) continue;
     const reason = typeof row.reason === 'string' ? row.reason : null;
     verdicts.push({ id, result: row.result, billed: row.billed, reason });

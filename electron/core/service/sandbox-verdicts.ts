@@ -38,6 +38,18 @@ const scripted: [prefix: string, result: string, reason: string][] = [
 
 export class ProbeError extends Error {}
 
+/** Which domains the sandbox treats as catch-all, worked out once per domain (a list has few domains). */
+const catchAllDomains = new Map<string, boolean>();
+function isCatchAllDomain(domain: string): boolean {
+  let catchAll = catchAllDomains.get(domain);
+  if (catchAll === undefined) {
+    catchAll = !majorProviders.has(domain) && createHash('sha256').update(domain).digest()[0]! < 26;
+    if (catchAllDomains.size >= 50_000) catchAllDomains.clear();
+    catchAllDomains.set(domain, catchAll);
+  }
+  return catchAll;
+}
+
 export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
   const lowerLocal = local.toLowerCase();
   const domain = asciiDomain.toLowerCase();
@@ -46,12 +58,9 @@ export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
   for (const [prefix, result, reason] of scripted)
     if (lowerLocal.startsWith(prefix)) return { result, reason, ...flags };
 
-  const digest = createHash('sha256').update(`${lowerLocal}@${domain}`).digest();
-  const domainDigest = createHash('sha256').update(domain).digest();
   // Catch-all is a property of a domain, not of one address.
-  if (!majorProviders.has(domain) && domainDigest[0]! < 26)
-    return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
-  const roll = digest.readUInt16BE(0) / 65536;
+  if (isCatchAllDomain(domain)) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
+  const roll = createHash('sha256').update(`${lowerLocal}@${domain}`).digest().readUInt16BE(0) / 65536;
   if (roll < 0.8) return { result: 'valid', reason: 'accepted_email', ...flags };
   if (roll < 0.93) return { result: 'invalid', reason: roll < 0.88 ? 'rejected_email' : 'invalid_domain', ...flags };
   return { result: 'unknown', reason: roll < 0.97 ? 'timeout' : 'mailbox_full', ...flags };
