@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --disable-warning=ExperimentalWarning
+#!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
 // The `sift` command line: clean, verify, service.
 import { CliExit, type CliIo } from './cli-io.ts';
 import { cleanUsage, runClean } from './clean-command.ts';

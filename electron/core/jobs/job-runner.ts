@@ -37,7 +37,11 @@ async function writePartFile(list: ListStore, part: Part, path: string): Promise
   const line = csvLineWriter(',');
   try {
     writer.write('email\r\n');
-    for (const address of list.sendableAddresses(part)) await writer.write(`${line([address])}\r\n`);
+    for (const addresses of list.sendableAddresses(part)) {
+      let text = '';
+      for (const address of addresses) text += `${line([address])}\r\n`;
+      await writer.write(text);
+    }
     await writer.close();
   } catch (error) {
     await writer.discard();

@@ -25,7 +25,7 @@ export function createBatchWorker(
   engines: Record<KeyMode, VerificationEngine>,
 ): BatchWorker {
   const buckets = new Map<string, { tokens: number; at: number }>();
-  /** Per batch, the last row an immediate round took: a hint only (a restart starts from the top again). */
+  /** Per batch, where the next look for pending rows starts: a hint only (a restart starts from the top again). */
   const reached = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> | undefined;
@@ -67,7 +67,10 @@ export function createBatchWorker(
   async function pacedRound(batch: { id: string; mode: KeyMode }, budget: number): Promise<number> {
     const now = config.now();
     const picked: PendingRow[] = [];
-    for (const row of pendingRows(db, batch.id, 0, lookAhead)) {
+    // From the first row still pending when last looked, not from the top: done rows are not read again.
+    const rows = pendingRows(db, batch.id, reached.get(batch.id) ?? 0, lookAhead);
+    reached.set(batch.id, rows.length === 0 ? 0 : rows[0]!.seq - 1);
+    for (const row of rows) {
       if (picked.length >= budget) break;
       if (takeToken(batch.mode, row.host, now)) picked.push(row);
     }

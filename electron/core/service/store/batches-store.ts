@@ -119,6 +119,8 @@ export function stageAddresses(
         resultSeq += 1;
       }
     });
+    // In address order, the unique index of addresses is written page by page rather than all over.
+    rows.sort((a, b) => ((a[3] as string) < (b[3] as string) ? -1 : 1));
     insertRows(db, rows);
     sql(
       db,

@@ -2,11 +2,19 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Database } from '../../storage/sqlite.ts';
 
-const schemaVersion = 1;
+const schemaVersion = 2;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current >= schemaVersion) return;
+  if (current < 1) createTables(db);
+  // 2: no index of pending rows: keeping it cost two B-tree writes per address, and the worker walks
+  // the primary key from where it left off instead.
+  if (current < 2) db.exec('DROP INDEX IF EXISTS batch_rows_pending');
+  db.exec(`PRAGMA user_version = ${schemaVersion}`);
+}
+
+function createTables(db: Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS account (
@@ -73,7 +81,6 @@ export function migrate(db: Database): void {
       UNIQUE (batch_id, norm)
     );
     CREATE UNIQUE INDEX IF NOT EXISTS batch_rows_by_result ON batch_rows (batch_id, result_seq) WHERE result_seq IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS batch_rows_pending ON batch_rows (batch_id, seq) WHERE result IS NULL;
     CREATE TABLE IF NOT EXISTS idempotency (
       key_id TEXT NOT NULL,
       idem_key TEXT NOT NULL,
@@ -108,7 +115,6 @@ export function migrate(db: Database): void {
       updated_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (next_attempt_at) WHERE status IN ('pending', 'retrying');
-    PRAGMA user_version = ${schemaVersion};
   `);
 }
 

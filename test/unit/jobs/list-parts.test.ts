@@ -1,0 +1,60 @@
+// A list is split into parts of the sendable addresses only, each part a run of ids holding exactly its
+// count, the first `limit` addresses when a person chose to send only those; and a part's file lists them.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openListStore } from '../../../electron/core/jobs/list-store.ts';
+
+async function listOf(sendable: boolean[]) {
+  const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-parts-')), 'list.sqlite'));
+  const addresses = sendable.map((ok, i) => ({
+    id: i + 1,
+    key: `a${i + 1}@example.com`,
+    address: `a${i + 1}@example.com`,
+    firstRow: i + 1,
+    sendable: ok,
+    role: false,
+    disposable: false,
+    suggestion: null,
+  }));
+  list.appendImport(addresses, 1, new Int32Array(addresses.map((a) => a.id)));
+  return list;
+}
+
+describe('planning parts', () => {
+  // ids 1..10; 3 and 7 are bad syntax and never sent.
+  const sendable = [true, true, false, true, true, true, false, true, true, true];
+
+  it('splits the sendable addresses into runs of ids of the chosen size', async () => {
+    const list = await listOf(sendable);
+    const parts = list.planParts(3, (part) => `key-${part}`);
+    expect(
+      parts.map(({ part, firstId, lastId, addresses, idempotencyKey }) => [
+        part,
+        firstId,
+        lastId,
+        addresses,
+        idempotencyKey,
+      ]),
+    ).toEqual([
+      [0, 1, 4, 3, 'key-0'],
+      [1, 5, 8, 3, 'key-1'],
+      [2, 9, 10, 2, 'key-2'],
+    ]);
+    expect(parts.flatMap((part) => [...list.sendableAddresses(part)].flat())).toEqual(
+      [1, 2, 4, 5, 6, 8, 9, 10].map((id) => `a${id}@example.com`),
+    );
+    // Planned once: asking again changes nothing.
+    expect(list.planParts(2, (part) => `other-${part}`)).toEqual(parts);
+  });
+
+  it('sends only the first `limit` addresses when asked', async () => {
+    const list = await listOf(sendable);
+    const parts = list.planParts(3, (part) => `key-${part}`, 5);
+    expect(parts.map(({ firstId, lastId, addresses }) => [firstId, lastId, addresses])).toEqual([
+      [1, 4, 3],
+      [5, 6, 2],
+    ]);
+  });
+});
