@@ -75,7 +75,10 @@ function StatusBar() {
   const job = useCleanStore((state) => state.job);
   return (
     <footer className="status-bar">
-      <span data-testid="activity">{job ? `${job.fileName}: ${describePhase(job.phase, job.error)}` : 'Ready'}</span>
+      {/* A live region: a screen reader hears a list's phase change (sending, checking, done) wherever focus is. */}
+      <span data-testid="activity" role="status">
+        {job ? `${job.fileName}: ${describePhase(job.phase, job.error)}` : 'Ready'}
+      </span>
       <span>{info ? `${info.name} ${info.version} · ${info.transport === 'ipc' ? 'desktop' : 'browser'}` : ''}</span>
     </footer>
   );
