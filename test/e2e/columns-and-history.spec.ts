@@ -83,7 +83,7 @@ test('History reopens a list to change its column, then deletes it', async ({ pa
   await page.screenshot({ path: 'test-results/screens/history.png', fullPage: true });
   await row.getByRole('button', { name: 'Delete history.csv' }).click();
   await row.getByRole('button', { name: 'Yes, delete history.csv' }).click();
-  await expect(page.getByRole('status')).toContainText(/Deleted history\.csv: .* freed\./);
+  await expect(page.getByRole('main').getByRole('status')).toContainText(/Deleted history\.csv: .* freed\./);
   await expect(row).toHaveCount(0);
 });
 
