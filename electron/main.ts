@@ -7,12 +7,16 @@ import {
   Menu,
   Notification,
   protocol,
+  safeStorage,
   session,
   shell,
   type WebContents,
 } from 'electron';
+import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from './core/app/app-runtime.ts';
+import { settingsStorage } from './core/connections/app-settings.ts';
+import { ciphertextsIn, safeStorageVault } from './core/connections/key-vault.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
 import { installDesktopIntegration } from './shell/desktop-integration.ts';
@@ -52,7 +56,15 @@ export const ready = app
   .whenReady()
   .then(async () => {
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-    const runtime = await createAppRuntime({ dataDir: app.getPath('userData'), appVersion: app.getVersion() });
+    // Settings in electron-store; a hosted service's key encrypted with the OS keyring (safeStorage).
+    const settingsFile = new ElectronStore({ name: 'settings' });
+    const vault = safeStorageVault(safeStorage, ciphertextsIn(settingsStorage(settingsFile)));
+    const runtime = await createAppRuntime({
+      dataDir: app.getPath('userData'),
+      appVersion: app.getVersion(),
+      settingsFile,
+      vault,
+    });
     registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
     registerContractHandlers(ipcMain, runtime.dispatch);
     forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));

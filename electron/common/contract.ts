@@ -134,6 +134,58 @@ export const exportFileSchema = z.object({
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;
 
+const keyModeSchema = z.enum(['live', 'sandbox']);
+const baseUrlField = z.string().trim().min(1).max(2048);
+const apiKeyField = z.string().trim().min(1).max(512);
+
+/** Settings as the renderer sees them: never a key, only its masked form, mode and label. */
+export const settingsViewSchema = z.object({
+  service: z.enum(['own', 'hosted']),
+  ownMode: keyModeSchema,
+  hosted: z
+    .object({
+      baseUrl: z.string(),
+      label: z.string(),
+      maskedKey: z.string(),
+      mode: keyModeSchema,
+      /** False when the key was kept for one run only and that run is over. */
+      keyAvailable: z.boolean(),
+    })
+    .nullable()
+    .optional(),
+  /** How main keeps a hosted key: the OS keyring, memory for this run only, or a 0600 file (web host). */
+  keyProtection: z.enum(['encrypted', 'this-run-only', 'file-0600']),
+  sharing: z.object({ enabled: z.boolean(), port: z.number().int() }),
+});
+export type SettingsView = z.infer<typeof settingsViewSchema>;
+
+export const connectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    mode: z.string(),
+    label: z.string().optional(),
+    balance: z.number().int().optional(),
+    freeRemaining: z.number().int().optional(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    problem: z.enum(['invalid', 'insecure', 'key_refused', 'unreachable', 'not_compatible', 'other']),
+    message: z.string(),
+  }),
+]);
+export type ConnectionTestResult = z.infer<typeof connectionTestSchema>;
+
+/** The current service's account, for the badge on every screen; `problem` when it cannot be read. */
+export const accountViewSchema = z.object({
+  service: z.enum(['own', 'hosted']),
+  mode: z.string(),
+  label: z.string().optional(),
+  balance: z.number().int().optional(),
+  freeRemaining: z.number().int().optional(),
+  problem: z.string().nullable(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
+
 export const calls = {
   'app:getInfo': {
     request: z.strictObject({}),
@@ -163,6 +215,25 @@ export const calls = {
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
   /** What Sift's data folder takes on disk. */
   'jobs:dataUsage': { request: z.strictObject({}), result: z.object({ bytes: count }) },
+  'settings:get': { request: z.strictObject({}), result: settingsViewSchema },
+  /** One GET /account with a URL and key (the saved key when none is given); the key is not kept. */
+  'settings:testConnection': {
+    request: z.strictObject({ baseUrl: baseUrlField, apiKey: apiKeyField.optional() }),
+    result: connectionTestSchema,
+  },
+  /** Saves a hosted service and makes it the one new lists go to; the key goes to main's vault, never back. */
+  'settings:saveHosted': {
+    request: z.strictObject({
+      baseUrl: baseUrlField,
+      label: z.string().trim().max(100),
+      apiKey: apiKeyField.optional(),
+    }),
+    result: settingsViewSchema,
+  },
+  'settings:useOwn': { request: z.strictObject({ mode: keyModeSchema }), result: settingsViewSchema },
+  /** Removes the hosted service and its key from this computer. */
+  'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
+  'account:get': { request: z.strictObject({}), result: accountViewSchema },
   /** The most recent jobs, newest first, so a person can return to one after closing the window. */
   'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */

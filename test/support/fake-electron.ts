@@ -25,6 +25,15 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
+/** A stand-in for electron-store: the settings document in memory. */
+export class FakeElectronStore {
+  static instances: FakeElectronStore[] = [];
+  store: Record<string, unknown> = {};
+  constructor() {
+    FakeElectronStore.instances.push(this);
+  }
+}
+
 export function createFakeElectron(userDataDir: string) {
   const windows: FakeBrowserWindow[] = [];
   const handlers = new Map<string, Handler>();
@@ -104,6 +113,15 @@ export function createFakeElectron(userDataDir: string) {
       setApplicationMenu: (menu: { template: unknown[] }) => void menus.push(menu),
     },
     shell: { openPath: async (path: string) => void openedPaths.push(path) },
+    // A stand-in keyring: reversible, and visibly not the plain key.
+    safeStorage: {
+      available: true,
+      isEncryptionAvailable() {
+        return this.available;
+      },
+      encryptString: (plain: string) => Buffer.from(`enc:${Buffer.from(plain).toString('base64')}`),
+      decryptString: (encrypted: Buffer) => Buffer.from(encrypted.toString().slice('enc:'.length), 'base64').toString(),
+    },
     Notification: class {
       static isSupported = () => true;
       readonly options: { title: string; body: string };

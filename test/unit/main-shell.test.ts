@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { callNames } from '../../electron/common/contract.ts';
-import { createFakeElectron } from '../support/fake-electron.ts';
+import { createFakeElectron, FakeElectronStore } from '../support/fake-electron.ts';
 
 const userData = await mkdtemp(join(tmpdir(), 'sift-main-'));
 const fake = createFakeElectron(userData);
 vi.mock('electron', () => fake.electron);
+vi.mock('electron-store', () => ({ default: FakeElectronStore }));
 
 const trusted = { senderFrame: { url: 'app://sift/index.html', parent: null } };
 
@@ -93,6 +94,25 @@ describe('electron main', () => {
     expect(fake.electron.protocol.privileged).toContainEqual(
       expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
     );
+  });
+
+  it('keeps a hosted key encrypted in electron-store, and answers only its masked form', async () => {
+    const key = 'svc_live_shellTestKey0123456789abcd';
+    const saved = await fake.handlers.get('settings:saveHosted')!(trusted, {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      label: 'Team service',
+      apiKey: key,
+    });
+    expect(saved).toMatchObject({
+      ok: true,
+      value: { service: 'hosted', keyProtection: 'encrypted', hosted: { maskedKey: 'svc_live_…abcd', mode: 'live' } },
+    });
+    expect(JSON.stringify(saved)).not.toContain(key);
+    const stored = FakeElectronStore.instances.at(-1)!.store;
+    expect(JSON.stringify(stored)).not.toContain(key);
+    expect(Object.values(stored.encryptedKeys as Record<string, string>)).toHaveLength(1);
+    await fake.handlers.get('settings:forgetHosted')!(trusted, {});
+    expect(FakeElectronStore.instances.at(-1)!.store.encryptedKeys).toEqual({});
   });
 
   it('forwards core events to the window', async () => {

@@ -6,6 +6,8 @@ import type { CallContext, Handlers } from './dispatch.ts';
 import type { UploadStore } from '../web-host/upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
+import type { Connections } from '../connections/connections.ts';
+import { settingsHandlers } from './settings-handlers.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
 
@@ -14,6 +16,7 @@ export type AppDeps = {
   appVersion: string;
   uploads: UploadStore;
   jobs: JobManager;
+  connections: Connections;
   emit: Emit;
 };
 
@@ -36,6 +39,7 @@ export function resolveFileRef(
 
 export function createAppHandlers(deps: AppDeps): Handlers {
   return {
+    ...settingsHandlers(deps.connections),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

@@ -8,7 +8,10 @@ import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts
 import { appName } from './app-paths.ts';
 import { appJobFolders } from '../jobs/job-files.ts';
 import { createJobManager } from '../jobs/job-manager.ts';
-import { createServiceClients } from '../connections/service-clients.ts';
+import Conf from 'conf';
+import { settingsStorage, type SettingsFile } from '../connections/app-settings.ts';
+import { createConnections } from '../connections/connections.ts';
+import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceConfig } from '../service/service-config.ts';
 
 export type AppRuntime = {
@@ -28,18 +31,35 @@ export async function createAppRuntime(options: {
   appVersion: string;
   /** Settings for the embedded service (tests slow its pacing down). */
   service?: Partial<ServiceConfig>;
+  /** Where settings are kept: electron-store under Electron; a settings file in the data folder otherwise. */
+  settingsFile?: SettingsFile;
+  /** Where a hosted service's key is kept: safeStorage under Electron; a 0600 file in the data folder otherwise. */
+  vault?: KeyVault;
 }): Promise<AppRuntime> {
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
-  const clients = createServiceClients({ dataDir: options.dataDir, service: options.service });
+  const connections = createConnections({
+    dataDir: options.dataDir,
+    settings: settingsStorage(options.settingsFile ?? new Conf({ cwd: options.dataDir, configName: 'settings' })),
+    vault: options.vault ?? fileVault(join(options.dataDir, 'keys')),
+    service: options.service,
+  });
+  const clients = connections.clients;
   const jobs = createJobManager({
     dataDir: options.dataDir,
     clients,
     emitProgress: (payload) => events.emit('jobs:didProgress', payload),
   });
   jobs.resumeUnfinished();
-  const handlers = createAppHandlers({ appName, appVersion: options.appVersion, uploads, jobs, emit: events.emit });
+  const handlers = createAppHandlers({
+    appName,
+    appVersion: options.appVersion,
+    uploads,
+    jobs,
+    connections,
+    emit: events.emit,
+  });
   return {
     dispatch: createDispatch(handlers),
     events,

@@ -131,8 +131,9 @@ export function createConnections(deps: ConnectionsDeps) {
       const id = same ? current.hosted!.id : `con_${randomBytes(8).toString('hex')}`;
       if (!same) deps.vault.put(id, key);
       const label = request.label.trim() || new URL(request.baseUrl.trim()).host;
+      // Read again: the vault may keep its ciphertexts in the same settings file.
       deps.settings.write({
-        ...current,
+        ...settings(),
         service: 'hosted',
         hosted: { id, baseUrl: request.baseUrl.trim(), label, maskedKey: maskKey(key), mode },
       });
@@ -150,7 +151,7 @@ export function createConnections(deps: ConnectionsDeps) {
     forgetHosted() {
       const current = settings();
       if (current.hosted) deps.vault.remove(current.hosted.id);
-      deps.settings.write({ ...current, service: 'own', hosted: null });
+      deps.settings.write({ ...settings(), service: 'own', hosted: null });
       return view();
     },
 

@@ -4,6 +4,7 @@
 //   file-0600      the loopback web host (no Electron): a file only this user may read, not encrypted
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SettingsStorage } from './app-settings.ts';
 
 export type KeyProtection = 'encrypted' | 'this-run-only' | 'file-0600';
 
@@ -34,6 +35,14 @@ export function memoryVault(): KeyVault {
     put: (id, key) => void keys.set(id, key),
     get: (id) => keys.get(id),
     remove: (id) => void keys.delete(id),
+  };
+}
+
+/** The encrypted keys kept in the settings file, beside the rest of the settings. */
+export function ciphertextsIn(settings: SettingsStorage): CiphertextStore {
+  return {
+    read: () => settings.read().encryptedKeys,
+    write: (encryptedKeys) => settings.write({ ...settings.read(), encryptedKeys }),
   };
 }
 

@@ -1,0 +1,23 @@
+// The Settings screen's calls and the account badge's: which service lists go to, and its account.
+// Every answer comes from connections.view(), which holds a key's masked form only.
+import type { Connections } from '../connections/connections.ts';
+import type { Handlers } from './dispatch.ts';
+
+type SettingsCall =
+  | 'settings:get'
+  | 'settings:testConnection'
+  | 'settings:saveHosted'
+  | 'settings:useOwn'
+  | 'settings:forgetHosted'
+  | 'account:get';
+
+export function settingsHandlers(connections: Connections): Pick<Handlers, SettingsCall> {
+  return {
+    'settings:get': async () => connections.view(),
+    'settings:testConnection': async (request) => connections.test(request),
+    'settings:saveHosted': async (request) => connections.saveHosted(request),
+    'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
+    'settings:forgetHosted': async () => connections.forgetHosted(),
+    'account:get': async () => connections.account(),
+  };
+}
