@@ -1,0 +1,52 @@
+// What the Settings screen and the account badge get from main, as zod schemas the contract uses.
+import { z } from 'zod';
+
+export const keyModeSchema = z.enum(['live', 'sandbox']);
+
+/** Settings as the renderer sees them: never a key, only its masked form, mode and label. */
+export const settingsViewSchema = z.object({
+  service: z.enum(['own', 'hosted']),
+  ownMode: keyModeSchema,
+  hosted: z
+    .object({
+      baseUrl: z.string(),
+      label: z.string(),
+      maskedKey: z.string(),
+      mode: keyModeSchema,
+      /** False when the key was kept for one run only and that run is over. */
+      keyAvailable: z.boolean(),
+    })
+    .nullable()
+    .optional(),
+  /** How main keeps a hosted key: the OS keyring, memory for this run only, or a 0600 file (web host). */
+  keyProtection: z.enum(['encrypted', 'this-run-only', 'file-0600']),
+  sharing: z.object({ enabled: z.boolean(), port: z.number().int() }),
+});
+export type SettingsView = z.infer<typeof settingsViewSchema>;
+
+export const connectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    mode: z.string(),
+    label: z.string().optional(),
+    balance: z.number().int().optional(),
+    freeRemaining: z.number().int().optional(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    problem: z.enum(['invalid', 'insecure', 'key_refused', 'unreachable', 'not_compatible', 'other']),
+    message: z.string(),
+  }),
+]);
+export type ConnectionTestResult = z.infer<typeof connectionTestSchema>;
+
+/** The current service's account, for the badge on every screen; `problem` when it cannot be read. */
+export const accountViewSchema = z.object({
+  service: z.enum(['own', 'hosted']),
+  mode: z.string(),
+  label: z.string().optional(),
+  balance: z.number().int().optional(),
+  freeRemaining: z.number().int().optional(),
+  problem: z.string().nullable(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
