@@ -49,6 +49,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByTestId('nav-history').click();
       await expect(page.getByTestId('history-table')).toBeVisible();
       await shot('history');
+
+      await page.getByTestId('nav-settings').click();
+      await expect(page.getByLabel('Service URL')).toBeVisible();
+      await shot('settings');
     });
   }
 }

@@ -2,6 +2,10 @@ import { useEffect } from 'react';
 import { sift } from '../bridge.ts';
 import { CleanScreen } from '../screens/clean-screen.tsx';
 import { HistoryScreen } from '../screens/history-screen.tsx';
+import { SettingsScreen } from '../screens/settings-screen.tsx';
+import { settingsActions } from '../stores/settings-store.ts';
+import { AccountBadge } from './account-badge.tsx';
+import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
@@ -12,6 +16,7 @@ import { AppNav } from './app-nav.tsx';
 const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = {
   clean: CleanScreen,
   history: HistoryScreen,
+  settings: SettingsScreen,
 };
 
 /** A file dropped anywhere in the window opens, as on the drop zone (which handles its own drops first). */
@@ -43,7 +48,12 @@ export function App() {
   useEffect(() => {
     void appActions.load();
     void cleanActions.loadRecent();
-    const stopProgress = sift.jobs.onDidProgress((payload) => void cleanActions.progress(payload));
+    void settingsActions.refreshAccount();
+    const stopProgress = sift.jobs.onDidProgress((payload) => {
+      void cleanActions.progress(payload);
+      // A job that ended spent credits: the badge shows what is left.
+      if (isFinishedPhase(payload.phase)) void settingsActions.refreshAccount();
+    });
     const stopOpen = sift.app.onDidRequestOpen((request) => {
       go('clean');
       void ('path' in request ? cleanActions.openPath(request.path) : cleanActions.openJob(request.jobId));
@@ -61,6 +71,7 @@ export function App() {
         <img className="app-header__logo" src="./icon.svg" alt="" width="28" height="28" />
         <h1 className="app-header__name">Sift</h1>
         <AppNav />
+        <AccountBadge />
       </header>
       <main className="app-main">
         <Current />

@@ -10,7 +10,8 @@ type JobReviewProps = {
   preview?: Preview;
   busy: boolean;
   onColumn(column: string): void;
-  onStart(): void;
+  /** `limit`: send only the first this many addresses (what the credits cover). */
+  onStart(limit?: number): void;
   onClose(): void;
 };
 
@@ -34,6 +35,8 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
   const holding = job.precheck.toCheck + job.precheck.duplicates;
   const fewAddresses = job.rows > 0 && holding < job.rows / 2;
   const [confirmed, setConfirmed] = useState(false);
+  // What the credits cover when they do not cover the whole list.
+  const affordable = Math.min(job.cost.checks, (job.cost.freeRemaining ?? 0) + Math.max(0, job.cost.balance ?? 0));
   const stats: [string, number, string][] = [
     ['Rows', job.rows, 'rows'],
     ['To check', job.precheck.toCheck, 'to-check'],
@@ -85,6 +88,17 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
       )}
       {preview && <ListPreview preview={preview} highlightColumn={job.columnIndex} />}
       <footer className="card__footer">
+        {!job.cost.covered && affordable > 0 && (
+          <button
+            type="button"
+            className="button"
+            data-testid="start-limited"
+            disabled={busy || (fewAddresses && !confirmed)}
+            onClick={() => onStart(affordable)}
+          >
+            Clean only the first {formatCount(affordable)}
+          </button>
+        )}
         <button
           type="button"
           className="button button--primary"
@@ -92,7 +106,7 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
           disabled={
             busy || !job.cost.covered || (job.cost.checks === 0 && job.rows === 0) || (fewAddresses && !confirmed)
           }
-          onClick={onStart}
+          onClick={() => onStart()}
         >
           {job.cost.checks > 0 ? `Clean ${formatCount(job.cost.checks)} addresses` : 'Finish'}
         </button>

@@ -91,7 +91,7 @@ function ReviewStage() {
       preview={preview}
       busy={busy}
       onColumn={(column) => void cleanActions.changeColumn(column)}
-      onStart={() => void cleanActions.start()}
+      onStart={(limit) => void cleanActions.start(limit)}
       onClose={cleanActions.reset}
     />
   );

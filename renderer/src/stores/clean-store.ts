@@ -132,11 +132,12 @@ export const cleanActions = {
       else if (source) await cleanActions.openSource(source, fileName ?? '', column);
     }),
 
-  start: () =>
+  /** Starts (or resumes) the job; `limit` sends only the first this many addresses. */
+  start: (limit?: number) =>
     busyWhile(async () => {
       const { job } = get();
       if (!job) return;
-      const started = await sift.jobs.start({ jobId: job.jobId });
+      const started = await sift.jobs.start({ jobId: job.jobId, ...(limit === undefined ? {} : { limit }) });
       // A short job may have ended (its last progress event came first): never step back from the results.
       const current = get().job;
       if (current?.jobId === started.jobId && isFinishedPhase(current.phase)) return;

@@ -1,0 +1,29 @@
+import { formatCount } from '../format.ts';
+import { go } from '../stores/nav-store.ts';
+import { useSettingsStore } from '../stores/settings-store.ts';
+import '../screens/settings-screen.css';
+
+/** Sandbox or Live, and a live account's credits, on every screen; a click opens Settings. */
+export function AccountBadge() {
+  const account = useSettingsStore((state) => state.account);
+  if (!account) return null;
+  const live = account.mode === 'live';
+  const text = account.problem
+    ? 'Service not reachable'
+    : live
+      ? `Live · ${formatCount(account.balance ?? 0)} credits · ${formatCount(account.freeRemaining ?? 0)} free`
+      : 'Sandbox';
+  const kind = account.problem ? ' account-badge--problem' : live ? ' account-badge--live' : '';
+  return (
+    <button
+      type="button"
+      className={`account-badge${kind}`}
+      data-testid="account-badge"
+      title={account.problem ?? undefined}
+      aria-label={`Account: ${text}. Open Settings`}
+      onClick={() => go('settings')}
+    >
+      {text}
+    </button>
+  );
+}

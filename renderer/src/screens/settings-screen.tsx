@@ -1,0 +1,159 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { ConnectionTestResult, SettingsView } from '../../../electron/common/contract.ts';
+import { formatCount } from '../format.ts';
+import { settingsActions, useSettingsStore, type HostedForm } from '../stores/settings-store.ts';
+import { useFocusHeading } from '../use-focus-heading.ts';
+import './settings-screen.css';
+
+const protectionWords: Record<SettingsView['keyProtection'], string> = {
+  encrypted: "The key is kept encrypted with your system's keychain.",
+  'this-run-only':
+    'This computer has no keychain Sift can use: the key is kept in memory and forgotten when Sift quits.',
+  'file-0600': 'In the browser version the key is kept in a file only your user account can read; it is not encrypted.',
+};
+
+function describeTest(test: ConnectionTestResult): string {
+  if (!test.ok) return test.message;
+  const mode = test.mode === 'live' ? 'a live key' : test.mode === 'sandbox' ? 'a sandbox key' : `a ${test.mode} key`;
+  const credits =
+    test.mode === 'live'
+      ? ` Balance ${formatCount(test.balance ?? 0)} credits, ${formatCount(test.freeRemaining ?? 0)} free checks left this month.`
+      : ' Sandbox checks are free and give scripted verdicts.';
+  return `Connected with ${mode}.${credits}`;
+}
+
+/** Where lists are checked: Sift's own service, or a hosted one by its URL and an API key. */
+export function SettingsScreen() {
+  const settings = useSettingsStore((state) => state.settings);
+  const test = useSettingsStore((state) => state.test);
+  const busy = useSettingsStore((state) => state.busy);
+  const notice = useSettingsStore((state) => state.notice);
+  const error = useSettingsStore((state) => state.error);
+  const heading = useFocusHeading<HTMLHeadingElement>('settings');
+  const hosted = settings?.hosted ?? null;
+  const [form, setForm] = useState<HostedForm>({ baseUrl: '', label: '', apiKey: '' });
+  const [replacingKey, setReplacingKey] = useState(false);
+
+  useEffect(() => {
+    void settingsActions.load();
+  }, []);
+  useEffect(() => {
+    if (hosted) setForm((current) => ({ ...current, baseUrl: hosted.baseUrl, label: hosted.label, apiKey: '' }));
+  }, [hosted?.baseUrl, hosted?.label, hosted?.maskedKey]);
+
+  const needsKey = !hosted || replacingKey || !hosted.keyAvailable;
+  const update = (field: keyof HostedForm) => (event: { target: { value: string } }) =>
+    setForm({ ...form, [field]: event.target.value });
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    void settingsActions.saveHosted(form).then(() => setReplacingKey(false));
+  };
+
+  return (
+    <section className="card card--padded settings" aria-labelledby="settings-heading">
+      <h2 className="card__title" id="settings-heading" tabIndex={-1} ref={heading}>
+        Settings
+      </h2>
+      <p className="visually-hidden" role="status">
+        {notice ?? (test?.ok ? describeTest(test) : '')}
+      </p>
+      {notice && <p className="note">{notice}</p>}
+      {error && (
+        <div className="alert" role="alert">
+          {error}
+        </div>
+      )}
+      {settings && (
+        <>
+          <h3 className="settings__title">Where lists are checked</h3>
+          <p className="note" data-testid="current-service">
+            {settings.service === 'own'
+              ? "Now: Sift's own service, sandbox (scripted verdicts, no credits spent, no account needed)."
+              : `Now: ${hosted?.label} (${hosted?.mode === 'live' ? 'live' : 'sandbox'} key ${hosted?.maskedKey}).`}
+          </p>
+          {settings.service === 'hosted' && (
+            <button type="button" className="button" disabled={busy} onClick={() => void settingsActions.useOwn()}>
+              Use Sift's own service instead
+            </button>
+          )}
+
+          <h3 className="settings__title">A hosted service</h3>
+          <form className="settings__form" onSubmit={save}>
+            <label className="settings__field">
+              <span>Service URL</span>
+              <input
+                type="url"
+                required
+                placeholder="https://verify.example.com"
+                value={form.baseUrl}
+                onChange={update('baseUrl')}
+                autoComplete="url"
+              />
+            </label>
+            <label className="settings__field">
+              <span>Name (optional)</span>
+              <input type="text" value={form.label} onChange={update('label')} maxLength={100} />
+            </label>
+            {needsKey ? (
+              <label className="settings__field">
+                <span>API key</span>
+                <input
+                  type="password"
+                  required
+                  value={form.apiKey}
+                  onChange={update('apiKey')}
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder="svc_live_…"
+                />
+              </label>
+            ) : (
+              <p className="settings__key" data-testid="saved-key">
+                API key {hosted?.maskedKey}{' '}
+                <button type="button" className="button" onClick={() => setReplacingKey(true)}>
+                  Replace key
+                </button>
+              </p>
+            )}
+            {hosted && !hosted.keyAvailable && (
+              <p className="note">The key was kept for one run only and is gone: enter it again.</p>
+            )}
+            <p className="note">{protectionWords[settings.keyProtection]}</p>
+            <div className="card__actions">
+              <button
+                type="button"
+                className="button"
+                disabled={busy || form.baseUrl.trim() === '' || (needsKey && form.apiKey.trim() === '')}
+                onClick={() => void settingsActions.testConnection(form)}
+              >
+                {busy ? 'Working…' : 'Test connection'}
+              </button>
+              <button type="submit" className="button button--primary" disabled={busy}>
+                Save and use this service
+              </button>
+              {hosted && (
+                <button
+                  type="button"
+                  className="button button--danger"
+                  disabled={busy}
+                  onClick={() => void settingsActions.forgetHosted()}
+                >
+                  Forget this service
+                </button>
+              )}
+            </div>
+          </form>
+          {test && (
+            <div
+              className={test.ok ? 'settings__test settings__test--ok' : 'alert'}
+              role={test.ok ? undefined : 'alert'}
+              data-testid="connection-test"
+            >
+              {describeTest(test)}
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

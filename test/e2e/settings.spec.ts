@@ -1,0 +1,119 @@
+// The app against a hosted service: a second `sift service` on loopback, a live key made with its
+// dashboard commands, entered in Settings; the connection test, a list cleaned there, the badge; then
+// every network answer, event, the DOM and the browser's storage are searched for the key.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './web-host-fixture.ts';
+
+const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
+const node = (args: string[]) =>
+  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], { encoding: 'utf8' });
+
+let service: ChildProcess;
+let baseUrl: string;
+let liveKey: string;
+
+test.beforeAll(async () => {
+  const data = mkdtempSync(join(tmpdir(), 'sift-hosted-'));
+  liveKey = /(svc_live_\S+)/.exec(node(['service', 'keys', 'create', '--live', '--label', 'e2e', '--data', data]))![1]!;
+  node(['service', 'top-up', '1000', '--data', data]);
+  service = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', data], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`sift service did not start: ${output}`)), 15_000);
+    service.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /service at (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+  });
+});
+
+test.afterAll(() => {
+  service?.kill('SIGTERM');
+});
+
+test('a hosted service is tested, saved and used, and its key never reaches the page', async ({ page, hostUrl }) => {
+  const answers: string[] = [];
+  page.on('response', async (response) => {
+    // The event stream never ends: its text is read from the page's own log of events below.
+    if (!response.url().includes('/api/events')) answers.push(await response.text().catch(() => ''));
+  });
+  // Every server-sent event the page hears is kept where the test can read it (a copy of the stream).
+  await page.addInitScript(() => {
+    const log: string[] = [];
+    (window as { siftEventLog?: string[] }).siftEventLog = log;
+    const original = window.fetch.bind(window);
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init);
+      if (String(input).includes('/api/events') && response.body) {
+        const reader = response.clone().body!.pipeThrough(new TextDecoderStream()).getReader();
+        void (async () => {
+          for (let read = await reader.read(); !read.done; read = await reader.read()) log.push(read.value);
+        })();
+      }
+      return response;
+    };
+  });
+  await page.goto(hostUrl);
+  await expect(page.getByTestId('account-badge')).toHaveText('Sandbox');
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+
+  await page.getByLabel('Service URL').fill(baseUrl);
+  await page.getByLabel('API key').fill('svc_live_notTheRightKey00000000000');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-test')).toContainText('wrong, or it has been revoked');
+  await page.getByLabel('Service URL').fill('http://127.0.0.1:9/v1');
+  await page.getByLabel('API key').fill(liveKey);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-test')).toBeVisible();
+  await expect(page.getByTestId('connection-test')).not.toContainText('Connected');
+
+  await page.getByLabel('Service URL').fill(baseUrl);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-test')).toHaveText(
+    'Connected with a live key. Balance 1,000 credits, 100 free checks left this month.',
+  );
+  await page.getByLabel('Name (optional)').fill('Team service');
+  await page.getByRole('button', { name: 'Save and use this service' }).click();
+  await expect(page.getByTestId('current-service')).toContainText('Now: Team service (live key svc_live_…');
+  await expect(page.getByLabel('API key')).toHaveCount(0);
+  await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 100 free');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `test-results/screens/settings-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // A list cleaned now is checked and billed at the hosted service.
+  await page.getByTestId('nav-clean').click();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'team.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('email\nvalid.a@example.com\nvalid.b@example.com\ninvalid.c@example.com\n'),
+  });
+  await expect(page.getByTestId('cost')).toContainText('3 checks, covered by 100 free checks left this month');
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await expect(page.getByTestId('summary-billed')).toContainText('3');
+  await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 97 free');
+
+  // Nowhere the page can see: answers, events, the DOM, localStorage, IndexedDB.
+  const events = await page.evaluate(() => (window as { siftEventLog?: string[] }).siftEventLog ?? []);
+  expect(events.some((event) => event.includes('jobs:didProgress'))).toBe(true);
+  const storage = await page.evaluate(async () => {
+    const databases = await indexedDB.databases();
+    return JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, databases });
+  });
+  const dom = await page.content();
+  for (const text of [...answers, ...events, storage, dom]) expect(text).not.toContain(liveKey);
+  expect(answers.length).toBeGreaterThan(5);
+});
