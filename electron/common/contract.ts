@@ -4,9 +4,15 @@
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
-import { accountViewSchema, connectionTestSchema, keyModeSchema, settingsViewSchema } from './settings-schemas.ts';
+import {
+  accountViewSchema,
+  connectionTestSchema,
+  keyModeSchema,
+  settingsViewSchema,
+  singleCheckSchema,
+} from './settings-schemas.ts';
 
-export type { AccountView, ConnectionTestResult, SettingsView } from './settings-schemas.ts';
+export type { AccountView, ConnectionTestResult, SettingsView, SingleCheck } from './settings-schemas.ts';
 
 /** A file the user dropped or chose, as main can find it. */
 export const fileRefSchema = z.discriminatedUnion('kind', [
@@ -188,6 +194,9 @@ export const calls = {
   /** Removes the hosted service and its key from this computer. */
   'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
   'account:get': { request: z.strictObject({}), result: accountViewSchema },
+  /** One address checked now on the service lists go to; bad syntax is answered without a call. */
+  'checks:verify': { request: z.strictObject({ email: z.string().max(320) }), result: singleCheckSchema },
+  'checks:recent': { request: z.strictObject({}), result: z.array(singleCheckSchema) },
   /** The most recent jobs, newest first, so a person can return to one after closing the window. */
   'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */
@@ -255,6 +264,8 @@ export const errorCodes = [
   'unwritable',
   /** The input changed since it was checked; verdicts would land on the wrong rows. */
   'input_changed',
+  /** The service refused a call or could not be reached; the message says which and what to do. */
+  'service_error',
   'internal',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

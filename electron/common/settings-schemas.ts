@@ -50,3 +50,18 @@ export const accountViewSchema = z.object({
   problem: z.string().nullable(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;
+
+/** One address checked now, as kept in the recent list. */
+export const singleCheckSchema = z.object({
+  email: z.string(),
+  result: z.string(),
+  billed: z.boolean(),
+  role: z.boolean().optional(),
+  disposable: z.boolean().optional(),
+  reason: z.string().optional(),
+  suggestion: z.string().optional(),
+  /** True when Sift answered without asking the service (bad syntax). */
+  local: z.boolean(),
+  checkedAt: z.string(),
+});
+export type SingleCheck = z.infer<typeof singleCheckSchema>;

@@ -53,6 +53,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByTestId('nav-settings').click();
       await expect(page.getByLabel('Service URL')).toBeVisible();
       await shot('settings');
+
+      await page.getByTestId('nav-check').click();
+      await page.getByLabel('Email address').fill('valid.look@example.com');
+      await page.getByRole('button', { name: 'Check', exact: true }).click();
+      await expect(page.getByTestId('check-answer')).toContainText('Valid');
+      await shot('check');
     });
   }
 }

@@ -106,6 +106,22 @@ test('a hosted service is tested, saved and used, and its key never reaches the 
   await expect(page.getByTestId('summary-billed')).toContainText('3');
   await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 97 free');
 
+  // One address now, at the hosted service; an address that cannot be one is answered without a call.
+  await page.getByTestId('nav-check').click();
+  await page.getByLabel('Email address').fill('valid.now@example.com');
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(page.getByTestId('check-answer')).toContainText('valid.now@example.com: Valid');
+  await expect(page.getByTestId('check-answer')).toContainText('One credit was spent.');
+  await page.getByLabel('Email address').fill('not an address');
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(page.getByTestId('check-answer')).toContainText('not an address: Invalid');
+  await expect(page.getByTestId('check-answer')).toContainText('without asking the service: not charged');
+  const recent = page.getByTestId('recent-checks').locator('li');
+  await expect(recent.nth(0)).toContainText('not an address');
+  await expect(recent.nth(1)).toContainText('valid.now@example.com');
+  await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 96 free');
+  await page.screenshot({ path: 'test-results/screens/check.png', fullPage: true });
+
   // Nowhere the page can see: answers, events, the DOM, localStorage, IndexedDB.
   const events = await page.evaluate(() => (window as { siftEventLog?: string[] }).siftEventLog ?? []);
   expect(events.some((event) => event.includes('jobs:didProgress'))).toBe(true);

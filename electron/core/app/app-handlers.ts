@@ -7,6 +7,7 @@ import type { UploadStore } from '../web-host/upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
+import type { createSingleCheck } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
@@ -17,6 +18,7 @@ export type AppDeps = {
   uploads: UploadStore;
   jobs: JobManager;
   connections: Connections;
+  checks: ReturnType<typeof createSingleCheck>;
   emit: Emit;
 };
 
@@ -39,7 +41,7 @@ export function resolveFileRef(
 
 export function createAppHandlers(deps: AppDeps): Handlers {
   return {
-    ...settingsHandlers(deps.connections),
+    ...settingsHandlers(deps.connections, deps.checks),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

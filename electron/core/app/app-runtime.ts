@@ -11,6 +11,7 @@ import { createJobManager } from '../jobs/job-manager.ts';
 import Conf from 'conf';
 import { settingsStorage, type SettingsFile } from '../connections/app-settings.ts';
 import { createConnections } from '../connections/connections.ts';
+import { createSingleCheck } from '../connections/single-check.ts';
 import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceConfig } from '../service/service-config.ts';
 
@@ -39,9 +40,10 @@ export async function createAppRuntime(options: {
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
+  const settings = settingsStorage(options.settingsFile ?? new Conf({ cwd: options.dataDir, configName: 'settings' }));
   const connections = createConnections({
     dataDir: options.dataDir,
-    settings: settingsStorage(options.settingsFile ?? new Conf({ cwd: options.dataDir, configName: 'settings' })),
+    settings,
     vault: options.vault ?? fileVault(join(options.dataDir, 'keys')),
     service: options.service,
   });
@@ -58,6 +60,7 @@ export async function createAppRuntime(options: {
     uploads,
     jobs,
     connections,
+    checks: createSingleCheck(connections.clients, settings),
     emit: events.emit,
   });
   return {

@@ -2,6 +2,9 @@
 // Every answer comes from connections.view(), which holds a key's masked form only.
 import type { Connections } from '../connections/connections.ts';
 import type { Handlers } from './dispatch.ts';
+import type { createSingleCheck } from '../connections/single-check.ts';
+
+type SingleChecks = ReturnType<typeof createSingleCheck>;
 
 type SettingsCall =
   | 'settings:get'
@@ -9,9 +12,11 @@ type SettingsCall =
   | 'settings:saveHosted'
   | 'settings:useOwn'
   | 'settings:forgetHosted'
-  | 'account:get';
+  | 'account:get'
+  | 'checks:verify'
+  | 'checks:recent';
 
-export function settingsHandlers(connections: Connections): Pick<Handlers, SettingsCall> {
+export function settingsHandlers(connections: Connections, checks: SingleChecks): Pick<Handlers, SettingsCall> {
   return {
     'settings:get': async () => connections.view(),
     'settings:testConnection': async (request) => connections.test(request),
@@ -19,5 +24,7 @@ export function settingsHandlers(connections: Connections): Pick<Handlers, Setti
     'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
     'settings:forgetHosted': async () => connections.forgetHosted(),
     'account:get': async () => connections.account(),
+    'checks:verify': async ({ email }) => checks.verify(email),
+    'checks:recent': async () => checks.recent(),
   };
 }

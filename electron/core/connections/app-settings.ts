@@ -3,20 +3,9 @@
 // library electron-store is built on) in the loopback web host. A file that does not parse gives the
 // defaults rather than a broken app.
 import { z } from 'zod';
+import { singleCheckSchema } from '../../common/settings-schemas.ts';
 
-const singleCheckSchema = z.object({
-  email: z.string(),
-  result: z.string(),
-  billed: z.boolean(),
-  role: z.boolean().optional(),
-  disposable: z.boolean().optional(),
-  reason: z.string().optional(),
-  suggestion: z.string().optional(),
-  /** True when Sift answered without asking the service (bad syntax). */
-  local: z.boolean(),
-  checkedAt: z.string(),
-});
-export type SingleCheck = z.infer<typeof singleCheckSchema>;
+export type { SingleCheck } from '../../common/settings-schemas.ts';
 
 export const maxRecentChecks = 20;
 

@@ -3,6 +3,7 @@ import { sift } from '../bridge.ts';
 import { CleanScreen } from '../screens/clean-screen.tsx';
 import { HistoryScreen } from '../screens/history-screen.tsx';
 import { SettingsScreen } from '../screens/settings-screen.tsx';
+import { CheckScreen } from '../screens/check-screen.tsx';
 import { settingsActions } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
@@ -17,6 +18,7 @@ const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = {
   clean: CleanScreen,
   history: HistoryScreen,
   settings: SettingsScreen,
+  check: CheckScreen,
 };
 
 /** A file dropped anywhere in the window opens, as on the drop zone (which handles its own drops first). */

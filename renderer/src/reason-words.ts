@@ -1,0 +1,27 @@
+// Verdicts and reasons in the words a marketer uses, wherever the app shows one. A reason the app does
+// not know is shown as the service sent it.
+
+export const verdictWords: Record<string, string> = {
+  valid: 'Valid',
+  invalid: 'Invalid',
+  catch_all: 'Catch-all',
+  unknown: 'Unknown',
+};
+
+const reasons: Record<string, string> = {
+  accepted_email: 'The mail server accepts this address.',
+  rejected_email: 'The mail server says this mailbox does not exist.',
+  invalid_domain: 'This domain cannot receive mail.',
+  accept_all_domain: 'This domain accepts every address, so this one cannot be confirmed.',
+  timeout: 'The mail server did not answer in time.',
+  mailbox_full: 'The mailbox is full.',
+  no_connect: 'The mail server could not be reached.',
+  probe_failed: 'The check could not be made; nothing was charged.',
+  invalid_syntax: 'This cannot be an email address.',
+  bad_syntax: 'This cannot be an email address.',
+  syntax: 'This cannot be an email address.',
+  no_address: 'Nothing to check: the address is empty.',
+};
+
+export const verdictWord = (result: string) => verdictWords[result] ?? result;
+export const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
