@@ -11,8 +11,10 @@ import {
   settingsViewSchema,
   singleCheckSchema,
 } from './settings-schemas.ts';
+import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 
 export type { AccountView, ConnectionTestResult, SettingsView, SingleCheck } from './settings-schemas.ts';
+export type { ServiceOverview } from './service-dashboard-schemas.ts';
 
 /** A file the user dropped or chose, as main can find it. */
 export const fileRefSchema = z.discriminatedUnion('kind', [
@@ -197,6 +199,31 @@ export const calls = {
   /** One address checked now on the service lists go to; bad syntax is answered without a call. */
   'checks:verify': { request: z.strictObject({ email: z.string().max(320) }), result: singleCheckSchema },
   'checks:recent': { request: z.strictObject({}), result: z.array(singleCheckSchema) },
+  /** Sift's own service, as its dashboard shows it (the spec keeps keys and webhooks out of HTTP). */
+  'service:overview': { request: z.strictObject({}), result: serviceOverviewSchema },
+  /** A new key: its secret is in this answer only. */
+  'service:createKey': {
+    request: z.strictObject({ mode: keyModeSchema, label: z.string().trim().min(1).max(100) }),
+    result: z.object({ key: z.string(), overview: serviceOverviewSchema }),
+  },
+  'service:revokeKey': { request: z.strictObject({ keyId: z.string().max(100) }), result: serviceOverviewSchema },
+  /** A new webhook endpoint: its signing secret is in this answer only. */
+  'service:addWebhook': {
+    request: z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(2048) }),
+    result: z.object({ secret: z.string(), overview: serviceOverviewSchema }),
+  },
+  'service:removeWebhook': {
+    request: z.strictObject({ endpointId: z.string().max(100) }),
+    result: serviceOverviewSchema,
+  },
+  'service:replayDelivery': {
+    request: z.strictObject({ deliveryId: z.string().max(100) }),
+    result: serviceOverviewSchema,
+  },
+  'service:setThreshold': {
+    request: z.strictObject({ credits: z.number().int().nonnegative().nullable() }),
+    result: serviceOverviewSchema,
+  },
   /** The most recent jobs, newest first, so a person can return to one after closing the window. */
   'jobs:list': { request: z.strictObject({}), result: z.array(jobListItemSchema) },
   /** Sends the list to the service and reads the verdicts back, in the background. */

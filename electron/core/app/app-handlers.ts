@@ -9,6 +9,7 @@ import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { createSingleCheck } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
+import { serviceDashboardHandlers } from './service-dashboard-handlers.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
 
@@ -42,6 +43,7 @@ export function resolveFileRef(
 export function createAppHandlers(deps: AppDeps): Handlers {
   return {
     ...settingsHandlers(deps.connections, deps.checks),
+    ...serviceDashboardHandlers(deps.connections),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

@@ -14,6 +14,8 @@ export type EmbeddedService = {
   apiKey: string;
   /** This run's key for a mode, made on first use. */
   keyFor(mode: KeyMode): Promise<string>;
+  /** The ids of the keys this run made for the app itself. */
+  appKeyIds(): string[];
   close(): Promise<void>;
 };
 
@@ -46,6 +48,7 @@ export async function startEmbeddedService(
     dashboard: service.dashboard,
     apiKey,
     keyFor,
+    appKeyIds: () => [...made.values()].map((entry) => entry.id),
     async close() {
       for (const { id } of made.values()) await service.dashboard.revokeKey(id);
       await service.close();

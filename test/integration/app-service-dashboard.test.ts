@@ -1,0 +1,91 @@
+// The app's screen for Sift's own service, through the real dispatch: keys made (the secret once) and
+// revoked (the service then refuses them), the app's own key kept, a webhook endpoint whose delivery
+// failed replayed by hand, and the low-balance threshold.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JobOverview, ServiceOverview } from '../../electron/common/contract.ts';
+import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
+import { createServiceClient } from '../../electron/core/client/service-client.ts';
+import { waitFor } from '../support/service-harness.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const web = { transport: 'web' as const };
+
+async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
+  const envelope = await runtime.dispatch(name, request, web);
+  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
+  return envelope.value as T;
+}
+
+describe("Sift's own service in the app", () => {
+  it('makes and revokes keys, replays a failed delivery and sets the threshold', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-dashboard-'));
+    // Deliveries fail for good at once, so one can be replayed by hand.
+    const runtime = await createAppRuntime({
+      dataDir,
+      appVersion: '1.0.0',
+      service: { webhookRetryScheduleMs: [], deliveryTickMs: 20 },
+    });
+    let attempts = 0;
+    const receiver = await startReceiver(() => (++attempts === 1 ? 500 : 200));
+    try {
+      const start = await call<ServiceOverview>(runtime, 'service:overview', {});
+      expect(start.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const appKey = start.keys.find((key) => key.usedByApp)!;
+      expect(appKey).toMatchObject({ mode: 'sandbox', state: 'active' });
+      expect((await runtime.dispatch('service:revokeKey', { keyId: appKey.id }, web)).ok).toBe(false);
+
+      const made = await call<{ key: string; overview: ServiceOverview }>(runtime, 'service:createKey', {
+        mode: 'live',
+        label: 'Reporting tool',
+      });
+      expect(made.key).toMatch(/^svc_live_/);
+      const listed = made.overview.keys.find((key) => key.label === 'Reporting tool')!;
+      expect(listed).toMatchObject({ mode: 'live', state: 'active', masked: `svc_live_…${made.key.slice(-4)}` });
+      expect(JSON.stringify(made.overview)).not.toContain(made.key);
+      const tool = createServiceClient({ baseUrl: start.baseUrl, apiKey: made.key });
+      expect(await tool.getAccount()).toMatchObject({ mode: 'live' });
+      const revoked = await call<ServiceOverview>(runtime, 'service:revokeKey', { keyId: listed.id });
+      expect(revoked.keys.find((key) => key.id === listed.id)!.state).toBe('revoked');
+      await expect(tool.getAccount()).rejects.toMatchObject({ kind: 'authentication' });
+
+      const hook = await call<{ secret: string; overview: ServiceOverview }>(runtime, 'service:addWebhook', {
+        url: receiver.url,
+      });
+      expect(hook.secret).toMatch(/^whsec_/);
+      expect(hook.overview.endpoints).toEqual([expect.objectContaining({ url: receiver.url })]);
+      // A cleaned list's batch completes: its event goes to the endpoint, which fails the first time.
+      const list = join(dataDir, 'hooks.csv');
+      await writeFile(list, 'email\nvalid.h@example.com\n');
+      const { uploadId } = await runtime.uploads.save(createReadStream(list), 'hooks.csv');
+      const job = await call<JobOverview>(runtime, 'jobs:create', { file: { kind: 'upload', uploadId } });
+      await call(runtime, 'jobs:start', { jobId: job.jobId });
+      const failed = await waitFor(async () => {
+        const overview = await call<ServiceOverview>(runtime, 'service:overview', {});
+        return overview.deliveries.find((delivery) => delivery.status === 'failed');
+      }, 20_000);
+      expect(failed).toMatchObject({ eventType: 'batch.completed', attempts: 1, lastStatus: 500 });
+      await call(runtime, 'service:replayDelivery', { deliveryId: failed.id });
+      await waitFor(async () => {
+        const overview = await call<ServiceOverview>(runtime, 'service:overview', {});
+        return overview.deliveries.find((delivery) => delivery.id === failed.id)?.status === 'delivered';
+      }, 10_000);
+      expect(receiver.received).toHaveLength(2);
+
+      const removed = await call<ServiceOverview>(runtime, 'service:removeWebhook', {
+        endpointId: hook.overview.endpoints[0]!.id,
+      });
+      expect(removed.endpoints).toEqual([]);
+      expect(
+        (await call<ServiceOverview>(runtime, 'service:setThreshold', { credits: 500 })).account.lowThreshold,
+      ).toBe(500);
+      expect((await runtime.dispatch('service:replayDelivery', { deliveryId: 'del_nothing' }, web)).ok).toBe(false);
+    } finally {
+      await receiver.close();
+      await runtime.close();
+    }
+  });
+});
