@@ -59,6 +59,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await expect(page.getByTestId('check-answer')).toContainText('Valid');
       await shot('check');
+
+      await page.getByTestId('nav-service').click();
+      await expect(page.getByTestId('service-keys')).toBeVisible();
+      await shot('service');
     });
   }
 }

@@ -4,6 +4,7 @@ import { CleanScreen } from '../screens/clean-screen.tsx';
 import { HistoryScreen } from '../screens/history-screen.tsx';
 import { SettingsScreen } from '../screens/settings-screen.tsx';
 import { CheckScreen } from '../screens/check-screen.tsx';
+import { ServiceScreen } from '../screens/service-screen.tsx';
 import { settingsActions } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
@@ -13,12 +14,13 @@ import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
 import { go, useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
 
-/** Screens other parts of Sift add; each is one component, shown under the header. */
-const screenComponents: Partial<Record<Screen, () => React.JSX.Element>> = {
+/** Every screen, one component each, shown under the header. */
+const screenComponents: Record<Screen, () => React.JSX.Element> = {
   clean: CleanScreen,
   history: HistoryScreen,
   settings: SettingsScreen,
   check: CheckScreen,
+  service: ServiceScreen,
 };
 
 /** A file dropped anywhere in the window opens, as on the drop zone (which handles its own drops first). */
@@ -45,7 +47,7 @@ function useWindowDrop() {
 
 export function App() {
   const screen = useNavStore((state) => state.screen);
-  const Current = screenComponents[screen] ?? CleanScreen;
+  const Current = screenComponents[screen]!;
 
   useEffect(() => {
     void appActions.load();

@@ -1,0 +1,55 @@
+// The screen for Sift's own service: its dashboard as main reports it, and a secret shown once after a
+// key or a webhook endpoint is made (gone from here when the person leaves the screen).
+import { create } from 'zustand';
+import type { ServiceOverview } from '../../../electron/common/contract.ts';
+import { errorMessage, sift } from '../bridge.ts';
+
+type ShownOnce = { what: 'key' | 'webhook secret'; label: string; secret: string };
+
+type ServiceState = { overview?: ServiceOverview; shownOnce?: ShownOnce; busy: boolean; error?: string };
+
+export const useServiceStore = create<ServiceState>()(() => ({ busy: false }));
+
+const { setState: set } = useServiceStore;
+
+async function busyWhile(work: () => Promise<void>): Promise<void> {
+  set({ busy: true, error: undefined });
+  try {
+    await work();
+  } catch (error) {
+    set({ error: errorMessage(error) });
+  } finally {
+    set({ busy: false });
+  }
+}
+
+export const serviceActions = {
+  load: () => busyWhile(async () => set({ overview: await sift.service.overview() })),
+
+  createKey: (mode: 'live' | 'sandbox', label: string) =>
+    busyWhile(async () => {
+      const { key, overview } = await sift.service.createKey({ mode, label });
+      set({ overview, shownOnce: { what: 'key', label, secret: key } });
+    }),
+
+  revokeKey: (keyId: string) =>
+    busyWhile(async () => set({ overview: await sift.service.revokeKey({ keyId }), shownOnce: undefined })),
+
+  addWebhook: (url: string) =>
+    busyWhile(async () => {
+      const { secret, overview } = await sift.service.addWebhook({ url });
+      set({ overview, shownOnce: { what: 'webhook secret', label: url, secret } });
+    }),
+
+  removeWebhook: (endpointId: string) =>
+    busyWhile(async () => set({ overview: await sift.service.removeWebhook({ endpointId }) })),
+
+  replayDelivery: (deliveryId: string) =>
+    busyWhile(async () => set({ overview: await sift.service.replayDelivery({ deliveryId }) })),
+
+  setThreshold: (credits: number | null) =>
+    busyWhile(async () => set({ overview: await sift.service.setThreshold({ credits }) })),
+
+  /** Leaving the screen forgets a secret that was shown once. */
+  forgetSecret: () => set({ shownOnce: undefined }),
+};

@@ -1,0 +1,41 @@
+// The screen for Sift's own service: a key is made (its secret shown once, with Copy) and revoked, and a
+// webhook endpoint is added and removed. (Replaying a failed delivery is tested through the same calls
+// in test/integration/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
+import { expect, test } from './web-host-fixture.ts';
+
+test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(hostUrl);
+  await page.getByTestId('nav-service').click();
+  await expect(page.getByRole('heading', { name: "Sift's service" })).toBeFocused();
+  await expect(page.getByTestId('service-keys')).toContainText('Used by Sift');
+
+  await page.getByLabel('Name of the new key').fill('Reporting tool');
+  await page.getByLabel('Kind').selectOption('live');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByTestId('shown-once');
+  await expect(shown).toContainText('The new key for Reporting tool, shown only now: svc_live_');
+  const secret = (await shown.locator('code').textContent())!;
+  await shown.getByRole('button', { name: 'Copy' }).click();
+  await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  const row = page.getByTestId('service-keys').getByRole('row', { name: /Reporting tool/ });
+  await expect(row).toContainText(`svc_live_…${secret.slice(-4)}`);
+  await expect(row).not.toContainText(secret);
+  await page.screenshot({ path: 'test-results/screens/service.png', fullPage: true });
+
+  await row.getByRole('button', { name: 'Revoke Reporting tool' }).click();
+  await expect(row).toContainText('Revoked');
+  await expect(page.getByTestId('shown-once')).toHaveCount(0);
+  // Leaving the screen forgets the secret for good.
+  await page.getByTestId('nav-clean').click();
+  await page.getByTestId('nav-service').click();
+  await expect(page.getByText(secret)).toHaveCount(0);
+
+  await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/sift');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByTestId('shown-once')).toContainText('whsec_');
+  await expect(page.getByTestId('service-endpoints')).toContainText('https://hooks.example.com/sift');
+  await page.getByRole('button', { name: 'Remove https://hooks.example.com/sift' }).click();
+  await expect(page.getByTestId('service-endpoints')).not.toContainText('hooks.example.com');
+});
