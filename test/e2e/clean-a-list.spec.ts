@@ -38,6 +38,10 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   await expect(page.getByTestId('summary-valid')).toContainText('3');
   await expect(page.getByTestId('summary-duplicates')).toContainText('1');
   await expect(page.getByTestId('summary-bad-syntax')).toContainText('1');
+  await expect(page.getByTestId('funnel')).toHaveText(
+    ['Rows 10', 'No address 1', 'Bad syntax 1', 'Duplicates 1', 'Checked 7'].join(''),
+  );
+  await expect(page.getByRole('table', { name: 'Verdicts of the 7 addresses checked' })).toContainText('Valid342.9%');
   await expect(page.getByTestId('summary-no-address')).toContainText('1');
   await expect(page.getByTestId('summary-billed')).toContainText('0');
   await page.getByLabel('Catch-all', { exact: true }).check();

@@ -7,6 +7,7 @@ import {
 } from '../../../electron/common/contract.ts';
 import { sift } from '../bridge.ts';
 import { formatBytes, formatCount } from '../format.ts';
+import { VerdictChart } from './verdict-chart.tsx';
 import type { KeepableResult } from '../stores/clean-store.ts';
 
 type JobResultsProps = {
@@ -79,6 +80,7 @@ export function JobResults({ job, choices, exported, busy, onChoicesChange, onEx
           Clean another list
         </button>
       </header>
+      <VerdictChart summary={summary} />
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (
           <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>

@@ -1,0 +1,85 @@
+import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts';
+import type { ListSummary } from '../../../electron/common/contract.ts';
+import { formatCount } from '../format.ts';
+import './verdict-chart.css';
+
+const verdicts: [keyof ListSummary & string, string, string][] = [
+  ['valid', 'Valid', 'var(--good)'],
+  ['invalid', 'Invalid', 'var(--danger)'],
+  ['catch_all', 'Catch-all', 'var(--warn)'],
+  ['unknown', 'Unknown', 'var(--faint)'],
+  ['unverified', 'Not checked', 'var(--border-strong)'],
+];
+
+const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 1000) / 10}%`);
+
+/**
+ * The list's funnel (every row counted once) and its verdicts as a bar chart with counts and shares; the
+ * table beside the chart says the same for screen readers, the chart itself is hidden from them.
+ */
+export function VerdictChart({ summary }: { summary: ListSummary }) {
+  const others = Object.entries(summary.other_results);
+  const rows = [
+    ...verdicts.map(([key, label, color]) => ({ label, count: summary[key] as number, color })),
+    ...others.map(([result, count]) => ({ label: result, count, color: 'var(--muted)' })),
+  ].filter((row) => row.count > 0 || row.label === 'Valid' || row.label === 'Invalid');
+  const funnel: [string, number][] = [
+    ['Rows', summary.rows],
+    ['No address', summary.no_address],
+    ['Bad syntax', summary.bad_syntax],
+    ['Duplicates', summary.duplicates],
+    ['Checked', summary.to_check],
+  ];
+  return (
+    <div className="verdicts">
+      <ol className="verdicts__funnel" aria-label="Every row counted once" data-testid="funnel">
+        {funnel.map(([label, count]) => (
+          <li key={label}>
+            <span className="verdicts__funnel-label">{label}</span> <strong>{formatCount(count)}</strong>
+          </li>
+        ))}
+      </ol>
+      <div className="verdicts__body">
+        <div className="verdicts__chart" aria-hidden="true" data-testid="verdict-chart">
+          <ResponsiveContainer width="100%" height={36 * rows.length + 10}>
+            <BarChart data={rows} layout="vertical" margin={{ left: 8, right: 90 }} accessibilityLayer={false}>
+              <XAxis type="number" hide />
+              <YAxis type="category" dataKey="label" width={96} tickLine={false} axisLine={false} />
+              <Bar dataKey="count" isAnimationActive={false} radius={4}>
+                {rows.map((row) => (
+                  <Cell key={row.label} fill={row.color} />
+                ))}
+                <LabelList
+                  dataKey="count"
+                  position="right"
+                  formatter={(value: unknown) =>
+                    `${formatCount(Number(value))} (${percent(Number(value), summary.to_check)})`
+                  }
+                />
+              </Bar>
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+        <table className="verdicts__table">
+          <caption>Verdicts of the {formatCount(summary.to_check)} addresses checked</caption>
+          <thead>
+            <tr>
+              <th scope="col">Verdict</th>
+              <th scope="col">Addresses</th>
+              <th scope="col">Share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{formatCount(row.count)}</td>
+                <td>{percent(row.count, summary.to_check)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
