@@ -4,6 +4,9 @@
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
+import { listBreakdownSchema, listSummarySchema, precheckCountsSchema } from './list-schemas.ts';
+
+export type { ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
 import {
   accountViewSchema,
   connectionTestSchema,
@@ -48,42 +51,6 @@ export const keepableResults = ['valid', 'catch_all', 'unknown', 'invalid'] as c
 
 const count = z.number().int().nonnegative();
 const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
-
-/**
- * A list's numbers on the one funnel (list-funnel.ts), each row counted once:
- * rows = no_address + bad_syntax + duplicates + to_check, and to_check = the verdicts + unverified.
- * role, disposable and typos flag addresses to check; billed is what the service charged.
- */
-export const listSummarySchema = z.object({
-  rows: count,
-  no_address: count,
-  bad_syntax: count,
-  duplicates: count,
-  to_check: count,
-  valid: count,
-  invalid: count,
-  catch_all: count,
-  unknown: count,
-  other_results: z.record(z.string(), count),
-  unverified: count,
-  role: count,
-  disposable: count,
-  typos: count,
-  billed: count,
-});
-export type ListSummary = z.infer<typeof listSummarySchema>;
-
-/** What reading the list found before anything is sent; every row is counted once. */
-export const precheckCountsSchema = z.object({
-  toCheck: count,
-  duplicates: count,
-  badSyntax: count,
-  noAddress: count,
-  role: count,
-  disposable: count,
-  suggestions: count,
-});
-export type PrecheckCounts = z.infer<typeof precheckCountsSchema>;
 
 export const jobOverviewSchema = z.object({
   jobId: jobIdSchema,
@@ -175,6 +142,8 @@ export const calls = {
   },
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
+  /** Mailbox providers and the most used domains of a job's addresses. */
+  'jobs:breakdown': { request: z.strictObject({ jobId: jobIdSchema }), result: listBreakdownSchema },
   /** What Sift's data folder takes on disk. */
   'jobs:dataUsage': { request: z.strictObject({}), result: z.object({ bytes: count }) },
   'settings:get': { request: z.strictObject({}), result: settingsViewSchema },

@@ -42,6 +42,8 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
     ['Rows 10', 'No address 1', 'Bad syntax 1', 'Duplicates 1', 'Checked 7'].join(''),
   );
   await expect(page.getByRole('table', { name: 'Verdicts of the 7 addresses checked' })).toContainText('Valid342.9%');
+  await expect(page.getByRole('table', { name: 'Mailbox providers' })).toContainText('Other');
+  await expect(page.getByRole('table', { name: 'Most used domains' })).toContainText('example.com');
   await expect(page.getByTestId('summary-no-address')).toContainText('1');
   await expect(page.getByTestId('summary-billed')).toContainText('0');
   await page.getByLabel('Catch-all', { exact: true }).check();

@@ -64,6 +64,10 @@ describe('history', () => {
         summary: { to_check: 30, valid: 30 },
       });
       expect((await runtime.dispatch('jobs:remap', { jobId: again.jobId, column: '1' }, web)).ok).toBe(false);
+      expect(await call(runtime, 'jobs:breakdown', { jobId: again.jobId })).toEqual({
+        providers: [{ provider: 'Other', count: 30 }],
+        topDomains: [{ domain: 'example.com', count: 30 }],
+      });
 
       const files = [
         join(dataDir, 'inputs', `${again.jobId}.csv`),

@@ -10,6 +10,7 @@ import type {
   ExportFile,
   JobListItem,
   JobOverview,
+  ListBreakdown,
   ListPreview,
   ListSummary,
 } from '../../common/contract.ts';
@@ -17,7 +18,9 @@ import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
+import { mailboxProviders } from '../email/mailbox-providers.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
+import { domainCounts, providerCounts } from './list-store-breakdown.ts';
 import { appFilesOf, exportFolder, inputCopyPath, removeFiles, sizeOnDisk } from './job-files.ts';
 import type { Cost } from './job-cost.ts';
 import type { JobProgress } from './job-runner.ts';
@@ -184,6 +187,12 @@ export function createJobManager(deps: JobManagerDeps) {
       jobOrThrow(jobId);
       if (running.has(jobId)) throw new AppError('bad_request', 'This list is being checked: cancel it first.');
       return { freedBytes: await deleteJob(jobId) };
+    },
+
+    /** Mailbox providers and the ten most used domains of the job's addresses to check. */
+    breakdown(jobId: string): ListBreakdown {
+      const { db } = store.list(jobOrThrow(jobId).id);
+      return { providers: providerCounts(db, mailboxProviders), topDomains: domainCounts(db, 10) };
     },
 
     /** What Sift's data folder takes on disk: job lists, copies of inputs, exports, the service's data. */

@@ -8,6 +8,7 @@ import {
 import { sift } from '../bridge.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
+import { ListBreakdownView } from './list-breakdown.tsx';
 import type { KeepableResult } from '../stores/clean-store.ts';
 
 type JobResultsProps = {
@@ -81,6 +82,7 @@ export function JobResults({ job, choices, exported, busy, onChoicesChange, onEx
         </button>
       </header>
       <VerdictChart summary={summary} />
+      <ListBreakdownView jobId={job.jobId} />
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (
           <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>

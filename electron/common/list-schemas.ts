@@ -1,0 +1,47 @@
+// A list's numbers as the renderer and the summary file see them: the funnel and the pre-check counts.
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+
+/**
+ * A list's numbers on the one funnel (list-funnel.ts), each row counted once:
+ * rows = no_address + bad_syntax + duplicates + to_check, and to_check = the verdicts + unverified.
+ * role, disposable and typos flag addresses to check; billed is what the service charged.
+ */
+export const listSummarySchema = z.object({
+  rows: count,
+  no_address: count,
+  bad_syntax: count,
+  duplicates: count,
+  to_check: count,
+  valid: count,
+  invalid: count,
+  catch_all: count,
+  unknown: count,
+  other_results: z.record(z.string(), count),
+  unverified: count,
+  role: count,
+  disposable: count,
+  typos: count,
+  billed: count,
+});
+export type ListSummary = z.infer<typeof listSummarySchema>;
+
+/** What reading the list found before anything is sent; every row is counted once. */
+export const precheckCountsSchema = z.object({
+  toCheck: count,
+  duplicates: count,
+  badSyntax: count,
+  noAddress: count,
+  role: count,
+  disposable: count,
+  suggestions: count,
+});
+export type PrecheckCounts = z.infer<typeof precheckCountsSchema>;
+
+/** What the results screen shows beside the verdicts: mailbox providers and the most used domains. */
+export const listBreakdownSchema = z.object({
+  providers: z.array(z.object({ provider: z.string(), count })),
+  topDomains: z.array(z.object({ domain: z.string(), count })),
+});
+export type ListBreakdown = z.infer<typeof listBreakdownSchema>;

@@ -1,0 +1,39 @@
+// The results screen's breakdown: addresses to check per mailbox provider and the most used domains;
+// bad syntax is not counted.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mailboxProviders } from '../../../electron/core/email/mailbox-providers.ts';
+import { domainCounts, providerCounts } from '../../../electron/core/jobs/list-store-breakdown.ts';
+import { openListStore } from '../../../electron/core/jobs/list-store.ts';
+
+describe('list breakdown', () => {
+  it('counts providers by domain and the most used domains', async () => {
+    const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-breakdown-')), 'list.sqlite'));
+    const keys = ['a@gmail.com', 'b@googlemail.com', 'c@outlook.com', 'd@acme.example', 'e@acme.example', 'f@@x'];
+    list.appendImport(
+      keys.map((key, i) => ({
+        id: i + 1,
+        key,
+        address: key,
+        firstRow: i + 1,
+        sendable: !key.includes('@@'),
+        role: false,
+        disposable: false,
+        suggestion: null,
+      })),
+      1,
+      new Int32Array(keys.map((_, i) => i + 1)),
+    );
+    expect(providerCounts(list.db, mailboxProviders)).toEqual([
+      { provider: 'Google', count: 2 },
+      { provider: 'Other', count: 2 },
+      { provider: 'Microsoft', count: 1 },
+    ]);
+    expect(domainCounts(list.db, 2)).toEqual([
+      { domain: 'acme.example', count: 2 },
+      { domain: 'gmail.com', count: 1 },
+    ]);
+  });
+});
