@@ -202,6 +202,8 @@ export const calls = {
     result: jobOverviewSchema,
   },
   'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** Checks again what a canceled or failed list left unchecked; what was checked is kept. */
+  'jobs:retry': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
   'jobs:export': {
     request: z.strictObject({
       jobId: jobIdSchema,

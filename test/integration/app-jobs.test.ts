@@ -3,6 +3,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import type { JobOverview } from '../../electron/common/contract.ts';
 import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
@@ -209,10 +210,30 @@ describe('canceling a job', () => {
       const annotated = await readFile(join(dataDir, 'exports', created.jobId, 'slow.annotated.csv'), 'utf8');
       expect(annotated.trim().split('\r\n')).toHaveLength(2001);
       expect(annotated).toContain(',unverified,false,');
+
+      // Checking the rest again: only the unchecked addresses are sent, in a new batch; the list ends done.
+      const unchecked = 2000 - canceled.progress.checked;
+      await call(runtime, 'jobs:retry', { jobId: created.jobId });
+      const done = await waitFor(async () => {
+        const job = await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId });
+        return job.phase === 'done' && job;
+      }, 40_000);
+      expect(done.summary).toMatchObject({ to_check: 2000, valid: 2000, unverified: 0 });
+      const list = new DatabaseSync(join(dataDir, 'jobs', `${created.jobId}.sqlite`), { readOnly: true });
+      try {
+        const parts = list.prepare('SELECT status, addresses, pending_only FROM parts ORDER BY part').all();
+        expect(parts).toEqual([
+          { status: 'superseded', addresses: 2000, pending_only: 0 },
+          { status: 'complete', addresses: unchecked, pending_only: 1 },
+        ]);
+      } finally {
+        list.close();
+      }
+      expect((await runtime.dispatch('jobs:retry', { jobId: created.jobId }, ipc)).ok).toBe(false);
     } finally {
       await runtime.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('resolveDownloadPath', () => {

@@ -28,6 +28,7 @@ import { jobSettings, type JobSettings } from './job-settings.ts';
 import { displayNameOf, openJobStore, type JobRecord } from './job-store.ts';
 import { createCleaner } from './list-cleaner.ts';
 import { jobViews } from './job-views.ts';
+import { summariseJob } from './list-summary.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -220,6 +221,28 @@ export function createJobManager(deps: JobManagerDeps) {
         }
       }
       if (!isFinishedPhase(job.phase)) launch(jobId);
+      return overview(store.getJob(jobId)!);
+    },
+
+    /** Checks again, in new batches, what a canceled or failed job left unchecked (what was checked is kept). */
+    async retry(jobId: string): Promise<JobOverview> {
+      const job = jobOrThrow(jobId);
+      if (job.phase !== 'canceled' && job.phase !== 'failed') {
+        throw new AppError('bad_request', 'Only a canceled or stopped list can be checked again.');
+      }
+      const cost = await cleaner.estimate(job, await deps.clients.clientFor(job.service));
+      const unchecked = summariseJob(store, job).unverified;
+      if (job.service.kind !== 'embedded' || job.service.mode === 'live') {
+        const available = (cost.freeRemaining ?? 0) + (cost.balance ?? 0);
+        if (cost.mode === 'live' && unchecked > available) {
+          throw new AppError(
+            'bad_request',
+            `Checking the ${unchecked} addresses left needs more credits than the account has.`,
+          );
+        }
+      }
+      if (cleaner.retry(job) === 0) throw new AppError('bad_request', 'Every address of this list has its verdict.');
+      launch(jobId);
       return overview(store.getJob(jobId)!);
     },
 

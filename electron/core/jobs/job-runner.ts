@@ -8,6 +8,7 @@ import { ServiceClientError } from '../client/client-errors.ts';
 import { realClock, type Clock } from '../client/clock.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { BufferedFileWriter, csvLineWriter } from '../lists/csv-writer.ts';
+import { supersededStatus } from './list-store-parts.ts';
 import { batchStatuses, endStatuses } from '../wire/assumptions.ts';
 import { completeStatus } from '../wire/spec.ts';
 import type { AddressIndex } from './address-index.ts';
@@ -112,11 +113,17 @@ export async function runJob(
   const list = store.list(job.id);
   await submitParts(store, job, client, options.signal);
   store.setPhase(job.id, 'reading');
-  const parts = list.parts();
-  const total = parts.reduce((sum, part) => sum + part.addresses, 0);
+  // Parts set aside by a retry count with what they checked; the parts sent now count as they go.
+  const allParts = list.parts();
+  const parts = allParts.filter((part) => part.status !== supersededStatus);
+  const setAside =
+    parts.length === allParts.length
+      ? 0
+      : list.checkedCount() - parts.reduce((sum, part) => sum + (part.resultsIn ? part.addresses : 0), 0);
+  const total = setAside + parts.reduce((sum, part) => sum + part.addresses, 0);
   const checkedByPart = new Map(parts.map((part) => [part.part, part.resultsIn ? part.addresses : 0]));
   const report = () => {
-    const checked = [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
+    const checked = setAside + [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
     store.setChecked(job.id, checked);
     options.onProgress?.({ phase: 'verifying', checked, total });
   };
@@ -137,7 +144,10 @@ export async function runJob(
   // Every verdict is in: the exact count replaces what the batches' status said along the way.
   store.setChecked(job.id, list.checkedCount());
   options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total });
-  const statuses = list.parts().map((part) => part.status);
+  const statuses = list
+    .parts()
+    .map((part) => part.status)
+    .filter((status) => status !== supersededStatus);
   if (statuses.every((status) => status === completeStatus)) store.setPhase(job.id, 'done');
   else if (statuses.includes(batchStatuses.failed)) {
     store.setPhase(
@@ -164,4 +174,16 @@ export async function cancelJob(
       if (!(error instanceof ServiceClientError && error.kind === 'conflict')) throw error;
     }
   }
+}
+
+/** Sends again, in new parts with new keys, what a canceled or failed job left unchecked; answers how many. */
+export function planRetry(store: JobStore, job: JobRecord): number {
+  const planned = store
+    .list(job.id)
+    .planRetry(
+      job.settings.addressesPerBatch,
+      (part) => `sift-${job.id}-part-${part}-${randomBytes(6).toString('hex')}`,
+    );
+  if (planned > 0) store.setPhase(job.id, 'submitting');
+  return planned;
 }

@@ -8,7 +8,7 @@ import type { ServiceClient } from '../client/service-client.ts';
 import type { AddressIndex } from './address-index.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
 import { CostNotCovered, estimateCost, type Cost } from './job-cost.ts';
-import { cancelJob, runJob, type JobProgress, type RunOptions } from './job-runner.ts';
+import { cancelJob, planRetry, runJob, type JobProgress, type RunOptions } from './job-runner.ts';
 import type { JobSettings } from './job-settings.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
 import { exportJob, type ExportResult } from './list-export.ts';
@@ -97,6 +97,9 @@ export function createCleaner(store: JobStore) {
     },
 
     cancel: (job: JobRecord, client: ServiceClient) => cancelJob(store, job, client),
+
+    /** Plans checking again what a canceled or failed job left; answers how many addresses that is. */
+    retry: (job: JobRecord) => planRetry(store, job),
 
     export: (job: JobRecord, outDir: string): Promise<ExportResult> => exportJob(store, job, outDir),
 

@@ -3,7 +3,7 @@ import { sql, type Database } from '../storage/sqlite.ts';
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 export type AddressRow = {
   id: number;
@@ -30,6 +30,7 @@ export type PartRow = {
   cursor: string | null;
   skip: number;
   results_in: number;
+  pending_only: number;
 };
 
 export const toAddress = (row: AddressRow): AddressRecord => ({
@@ -57,6 +58,7 @@ export const toPart = (row: PartRow): Part => ({
   cursor: row.cursor,
   skip: row.skip,
   resultsIn: row.results_in === 1,
+  pendingOnly: row.pending_only === 1,
 });
 
 export function migrateListStore(db: Database): void {
@@ -65,6 +67,8 @@ export function migrateListStore(db: Database): void {
   if (version < 1) createTables(db);
   // 2: bad syntax has a verdict of its own, no longer folded into the service's `invalid`.
   if (version < 2) sql(db, `UPDATE addresses SET result = '${badSyntaxResult}' WHERE sendable = 0`).run();
+  // 3: a part that checks again what a canceled or failed batch left sends only addresses still without a verdict.
+  if (version < 3) db.exec('ALTER TABLE parts ADD COLUMN pending_only INTEGER NOT NULL DEFAULT 0');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

@@ -6,12 +6,12 @@
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
 import { badSyntaxResult } from '../../common/list-funnel.ts';
+import { completeStatus } from '../wire/spec.ts';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
-import { migrateListStore, toAddress, toPart, type AddressRow, type PartRow } from './list-store-schema.ts';
+import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
+import { partsOf } from './list-store-parts.ts';
 
 export const rowsPerChunk = 4096;
-/** Address ids per read when a part's addresses are written out. */
-const idsPerRead = 50_000;
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;
 const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
@@ -50,6 +50,8 @@ export type Part = {
   cursor: string | null;
   skip: number;
   resultsIn: boolean;
+  /** A part made to check again what a canceled or failed batch left: it sends only addresses without a verdict. */
+  pendingOnly: boolean;
 };
 
 export type ListStore = ReturnType<typeof openListStore>;
@@ -84,7 +86,6 @@ export function openListStore(path: string) {
     'SELECT id, first_row, result, billed, role, disposable, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id',
   );
   verdictsBetween.setReturnArrays(true);
-  const parts = (): Part[] => (sql(db, 'SELECT * FROM parts ORDER BY part').all() as PartRow[]).map(toPart);
 
   return {
     db,
@@ -173,54 +174,7 @@ export function openListStore(path: string) {
       return row && toAddress(row);
     },
 
-    /** The addresses a part sends, in id order. */
-    /** The part's addresses to send, in id order, a range of ids at a time (cheaper than a row at a time). */
-    *sendableAddresses(part: Pick<Part, 'firstId' | 'lastId'>): Generator<string[]> {
-      const rows = sql(db, 'SELECT address FROM addresses WHERE sendable = 1 AND id BETWEEN ? AND ? ORDER BY id');
-      rows.setReturnArrays(true);
-      for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
-        const last = Math.min(part.lastId, first + idsPerRead - 1);
-        yield (rows.all(first, last) as unknown as [string][]).map((row) => row[0]);
-      }
-    },
-
-    /** Splits the sendable addresses (the first `limit` of them) into parts of at most `perPart`, each with its key, once, before sending. */
-    planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit = Number.POSITIVE_INFINITY): Part[] {
-      transaction(db, () => {
-        if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
-        const insert = sql(
-          db,
-          'INSERT INTO parts (part, idempotency_key, first_id, last_id, addresses) VALUES (?, ?, ?, ?, ?)',
-        );
-        // Each part is `perPart` sendable addresses (fewer in the last): its first id, and the id of the address
-        // `count - 1` further on, found by SQLite in the id index rather than by reading every row here.
-        const nthSendable = sql(
-          db,
-          'SELECT id FROM addresses WHERE sendable = 1 AND id >= ? ORDER BY id LIMIT 1 OFFSET ?',
-        );
-        const sendableFrom = sql(db, 'SELECT COUNT(*) AS n FROM addresses WHERE sendable = 1 AND id >= ?');
-        let remaining = Math.min(limit, (sendableFrom.get(0) as { n: number }).n);
-        for (let number = 0, from = 0; remaining > 0; number += 1) {
-          const count = Math.min(perPart, remaining);
-          const first = (nthSendable.get(from, 0) as { id: number }).id;
-          const last = (nthSendable.get(first, count - 1) as { id: number }).id;
-          insert.run(number, idempotencyKeyFor(number), first, last, count);
-          remaining -= count;
-          from = last + 1;
-        }
-      });
-      return parts();
-    },
-
-    parts,
-
-    setPartBatch(part: number, batchId: string): void {
-      sql(db, "UPDATE parts SET batch_id = ?, status = 'running' WHERE part = ?").run(batchId, part);
-    },
-
-    setPartStatus(part: number, status: string): void {
-      sql(db, 'UPDATE parts SET status = ? WHERE part = ?').run(status, part);
-    },
+    ...partsOf(db),
 
     /**
      * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict

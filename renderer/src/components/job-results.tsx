@@ -19,6 +19,8 @@ type JobResultsProps = {
   onChoicesChange(choices: ExportChoices): void;
   onExport(): void;
   onClose(): void;
+  /** Checks again what a canceled or stopped list left unchecked. */
+  onRetry(): void;
 };
 
 const labels: Record<KeepableResult, string> = {
@@ -45,7 +47,16 @@ const removable: [keyof ExportChoices['remove'], string][] = [
   ['typos', 'Likely typos (gmial.com…)'],
 ];
 
-export function JobResults({ job, choices, exported, busy, onChoicesChange, onExport, onClose }: JobResultsProps) {
+export function JobResults({
+  job,
+  choices,
+  exported,
+  busy,
+  onChoicesChange,
+  onExport,
+  onClose,
+  onRetry,
+}: JobResultsProps) {
   const { keep, remove, perStatusFiles } = choices;
   const toggleKeep = (result: KeepableResult) =>
     onChoicesChange({
@@ -77,9 +88,22 @@ export function JobResults({ job, choices, exported, busy, onChoicesChange, onEx
               : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
         </div>
-        <button type="button" className="button" onClick={onClose}>
-          Clean another list
-        </button>
+        <div className="card__actions">
+          {job.phase !== 'done' && summary.unverified > 0 && (
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={onRetry}
+              disabled={busy}
+              data-testid="retry"
+            >
+              Check the {formatCount(summary.unverified)} not checked
+            </button>
+          )}
+          <button type="button" className="button" onClick={onClose}>
+            Clean another list
+          </button>
+        </div>
       </header>
       <VerdictChart summary={summary} />
       <ListBreakdownView jobId={job.jobId} />

@@ -127,6 +127,7 @@ function FinishedStage() {
       busy={busy}
       onChoicesChange={cleanActions.setChoices}
       onExport={() => void cleanActions.exportFiles()}
+      onRetry={() => void cleanActions.retry()}
       onClose={cleanActions.reset}
     />
   );

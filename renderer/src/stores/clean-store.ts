@@ -145,6 +145,15 @@ export const cleanActions = {
       set({ job: started, stage: isFinishedPhase(started.phase) ? 'finished' : 'running' });
     }),
 
+  /** Checks again what a canceled or stopped list left; what was checked is kept. */
+  retry: () =>
+    busyWhile(async () => {
+      const { job } = get();
+      if (!job) return;
+      const retried = await sift.jobs.retry({ jobId: job.jobId });
+      set({ job: retried, stage: 'running', exported: undefined });
+    }),
+
   async cancel() {
     const { job } = get();
     if (!job) return;
