@@ -6,7 +6,6 @@
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
 import { badSyntaxResult } from '../../common/list-funnel.ts';
-import { completeStatus } from '../wire/spec.ts';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
