@@ -20,6 +20,7 @@ import { ciphertextsIn, safeStorageVault } from './core/connections/key-vault.ts
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
 import { installDesktopIntegration } from './shell/desktop-integration.ts';
+import { desktopFiles } from './shell/desktop-files.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
 import { reportStartupFailure } from './shell/startup-failure.ts';
 import { mainWindowOptions } from './shell/window-options.ts';
@@ -64,6 +65,7 @@ export const ready = app
       appVersion: app.getVersion(),
       settingsFile,
       vault,
+      desktop: desktopFiles({ dialog, shell, BrowserWindow, downloadsDir: () => app.getPath('downloads') }),
     });
     registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
     registerContractHandlers(ipcMain, runtime.dispatch);

@@ -142,6 +142,13 @@ export const calls = {
   },
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
+  /** Desktop app only: a copy of an exported file where the person chooses (the system's Save dialog). */
+  'exports:saveCopy': {
+    request: z.strictObject({ downloadPath: z.string().max(1000) }),
+    result: z.object({ savedTo: z.string().nullable() }),
+  },
+  /** Desktop app only: the exported file shown in the system's file manager. */
+  'exports:showInFolder': { request: z.strictObject({ downloadPath: z.string().max(1000) }), result: z.object({}) },
   /** Mailbox providers and the most used domains of a job's addresses. */
   'jobs:breakdown': { request: z.strictObject({ jobId: jobIdSchema }), result: listBreakdownSchema },
   /** What Sift's data folder takes on disk. */

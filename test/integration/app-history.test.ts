@@ -69,6 +69,11 @@ describe('history', () => {
         topDomains: [{ domain: 'example.com', count: 30 }],
       });
 
+      // The browser version has no Save dialog: it says so (downloads work instead).
+      expect(await runtime.dispatch('exports:showInFolder', { downloadPath: 'downloads/x' }, web)).toMatchObject({
+        ok: false,
+        error: { code: 'bad_request' },
+      });
       const files = [
         join(dataDir, 'inputs', `${again.jobId}.csv`),
         join(dataDir, 'exports', again.jobId),

@@ -47,6 +47,7 @@ export function createFakeElectron(userDataDir: string) {
       return Promise.resolve();
     }
     getPath(name: string) {
+      if (name === 'downloads') return `${userDataDir}/Downloads`;
       if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
       return userDataDir;
     }
@@ -100,6 +101,8 @@ export function createFakeElectron(userDataDir: string) {
   const notifications: { title: string; body: string }[] = [];
   const openDialogAnswers: { canceled: boolean; filePaths: string[] }[] = [];
   const openedPaths: string[] = [];
+  const saveDialogAnswers: { canceled: boolean; filePath?: string }[] = [];
+  const shownInFolder: string[] = [];
 
   const errorBoxes: { title: string; content: string }[] = [];
   const electron = {
@@ -107,12 +110,16 @@ export function createFakeElectron(userDataDir: string) {
     dialog: {
       showErrorBox: (title: string, content: string) => void errorBoxes.push({ title, content }),
       showOpenDialog: async (..._args: unknown[]) => openDialogAnswers.shift() ?? { canceled: true, filePaths: [] },
+      showSaveDialog: async (..._args: unknown[]) => saveDialogAnswers.shift() ?? { canceled: true },
     },
     Menu: {
       buildFromTemplate: (template: unknown[]) => ({ template }),
       setApplicationMenu: (menu: { template: unknown[] }) => void menus.push(menu),
     },
-    shell: { openPath: async (path: string) => void openedPaths.push(path) },
+    shell: {
+      openPath: async (path: string) => void openedPaths.push(path),
+      showItemInFolder: (path: string) => void shownInFolder.push(path),
+    },
     // A stand-in keyring: reversible, and visibly not the plain key.
     safeStorage: {
       available: true,
@@ -164,5 +171,7 @@ export function createFakeElectron(userDataDir: string) {
     notifications,
     openDialogAnswers,
     openedPaths,
+    saveDialogAnswers,
+    shownInFolder,
   };
 }

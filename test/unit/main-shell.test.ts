@@ -115,6 +115,36 @@ describe('electron main', () => {
     expect(FakeElectronStore.instances.at(-1)!.store.encryptedKeys).toEqual({});
   });
 
+  it('saves a copy of an export where the person chooses, and shows it in the file manager', async () => {
+    const { writeFile, readFile } = await import('node:fs/promises');
+    const call = async (name: string, request: unknown) => {
+      const envelope = (await fake.handlers.get(name)!(trusted, request)) as { ok: boolean; value?: unknown };
+      if (!envelope.ok) throw new Error(`${name}: ${JSON.stringify(envelope)}`);
+      return envelope.value as Record<string, unknown>;
+    };
+    const csv = join(userData, 'to-save.csv');
+    await writeFile(csv, 'email\nvalid.s@example.com\n');
+    const job = await call('jobs:create', { file: { kind: 'path', path: csv } });
+    await call('settings:useOwn', { mode: 'sandbox' });
+    await call('jobs:start', { jobId: job.jobId });
+    await vi.waitFor(async () => expect((await call('jobs:get', { jobId: job.jobId })).phase).toBe('done'), {
+      timeout: 20_000,
+    });
+    const exported = await call('jobs:export', { jobId: job.jobId, keep: ['valid'] });
+    const cleaned = (exported.files as { kind: string; downloadPath: string }[]).find(
+      (file) => file.kind === 'cleaned',
+    )!;
+    const target = join(userData, 'chosen-copy.csv');
+    fake.saveDialogAnswers.push({ canceled: false, filePath: target });
+    expect(await call('exports:saveCopy', { downloadPath: cleaned.downloadPath })).toEqual({ savedTo: target });
+    expect(await readFile(target, 'utf8')).toContain('valid.s@example.com');
+    expect(await call('exports:saveCopy', { downloadPath: cleaned.downloadPath })).toEqual({ savedTo: null });
+    await call('exports:showInFolder', { downloadPath: cleaned.downloadPath });
+    expect(fake.shownInFolder).toEqual([expect.stringMatching(/to-save\.cleaned\.csv$/)]);
+    const elsewhere = await fake.handlers.get('exports:showInFolder')!(trusted, { downloadPath: '../../etc/passwd' });
+    expect(elsewhere).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
   it('forwards core events to the window', async () => {
     const { writeFile } = await import('node:fs/promises');
     const csv = join(userData, 'people.csv');
@@ -137,9 +167,15 @@ describe("a desktop app's manners", () => {
     const labels = menu().map((item) => item.label ?? item.role);
     expect(labels).toEqual(expect.arrayContaining(['File', 'editMenu', 'View', 'windowMenu', 'help']));
     expect(fileMenu()[0]).toMatchObject({ label: 'Open…', accelerator: 'CmdOrCtrl+O' });
-    expect(fileMenu().find((item) => item.label === 'Open Recent')!.submenu).toEqual([
-      expect.objectContaining({ label: 'No recent lists' }),
-    ]);
+    // The list cleaned above is in Open Recent, and choosing it opens it in the window.
+    const recent = fileMenu().find((item) => item.label === 'Open Recent')!.submenu!;
+    expect(recent.map((item) => item.label)).toEqual(['to-save.csv']);
+    const sent = fake.windows[0]!.webContents.sent;
+    recent[0]!.click!();
+    expect(sent.at(-1)).toMatchObject({
+      channel: 'app:didRequestOpen',
+      payload: { jobId: expect.stringMatching(/^job_/) },
+    });
     if (process.platform !== 'darwin') expect(fileMenu().map((item) => item.role)).toContain('quit');
   });
 

@@ -10,6 +10,7 @@ import type { Connections } from '../connections/connections.ts';
 import type { createSingleCheck } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
 import { serviceDashboardHandlers } from './service-dashboard-handlers.ts';
+import { exportFileHandlers, type DesktopFiles } from './export-file-handlers.ts';
 
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
 
@@ -20,6 +21,9 @@ export type AppDeps = {
   jobs: JobManager;
   connections: Connections;
   checks: ReturnType<typeof createSingleCheck>;
+  exportsDir: string;
+  /** The desktop app's file dialogs; absent in the browser version. */
+  desktop?: DesktopFiles;
   emit: Emit;
 };
 
@@ -44,6 +48,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
   return {
     ...settingsHandlers(deps.connections, deps.checks),
     ...serviceDashboardHandlers(deps.connections),
+    ...exportFileHandlers(deps.exportsDir, deps.desktop),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

@@ -2,6 +2,7 @@
 // assembled once and handed to whichever transport serves the renderer.
 import { join } from 'node:path';
 import { createAppHandlers } from './app-handlers.ts';
+import type { DesktopFiles } from './export-file-handlers.ts';
 import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts';
@@ -36,6 +37,8 @@ export async function createAppRuntime(options: {
   settingsFile?: SettingsFile;
   /** Where a hosted service's key is kept: safeStorage under Electron; a 0600 file in the data folder otherwise. */
   vault?: KeyVault;
+  /** The desktop app's Save dialog and file manager; absent in the browser version. */
+  desktop?: DesktopFiles;
 }): Promise<AppRuntime> {
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
@@ -61,6 +64,8 @@ export async function createAppRuntime(options: {
     jobs,
     connections,
     checks: createSingleCheck(connections.clients, settings),
+    exportsDir: join(options.dataDir, appJobFolders.exports),
+    ...(options.desktop ? { desktop: options.desktop } : {}),
     emit: events.emit,
   });
   return {

@@ -6,10 +6,11 @@ import {
   type ListSummary,
 } from '../../../electron/common/contract.ts';
 import { sift } from '../bridge.ts';
+import { useAppStore } from '../stores/app-store.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
 import { ListBreakdownView } from './list-breakdown.tsx';
-import type { KeepableResult } from '../stores/clean-store.ts';
+import { cleanActions, type KeepableResult } from '../stores/clean-store.ts';
 
 type JobResultsProps = {
   job: JobOverview;
@@ -58,6 +59,8 @@ export function JobResults({
   onRetry,
 }: JobResultsProps) {
   const { keep, remove, perStatusFiles } = choices;
+  // The desktop app saves and shows files with the system's own dialogs; the browser downloads them.
+  const desktop = useAppStore((state) => state.info?.transport === 'ipc');
   const toggleKeep = (result: KeepableResult) =>
     onChoicesChange({
       ...choices,
@@ -171,6 +174,26 @@ export function JobResults({
               <span className="downloads__meta">
                 {file.name} · {formatBytes(file.sizeBytes)}
               </span>
+              {desktop && (
+                <>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Save a copy of ${file.name}`}
+                    onClick={() => void cleanActions.saveCopy(file.downloadPath)}
+                  >
+                    Save a copy…
+                  </button>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Show ${file.name} in its folder`}
+                    onClick={() => void cleanActions.showInFolder(file.downloadPath)}
+                  >
+                    Show in folder
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </ul>

@@ -145,6 +145,23 @@ export const cleanActions = {
       set({ job: started, stage: isFinishedPhase(started.phase) ? 'finished' : 'running' });
     }),
 
+  /** Desktop app: a copy of an exported file where the person chooses, or the file shown in its folder. */
+  async saveCopy(downloadPath: string) {
+    try {
+      await sift.exports.saveCopy({ downloadPath });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    }
+  },
+
+  async showInFolder(downloadPath: string) {
+    try {
+      await sift.exports.showInFolder({ downloadPath });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    }
+  },
+
   /** Checks again what a canceled or stopped list left; what was checked is kept. */
   retry: () =>
     busyWhile(async () => {
