@@ -47,6 +47,8 @@ export const accountViewSchema = z.object({
   label: z.string().optional(),
   balance: z.number().int().optional(),
   freeRemaining: z.number().int().optional(),
+  /** The balance is under the low-balance threshold (`credits.low`), where Sift knows the threshold. */
+  low: z.boolean().optional(),
   problem: z.string().nullable(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

@@ -83,6 +83,9 @@ describe("Sift's own service in the app", () => {
         (await call<ServiceOverview>(runtime, 'service:setThreshold', { credits: 500 })).account.lowThreshold,
       ).toBe(500);
       expect((await runtime.dispatch('service:replayDelivery', { deliveryId: 'del_nothing' }, web)).ok).toBe(false);
+      // Under the threshold, the badge's account says the credits are low.
+      await call(runtime, 'settings:useOwn', { mode: 'live' });
+      expect(await call(runtime, 'account:get', {})).toMatchObject({ mode: 'live', balance: 0, low: true });
     } finally {
       await receiver.close();
       await runtime.close();

@@ -160,7 +160,15 @@ export function createConnections(deps: ConnectionsDeps) {
       const ref = await serviceClients.current();
       try {
         const facts = await accountFacts(await serviceClients.clientFor(ref));
-        return { service: ref.kind === 'embedded' ? ('own' as const) : ('hosted' as const), ...facts, problem: null };
+        // Sift's own service knows the threshold set on its screen; a hosted one's is in its own dashboard.
+        const lowThreshold = ref.kind === 'embedded' ? (await ownService()).dashboard.account().lowThreshold : null;
+        const low = lowThreshold !== null && facts.balance !== undefined && facts.balance < lowThreshold;
+        return {
+          service: ref.kind === 'embedded' ? ('own' as const) : ('hosted' as const),
+          ...facts,
+          low,
+          problem: null,
+        };
       } catch (error) {
         const message =
           error instanceof AppError || error instanceof ServiceClientError ? problemOf(error).message : String(error);

@@ -11,15 +11,15 @@ export function AccountBadge() {
   const text = account.problem
     ? 'Service not reachable'
     : live
-      ? `Live · ${formatCount(account.balance ?? 0)} credits · ${formatCount(account.freeRemaining ?? 0)} free`
+      ? `Live · ${formatCount(account.balance ?? 0)} credits${account.low ? ' (low)' : ''} · ${formatCount(account.freeRemaining ?? 0)} free`
       : 'Sandbox';
-  const kind = account.problem ? ' account-badge--problem' : live ? ' account-badge--live' : '';
+  const kind = account.problem || account.low ? ' account-badge--problem' : live ? ' account-badge--live' : '';
   return (
     <button
       type="button"
       className={`account-badge${kind}`}
       data-testid="account-badge"
-      title={account.problem ?? undefined}
+      title={account.problem ?? (account.low ? 'Credits are under the low-balance threshold: top up soon.' : undefined)}
       aria-label={`Account: ${text}. Open Settings`}
       onClick={() => go('settings')}
     >
