@@ -169,6 +169,11 @@ export const calls = {
     result: settingsViewSchema,
   },
   'settings:useOwn': { request: z.strictObject({ mode: keyModeSchema }), result: settingsViewSchema },
+  /** Sift's own service on a fixed loopback port for other tools, from the next start of Sift. */
+  'settings:setSharing': {
+    request: z.strictObject({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) }),
+    result: settingsViewSchema,
+  },
   /** Removes the hosted service and its key from this computer. */
   'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
   'account:get': { request: z.strictObject({}), result: accountViewSchema },

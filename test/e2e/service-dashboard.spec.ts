@@ -32,6 +32,14 @@ test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, conte
   await page.getByTestId('nav-service').click();
   await expect(page.getByText(secret)).toHaveCount(0);
 
+  // The box follows what main saved, so it changes once the answer is in.
+  await page.getByLabel(/Listen on a fixed port/).click();
+  await expect(page.getByLabel(/Listen on a fixed port/)).toBeChecked();
+  await expect(page.getByRole('status').filter({ hasText: 'next start' })).toContainText('http://127.0.0.1:7455/v1');
+  await page.getByLabel(/Listen on a fixed port/).click();
+  await expect(page.getByLabel(/Listen on a fixed port/)).not.toBeChecked();
+  await expect(page.getByRole('status').filter({ hasText: 'next start' })).toContainText('only for Sift itself');
+
   await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/sift');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   await expect(page.getByTestId('shown-once')).toContainText('whsec_');

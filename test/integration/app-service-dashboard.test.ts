@@ -91,4 +91,23 @@ describe("Sift's own service in the app", () => {
       await runtime.close();
     }
   });
+
+  it('listens on a fixed port for other tools from the next start, when asked', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-sharing-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const first = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+    try {
+      expect((await call<ServiceOverview>(first, 'service:overview', {})).baseUrl).not.toContain(`:${port}/`);
+      await call(first, 'settings:setSharing', { enabled: true, port });
+    } finally {
+      await first.close();
+    }
+    const second = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+    try {
+      expect((await call<ServiceOverview>(second, 'service:overview', {})).baseUrl).toBe(`http://127.0.0.1:${port}/v1`);
+      expect((await second.dispatch('settings:setSharing', { enabled: true, port: 80 }, web)).ok).toBe(false);
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ type SettingsCall =
   | 'settings:testConnection'
   | 'settings:saveHosted'
   | 'settings:useOwn'
+  | 'settings:setSharing'
   | 'settings:forgetHosted'
   | 'account:get'
   | 'checks:verify'
@@ -22,6 +23,7 @@ export function settingsHandlers(connections: Connections, checks: SingleChecks)
     'settings:testConnection': async (request) => connections.test(request),
     'settings:saveHosted': async (request) => connections.saveHosted(request),
     'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
+    'settings:setSharing': async (sharing) => connections.setSharing(sharing),
     'settings:forgetHosted': async () => connections.forgetHosted(),
     'account:get': async () => connections.account(),
     'checks:verify': async ({ email }) => checks.verify(email),

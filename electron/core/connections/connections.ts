@@ -147,6 +147,12 @@ export function createConnections(deps: ConnectionsDeps) {
       return view();
     },
 
+    /** Lets other tools on this computer reach Sift's own service on a fixed loopback port, from the next start. */
+    setSharing(sharing: { enabled: boolean; port: number }) {
+      deps.settings.write({ ...settings(), sharing });
+      return view();
+    },
+
     /** Removes the hosted service and its key from this computer. */
     forgetHosted() {
       const current = settings();

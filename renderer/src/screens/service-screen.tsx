@@ -17,12 +17,15 @@ export function ServiceScreen() {
   const shownOnce = useServiceStore((state) => state.shownOnce);
   const busy = useServiceStore((state) => state.busy);
   const error = useServiceStore((state) => state.error);
+  const sharing = useServiceStore((state) => state.sharing);
+  const notice = useServiceStore((state) => state.notice);
   const heading = useFocusHeading<HTMLHeadingElement>('service');
   const [keyLabel, setKeyLabel] = useState('');
   const [keyMode, setKeyMode] = useState<'live' | 'sandbox'>('sandbox');
   const [hookUrl, setHookUrl] = useState('');
   const [threshold, setThreshold] = useState('');
   const [copied, setCopied] = useState(false);
+  const [port, setPort] = useState('');
 
   useEffect(() => {
     void serviceActions.load();
@@ -30,6 +33,7 @@ export function ServiceScreen() {
   }, []);
   useEffect(() => setThreshold(overview?.account.lowThreshold?.toString() ?? ''), [overview?.account.lowThreshold]);
   useEffect(() => setCopied(false), [shownOnce?.secret]);
+  useEffect(() => setPort(sharing ? String(sharing.port) : ''), [sharing?.port]);
 
   return (
     <section className="card card--padded settings" aria-labelledby="service-heading">
@@ -76,6 +80,38 @@ export function ServiceScreen() {
               Save threshold
             </button>
           </form>
+
+          <h3 className="settings__title">Other tools on this computer</h3>
+          {sharing && (
+            <form
+              className="check__form settings__inline"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void serviceActions.setSharing({ enabled: sharing.enabled, port: Number(port) });
+              }}
+            >
+              <label className="keep__option">
+                <input
+                  type="checkbox"
+                  checked={sharing.enabled}
+                  onChange={() => void serviceActions.setSharing({ enabled: !sharing.enabled, port: Number(port) })}
+                />{' '}
+                Listen on a fixed port, so other tools here can use it with one of these keys
+              </label>
+              <label className="settings__field">
+                <span>Port</span>
+                <input type="number" min={1024} max={65535} value={port} onChange={(e) => setPort(e.target.value)} />
+              </label>
+              <button type="submit" className="button" disabled={busy}>
+                Save port
+              </button>
+            </form>
+          )}
+          {notice && (
+            <p className="note" role="status">
+              {notice}
+            </p>
+          )}
 
           <h3 className="settings__title">API keys</h3>
           <form

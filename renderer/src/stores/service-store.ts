@@ -6,7 +6,17 @@ import { errorMessage, sift } from '../bridge.ts';
 
 type ShownOnce = { what: 'key' | 'webhook secret'; label: string; secret: string };
 
-type ServiceState = { overview?: ServiceOverview; shownOnce?: ShownOnce; busy: boolean; error?: string };
+type Sharing = { enabled: boolean; port: number };
+
+type ServiceState = {
+  overview?: ServiceOverview;
+  sharing?: Sharing;
+  shownOnce?: ShownOnce;
+  /** What the last change did, said once. */
+  notice?: string;
+  busy: boolean;
+  error?: string;
+};
 
 export const useServiceStore = create<ServiceState>()(() => ({ busy: false }));
 
@@ -24,7 +34,22 @@ async function busyWhile(work: () => Promise<void>): Promise<void> {
 }
 
 export const serviceActions = {
-  load: () => busyWhile(async () => set({ overview: await sift.service.overview() })),
+  load: () =>
+    busyWhile(async () => {
+      const [overview, settings] = await Promise.all([sift.service.overview(), sift.settings.get()]);
+      set({ overview, sharing: settings.sharing, notice: undefined });
+    }),
+
+  setSharing: (sharing: Sharing) =>
+    busyWhile(async () => {
+      const settings = await sift.settings.setSharing(sharing);
+      set({
+        sharing: settings.sharing,
+        notice: settings.sharing.enabled
+          ? `From the next start, Sift's service listens at http://127.0.0.1:${settings.sharing.port}/v1 for other tools on this computer.`
+          : "From the next start, Sift's service listens only for Sift itself.",
+      });
+    }),
 
   createKey: (mode: 'live' | 'sandbox', label: string) =>
     busyWhile(async () => {
