@@ -5,7 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from './web-host-fixture.ts';
+import { expect, startHost, test } from './web-host-fixture.ts';
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 const node = (args: string[]) =>
@@ -132,4 +132,32 @@ test('a hosted service is tested, saved and used, and its key never reaches the 
   const dom = await page.content();
   for (const text of [...answers, ...events, storage, dom]) expect(text).not.toContain(liveKey);
   expect(answers.length).toBeGreaterThan(5);
+});
+
+test('settings and the key outlive a restart of the app', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-restart-'));
+  let host = await startHost(dataDir);
+  try {
+    await page.goto(host.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByLabel('Service URL').fill(baseUrl);
+    await page.getByLabel('API key').fill(liveKey);
+    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await expect(page.getByTestId('account-badge')).toContainText('Live');
+  } finally {
+    host.child.kill('SIGTERM');
+    await new Promise((resolve) => host.child.once('exit', resolve));
+  }
+  host = await startHost(dataDir);
+  try {
+    await page.goto(host.url);
+    await expect(page.getByTestId('account-badge')).toContainText('Live ·');
+    await page.getByTestId('nav-settings').click();
+    await expect(page.getByTestId('current-service')).toContainText('live key svc_live_…');
+    await expect(page.getByTestId('saved-key')).toBeVisible();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('connection-test')).toContainText('Connected with a live key.');
+  } finally {
+    host.child.kill('SIGTERM');
+  }
 });

@@ -8,8 +8,10 @@ import { test as base } from '@playwright/test';
 
 const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
 
-async function startHost(): Promise<{ url: string; child: ChildProcess }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-'));
+/** A web host of its own (a test that restarts the app passes the same data folder again). */
+export async function startHost(
+  dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-')),
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [entry, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('web host did not start within 15 s')), 15_000);
