@@ -4,9 +4,15 @@
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
-import { listBreakdownSchema, listSummarySchema, precheckCountsSchema } from './list-schemas.ts';
+import {
+  explorerFilters,
+  explorerRowSchema,
+  listBreakdownSchema,
+  listSummarySchema,
+  precheckCountsSchema,
+} from './list-schemas.ts';
 
-export type { ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
+export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
 import {
   accountViewSchema,
   connectionTestSchema,
@@ -149,6 +155,17 @@ export const calls = {
   },
   /** Desktop app only: the exported file shown in the system's file manager. */
   'exports:showInFolder': { request: z.strictObject({ downloadPath: z.string().max(1000) }), result: z.object({}) },
+  /** A page of a list's rows with their verdicts, filtered and searched in main (never the whole list here). */
+  'jobs:rows': {
+    request: z.strictObject({
+      jobId: jobIdSchema,
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(500),
+      filter: z.enum(explorerFilters).default('all'),
+      search: z.string().max(200).default(''),
+    }),
+    result: z.object({ total: count, rows: z.array(explorerRowSchema) }),
+  },
   /** Mailbox providers and the most used domains of a job's addresses. */
   'jobs:breakdown': { request: z.strictObject({ jobId: jobIdSchema }), result: listBreakdownSchema },
   /** What Sift's data folder takes on disk. */

@@ -45,3 +45,33 @@ export const listBreakdownSchema = z.object({
   topDomains: z.array(z.object({ domain: z.string(), count })),
 });
 export type ListBreakdown = z.infer<typeof listBreakdownSchema>;
+
+/** What the row explorer can show: every row, a verdict, what was settled before checking, or a flag. */
+export const explorerFilters = [
+  'all',
+  'valid',
+  'invalid',
+  'catch_all',
+  'unknown',
+  'unverified',
+  'bad_syntax',
+  'no_address',
+  'duplicate',
+  'role',
+  'disposable',
+  'typo',
+] as const;
+export type ExplorerFilter = (typeof explorerFilters)[number];
+
+export const explorerRowSchema = z.object({
+  /** 1-based, as in the file (after its header). */
+  row: count,
+  cells: z.array(z.string()),
+  result: z.string(),
+  duplicate: z.boolean(),
+  role: z.boolean(),
+  disposable: z.boolean(),
+  reason: z.string().nullable(),
+  suggestion: z.string().nullable(),
+});
+export type ExplorerRow = z.infer<typeof explorerRowSchema>;

@@ -6,6 +6,9 @@ export const verdictWords: Record<string, string> = {
   invalid: 'Invalid',
   catch_all: 'Catch-all',
   unknown: 'Unknown',
+  unverified: 'Not checked',
+  bad_syntax: 'Bad syntax',
+  no_address: 'No address',
 };
 
 const reasons: Record<string, string> = {

@@ -5,29 +5,20 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
-import type {
-  EventPayload,
-  ExportFile,
-  JobListItem,
-  JobOverview,
-  ListBreakdown,
-  ListPreview,
-  ListSummary,
-} from '../../common/contract.ts';
+import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
-import { previewCsv } from '../lists/csv-preview.ts';
-import { mailboxProviders } from '../email/mailbox-providers.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
-import { domainCounts, providerCounts } from './list-store-breakdown.ts';
 import { appFilesOf, exportFolder, inputCopyPath, removeFiles, sizeOnDisk } from './job-files.ts';
 import type { Cost } from './job-cost.ts';
 import type { JobProgress } from './job-runner.ts';
 import { jobSettings, type JobSettings } from './job-settings.ts';
-import { displayNameOf, openJobStore, type JobRecord } from './job-store.ts';
+import { openJobStore, type JobRecord } from './job-store.ts';
 import { createCleaner } from './list-cleaner.ts';
 import { jobViews } from './job-views.ts';
+import { createRowExplorer } from './row-explorer.ts';
+import { jobReads } from './job-reads.ts';
 import { summariseJob } from './list-summary.ts';
 
 export type JobManagerDeps = {
@@ -54,6 +45,7 @@ export function createJobManager(deps: JobManagerDeps) {
   const log = deps.log ?? ((message: string) => console.error(message));
 
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
+  const explorer = createRowExplorer(store);
 
   function jobOrThrow(jobId: string): JobRecord {
     const job = store.getJob(jobId);
@@ -98,6 +90,7 @@ export function createJobManager(deps: JobManagerDeps) {
     const listBytes = await sizeOnDisk(store.listPath(jobId));
     costs.delete(jobId);
     cleaner.forget(jobId);
+    explorer.forget(jobId);
     store.deleteJob(jobId);
     return listBytes + (await removeFiles(appFilesOf(deps.dataDir, jobId)));
   }
@@ -111,6 +104,7 @@ export function createJobManager(deps: JobManagerDeps) {
 
   return {
     store,
+    ...jobReads(store, jobOrThrow, explorer),
 
     /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
     async create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview> {
@@ -151,17 +145,6 @@ export function createJobManager(deps: JobManagerDeps) {
       return store.recentJobs(100).map(listItem);
     },
 
-    /** The first rows of the job's own input (a reopened job has no dropped file to read). */
-    async preview(jobId: string, maxRows: number): Promise<ListPreview> {
-      const job = jobOrThrow(jobId);
-      return previewCsv(job.inputPath, maxRows, displayNameOf(job)).catch((error: unknown) => {
-        throw new AppError(
-          'unreadable_file',
-          `Sift cannot read "${displayNameOf(job)}" any more: ${userMessage(error)}`,
-        );
-      });
-    },
-
     /** Reads a list that was not sent yet again with another email column (from the job's own input). */
     async remap(jobId: string, column: string): Promise<JobOverview> {
       const job = jobOrThrow(jobId);
@@ -188,12 +171,6 @@ export function createJobManager(deps: JobManagerDeps) {
       jobOrThrow(jobId);
       if (running.has(jobId)) throw new AppError('bad_request', 'This list is being checked: cancel it first.');
       return { freedBytes: await deleteJob(jobId) };
-    },
-
-    /** Mailbox providers and the ten most used domains of the job's addresses to check. */
-    breakdown(jobId: string): ListBreakdown {
-      const { db } = store.list(jobOrThrow(jobId).id);
-      return { providers: providerCounts(db, mailboxProviders), topDomains: domainCounts(db, 10) };
     },
 
     /** What Sift's data folder takes on disk: job lists, copies of inputs, exports, the service's data. */

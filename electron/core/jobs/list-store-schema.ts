@@ -3,7 +3,7 @@ import { sql, type Database } from '../storage/sqlite.ts';
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 3;
+const schemaVersion = 4;
 
 export type AddressRow = {
   id: number;
@@ -69,6 +69,8 @@ export function migrateListStore(db: Database): void {
   if (version < 2) sql(db, `UPDATE addresses SET result = '${badSyntaxResult}' WHERE sendable = 0`).run();
   // 3: a part that checks again what a canceled or failed batch left sends only addresses still without a verdict.
   if (version < 3) db.exec('ALTER TABLE parts ADD COLUMN pending_only INTEGER NOT NULL DEFAULT 0');
+  // 4: the rows' own text, kept the first time a person explores the list (import does not pay for it).
+  if (version < 4) db.exec('CREATE TABLE IF NOT EXISTS row_text (first_row INTEGER PRIMARY KEY, rows TEXT NOT NULL)');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

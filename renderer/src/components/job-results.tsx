@@ -10,6 +10,7 @@ import { useAppStore } from '../stores/app-store.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
 import { ListBreakdownView } from './list-breakdown.tsx';
+import { RowExplorer } from './row-explorer.tsx';
 import { cleanActions, type KeepableResult } from '../stores/clean-store.ts';
 
 type JobResultsProps = {
@@ -118,6 +119,7 @@ export function JobResults({
           </div>
         ))}
       </dl>
+      <RowExplorer job={job} />
       <div className="export">
         <fieldset className="keep">
           <legend>Keep in the cleaned list</legend>

@@ -1,0 +1,177 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron/common/contract.ts';
+import { errorMessage, sift } from '../bridge.ts';
+import { formatCount } from '../format.ts';
+import { reasonWords, verdictWord } from '../reason-words.ts';
+import './row-explorer.css';
+
+const filterWords: Record<ExplorerFilter, string> = {
+  all: 'Every row',
+  valid: 'Valid',
+  invalid: 'Invalid',
+  catch_all: 'Catch-all',
+  unknown: 'Unknown',
+  unverified: 'Not checked',
+  bad_syntax: 'Bad syntax',
+  no_address: 'No address',
+  duplicate: 'Duplicates',
+  role: 'Role addresses',
+  disposable: 'Disposable',
+  typo: 'Likely typos',
+};
+const pageSize = 200;
+const rowHeight = 34;
+
+/** Flags and reason of a row, in words. */
+function notesOf(row: ExplorerRow): string {
+  return [
+    row.duplicate ? 'duplicate' : '',
+    row.role ? 'role' : '',
+    row.disposable ? 'disposable' : '',
+    row.suggestion ? `did you mean ${row.suggestion}?` : '',
+    reasonWords(row.reason ?? undefined),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** Every row of the list with its verdict, read from main a page at a time as the person scrolls. */
+export function RowExplorer({ job }: { job: JobOverview }) {
+  const [filter, setFilter] = useState<ExplorerFilter>('all');
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [total, setTotal] = useState<number>();
+  const [pages, setPages] = useState(new Map<number, ExplorerRow[]>());
+  const [error, setError] = useState<string>();
+  const asked = useRef(new Set<number>());
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const load = useCallback(
+    async (pageIndex: number) => {
+      if (asked.current.has(pageIndex)) return;
+      asked.current.add(pageIndex);
+      try {
+        const page = await sift.jobs.rows({
+          jobId: job.jobId,
+          offset: pageIndex * pageSize,
+          limit: pageSize,
+          filter,
+          search,
+        });
+        setTotal(page.total);
+        setPages((current) => new Map(current).set(pageIndex, page.rows));
+      } catch (caught) {
+        asked.current.delete(pageIndex);
+        setError(errorMessage(caught));
+      }
+    },
+    [job.jobId, filter, search],
+  );
+
+  useEffect(() => {
+    asked.current = new Set();
+    setPages(new Map());
+    setTotal(undefined);
+    setError(undefined);
+    scroller.current?.scrollTo({ top: 0 });
+    void load(0);
+  }, [load]);
+
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 20,
+  });
+  const items = virtualizer.getVirtualItems();
+  useEffect(() => {
+    for (const item of items) void load(Math.floor(item.index / pageSize));
+  }, [items, load]);
+
+  const headers = job.headers;
+  const applySearch = (event: FormEvent) => {
+    event.preventDefault();
+    setSearch(typed.trim());
+  };
+  return (
+    <section
+      className="explorer"
+      aria-labelledby="explorer-heading"
+      style={{ ['--explorer-columns' as string]: `4rem repeat(${headers.length}, minmax(7rem, 1fr)) 6rem 16rem` }}
+    >
+      <h3 id="explorer-heading" className="settings__title">
+        Rows
+      </h3>
+      <form className="explorer__controls" onSubmit={applySearch}>
+        <label className="field">
+          <span>Show</span>
+          <select value={filter} onChange={(event) => setFilter(event.target.value as ExplorerFilter)}>
+            {Object.entries(filterWords).map(([value, words]) => (
+              <option key={value} value={value}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Search</span>
+          <input type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
+        </label>
+        <button type="submit" className="button">
+          Find
+        </button>
+        <span className="note" role="status" data-testid="explorer-count">
+          {total === undefined ? 'Reading…' : `${formatCount(total)} row${total === 1 ? '' : 's'}`}
+        </span>
+      </form>
+      {error && (
+        <div className="alert" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="explorer__head" aria-hidden="true">
+        <span>#</span>
+        {headers.map((header, index) => (
+          <span key={index}>{header}</span>
+        ))}
+        <span>Verdict</span>
+        <span>Notes</span>
+      </div>
+      <div
+        className="explorer__scroll"
+        ref={scroller}
+        data-testid="explorer"
+        tabIndex={0}
+        aria-label="Rows of the list"
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = pages.get(Math.floor(item.index / pageSize))?.[item.index % pageSize];
+            return (
+              <div
+                key={item.key}
+                className="explorer__row"
+                data-testid="explorer-row"
+                style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+              >
+                {row ? (
+                  <>
+                    <span>{row.row}</span>
+                    {headers.map((_, index) => (
+                      <span key={index}>{row.cells[index] ?? ''}</span>
+                    ))}
+                    <span className={`explorer__verdict--${row.result}`}>{verdictWord(row.result)}</span>
+                    <span>{notesOf(row)}</span>
+                  </>
+                ) : (
+                  <span className="note">…</span>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+// The row explorer on the results screen: every row with its verdict, read from main as the list
+// scrolls; filters and a search narrow it.
+import { expect, test } from './web-host-fixture.ts';
+
+test('the rows of a cleaned list can be scrolled, filtered and searched', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  const lines = [
+    'email,name',
+    ...Array.from({ length: 3000 }, (_, i) => `${i % 10 === 9 ? 'unknown' : 'valid'}.p${i}@example.com,P${i}`),
+  ];
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'explore.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`${lines.join('\n')}\n`),
+  });
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await expect(page.getByTestId('explorer-count')).toHaveText('3,000 rows');
+  await expect(page.getByTestId('explorer-row').first()).toContainText('valid.p0@example.com');
+
+  // The last row, by scrolling (only a page of rows around the view is ever in the page).
+  await page.getByTestId('explorer').evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  await expect(page.getByTestId('explorer-row').last()).toContainText('unknown.p2999@example.com');
+  expect(await page.getByTestId('explorer-row').count()).toBeLessThan(100);
+
+  await page.getByLabel('Show').selectOption('unknown');
+  await expect(page.getByTestId('explorer-count')).toHaveText('300 rows');
+  await expect(page.getByTestId('explorer-row').first()).toContainText('Unknown');
+  await page.getByLabel('Search').fill('p1239@');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByTestId('explorer-count')).toHaveText('1 row');
+  await expect(page.getByTestId('explorer-row')).toHaveCount(1);
+  await expect(page.getByTestId('explorer-row')).toContainText('unknown.p1239@example.com');
+  await page.screenshot({ path: 'test-results/screens/explorer.png', fullPage: true });
+});
