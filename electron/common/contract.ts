@@ -4,13 +4,7 @@
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
-import {
-  explorerFilters,
-  explorerRowSchema,
-  listBreakdownSchema,
-  listSummarySchema,
-  precheckCountsSchema,
-} from './list-schemas.ts';
+import { explorerFilters, explorerRowSchema, listBreakdownSchema, listSummarySchema } from './list-schemas.ts';
 
 export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
 import {
@@ -21,6 +15,10 @@ import {
   singleCheckSchema,
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
+import { exportFileSchema, jobIdSchema, jobListItemSchema, jobOverviewSchema } from './job-schemas.ts';
+
+export { exportKinds } from './job-schemas.ts';
+export type { ExportFile, ExportKind, JobListItem, JobOverview } from './job-schemas.ts';
 
 export type { AccountView, ConnectionTestResult, SettingsView, SingleCheck } from './settings-schemas.ts';
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
@@ -56,67 +54,6 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 export const keepableResults = ['valid', 'catch_all', 'unknown', 'invalid'] as const;
 
 const count = z.number().int().nonnegative();
-const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
-
-export const jobOverviewSchema = z.object({
-  jobId: jobIdSchema,
-  fileName: z.string(),
-  phase: z.enum(jobPhases),
-  rows: count,
-  headers: z.array(z.string()),
-  columnIndex: z.number().int(),
-  hasHeader: z.boolean(),
-  precheck: precheckCountsSchema,
-  cost: z.object({
-    checks: count,
-    mode: z.enum(['live', 'sandbox']),
-    freeRemaining: count.optional(),
-    balance: z.number().int().optional(),
-    covered: z.boolean(),
-  }),
-  progress: z.object({ checked: count, total: count }),
-  summary: listSummarySchema.optional(),
-  error: z.string().nullable(),
-});
-export type JobOverview = z.infer<typeof jobOverviewSchema>;
-
-export const jobListItemSchema = z.object({
-  jobId: jobIdSchema,
-  fileName: z.string(),
-  phase: z.enum(jobPhases),
-  rows: count,
-  /** Where it was sent, in words ("Sift's own service (sandbox)", or a hosted service's name). */
-  service: z.string(),
-  progress: z.object({ checked: count, total: count }),
-  createdAt: z.string(),
-  /** The verdict split, once the job has ended. */
-  summary: listSummarySchema.optional(),
-  error: z.string().nullable(),
-});
-export type JobListItem = z.infer<typeof jobListItemSchema>;
-
-/** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
-export const exportKinds = [
-  'cleaned',
-  'annotated',
-  'summary',
-  'valid',
-  'invalid',
-  'catch_all',
-  'unknown',
-  'role',
-  'disposable',
-] as const;
-export type ExportKind = (typeof exportKinds)[number];
-
-export const exportFileSchema = z.object({
-  kind: z.enum(exportKinds),
-  name: z.string(),
-  sizeBytes: count,
-  /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadHref). */
-  downloadPath: z.string(),
-});
-export type ExportFile = z.infer<typeof exportFileSchema>;
 
 const baseUrlField = z.string().trim().min(1).max(2048);
 const apiKeyField = z.string().trim().min(1).max(512);
@@ -165,6 +102,18 @@ export const calls = {
       search: z.string().max(200).default(''),
     }),
     result: z.object({ total: count, rows: z.array(explorerRowSchema) }),
+  },
+  /** Accepts (or takes back) typo suggestions, for one address or every address at a domain. */
+  'jobs:acceptSuggestions': {
+    request: z.strictObject({
+      jobId: jobIdSchema,
+      target: z.union([
+        z.strictObject({ addressId: z.number().int().positive() }),
+        z.strictObject({ domain: z.string().min(1).max(253) }),
+      ]),
+      accept: z.boolean(),
+    }),
+    result: z.object({ changed: count }),
   },
   /** Mailbox providers and the most used domains of a job's addresses. */
   'jobs:breakdown': { request: z.strictObject({ jobId: jobIdSchema }), result: listBreakdownSchema },

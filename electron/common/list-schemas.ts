@@ -66,6 +66,8 @@ export type ExplorerFilter = (typeof explorerFilters)[number];
 export const explorerRowSchema = z.object({
   /** 1-based, as in the file (after its header). */
   row: count,
+  /** The row's address (0: none), for accepting its typo suggestion. */
+  addressId: count,
   cells: z.array(z.string()),
   result: z.string(),
   duplicate: z.boolean(),
@@ -73,5 +75,7 @@ export const explorerRowSchema = z.object({
   disposable: z.boolean(),
   reason: z.string().nullable(),
   suggestion: z.string().nullable(),
+  /** The suggestion was accepted: the cleaned list has it in place of what was typed. */
+  accepted: z.boolean(),
 });
 export type ExplorerRow = z.infer<typeof explorerRowSchema>;

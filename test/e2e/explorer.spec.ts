@@ -33,3 +33,35 @@ test('the rows of a cleaned list can be scrolled, filtered and searched', async 
   await expect(page.getByTestId('explorer-row')).toContainText('unknown.p1239@example.com');
   await page.screenshot({ path: 'test-results/screens/explorer.png', fullPage: true });
 });
+
+test('a likely typo is accepted in the explorer and the cleaned list has the corrected address', async ({
+  page,
+  hostUrl,
+}) => {
+  await page.goto(hostUrl);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'typos.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('email,name\nvalid.ann@gmial.com,Ann\nvalid.bob@gmial.com,Bob\nvalid.cat@example.com,Cat\n'),
+  });
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await page.getByLabel('Show').selectOption('typo');
+  await expect(page.getByTestId('explorer-count')).toHaveText('2 rows');
+  await page.getByRole('button', { name: 'Accept valid.ann@gmail.com' }).click();
+  await expect(page.getByTestId('explorer-row').first()).toContainText('corrected to valid.ann@gmail.com');
+  await page.getByRole('button', { name: 'Accept for all at gmial.com' }).click();
+  await expect(page.getByTestId('explorer-row').nth(1)).toContainText('corrected to valid.bob@gmail.com');
+
+  await page.getByTestId('export-button').click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-cleaned').click();
+  const { readFileSync } = await import('node:fs');
+  const cleaned = readFileSync((await (await download).path())!, 'utf8');
+  expect(cleaned.split('\r\n').filter(Boolean)).toEqual([
+    '\uFEFFemail,name',
+    'valid.ann@gmail.com,Ann',
+    'valid.bob@gmail.com,Bob',
+    'valid.cat@example.com,Cat',
+  ]);
+});

@@ -80,6 +80,7 @@ describe('sift clean', () => {
       'sift_disposable',
       'sift_reason',
       'sift_suggestion',
+      'sift_suggestion_accepted',
     ]);
     const rows = annotated.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
     expect(rows.map((row) => row.Name)).toEqual([

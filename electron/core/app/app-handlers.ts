@@ -72,6 +72,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:preview': async ({ jobId, maxRows }) => deps.jobs.preview(jobId, maxRows),
     'jobs:breakdown': async ({ jobId }) => deps.jobs.breakdown(jobId),
     'jobs:rows': async ({ jobId, ...page }) => deps.jobs.rows(jobId, page),
+    'jobs:acceptSuggestions': async ({ jobId, target, accept }) => deps.jobs.acceptSuggestions(jobId, target, accept),
     'jobs:retry': async ({ jobId }) => deps.jobs.retry(jobId),
     'jobs:remap': async ({ jobId, column }) => deps.jobs.remap(jobId, column),
     'jobs:delete': async ({ jobId }) => deps.jobs.delete(jobId),

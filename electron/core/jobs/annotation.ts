@@ -12,10 +12,11 @@ export const annotationColumns = [
   'sift_disposable',
   'sift_reason',
   'sift_suggestion',
+  'sift_suggestion_accepted',
 ] as const;
 
 /** What a row without an address says in the annotated file. */
-const noAddress = [noAddressResult, 'false', 'false', 'false', 'false', '', ''];
+const noAddress = [noAddressResult, 'false', 'false', 'false', 'false', '', '', 'false'];
 
 /** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
 export const resultOf = (address: VerdictColumns) => address[column.result] ?? unverifiedResult;
@@ -28,7 +29,7 @@ const isFunnelDuplicate = (verdict: RowVerdict) =>
   verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
-type Annotated = VerdictColumns & { 8?: string; 9?: string };
+type Annotated = VerdictColumns & { 9?: string; 10?: string };
 
 export function annotationWriter(encode: (cells: readonly string[]) => string) {
   const noAddressTail = encode(noAddress);
@@ -41,12 +42,13 @@ export function annotationWriter(encode: (cells: readonly string[]) => string) {
     String(address[column.disposable] === 1),
     address[column.reason] ?? '',
     address[column.suggestion] ?? '',
+    String(address[column.accepted] === 1),
   ];
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
     if (!address) return noAddressTail;
     // Kept on the address's own array, which lives as long as its chunk of rows.
-    if (isFunnelDuplicate(verdict)) return (address[9] ??= encode(cells(address, false, true)));
-    return (address[8] ??= encode(cells(address, address[column.billed] === 1, false)));
+    if (isFunnelDuplicate(verdict)) return (address[10] ??= encode(cells(address, false, true)));
+    return (address[9] ??= encode(cells(address, address[column.billed] === 1, false)));
   };
 }

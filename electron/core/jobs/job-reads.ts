@@ -27,6 +27,11 @@ export function jobReads(
     rows: (jobId: string, page: { offset: number; limit: number; filter: ExplorerFilter; search: string }) =>
       explorer.page(jobOrThrow(jobId), page),
 
+    /** Accepts (or takes back) typo suggestions for one address or every address at a domain. */
+    acceptSuggestions: (jobId: string, target: { addressId: number } | { domain: string }, accept: boolean) => ({
+      changed: explorer.acceptSuggestions(jobOrThrow(jobId), target, accept),
+    }),
+
     /** Mailbox providers and the ten most used domains of the job's addresses to check. */
     breakdown(jobId: string): ListBreakdown {
       const { db } = store.list(jobOrThrow(jobId).id);

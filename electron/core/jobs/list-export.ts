@@ -91,17 +91,21 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
           const result = resultOf(address);
           const role = address[column.role] === 1;
           const disposable = address[column.disposable] === 1;
-          const typo = address[column.suggestion] !== null;
+          // An accepted suggestion is the address the person meant: it goes into the cleaned list, corrected.
+          const accepted = address[column.accepted] === 1 && address[column.suggestion] !== null;
+          const typo = address[column.suggestion] !== null && !accepted;
           const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
           const targets = [
-            keep.has(result) && !removed ? cleaned : undefined,
+            (keep.has(result) || accepted) && !removed ? cleaned : undefined,
             writers.get(result as ExportKind),
             role ? writers.get('role') : undefined,
             disposable ? writers.get('disposable') : undefined,
           ].filter((writer) => writer !== undefined);
           if (targets.length > 0) {
             const cleanCells = cells.slice();
-            cleanCells[job.columnIndex] = normaliseAddress(cells[job.columnIndex] ?? '');
+            cleanCells[job.columnIndex] = accepted
+              ? address[column.suggestion]!
+              : normaliseAddress(cells[job.columnIndex] ?? '');
             const text = `${line(cleanCells)}\r\n`;
             for (const writer of targets) waits.push(writer.write(text));
           }

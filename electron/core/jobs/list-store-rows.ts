@@ -13,6 +13,7 @@ export type AddressFacts = {
   disposable: number;
   reason: string | null;
   suggestion: string | null;
+  accepted: number;
 };
 
 export function rowTextStore(db: Database) {
@@ -67,10 +68,25 @@ export function rowTextStore(db: Database) {
     facts(ids: readonly number[]): Map<number, AddressFacts> {
       const rows = sql(
         db,
-        `SELECT id, first_row, result, role, disposable, reason, suggestion FROM addresses
+        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted FROM addresses
          WHERE id IN (SELECT value FROM json_each(?))`,
       ).all(JSON.stringify(ids)) as AddressFacts[];
       return new Map(rows.map((row) => [row.id, row]));
+    },
+
+    /**
+     * Accepts (or takes back) the typo suggestion of one address, or of every address at a domain that has
+     * one; answers how many changed.
+     */
+    acceptSuggestions(target: { addressId: number } | { domain: string }, accept: boolean): number {
+      const where = 'addressId' in target ? 'id = ?' : "substr(key, instr(key, '@') + 1) = ?";
+      return Number(
+        sql(db, `UPDATE addresses SET accepted = ? WHERE suggestion IS NOT NULL AND accepted <> ? AND ${where}`).run(
+          accept ? 1 : 0,
+          accept ? 1 : 0,
+          'addressId' in target ? target.addressId : target.domain.toLowerCase(),
+        ).changes,
+      );
     },
 
     /** Every address's facts in id order, for working out a filter once. */

@@ -3,7 +3,7 @@ import { sql, type Database } from '../storage/sqlite.ts';
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 4;
+const schemaVersion = 5;
 
 export type AddressRow = {
   id: number;
@@ -71,6 +71,8 @@ export function migrateListStore(db: Database): void {
   if (version < 3) db.exec('ALTER TABLE parts ADD COLUMN pending_only INTEGER NOT NULL DEFAULT 0');
   // 4: the rows' own text, kept the first time a person explores the list (import does not pay for it).
   if (version < 4) db.exec('CREATE TABLE IF NOT EXISTS row_text (first_row INTEGER PRIMARY KEY, rows TEXT NOT NULL)');
+  // 5: a typo suggestion the person accepted goes into the cleaned list in place of what was typed.
+  if (version < 5) db.exec('ALTER TABLE addresses ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

@@ -34,7 +34,17 @@ export type AddressRecord = NewAddress & {
 };
 
 /** [id, first row, result, billed, role, disposable, reason, suggestion], as SQLite gives them. */
-export type VerdictColumns = [number, number, string | null, number, number, number, string | null, string | null];
+export type VerdictColumns = [
+  number,
+  number,
+  string | null,
+  number,
+  number,
+  number,
+  string | null,
+  string | null,
+  number,
+];
 
 export type VerdictRow = { id: number; result: string; billed: boolean; reason: string | null };
 
@@ -82,7 +92,7 @@ export function openListStore(path: string) {
 
   const verdictsBetween = sql(
     db,
-    'SELECT id, first_row, result, billed, role, disposable, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id',
+    'SELECT id, first_row, result, billed, role, disposable, reason, suggestion, accepted FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id',
   );
   verdictsBetween.setReturnArrays(true);
 

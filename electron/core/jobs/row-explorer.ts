@@ -136,6 +136,7 @@ export function createRowExplorer(store: JobStore) {
       const duplicate = !!address && address.first_row !== row && address.result !== badSyntaxResult;
       return {
         row,
+        addressId: address?.id ?? 0,
         cells: cellsOf.get(row)!,
         result: address ? (address.result ?? 'unverified') : noAddressResult,
         duplicate,
@@ -143,6 +144,7 @@ export function createRowExplorer(store: JobStore) {
         disposable: address?.disposable === 1,
         reason: address?.reason ?? null,
         suggestion: address?.suggestion ?? null,
+        accepted: address?.accepted === 1,
       };
     });
   }
@@ -164,6 +166,11 @@ export function createRowExplorer(store: JobStore) {
       const matches = matchesOf(job, request.filter, search);
       const numbers = [...matches.subarray(request.offset, request.offset + request.limit)];
       return { total: matches.length, rows: rowsAt(job, numbers) };
+    },
+
+    /** Accepts or takes back typo suggestions, for one address or a whole domain; answers how many. */
+    acceptSuggestions(job: JobRecord, target: { addressId: number } | { domain: string }, accept: boolean): number {
+      return rowTextStore(store.list(job.id).db).acceptSuggestions(target, accept);
     },
 
     forget: (jobId: string) => kept.delete(jobId),

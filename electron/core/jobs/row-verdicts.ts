@@ -12,6 +12,8 @@ export const column = {
   disposable: 5,
   reason: 6,
   suggestion: 7,
+  /** 1 when the person accepted the typo suggestion. */
+  accepted: 8,
 } as const;
 
 /** A row's address (null: the row has none) and whether an earlier row had it first. */

@@ -29,7 +29,8 @@ function notesOf(row: ExplorerRow): string {
     row.duplicate ? 'duplicate' : '',
     row.role ? 'role' : '',
     row.disposable ? 'disposable' : '',
-    row.suggestion ? `did you mean ${row.suggestion}?` : '',
+    row.suggestion && !row.accepted ? `did you mean ${row.suggestion}?` : '',
+    row.accepted ? `corrected to ${row.suggestion}` : '',
     reasonWords(row.reason ?? undefined),
   ]
     .filter(Boolean)
@@ -88,6 +89,18 @@ export function RowExplorer({ job }: { job: JobOverview }) {
   useEffect(() => {
     for (const item of items) void load(Math.floor(item.index / pageSize));
   }, [items, load]);
+
+  /** Accepts or takes back a typo suggestion, for this address or its whole domain, then reads the rows again. */
+  const accept = async (target: { addressId: number } | { domain: string }, yes: boolean) => {
+    try {
+      await sift.jobs.acceptSuggestions({ jobId: job.jobId, target, accept: yes });
+      asked.current = new Set();
+      setPages(new Map());
+      for (const item of virtualizer.getVirtualItems()) void load(Math.floor(item.index / pageSize));
+    } catch (caught) {
+      setError(errorMessage(caught));
+    }
+  };
 
   const headers = job.headers;
   const applySearch = (event: FormEvent) => {
@@ -162,7 +175,16 @@ export function RowExplorer({ job }: { job: JobOverview }) {
                       <span key={index}>{row.cells[index] ?? ''}</span>
                     ))}
                     <span className={`explorer__verdict--${row.result}`}>{verdictWord(row.result)}</span>
-                    <span>{notesOf(row)}</span>
+                    <span className="explorer__notes">
+                      {notesOf(row)}
+                      {row.suggestion && !row.duplicate && (
+                        <TypoActions
+                          row={row}
+                          typed={row.cells[job.columnIndex] ?? ''}
+                          onAccept={(target, yes) => void accept(target, yes)}
+                        />
+                      )}
+                    </span>
                   </>
                 ) : (
                   <span className="note">…</span>
@@ -173,5 +195,41 @@ export function RowExplorer({ job }: { job: JobOverview }) {
         </div>
       </div>
     </section>
+  );
+}
+
+type TypoActionsProps = {
+  row: ExplorerRow;
+  /** The address cell as it was typed. */
+  typed: string;
+  onAccept(target: { addressId: number } | { domain: string }, accept: boolean): void;
+};
+
+/** Accept a likely typo's suggestion for this address or every address at its domain, or take it back. */
+function TypoActions({ row, typed, onAccept }: TypoActionsProps) {
+  const domain = typed.slice(typed.lastIndexOf('@') + 1).trim();
+  if (row.accepted) {
+    return (
+      <button type="button" className="link-button" onClick={() => onAccept({ addressId: row.addressId }, false)}>
+        Undo
+      </button>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Accept ${row.suggestion}`}
+        onClick={() => onAccept({ addressId: row.addressId }, true)}
+      >
+        Accept
+      </button>
+      {domain && (
+        <button type="button" className="link-button" onClick={() => onAccept({ domain }, true)}>
+          Accept for all at {domain}
+        </button>
+      )}
+    </>
   );
 }

@@ -1,0 +1,67 @@
+// A job as the renderer sees it: its overview, its row in History, and the files an export writes.
+import { z } from 'zod';
+import { jobPhases } from './job-phases.ts';
+import { listSummarySchema, precheckCountsSchema } from './list-schemas.ts';
+
+const count = z.number().int().nonnegative();
+export const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
+
+export const jobOverviewSchema = z.object({
+  jobId: jobIdSchema,
+  fileName: z.string(),
+  phase: z.enum(jobPhases),
+  rows: count,
+  headers: z.array(z.string()),
+  columnIndex: z.number().int(),
+  hasHeader: z.boolean(),
+  precheck: precheckCountsSchema,
+  cost: z.object({
+    checks: count,
+    mode: z.enum(['live', 'sandbox']),
+    freeRemaining: count.optional(),
+    balance: z.number().int().optional(),
+    covered: z.boolean(),
+  }),
+  progress: z.object({ checked: count, total: count }),
+  summary: listSummarySchema.optional(),
+  error: z.string().nullable(),
+});
+export type JobOverview = z.infer<typeof jobOverviewSchema>;
+
+export const jobListItemSchema = z.object({
+  jobId: jobIdSchema,
+  fileName: z.string(),
+  phase: z.enum(jobPhases),
+  rows: count,
+  /** Where it was sent, in words ("Sift's own service (sandbox)", or a hosted service's name). */
+  service: z.string(),
+  progress: z.object({ checked: count, total: count }),
+  createdAt: z.string(),
+  /** The verdict split, once the job has ended. */
+  summary: listSummarySchema.optional(),
+  error: z.string().nullable(),
+});
+export type JobListItem = z.infer<typeof jobListItemSchema>;
+
+/** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
+export const exportKinds = [
+  'cleaned',
+  'annotated',
+  'summary',
+  'valid',
+  'invalid',
+  'catch_all',
+  'unknown',
+  'role',
+  'disposable',
+] as const;
+export type ExportKind = (typeof exportKinds)[number];
+
+export const exportFileSchema = z.object({
+  kind: z.enum(exportKinds),
+  name: z.string(),
+  sizeBytes: count,
+  /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadHref). */
+  downloadPath: z.string(),
+});
+export type ExportFile = z.infer<typeof exportFileSchema>;
