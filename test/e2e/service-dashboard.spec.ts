@@ -1,6 +1,8 @@
 // The screen for Sift's own service: a key is made (its secret shown once, with Copy) and revoked, and a
 // webhook endpoint is added and removed. (Replaying a failed delivery is tested through the same calls
 // in test/integration/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from './web-host-fixture.ts';
 
 test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, context }) => {
@@ -46,4 +48,60 @@ test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, conte
   await expect(page.getByTestId('service-endpoints')).toContainText('https://hooks.example.com/sift');
   await page.getByRole('button', { name: 'Remove https://hooks.example.com/sift' }).click();
   await expect(page.getByTestId('service-endpoints')).not.toContainText('hooks.example.com');
+});
+
+test("Sift's service: a delivery that failed is sent again by hand", async ({ page, hostUrl }) => {
+  // A receiver on loopback that refuses the first delivery and takes the next.
+  let attempts = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    attempts += 1;
+    response.writeHead(attempts === 1 ? 500 : 200).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  try {
+    await page.goto(hostUrl);
+    await page.getByTestId('nav-service').click();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(page.getByTestId('service-endpoints')).toContainText(url);
+
+    // A cleaned list's batch completes: its event goes to the receiver, which refuses it.
+    await page.getByTestId('nav-clean').click();
+    await page.getByTestId('file-input').setInputFiles({
+      name: 'hooked.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email\nvalid.hook@example.com\n'),
+    });
+    await page.getByTestId('start-button').click();
+    await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+    await page.getByTestId('nav-service').click();
+    const deliveries = page.getByTestId('service-deliveries');
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await deliveries.textContent()) ?? '';
+        },
+        { timeout: 15_000 },
+      )
+      .toContain('HTTP 500');
+    await deliveries
+      .getByRole('button', { name: /Send again now|Replay/ })
+      .first()
+      .click();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await deliveries.textContent()) ?? '';
+        },
+        { timeout: 15_000 },
+      )
+      .toContain('Delivered');
+    expect(attempts).toBe(2);
+  } finally {
+    receiver.close();
+  }
 });

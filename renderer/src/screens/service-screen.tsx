@@ -5,6 +5,7 @@ import { useFocusHeading } from '../use-focus-heading.ts';
 import './settings-screen.css';
 import './history-screen.css';
 import './check-screen.css';
+import '../components/row-explorer.css';
 
 const when = (iso: string | null) =>
   iso === null ? 'never' : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -186,7 +187,12 @@ export function ServiceScreen() {
             </tbody>
           </table>
 
-          <h3 className="settings__title">Webhooks</h3>
+          <h3 className="settings__title">
+            Webhooks{' '}
+            <button type="button" className="link-button" onClick={() => void serviceActions.load()}>
+              Refresh
+            </button>
+          </h3>
           <form
             className="check__form settings__inline"
             onSubmit={(event) => {
@@ -239,14 +245,15 @@ export function ServiceScreen() {
                     <td>{delivery.attempts}</td>
                     <td>{delivery.lastError ?? (delivery.lastStatus === null ? '' : `HTTP ${delivery.lastStatus}`)}</td>
                     <td>
-                      {delivery.status === 'failed' && (
+                      {(delivery.status === 'failed' || delivery.status === 'retrying') && (
                         <button
                           type="button"
                           className="button"
-                          aria-label={`Replay ${delivery.eventType} delivery`}
+                          aria-label={`${delivery.status === 'failed' ? 'Replay' : 'Send again now'}: ${delivery.eventType} delivery`}
                           onClick={() => void serviceActions.replayDelivery(delivery.id)}
                         >
-                          Replay
+                          {/* A retrying delivery waits for its next try; a person may send it at once. */}
+                          {delivery.status === 'failed' ? 'Replay' : 'Send again now'}
                         </button>
                       )}
                     </td>
