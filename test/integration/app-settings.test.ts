@@ -2,6 +2,8 @@
 // test the connection (a message for each failure), save it, clean a list there, see the account; the
 // key never comes back in any answer or event, and a restart keeps the settings and the key working.
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +62,20 @@ describe('settings: a hosted service', () => {
         ok: false,
         problem: 'insecure',
       });
+      // Something that answers, but not as a verification service does.
+      const stranger = createServer((_request, response) =>
+        response.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not here</h1>'),
+      );
+      await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (stranger.address() as AddressInfo).port;
+        expect(await test({ baseUrl: `http://127.0.0.1:${port}`, apiKey: liveKey })).toMatchObject({
+          ok: false,
+          problem: 'not_compatible',
+        });
+      } finally {
+        stranger.close();
+      }
       // The service's host without /v1 works as well as the spec's {base_url}.
       expect(await test({ baseUrl: hosted.baseUrl.replace(/\/v1$/, ''), apiKey: liveKey })).toMatchObject({
         ok: true,
