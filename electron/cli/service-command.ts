@@ -4,9 +4,11 @@ import { defaultDataDir } from '../core/app/app-paths.ts';
 import { openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
 import { parsePort, UsageError } from './cli-options.ts';
+import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
+import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
 
 export const serviceUsage = `Usage:
-  sift service [--port N] [--data DIR]          run the service on 127.0.0.1
+  sift service [--port N] [--data DIR] [engine flags]   run the service on 127.0.0.1
   sift service keys [--data DIR]                list keys (masked)
   sift service keys create [--live] [--label L]  create a key (shown once)
   sift service keys revoke KEY_ID
@@ -15,7 +17,9 @@ export const serviceUsage = `Usage:
   sift service webhooks add URL                 add an endpoint (its secret is shown once)
   sift service webhooks                         list endpoints
   sift service deliveries                       list webhook deliveries
-  sift service deliveries replay DELIVERY_ID`;
+  sift service deliveries replay DELIVERY_ID
+
+${smtpFlagsUsage}`;
 
 function serviceDataDir(data: string | undefined): string {
   return data ?? join(defaultDataDir(), 'service');
@@ -30,6 +34,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       data: { type: 'string' },
       live: { type: 'boolean', default: false },
       label: { type: 'string' },
+      ...smtpFlagOptions,
     },
   });
   const dataDir = serviceDataDir(values.data);
@@ -37,8 +42,15 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
 
   if (command === undefined) {
     const port = parsePort(values.port);
-    const service = await startVerificationService({ dataDir, port });
+    const smtp = smtpSettingsFromFlags(values);
+    const service = await startVerificationService({ dataDir, port, smtp });
     out(`Sift verification service at ${service.baseUrl}`);
+    out(`Live checks say EHLO ${service.config.smtp.helo} and MAIL FROM:<${service.config.smtp.mailFrom}>.`);
+    // In the background: the service answers at once, and the finding follows when the check is done.
+    void checkPort25(service.db, service.config.smtp, service.config.now).then(
+      (check) => out(describePort25(check, service.config.smtp.port)),
+      (error: unknown) => out(`Port ${service.config.smtp.port}: not checked (${String(error)}).`),
+    );
     if (service.dashboard.listKeys().length === 0) {
       const { key } = service.dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);

@@ -49,6 +49,8 @@ export const accountViewSchema = z.object({
   freeRemaining: z.number().int().optional(),
   /** The balance is under the low-balance threshold (`credits.low`), where Sift knows the threshold. */
   low: z.boolean().optional(),
+  /** Whether the service can reach mail servers on port 25, where it says (Sift's own service does). */
+  port25: z.enum(['open', 'blocked', 'unchecked']).optional(),
   problem: z.string().nullable(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

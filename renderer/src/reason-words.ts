@@ -24,6 +24,15 @@ const reasons: Record<string, string> = {
   bad_syntax: 'This cannot be an email address.',
   syntax: 'This cannot be an email address.',
   no_address: 'Nothing to check: the address is empty.',
+  null_mx: 'This domain says it accepts no mail.',
+  greylisted: 'The mail server kept asking to try again later.',
+  host_busy: 'The mail server was too busy to answer.',
+  blocked_by_policy: 'The mail server refused to be asked; nothing was learned about this address.',
+  smtp_error: 'The mail server gave an answer that does not settle it.',
+  dropped: 'The mail server hung up before answering.',
+  dns_failed: 'The domain could not be looked up.',
+  port_25_blocked:
+    'Your network blocks connections to mail servers (port 25), so this could not be checked. Not charged.',
 };
 
 export const verdictWord = (result: string) => verdictWords[result] ?? result;

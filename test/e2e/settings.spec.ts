@@ -1,43 +1,37 @@
-// The app against a hosted service: a second `sift service` on loopback, a live key made with its
-// dashboard commands, entered in Settings; the connection test, a list cleaned there, the badge; then
-// every network answer, event, the DOM and the browser's storage are searched for the key.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// The app against a hosted service: a second `sift service` on loopback (its live checks asking a mail
+// server on loopback), a live key made with its dashboard commands, entered in Settings; the connection
+// test, a list cleaned there, the badge; then every network answer, event, the DOM and the browser's
+// storage are searched for the key.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
+import { startHostedService, type HostedService } from './hosted-service.ts';
 import { expect, startHost, test } from './web-host-fixture.ts';
 
-const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
-const node = (args: string[]) =>
-  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], { encoding: 'utf8' });
-
-let service: ChildProcess;
+let world: MailWorld;
+let hosted: HostedService;
 let baseUrl: string;
 let liveKey: string;
 
 test.beforeAll(async () => {
-  const data = mkdtempSync(join(tmpdir(), 'sift-hosted-'));
-  liveKey = /(svc_live_\S+)/.exec(node(['service', 'keys', 'create', '--live', '--label', 'e2e', '--data', data]))![1]!;
-  node(['service', 'top-up', '1000', '--data', data]);
-  service = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', data], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  // The hosted service checks live addresses at example.com's mail server, which is on loopback here.
+  world = await startMailWorld({
+    hosts: {
+      'mx.example.com': {
+        ip: '127.0.0.2',
+        mailboxes: { 'valid.a': 'accept', 'valid.b': 'accept', 'valid.now': 'accept' },
+      },
+    },
+    domains: { 'example.com': { mx: ['mx.example.com'] } },
   });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`sift service did not start: ${output}`)), 15_000);
-    service.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /service at (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
+  hosted = await startHostedService(world);
+  ({ baseUrl, liveKey } = hosted);
 });
 
-test.afterAll(() => {
-  service?.kill('SIGTERM');
+test.afterAll(async () => {
+  hosted?.stop();
+  await world?.close();
 });
 
 test('a hosted service is tested, saved and used, and its key never reaches the page', async ({ page, hostUrl }) => {

@@ -3,15 +3,18 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceConfig } from '../../electron/core/service/service-config.ts';
+import type { ServiceOverrides } from '../../electron/core/service/service-config.ts';
+import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
 import {
   startVerificationService,
   type VerificationService,
 } from '../../electron/core/service/verification-service.ts';
 
-export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<VerificationService> {
+export async function startTestService(overrides: ServiceOverrides = {}): Promise<VerificationService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sift-service-'));
-  return startVerificationService({ dataDir, ...overrides });
+  // Live keys get the sandbox's scripted verdicts here: these tests are about the API, not mail servers
+  // (the local SMTP engine has its own tests against mail servers on loopback).
+  return startVerificationService({ dataDir, ...overrides }, sandboxEngine);
 }
 
 // Tests read whatever JSON came back, field by field, and assert on it.

@@ -14,7 +14,7 @@ import { settingsStorage, type SettingsFile } from '../connections/app-settings.
 import { createConnections } from '../connections/connections.ts';
 import { createSingleCheck } from '../connections/single-check.ts';
 import { fileVault, type KeyVault } from '../connections/key-vault.ts';
-import type { ServiceConfig } from '../service/service-config.ts';
+import type { ServiceOverrides } from '../service/service-config.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;
@@ -32,7 +32,7 @@ export async function createAppRuntime(options: {
   dataDir: string;
   appVersion: string;
   /** Settings for the embedded service (tests slow its pacing down). */
-  service?: Partial<ServiceConfig>;
+  service?: ServiceOverrides;
   /** Where settings are kept: electron-store under Electron; a settings file in the data folder otherwise. */
   settingsFile?: SettingsFile;
   /** Where a hosted service's key is kept: safeStorage under Electron; a 0600 file in the data folder otherwise. */

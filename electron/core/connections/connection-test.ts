@@ -5,7 +5,13 @@ import { createServiceClient, type ServiceClient } from '../client/service-clien
 
 export type ConnectionProblem = 'invalid' | 'insecure' | 'key_refused' | 'unreachable' | 'not_compatible' | 'other';
 
-export type AccountFacts = { mode: string; label?: string; balance?: number; freeRemaining?: number };
+export type AccountFacts = {
+  mode: string;
+  label?: string;
+  balance?: number;
+  freeRemaining?: number;
+  port25?: 'open' | 'blocked' | 'unchecked';
+};
 
 export type ConnectionTest = ({ ok: true } & AccountFacts) | { ok: false; problem: ConnectionProblem; message: string };
 
@@ -45,8 +51,14 @@ export async function accountFacts(client: Pick<ServiceClient, 'getAccount'>): P
     label: account.key?.label,
     balance: account.balance,
     freeRemaining: account.free_remaining,
+    ...(port25States.has(account.port_25 ?? '')
+      ? { port25: account.port_25 as NonNullable<AccountFacts['port25']> }
+      : {}),
   };
 }
+
+/** Sift's own service says whether it can reach mail servers; any other value, or none, is left out. */
+const port25States: ReadonlySet<string> = new Set(['open', 'blocked', 'unchecked']);
 
 export async function testConnection(baseUrl: string, apiKey: string): Promise<ConnectionTest> {
   try {

@@ -7,7 +7,7 @@ import { AppError } from '../../common/app-error.ts';
 import { ServiceClientError } from '../client/client-errors.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
-import type { ServiceConfig } from '../service/service-config.ts';
+import type { ServiceOverrides } from '../service/service-config.ts';
 import { keyModeOf, maskKey } from '../wire/spec.ts';
 import type { SettingsStorage } from './app-settings.ts';
 import { accountFacts, interactiveClient, problemOf, testConnection, type ConnectionTest } from './connection-test.ts';
@@ -19,7 +19,7 @@ export type ConnectionsDeps = {
   settings: SettingsStorage;
   vault: KeyVault;
   /** Settings for Sift's own service (tests pace it). */
-  service?: Partial<ServiceConfig>;
+  service?: ServiceOverrides;
 };
 
 export type Connections = ReturnType<typeof createConnections>;

@@ -2,6 +2,20 @@
 import { batchStatuses, type BatchObject } from '../wire/assumptions.ts';
 import type { BatchSummary } from '../wire/spec.ts';
 import type { BatchRecord } from './store/batches-store.ts';
+import type { Verdict } from './sandbox-verdicts.ts';
+
+/** The local engine's extras as the wire carries them (see localEngineRowExtras), only those it has. */
+export function verdictExtras(verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply'>): {
+  provider?: string;
+  free?: boolean;
+  smtp_reply?: string;
+} {
+  return {
+    ...(verdict.provider ? { provider: verdict.provider } : {}),
+    ...(verdict.free === undefined ? {} : { free: verdict.free }),
+    ...(verdict.smtpReply ? { smtp_reply: verdict.smtpReply } : {}),
+  };
+}
 
 export function summaryOf(batch: BatchRecord): BatchSummary {
   return {

@@ -95,8 +95,11 @@ export function createBatchWorker(
   async function runRound(): Promise<number> {
     let budget = config.probesPerRound;
     let probed = 0;
+    // An engine with its own queue (the local SMTP engine) picks its work by mail host, across batches.
+    for (const engine of new Set(Object.values(engines))) if (engine.runQueue) probed += await engine.runQueue();
     for (const batch of runningBatches(db)) {
       const engine = engines[batch.mode];
+      if (engine.runQueue) continue;
       if (engine.verifyNow && rateFor(batch.mode) === Number.POSITIVE_INFINITY) {
         probed += immediateRound(batch.id, engine.verifyNow);
         continue;

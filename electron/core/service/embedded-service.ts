@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { KeyMode } from '../wire/spec.ts';
 import type { Dashboard } from './dashboard.ts';
-import type { ServiceConfig } from './service-config.ts';
+import type { ServiceOverrides } from './service-config.ts';
 import { startVerificationService } from './verification-service.ts';
 
 export type EmbeddedService = {
@@ -21,7 +21,7 @@ export type EmbeddedService = {
 
 export async function startEmbeddedService(
   appDataDir: string,
-  overrides: Partial<ServiceConfig> = {},
+  overrides: ServiceOverrides = {},
 ): Promise<EmbeddedService> {
   const service = await startVerificationService({ dataDir: join(appDataDir, 'service'), ...overrides });
   const made = new Map<KeyMode, { key: string; id: string }>();

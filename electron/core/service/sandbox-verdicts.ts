@@ -6,13 +6,28 @@
 import { createHash } from 'node:crypto';
 import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
 
-export type Verdict = { result: string; reason: string; role: boolean; disposable: boolean };
+export type Verdict = {
+  result: string;
+  reason: string;
+  role: boolean;
+  disposable: boolean;
+  /** The local engine's extras: who runs the mail hosts, whether the domain is a free mailbox, the reply. */
+  provider?: string;
+  free?: boolean;
+  smtpReply?: string;
+};
 
 export type VerificationEngine = {
   verify(local: string, asciiDomain: string): Promise<Verdict>;
   /** An engine that opens no connection may answer at once; the worker then needs no pacing for it. */
   verifyNow?(local: string, asciiDomain: string): Verdict;
+  /** An engine with its own queue (the local SMTP engine) works a round of it instead of being handed rows. */
+  runQueue?(): Promise<number>;
+  stop?(): Promise<void>;
 };
+
+/** Only a definitive verdict spends a credit; `unknown` (and anything else) never does. */
+export const billableResults: ReadonlySet<string> = new Set(['valid', 'invalid', 'catch_all']);
 
 /** Big mailbox providers accept mail only for real boxes, so they are never catch-all. */
 const majorProviders = new Set([

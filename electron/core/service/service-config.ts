@@ -1,5 +1,6 @@
 // The embedded service's settings. Defaults follow the spec where it shows a number; the rest are Sift's own.
 import { defaultRateLimits } from '../wire/spec.ts';
+import { smtpSettings, type SmtpSettings } from './engine/smtp-settings.ts';
 
 export type RateLimitRule = { limit: number; windowSeconds: number };
 export type RateLimitOperation = keyof typeof defaultRateLimits | 'other';
@@ -32,12 +33,18 @@ export type ServiceConfig = {
   webhookTimeoutMs: number;
   deliveryTickMs: number;
   now: () => number;
+  /** The local engine's settings for live keys: identity, resolvers, port, pacing, retries. */
+  smtp: SmtpSettings;
 };
+
+/** What a caller may set: any field, the SMTP settings field by field. */
+export type ServiceOverrides = Partial<Omit<ServiceConfig, 'smtp'>> & { smtp?: Partial<SmtpSettings> };
 
 const minute = 60_000;
 const hour = 60 * minute;
 
-export function serviceConfig(overrides: Partial<ServiceConfig> & { dataDir: string }): ServiceConfig {
+export function serviceConfig(overrides: ServiceOverrides & { dataDir: string }): ServiceConfig {
+  const { smtp, ...rest } = overrides;
   return {
     host: '127.0.0.1',
     port: 0,
@@ -62,6 +69,7 @@ export function serviceConfig(overrides: Partial<ServiceConfig> & { dataDir: str
     webhookTimeoutMs: 10_000,
     deliveryTickMs: 1000,
     now: Date.now,
-    ...overrides,
+    ...rest,
+    smtp: smtpSettings(smtp),
   };
 }

@@ -14,7 +14,8 @@ import { releaseUnsettledKeys } from './store/idempotency-store.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { sandboxEngine, type VerificationEngine } from './sandbox-verdicts.ts';
 import { migrate, metaSecret } from './store/schema.ts';
-import { serviceConfig, type ServiceConfig } from './service-config.ts';
+import { serviceConfig, type ServiceConfig, type ServiceOverrides } from './service-config.ts';
+import { createLiveEngine } from './engine/live-engine.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './webhook-delivery.ts';
 
 export type VerificationService = {
@@ -34,7 +35,7 @@ export function serviceDatabasePath(dataDir: string): string {
 }
 
 /** The database and its dashboard alone, for `sift service` commands and tests that manage a running service. */
-export function openServiceStore(overrides: Partial<ServiceConfig> & { dataDir: string }): {
+export function openServiceStore(overrides: ServiceOverrides & { dataDir: string }): {
   db: Database;
   config: ServiceConfig;
   dashboard: Dashboard;
@@ -46,14 +47,17 @@ export function openServiceStore(overrides: Partial<ServiceConfig> & { dataDir: 
 }
 
 export async function startVerificationService(
-  overrides: Partial<ServiceConfig> & { dataDir: string },
-  /** Live keys' engine. Until the local SMTP engine lands, live keys get the sandbox's scripted verdicts too. */
-  liveEngine: VerificationEngine = sandboxEngine,
+  overrides: ServiceOverrides & { dataDir: string },
+  /**
+   * Live keys' engine: the local SMTP engine (real DNS and mail-server checks) unless a caller brings its
+   * own. Tests that need scripted live verdicts without a mail server pass `sandboxEngine`.
+   */
+  liveEngine: 'smtp' | VerificationEngine = 'smtp',
 ): Promise<VerificationService> {
   const { db, config, dashboard } = openServiceStore(overrides);
   discardUnfinishedImports(db);
   releaseUnsettledKeys(db);
-  const engines = { live: liveEngine, sandbox: sandboxEngine };
+  const engines = { live: liveEngine === 'smtp' ? createLiveEngine(db, config) : liveEngine, sandbox: sandboxEngine };
   const handler = createServiceRequestHandler({
     db,
     config,
@@ -84,6 +88,7 @@ export async function startVerificationService(
       server.closeAllConnections();
       await closed;
       await worker.stop();
+      await engines.live.stop?.();
       await deliveries.stop();
       db.close();
     },

@@ -72,7 +72,32 @@ export const verdictFlagsSchema = z.looseObject({
   role: z.boolean().optional(),
   disposable: z.boolean().optional(),
   reason: z.string().optional(),
+  provider: z.string().optional(),
+  free: z.boolean().optional(),
+  smtp_reply: z.string().optional(),
 });
+
+/**
+ * SIFT'S OWN: the local engine's extras on result rows and /verify answers, each optional: `provider`
+ * (who runs the domain's mail hosts: Google, Microsoft, Yahoo, Apple or Other), `free` (the domain is a
+ * free mailbox provider) and `smtp_reply` (the mail server's reply code and text, e.g. `550 5.1.1 No such user`).
+ * Wire assumptions: "Extra fields on result rows: `role`, `disposable` (booleans) and `reason` (string)
+ * where the service has them; a local engine may add more (for example the mailbox provider and the SMTP
+ * reply), each optional." Readers must not need them.
+ */
+export const localEngineRowExtras = ['provider', 'free', 'smtp_reply'] as const;
+
+/**
+ * SIFT'S OWN: reasons the local engine gives, beside the sandbox's. `port_25_blocked` means the service's
+ * network does not let it reach mail servers (nothing is billed); the others name what the server or DNS did.
+ */
+export const localEngineReasons = {
+  port25Blocked: 'port_25_blocked',
+  nullMx: 'null_mx',
+  greylisted: 'greylisted',
+  hostBusy: 'host_busy',
+  blockedByPolicy: 'blocked_by_policy',
+} as const;
 
 /**
  * ASSUMPTION: POST /files takes the raw CSV bytes (`Content-Type: text/csv`) with the batch name in
@@ -91,6 +116,11 @@ export const accountSchema = z.looseObject({
   balance: z.number().int().optional(),
   free_remaining: z.number().int().optional(),
   key: z.looseObject({ label: z.string().optional(), prefix: z.string().optional() }).optional(),
+  /**
+   * SIFT'S OWN: Sift's service says whether it can reach mail servers on port 25 (`open`, `blocked`,
+   * `unchecked`), so a client can explain live `unknown` verdicts. Spec: "The method and the response are not shown."
+   */
+  port_25: z.string().optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 

@@ -7,6 +7,7 @@ import { CheckScreen } from '../screens/check-screen.tsx';
 import { ServiceScreen } from '../screens/service-screen.tsx';
 import { settingsActions } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
+import { Port25Banner } from './port25-banner.tsx';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
@@ -78,6 +79,7 @@ export function App() {
         <AccountBadge />
       </header>
       <main className="app-main">
+        <Port25Banner />
         <Current />
       </main>
       <StatusBar />

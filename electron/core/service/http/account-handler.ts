@@ -1,6 +1,8 @@
-// GET /account: the key's mode, the balance and the free checks left this month.
+// GET /account: the key's mode, the balance and the free checks left this month, and whether the
+// service can reach mail servers (Sift's own extra).
 import { accountSchema } from '../../wire/assumptions.ts';
 import { accountState } from '../store/credits-store.ts';
+import { port25Finding } from '../store/port25-store.ts';
 import { sendJson } from './error-responses.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 
@@ -11,6 +13,7 @@ export async function account(context: ServiceContext, call: Call): Promise<void
     balance: state.balance,
     free_remaining: state.freeRemaining,
     key: { label: call.key.label, prefix: call.key.masked },
+    port_25: port25Finding(context.db).state,
   });
   sendJson(call.response, 200, body);
 }

@@ -1,9 +1,11 @@
 // POST /verify: one address now. Bad syntax is answered without a probe or a charge; a live check is
-// charged once, after the probe, in the transaction that stores its idempotent answer.
+// charged once, after the probe, in the transaction that stores its idempotent answer, and only for a
+// definitive verdict.
 import { checkSyntax } from '../../email/syntax.ts';
 import { transaction } from '../../storage/sqlite.ts';
 import { verifyRequestSchema } from '../../wire/assumptions.ts';
-import { ProbeError } from '../sandbox-verdicts.ts';
+import { billableResults, ProbeError } from '../sandbox-verdicts.ts';
+import { verdictExtras } from '../batch-objects.ts';
 import { invalidRequest } from '../service-errors.ts';
 import { assertCanPay, reserveCredits } from '../store/credits-store.ts';
 import { requestHash } from '../store/idempotency-store.ts';
@@ -35,15 +37,18 @@ export async function verify(context: ServiceContext, call: Call): Promise<void>
       // A check that could not be made is not charged.
       return verdictAnswer({ email, result: 'unknown', billed: false, ...unflagged, reason: 'probe_failed' });
     }
+    // Only a definitive verdict is charged: `unknown` never is.
+    const billed = live && billableResults.has(verdict.result);
     return transaction(db, () => {
-      if (live) reserveCredits(db, config, config.now(), 1);
+      if (billed) reserveCredits(db, config, config.now(), 1);
       const stored = verdictAnswer({
         email,
         result: verdict.result,
-        billed: live,
+        billed,
         role: verdict.role,
         disposable: verdict.disposable,
         reason: verdict.reason,
+        ...verdictExtras(verdict),
       });
       settle(stored);
       return stored;

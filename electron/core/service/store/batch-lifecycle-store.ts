@@ -4,11 +4,12 @@
 import { transaction, type Database, sql } from '../../storage/sqlite.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import { summaryOf } from '../batch-objects.ts';
-import type { Verdict } from '../sandbox-verdicts.ts';
+import { billableResults, type Verdict } from '../sandbox-verdicts.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ServiceError } from '../service-errors.ts';
 import { discardBatch, loadBatch, type BatchRecord } from './batches-store.ts';
 import { refundCredits, reserveCredits } from './credits-store.ts';
+import { dropQueuedBatch } from './probe-queue-store.ts';
 import { recordEvent } from './webhooks-store.ts';
 
 /** Reserves the credits the batch may spend and lets the worker at it, or answers 402 and drops it. */
@@ -61,8 +62,8 @@ export function recordOutcomes(
     const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
     const write = sql(
       db,
-      `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?, result_seq = ?
-       WHERE batch_id = ? AND seq = ? AND result IS NULL`,
+      `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?, result_seq = ?,
+       provider = ?, free = ?, smtp_reply = ? WHERE batch_id = ? AND seq = ? AND result IS NULL`,
     );
     const failAttempt = sql(
       db,
@@ -76,7 +77,7 @@ export function recordOutcomes(
         continue;
       }
       const { verdict } = outcome;
-      const billed = batch.mode === 'live';
+      const billed = batch.mode === 'live' && billableResults.has(verdict.result);
       const fromFree = billed && reservedFree > 0;
       const changes = write.run(
         verdict.result,
@@ -86,6 +87,9 @@ export function recordOutcomes(
         billed ? 1 : 0,
         fromFree ? 1 : 0,
         resultSeq,
+        verdict.provider ?? null,
+        verdict.free === undefined ? null : verdict.free ? 1 : 0,
+        verdict.smtpReply ?? null,
         batchId,
         outcome.seq,
       ).changes;
@@ -130,6 +134,7 @@ function completeIfDone(db: Database, now: number, batchId: string): void {
   if (batch.status !== batchStatuses.running || batch.done_count < batch.unique_count) return;
   // Whatever was reserved and not spent (it should be nothing) goes back.
   refundCredits(db, now, { free: batch.reserved_free, paid: batch.reserved_paid, freeMonth: batch.free_month });
+  dropQueuedBatch(db, batchId);
   sql(db, 'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?').run(
     batchStatuses.complete,
     now,
@@ -160,6 +165,7 @@ export function failBatch(db: Database, now: number, batchId: string, message: s
       freeMonth: batch.free_month,
     });
     sql(db, 'UPDATE batch_rows SET billed = 0, billed_free = 0 WHERE batch_id = ? AND billed = 1').run(batchId);
+    dropQueuedBatch(db, batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
     sql(
       db,
@@ -186,6 +192,7 @@ export function cancelBatch(
       );
     }
     refundCredits(db, now, { free: current.reserved_free, paid: current.reserved_paid, freeMonth: current.free_month });
+    dropQueuedBatch(db, batch.id);
     sql(db, 'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?').run(
       batchStatuses.canceled,
       now,

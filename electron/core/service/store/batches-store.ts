@@ -8,6 +8,7 @@ import type { KeyMode, ResultRow } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
+import { verdictExtras } from '../batch-objects.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
 export const importing = 'importing';
@@ -150,6 +151,9 @@ export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: n
 
 type StoredRow = {
   email: string;
+  provider: string | null;
+  free: number | null;
+  smtp_reply: string | null;
   result: string;
   billed: number;
   role: number;
@@ -167,6 +171,11 @@ export function toResultRow(row: StoredRow): ResultRow {
     role: row.role === 1,
     disposable: row.disposable === 1,
     ...(row.reason ? { reason: row.reason } : {}),
+    ...verdictExtras({
+      ...(row.provider ? { provider: row.provider } : {}),
+      ...(row.free === null ? {} : { free: row.free === 1 }),
+      ...(row.smtp_reply ? { smtpReply: row.smtp_reply } : {}),
+    }),
   };
 }
 
@@ -182,7 +191,7 @@ export function readResults(
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
   return db
     .prepare(
-      `SELECT email, result, billed, role, disposable, reason, result_seq FROM batch_rows
+      `SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, result_seq FROM batch_rows
        WHERE batch_id = ? AND result_seq > ? ${filterClause} ORDER BY result_seq LIMIT ?`,
     )
     .all(...params) as StoredRow[];

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Database } from '../../storage/sqlite.ts';
 
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
@@ -11,6 +11,7 @@ export function migrate(db: Database): void {
   // 2: no index of pending rows: keeping it cost two B-tree writes per address, and the worker walks
   // the primary key from where it left off instead.
   if (current < 2) db.exec('DROP INDEX IF EXISTS batch_rows_pending');
+  if (current < 3) addLocalEngineTables(db);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
@@ -115,6 +116,46 @@ function createTables(db: Database): void {
       updated_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (next_attempt_at) WHERE status IN ('pending', 'retrying');
+  `);
+}
+
+/**
+ * 3: the local SMTP engine. Its state is in these tables, not in process memory, so that a restart
+ * carries on and several workers could one day share it: a queue of live addresses by domain, when each
+ * domain is next due, what DNS and catch-all probes found per domain, and each mail host's budget.
+ */
+function addLocalEngineTables(db: Database): void {
+  db.exec(`
+    ALTER TABLE batch_rows ADD COLUMN provider TEXT;
+    ALTER TABLE batch_rows ADD COLUMN free INTEGER;
+    ALTER TABLE batch_rows ADD COLUMN smtp_reply TEXT;
+    ALTER TABLE batches ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE IF NOT EXISTS probe_queue (
+      batch_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      domain TEXT NOT NULL,
+      not_before INTEGER NOT NULL,
+      tries INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (batch_id, seq)
+    );
+    CREATE INDEX IF NOT EXISTS probe_queue_by_domain ON probe_queue (domain, not_before);
+    CREATE TABLE IF NOT EXISTS probe_domains (domain TEXT PRIMARY KEY, next_at INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS probe_domains_due ON probe_domains (next_at);
+    CREATE TABLE IF NOT EXISTS mail_domains (
+      domain TEXT PRIMARY KEY,
+      route TEXT,
+      route_expires_at INTEGER NOT NULL DEFAULT 0,
+      catch_all INTEGER,
+      catch_all_expires_at INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS mail_hosts (
+      budget_key TEXT PRIMARY KEY,
+      rate REAL NOT NULL,
+      next_slot_at INTEGER NOT NULL DEFAULT 0,
+      in_flight INTEGER NOT NULL DEFAULT 0,
+      backoff_until INTEGER NOT NULL DEFAULT 0,
+      deferrals INTEGER NOT NULL DEFAULT 0
+    );
   `);
 }
 

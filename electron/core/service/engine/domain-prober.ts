@@ -1,0 +1,153 @@
+// One conversation about one domain's addresses: the domain's mail hosts in preference order until one
+// answers, then EHLO, STARTTLS when offered, MAIL FROM, a catch-all probe when the domain has none on
+// record, and one RCPT per address, each at its paced time; then RSET and QUIT. Never DATA.
+import { createHash } from 'node:crypto';
+import type { MailHost } from './mx-lookup.ts';
+import { meaningOf, replyLine } from './smtp-replies.ts';
+import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
+
+export type AddressOutcome =
+  | { kind: 'verdict'; result: 'valid' | 'invalid' | 'catch_all' | 'unknown'; reason: string; reply?: string }
+  /** Ask again later: the server deferred, was busy, or hung up before answering about this address. */
+  | { kind: 'retry'; reason: 'greylisted' | 'host_busy' | 'dropped'; reply?: string };
+
+export type HostAttempt = { host: string; failure?: SmtpFailure };
+
+export type DomainProbe = {
+  /** Per address; an address missing here was not asked about (no slot came in time): it is not a try. */
+  outcomes: Map<string, AddressOutcome>;
+  catchAll?: boolean;
+  /** Every host tried, in order; a failure before any greeting is what a blocked port 25 looks like. */
+  attempts: HostAttempt[];
+  /** How the conversation went, for the host's pacing. */
+  end: 'ok' | 'busy' | 'deferred' | 'failed';
+  deferrals: number;
+  tls?: 'none' | 'ok' | 'certificate_not_trusted';
+};
+
+export type ProbeSettings = { helo: string; mailFrom: string; port: number; timeoutMs: number };
+
+/**
+ * A local part no real person has, for the catch-all probe. The same one for a domain every time, so a
+ * greylisting server that deferred it once accepts or rejects it on the retry it asked for.
+ */
+const improbableLocalPart = (domain: string) =>
+  `sift-${createHash('sha256').update(`catch-all probe ${domain}`).digest('hex').slice(0, 18)}`;
+
+export async function probeDomain(request: {
+  domain: string;
+  hosts: MailHost[];
+  /** `local@asciiDomain`, as sent in RCPT TO. */
+  addresses: string[];
+  /** What is on record about the domain accepting every address; undefined asks the server once. */
+  knownCatchAll: boolean | undefined;
+  settings: ProbeSettings;
+  /** Resolves when the next probe may go out, or with false when no slot is left on this connection. */
+  nextSlot: () => Promise<boolean>;
+}): Promise<DomainProbe> {
+  const result: DomainProbe = {
+    outcomes: new Map(),
+    attempts: [],
+    end: 'failed',
+    deferrals: 0,
+    ...(request.knownCatchAll === undefined ? {} : { catchAll: request.knownCatchAll }),
+  };
+  const { settings } = request;
+  const settleAll = (outcome: AddressOutcome) => {
+    for (const address of request.addresses) if (!result.outcomes.has(address)) result.outcomes.set(address, outcome);
+  };
+
+  for (const host of request.hosts) {
+    let session: SmtpSession | undefined;
+    try {
+      session = await openSmtpSession({
+        address: host.addresses[0]!,
+        port: settings.port,
+        servername: host.name,
+        timeoutMs: settings.timeoutMs,
+      });
+    } catch (error) {
+      if (!(error instanceof SmtpFailure)) throw error;
+      result.attempts.push({ host: host.name, failure: error });
+      continue;
+    }
+    result.attempts.push({ host: host.name });
+    try {
+      await converse(session, request, result, settleAll);
+    } catch (error) {
+      if (!(error instanceof SmtpFailure)) throw error;
+      // Hung up or went silent mid-dialogue: what was answered stands, the rest is asked again later.
+      settleAll({ kind: 'retry', reason: 'dropped', reply: error.message });
+      result.end = 'failed';
+    } finally {
+      await session.close();
+    }
+    return result;
+  }
+  return result;
+}
+
+async function converse(
+  session: SmtpSession,
+  request: Parameters<typeof probeDomain>[0],
+  result: DomainProbe,
+  settleAll: (outcome: AddressOutcome) => void,
+): Promise<void> {
+  const refuse = (reply: SmtpReply) => {
+    const meaning = meaningOf(reply);
+    if (meaning.kind === 'busy') {
+      result.end = 'busy';
+      settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply) });
+    } else if (meaning.kind === 'deferred') {
+      result.end = 'deferred';
+      result.deferrals += 1;
+      settleAll({ kind: 'retry', reason: 'greylisted', reply: replyLine(reply) });
+    } else {
+      // The server will not talk to us at all: nothing is learned about any address.
+      result.end = 'ok';
+      settleAll({ kind: 'verdict', result: 'unknown', reason: 'blocked_by_policy', reply: replyLine(reply) });
+    }
+  };
+  if (session.banner.code !== 220) return refuse(session.banner);
+  const hello = await session.hello(request.settings.helo);
+  result.tls = hello.tls;
+  if (hello.reply.code !== 250) return refuse(hello.reply);
+  const from = await session.send(`MAIL FROM:<${request.settings.mailFrom}>`);
+  if (from.code !== 250) return refuse(from);
+
+  if (request.knownCatchAll === undefined) {
+    if (!(await request.nextSlot())) return;
+    const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
+    const meaning = meaningOf(reply);
+    if (meaning.kind === 'accepted') result.catchAll = true;
+    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
+    // Deferred or busy: a "valid" cannot be trusted yet, so every address is asked again later.
+    else return refuse(reply);
+  }
+
+  result.end = 'ok';
+  for (const address of request.addresses) {
+    if (!(await request.nextSlot())) break;
+    const reply = await session.send(`RCPT TO:<${address}>`);
+    const meaning = meaningOf(reply);
+    const line = replyLine(reply);
+    if (meaning.kind === 'busy') return refuse(reply);
+    if (meaning.kind === 'deferred') {
+      result.deferrals += 1;
+      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });
+    } else if (meaning.kind === 'accepted') {
+      result.outcomes.set(
+        address,
+        result.catchAll
+          ? { kind: 'verdict', result: 'catch_all', reason: 'accept_all_domain', reply: line }
+          : { kind: 'verdict', result: 'valid', reason: 'accepted_email', reply: line },
+      );
+    } else if (meaning.kind === 'rejected') {
+      result.outcomes.set(address, { kind: 'verdict', result: 'invalid', reason: meaning.reason, reply: line });
+    } else {
+      result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
+    }
+  }
+  if (result.deferrals > 0 && result.deferrals === result.outcomes.size) result.end = 'deferred';
+  await session.send('RSET').catch(() => undefined);
+}

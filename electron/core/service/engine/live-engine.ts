@@ -1,0 +1,231 @@
+// The local verification engine for live keys: real DNS and SMTP checks, paced per mail host. The
+// batch worker calls `runQueue` each round; it starts a conversation for every due domain whose host
+// has budget, up to the global concurrency cap, and each conversation writes its own verdicts. All
+// state (queue, budgets, domain findings) is in the service's store; only open sockets live here.
+import type { Database } from '../../storage/sqlite.ts';
+import { transaction } from '../../storage/sqlite.ts';
+import type { ServiceConfig } from '../service-config.ts';
+import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
+import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
+import { cachedCatchAll, cachedRoute, storeCatchAll, storeRoute } from '../store/mail-domains-store.ts';
+import { releaseHost, reserveHost, resetHostConnections, takeSlot } from '../store/mail-hosts-store.ts';
+import { notePort25Failure, notePort25Open, port25Finding, takePort25Recheck } from '../store/port25-store.ts';
+import {
+  dequeue,
+  dueDomains,
+  enqueueLiveBatches,
+  makeAllDueNow,
+  requeue,
+  rescheduleDomain,
+  takeDomainWork,
+  type QueuedAddress,
+} from '../store/probe-queue-store.ts';
+import { probeDomain, type DomainProbe } from './domain-prober.ts';
+import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
+import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
+import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
+
+export type LiveEngine = VerificationEngine & {
+  /** Starts conversations for due work; answers how many it started. */
+  runQueue(): Promise<number>;
+  stop(): Promise<void>;
+};
+
+const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
+
+export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngine {
+  const settings = config.smtp;
+  const lookup = createMailRouteLookup({ ...settings });
+  const tasks = new Set<Promise<void>>();
+  /** Domains a conversation of this process is working on (their queue leases stand). */
+  const busyDomains = new Set<string>();
+  let stopping = false;
+  resetHostConnections(db, settings);
+
+  async function routeOf(domain: string): Promise<MailRoute> {
+    const cached = cachedRoute(db, domain, config.now());
+    if (cached) return cached;
+    const route = await lookup(domain);
+    if (!stopping) storeRoute(db, domain, route, config.now());
+    return route;
+  }
+
+  /** One paced conversation; resolves with the probe and the budget key it spent. */
+  async function converse(
+    domain: string,
+    route: Extract<MailRoute, { kind: 'hosts' }>,
+    addresses: string[],
+  ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
+    const key = budgetKeyOf(route.hosts[0]!.name);
+    const knownCatchAll = cachedCatchAll(db, domain, config.now());
+    const reservation = reserveHost(db, key, config.now(), settings);
+    if ('retryAt' in reservation) return reservation;
+    const nextSlot = async () => {
+      if (stopping) return false;
+      const at = takeSlot(db, key, config.now(), settings);
+      if (at === undefined) return false;
+      const wait = at - config.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return !stopping;
+    };
+    let probe: DomainProbe | undefined;
+    try {
+      probe = await probeDomain({ domain, hosts: route.hosts, addresses, knownCatchAll, settings, nextSlot });
+      return { probe };
+    } finally {
+      if (!stopping) releaseHost(db, key, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
+    }
+  }
+
+  /** Port-25 bookkeeping and the catch-all finding, after a conversation. */
+  function learn(domain: string, probe: DomainProbe): void {
+    const now = config.now();
+    for (const attempt of probe.attempts) {
+      if (!attempt.failure || attempt.failure.greeted) {
+        notePort25Open(db, now);
+        continue;
+      }
+      const before = port25Finding(db).state;
+      const after = notePort25Failure(
+        db,
+        { host: attempt.host, domain },
+        now,
+        settings.blockedAfterHosts,
+        settings.connectRetryMs,
+      );
+      // Just found blocked: no queued address can be checked, so none waits for its retry to be told so.
+      if (before !== 'blocked' && after.state === 'blocked') makeAllDueNow(db, now, [...busyDomains]);
+    }
+    if (probe.catchAll !== undefined && probe.attempts.some((attempt) => !attempt.failure)) {
+      storeCatchAll(db, domain, probe.catchAll, now + settings.catchAllCacheMs);
+    }
+  }
+
+  function write(domain: string, decisions: Decisions, notBefore?: number): void {
+    transaction(db, () => {
+      const byBatch = new Map<string, { seq: number; verdict: Verdict }[]>();
+      for (const { batchId, seq, verdict } of decisions.verdicts) {
+        byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), { seq, verdict }]);
+      }
+      for (const [batchId, outcomes] of byBatch) recordOutcomes(db, config, config.now(), batchId, outcomes);
+      dequeue(db, decisions.verdicts);
+      requeue(db, decisions.retries);
+      rescheduleDomain(db, domain, notBefore);
+    });
+  }
+
+  async function work(domain: string, items: QueuedAddress[]): Promise<void> {
+    const now = config.now();
+    const route = await routeOf(domain);
+    if (stopping) return;
+    if (route.kind === 'dns_failed') {
+      const decisions: Decisions = { verdicts: [], retries: [] };
+      const context = { domain, provider: 'Other' as const, settings, now };
+      for (const item of items) retryOrGiveUp(item, 'dns_failed', route.message, context, decisions);
+      return write(domain, decisions);
+    }
+    if (route.kind === 'no_mail') {
+      return write(
+        domain,
+        sameVerdict(items, domain, 'Other', { result: 'invalid', reason: noMailReason[route.reason] }),
+      );
+    }
+    const provider = providerOfMailHost(route.hosts[0]!.name);
+    const finding = port25Finding(db);
+    if (finding.state === 'blocked' && !takePort25Recheck(db, now, settings.connectRetryMs)) {
+      return write(domain, sameVerdict(items, domain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+    }
+    const answer = await converse(
+      domain,
+      route,
+      items.map((item) => rcptAddress(item.email, domain)),
+    );
+    if (stopping) return;
+    if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
+    learn(domain, answer.probe);
+    const context = { domain, provider, settings, now: config.now(), port25: port25Finding(db).state };
+    write(domain, decideProbe(items, answer.probe, context));
+  }
+
+  function leaseUntil(now: number): number {
+    // Long enough for the slowest conversation; after a crash the work is picked up again when it ends.
+    return now + settings.timeoutMs * 6 + (settings.rcptPerConnection / settings.perHostRate) * 1000;
+  }
+
+  return {
+    async runQueue() {
+      if (stopping) return 0;
+      const now = config.now();
+      enqueueLiveBatches(db, now);
+      const room = settings.concurrency - tasks.size;
+      if (room <= 0) return 0;
+      let started = 0;
+      for (const domain of dueDomains(db, now, room)) {
+        const items = takeDomainWork(db, domain, now, settings.rcptPerConnection, leaseUntil(now));
+        if (items.length === 0) continue;
+        started += 1;
+        busyDomains.add(domain);
+        const task = work(domain, items)
+          .catch((error: unknown) => {
+            if (!stopping) console.error(`sift service: checking ${domain} failed:`, error);
+          })
+          .finally(() => {
+            tasks.delete(task);
+            busyDomains.delete(domain);
+          });
+        tasks.add(task);
+      }
+      return started;
+    },
+
+    async verify(local, asciiDomain) {
+      const route = await routeOf(asciiDomain);
+      const email = `${local}@${asciiDomain}`;
+      const item: QueuedAddress = { batchId: '', seq: 0, email, tries: Number.MAX_SAFE_INTEGER };
+      const one = (decisions: Decisions) => {
+        const verdict = decisions.verdicts[0]?.verdict;
+        if (!verdict) throw new ProbeError('The mail host could not be checked now.');
+        return verdict;
+      };
+      if (route.kind === 'dns_failed') throw new ProbeError(route.message);
+      if (route.kind === 'no_mail') {
+        return one(
+          sameVerdict([item], asciiDomain, 'Other', { result: 'invalid', reason: noMailReason[route.reason] }),
+        );
+      }
+      const provider = providerOfMailHost(route.hosts[0]!.name);
+      if (port25Finding(db).state === 'blocked') {
+        return one(sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+      }
+      // One address asked now waits its turn in the host's budget, but not for long.
+      const deadline = config.now() + settings.timeoutMs;
+      for (;;) {
+        const answer = await converse(asciiDomain, route, [email]);
+        if ('probe' in answer) {
+          learn(asciiDomain, answer.probe);
+          const context = {
+            domain: asciiDomain,
+            provider,
+            settings,
+            now: config.now(),
+            port25: port25Finding(db).state,
+          };
+          // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
+          return one(
+            decideProbe([item], answer.probe, {
+              ...context,
+              port25: context.port25 === 'unchecked' ? 'open' : context.port25,
+            }),
+          );
+        }
+        if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, answer.retryAt - config.now())));
+      }
+    },
+
+    async stop() {
+      stopping = true;
+      await Promise.race([Promise.allSettled([...tasks]), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// One SMTP conversation with one mail server, one command at a time: banner, EHLO (or HELO), STARTTLS
+// when offered, and whatever commands the prober sends. It refuses to send DATA or BDAT, or any line
+// that would smuggle in a second command, so no message can ever be delivered through it.
+import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+
+export type SmtpReply = { code: number; enhanced?: string; text: string };
+
+export type SmtpFailureKind = 'refused' | 'timeout' | 'dropped';
+/** The conversation could not go on: the server was not there, too slow, or hung up. */
+export class SmtpFailure extends Error {
+  readonly kind: SmtpFailureKind;
+  /** Whether the server had spoken at all: a timeout before the banner is how a blocked port looks. */
+  readonly greeted: boolean;
+  constructor(kind: SmtpFailureKind, message: string, greeted: boolean) {
+    super(message);
+    this.kind = kind;
+    this.greeted = greeted;
+  }
+}
+
+export type SmtpSession = {
+  banner: SmtpReply;
+  /** Sends one command and reads its reply. */
+  send(command: string): Promise<SmtpReply>;
+  /** EHLO, falling back to HELO; then STARTTLS if the server offers it. Returns the last greeting's reply. */
+  hello(name: string): Promise<{ reply: SmtpReply; tls: 'none' | 'ok' | 'certificate_not_trusted' }>;
+  /** QUIT, politely and briefly; the socket is closed whatever the server does. */
+  close(): Promise<void>;
+};
+
+const forbidden = /^(DATA|BDAT)\b/i;
+const enhancedCode = /^([245]\.\d{1,3}\.\d{1,3})\s/;
+
+export function parseReply(lines: string[]): SmtpReply {
+  const code = Number(lines[0]!.slice(0, 3));
+  const text = lines
+    .map((line) => line.slice(4))
+    .join(' ')
+    .trim();
+  const enhanced = enhancedCode.exec(text)?.[1];
+  return { code, ...(enhanced ? { enhanced } : {}), text };
+}
+
+export async function openSmtpSession(options: {
+  address: string;
+  port: number;
+  servername: string;
+  timeoutMs: number;
+}): Promise<SmtpSession> {
+  let socket: Socket | TLSSocket = connect({ host: options.address, port: options.port });
+  socket.setNoDelay(true);
+  let greeted = false;
+  let buffered = '';
+  let replyLines: string[] = [];
+  const replies: SmtpReply[] = [];
+  let waiter: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
+  let ended: SmtpFailure | undefined;
+
+  const onData = (chunk: Buffer) => {
+    buffered += chunk.toString('latin1');
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffered.slice(0, newline).replace(/\r$/, '');
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf('\n');
+      replyLines.push(line);
+      // The last line of a reply has a space (or nothing) after its code.
+      if (line.length <= 3 || line[3] !== '-') {
+        const reply = parseReply(replyLines);
+        replyLines = [];
+        greeted = true;
+        if (waiter) {
+          const { resolve } = waiter;
+          waiter = undefined;
+          resolve(reply);
+        } else replies.push(reply);
+      }
+    }
+  };
+  const fail = (failure: SmtpFailure) => {
+    ended ??= failure;
+    if (waiter) {
+      const { reject } = waiter;
+      waiter = undefined;
+      reject(ended);
+    }
+  };
+  const watch = (target: Socket | TLSSocket) => {
+    target.on('data', onData);
+    target.on('error', (error: NodeJS.ErrnoException) =>
+      fail(
+        new SmtpFailure(
+          error.code === 'ECONNREFUSED' ? 'refused' : 'dropped',
+          `${options.servername}: ${error.code ?? error.message}`,
+          greeted,
+        ),
+      ),
+    );
+    target.on('close', () => fail(new SmtpFailure('dropped', `${options.servername} closed the connection`, greeted)));
+  };
+  watch(socket);
+
+  function nextReply(): Promise<SmtpReply> {
+    const queued = replies.shift();
+    if (queued) return Promise.resolve(queued);
+    if (ended) return Promise.reject(ended);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiter = undefined;
+        const failure = new SmtpFailure('timeout', `${options.servername} did not answer in time`, greeted);
+        ended ??= failure;
+        socket.destroy();
+        reject(failure);
+      }, options.timeoutMs);
+      waiter = {
+        resolve: (reply) => (clearTimeout(timer), resolve(reply)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      };
+    });
+  }
+
+  async function send(command: string): Promise<SmtpReply> {
+    if (forbidden.test(command) || /[\r\n]/.test(command)) throw new Error(`Sift never sends this: ${command}`);
+    if (ended) throw ended;
+    socket.write(`${command}\r\n`);
+    return nextReply();
+  }
+
+  async function startTls(): Promise<'ok' | 'certificate_not_trusted'> {
+    socket.removeListener('data', onData);
+    const plain = socket as Socket;
+    // A verifier cannot choose the server's certificate: an untrusted one is noted, not refused.
+    const secure = tlsConnect({ socket: plain, servername: options.servername, rejectUnauthorized: false });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new SmtpFailure('timeout', 'TLS handshake timed out', true)),
+        options.timeoutMs,
+      );
+      secure.once('secureConnect', () => (clearTimeout(timer), resolve()));
+      secure.once('error', (error) => (clearTimeout(timer), reject(new SmtpFailure('dropped', error.message, true))));
+    });
+    socket = secure;
+    watch(secure);
+    return secure.authorized ? 'ok' : 'certificate_not_trusted';
+  }
+
+  const banner = await nextReply().catch((error: unknown) => {
+    socket.destroy();
+    throw error;
+  });
+
+  return {
+    banner,
+    send,
+    async hello(name) {
+      let reply = await send(`EHLO ${name}`);
+      if (reply.code >= 500) return { reply: await send(`HELO ${name}`), tls: 'none' };
+      if (reply.code !== 250 || !/\bSTARTTLS\b/i.test(reply.text)) return { reply, tls: 'none' };
+      const ready = await send('STARTTLS');
+      if (ready.code !== 220) return { reply, tls: 'none' };
+      const tls = await startTls();
+      reply = await send(`EHLO ${name}`);
+      return { reply, tls };
+    },
+    async close() {
+      if (!ended) {
+        socket.write('QUIT\r\n');
+        await Promise.race([nextReply().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000))]);
+      }
+      ended ??= new SmtpFailure('dropped', 'closed', greeted);
+      socket.destroy();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// How the local engine talks to mail servers: who it says it is, whom it asks, and how politely.
+// Defaults are conservative; a person running `sift service` on a server sets the HELO name and
+// MAIL FROM to match their own DNS (see the README).
+import { hostname } from 'node:os';
+
+export type SmtpSettings = {
+  /** The name given in EHLO/HELO; its DNS should point back at the machine that probes. */
+  helo: string;
+  /** The envelope sender of every probe; a domain the person running the service owns. */
+  mailFrom: string;
+  /** DNS servers as `host` or `host:port`; empty means the system's. */
+  resolvers: string[];
+  /** The mail servers' port: 25, except in tests. */
+  port: number;
+  /** Probes (RCPTs) per second to one mail host; all of a big provider's hosts share one budget. */
+  perHostRate: number;
+  /** Connections open at once to one mail host or provider. */
+  perHostConcurrency: number;
+  /** Connections open at once over all hosts. */
+  concurrency: number;
+  /** How long one step of a conversation (connect, banner, each reply) may take. */
+  timeoutMs: number;
+  /** Waits before each retry of an address a server deferred (greylisting expects minutes). */
+  greylistRetryMs: number[];
+  /** A connection that could not be made is tried again after this, until the schedule runs out. */
+  connectRetryMs: number;
+  /** RCPTs sent on one connection before it is closed and a new one is opened. */
+  rcptPerConnection: number;
+  /** How long a 421 or a burst of deferrals keeps a host at half its rate. */
+  backoffMs: number;
+  /** Distinct mail hosts of unrelated domains that must fail to connect before port 25 counts as blocked. */
+  blockedAfterHosts: number;
+  /** Domains whose mail hosts `sift service` tries at start to see whether port 25 is open. */
+  port25ProbeDomains: string[];
+  /** How long a domain's catch-all finding is trusted. */
+  catchAllCacheMs: number;
+  /** Bounds on how long a DNS answer is kept, whatever its TTL says. */
+  dnsCacheMinMs: number;
+  dnsCacheMaxMs: number;
+};
+
+const minute = 60_000;
+
+export function smtpSettings(overrides: Partial<SmtpSettings> = {}): SmtpSettings {
+  const helo = overrides.helo ?? hostname();
+  return {
+    helo,
+    mailFrom: `verify@${helo}`,
+    resolvers: [],
+    port: 25,
+    perHostRate: 2,
+    perHostConcurrency: 2,
+    concurrency: 20,
+    timeoutMs: 15_000,
+    greylistRetryMs: [5 * minute, 10 * minute, 20 * minute, 40 * minute],
+    connectRetryMs: minute,
+    rcptPerConnection: 20,
+    backoffMs: 5 * minute,
+    blockedAfterHosts: 3,
+    port25ProbeDomains: ['gmail.com', 'outlook.com', 'yahoo.com'],
+    catchAllCacheMs: 24 * 60 * minute,
+    dnsCacheMinMs: minute,
+    dnsCacheMaxMs: 24 * 60 * minute,
+    ...overrides,
+  };
+}

@@ -1,0 +1,99 @@
+// Each mail host's pacing budget (all of a big provider's hosts share one): probes are given time slots
+// at the host's current rate, a host has at most so many connections open, and a 421 or a run of
+// deferrals halves its rate, which then grows back a little with every good conversation (AIMD).
+// Also the service's finding about outbound port 25. All of it in the database, so a restart keeps the
+// budgets a host was given and workers sharing a database would share them.
+import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+
+export type HostPacing = {
+  perHostRate: number;
+  perHostConcurrency: number;
+  backoffMs: number;
+};
+
+type HostRow = { rate: number; next_slot_at: number; in_flight: number; backoff_until: number; deferrals: number };
+
+/** Slots are handed out at most this far ahead, so a connection is never held open long waiting for one. */
+const slotHorizonMs = 2000;
+/** However often a host complains, it keeps at least this share of the configured rate. */
+const minRateShare = 1 / 16;
+/** This many deferrals in a row from one host count as "slow down", like a 421. */
+const deferralBurst = 5;
+
+function hostRow(db: Database, key: string, pacing: HostPacing): HostRow {
+  sql(db, 'INSERT OR IGNORE INTO mail_hosts (budget_key, rate) VALUES (?, ?)').run(key, pacing.perHostRate);
+  return sql(
+    db,
+    'SELECT rate, next_slot_at, in_flight, backoff_until, deferrals FROM mail_hosts WHERE budget_key = ?',
+  ).get(key) as HostRow;
+}
+
+export type Reservation = { opened: true } | { retryAt: number };
+
+/** Opens a connection's place in the host's budget, or says when to ask again. */
+export function reserveHost(db: Database, key: string, now: number, pacing: HostPacing): Reservation {
+  return transaction(db, () => {
+    const row = hostRow(db, key, pacing);
+    const interval = 1000 / row.rate;
+    if (row.in_flight >= pacing.perHostConcurrency) return { retryAt: now + Math.max(interval, 100) };
+    if (row.next_slot_at > now + slotHorizonMs) return { retryAt: row.next_slot_at - slotHorizonMs };
+    sql(db, 'UPDATE mail_hosts SET in_flight = in_flight + 1 WHERE budget_key = ?').run(key);
+    return { opened: true };
+  });
+}
+
+/**
+ * The time the next probe on an open connection may go out: the host's next free slot, never in the
+ * past (a slot is taken when it is about to be used, so a slow greeting cannot leave a backlog of slots
+ * that would then go out in a burst). Undefined when the host's next slot is too far away to wait for.
+ */
+export function takeSlot(db: Database, key: string, now: number, pacing: HostPacing): number | undefined {
+  return transaction(db, () => {
+    const row = hostRow(db, key, pacing);
+    const at = Math.max(now, row.next_slot_at);
+    if (at > now + slotHorizonMs) return undefined;
+    sql(db, 'UPDATE mail_hosts SET next_slot_at = ? WHERE budget_key = ?').run(at + 1000 / row.rate, key);
+    return at;
+  });
+}
+
+export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
+
+/** A connection closed: its place is free again, and the host's rate moves with how it went. */
+export function releaseHost(
+  db: Database,
+  key: string,
+  end: ConversationEnd,
+  deferrals: number,
+  now: number,
+  pacing: HostPacing,
+): void {
+  transaction(db, () => {
+    const row = hostRow(db, key, pacing);
+    const floor = pacing.perHostRate * minRateShare;
+    let { rate, next_slot_at: nextSlot, backoff_until: backoffUntil } = row;
+    const runOfDeferrals = end === 'ok' ? 0 : row.deferrals + deferrals;
+    if (end === 'busy' || runOfDeferrals >= deferralBurst) {
+      // Multiplicative decrease, and a pause before the next probe.
+      rate = Math.max(floor, rate / 2);
+      backoffUntil = now + pacing.backoffMs;
+      nextSlot = Math.max(nextSlot, now + Math.min(pacing.backoffMs, 60_000));
+    } else if (end === 'ok' && now >= backoffUntil) {
+      rate = Math.min(pacing.perHostRate, rate + pacing.perHostRate / 10);
+    }
+    sql(
+      db,
+      `UPDATE mail_hosts SET in_flight = MAX(0, in_flight - 1), rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ?
+       WHERE budget_key = ?`,
+    ).run(rate, nextSlot, backoffUntil, end === 'busy' || runOfDeferrals >= deferralBurst ? 0 : runOfDeferrals, key);
+  });
+}
+
+/** At start: no connection is open, whatever a crash left counted. Rates settle back to the configured one. */
+export function resetHostConnections(db: Database, pacing: HostPacing): void {
+  sql(db, 'UPDATE mail_hosts SET in_flight = 0, rate = MIN(rate, ?)').run(pacing.perHostRate);
+}
+
+export function hostRate(db: Database, key: string): number | undefined {
+  return (sql(db, 'SELECT rate FROM mail_hosts WHERE budget_key = ?').get(key) as { rate: number } | undefined)?.rate;
+}

@@ -1,0 +1,51 @@
+// A second `sift service` on loopback, standing in for a hosted service: a live key made with its
+// dashboard commands, 1,000 credits, and its local engine pointed at a mail world on loopback.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MailWorld } from '../support/mail-world.ts';
+
+const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
+const node = (args: string[]) =>
+  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], { encoding: 'utf8' });
+
+export type HostedService = { baseUrl: string; liveKey: string; output: () => string; stop(): void };
+
+export async function startHostedService(world: MailWorld): Promise<HostedService> {
+  const data = mkdtempSync(join(tmpdir(), 'sift-hosted-'));
+  const liveKey = /(svc_live_\S+)/.exec(
+    node(['service', 'keys', 'create', '--live', '--label', 'e2e', '--data', data]),
+  )![1]!;
+  node(['service', 'top-up', '1000', '--data', data]);
+  const engineFlags = ['--resolver', world.resolver, '--smtp-port', String(world.smtpPort), '--smtp-timeout', '0.5'];
+  const flags = [
+    ...engineFlags,
+    '--helo',
+    'probe.sift.test',
+    '--mail-from',
+    'bounces@sift.test',
+    '--greylist-retry',
+    '0.002',
+  ];
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', data, ...flags],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sift service did not start: ${output}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /service at (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+  });
+  return { baseUrl, liveKey, output: () => output, stop: () => child.kill('SIGTERM') };
+}

@@ -1,0 +1,65 @@
+// A verification service whose live keys use the local SMTP engine, pointed at a mail world on loopback.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SmtpSettings } from '../../../electron/core/service/engine/smtp-settings.ts';
+import {
+  startVerificationService,
+  type VerificationService,
+} from '../../../electron/core/service/verification-service.ts';
+import type { MailWorld } from '../../support/mail-world.ts';
+import { apiClient, waitFor } from '../../support/service-harness.ts';
+
+export type EngineRun = { service: VerificationService; api: ReturnType<typeof apiClient> };
+
+export async function startEngineService(
+  world: MailWorld,
+  smtp: Partial<SmtpSettings> = {},
+  now?: () => number,
+): Promise<EngineRun> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sift-engine-'));
+  const service = await startVerificationService({
+    dataDir,
+    ...(now ? { now } : {}),
+    smtp: {
+      helo: 'probe.sift.test',
+      mailFrom: 'bounces@sift.test',
+      resolvers: [world.resolver],
+      port: world.smtpPort,
+      timeoutMs: 1500,
+      perHostRate: 50,
+      perHostConcurrency: 4,
+      greylistRetryMs: [100, 100],
+      connectRetryMs: 100,
+      backoffMs: 200,
+      ...smtp,
+    },
+  });
+  const { key, record } = service.dashboard.createKey('live', 'engine test');
+  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  service.dashboard.topUp(1000);
+  return { service, api: apiClient(service, key) };
+}
+
+export type Row = {
+  email: string;
+  result: string;
+  billed: boolean;
+  reason?: string;
+  provider?: string;
+  free?: boolean;
+  smtp_reply?: string;
+};
+
+/** Submits a batch and waits (bounded) for it to end; answers its final status body and every row by address. */
+export async function runBatch(run: EngineRun, emails: string[], timeoutMs = 15_000) {
+  const created = await run.api('POST', '/batches', { name: 'engine', emails });
+  if (created.status !== 201) throw new Error(`batch refused: ${created.text}`);
+  const id = created.body.id as string;
+  const status = await waitFor(async () => {
+    const body = (await run.api('GET', `/batches/${id}`)).body;
+    return body.status !== 'running' && body;
+  }, timeoutMs);
+  const rows = (await run.api('GET', `/batches/${id}/results?limit=1000`)).body.data as Row[];
+  return { id, status, rows: new Map(rows.map((row) => [row.email, row])) };
+}

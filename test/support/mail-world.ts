@@ -1,0 +1,209 @@
+// A small internet on loopback for the local engine's tests: a DNS server (dns2) answering MX, A,
+// null-MX and NXDOMAIN for test domains, and SMTP servers (smtp-server) on 127.0.0.x, each scripted per
+// mailbox. Every server logs what it was sent, with times from the test's clock, so tests can assert
+// verdicts, that DATA never came, and how fast each host was probed.
+import { createServer as createTcpServer } from 'node:net';
+import dns2 from 'dns2';
+import { SMTPServer } from 'smtp-server';
+
+const { Packet } = dns2;
+
+export type MailboxScript = 'accept' | 'reject' | 'greylist' | 'busy' | 'full' | 'policy';
+export type HostScript = {
+  ip: string;
+  /** How the server greets: normally; 421 busy; accepts the connection and never speaks; nothing listens. */
+  greeting?: 'normal' | 'busy' | 'silent' | 'closed';
+  /** Per local part; anything not listed gets `others`. */
+  mailboxes?: Record<string, MailboxScript>;
+  others?: MailboxScript;
+  /** How long a greylisted address is deferred (by the test's clock) after it was first tried. */
+  greylistMs?: number;
+  /** Hang up after this many RCPTs on a connection. */
+  dropAfterRcpts?: number;
+  /** Offer STARTTLS (the server's own self-signed certificate). */
+  startTls?: boolean;
+};
+export type DomainScript = { mx: string[] } | { a: string } | 'null_mx' | 'nxdomain';
+
+export type HostLog = { connections: number; rcpts: { at: number; address: string }[]; commands: string[] };
+
+export type MailWorld = {
+  resolver: string;
+  smtpPort: number;
+  logs: Record<string, HostLog>;
+  close(): Promise<void>;
+};
+
+const dnsTtl = 300;
+
+export async function startMailWorld(options: {
+  hosts: Record<string, HostScript>;
+  domains: Record<string, DomainScript>;
+  now?: () => number;
+}): Promise<MailWorld> {
+  const now = options.now ?? Date.now;
+  const dns = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const name = question!.name.toLowerCase();
+      const domain = options.domains[name];
+      const host = Object.entries(options.hosts).find(([hostName]) => hostName === name)?.[1];
+      const answer = (record: Record<string, unknown>) =>
+        response.answers.push({ name: question!.name, class: Packet.CLASS.IN, ttl: dnsTtl, ...record } as never);
+      if (question!.type === Packet.TYPE.MX && domain) {
+        if (domain === 'null_mx') answer({ type: Packet.TYPE.MX, exchange: '', priority: 0 });
+        else if (domain !== 'nxdomain' && 'mx' in domain) {
+          domain.mx.forEach((exchange, i) => answer({ type: Packet.TYPE.MX, exchange, priority: 10 * (i + 1) }));
+        }
+      } else if (question!.type === Packet.TYPE.A) {
+        if (host) answer({ type: Packet.TYPE.A, address: host.ip });
+        else if (domain && typeof domain === 'object' && 'a' in domain)
+          answer({ type: Packet.TYPE.A, address: domain.a });
+      }
+      const known = domain !== undefined || host !== undefined;
+      if (!known || domain === 'nxdomain') response.header.rcode = 3; // NXDOMAIN
+      send(response);
+    },
+  });
+  await dns.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const dnsPort = (dns.addresses() as { udp: { port: number } }).udp.port;
+
+  const logs: Record<string, HostLog> = {};
+  const closers: (() => Promise<void>)[] = [() => dns.close()];
+  const smtpPort = await listenEverywhere(options.hosts, logs, now, closers);
+  return {
+    resolver: `127.0.0.1:${dnsPort}`,
+    smtpPort,
+    logs,
+    async close() {
+      await Promise.all(closers.map((close) => close()));
+    },
+  };
+}
+
+/** One port for every host (the engine has one SMTP port), each host on its own loopback address. */
+async function listenEverywhere(
+  hosts: Record<string, HostScript>,
+  logs: Record<string, HostLog>,
+  now: () => number,
+  closers: (() => Promise<void>)[],
+): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const started: (() => Promise<void>)[] = [];
+    try {
+      for (const [name, script] of Object.entries(hosts)) {
+        logs[name] = { connections: 0, rcpts: [], commands: [] };
+        if (script.greeting === 'closed') continue;
+        started.push(await startHost(name, script, port, logs[name], now));
+      }
+      closers.push(...started);
+      return port;
+    } catch (error) {
+      await Promise.all(started.map((close) => close()));
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  throw new Error('No free port for the test mail servers');
+}
+
+type Listener = {
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  listen(port: number, host: string, callback: () => void): unknown;
+};
+
+async function listen(server: Listener, port: number, ip: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, ip, () => {
+      server.removeListener('error', onError);
+      resolve();
+    });
+  });
+}
+
+const rejection = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
+
+async function startHost(
+  name: string,
+  script: HostScript,
+  port: number,
+  log: HostLog,
+  now: () => number,
+): Promise<() => Promise<void>> {
+  if (script.greeting === 'silent') {
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createTcpServer((socket) => {
+      log.connections += 1;
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await listen(silent, port, script.ip);
+    return () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        silent.close(() => resolve());
+      });
+  }
+  const firstTried = new Map<string, number>();
+  const rcptsOn = new Map<string, number>();
+  const server = new SMTPServer({
+    name,
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    hideSTARTTLS: !script.startTls,
+    hideENHANCEDSTATUSCODES: true,
+    logger: {
+      level: () => undefined,
+      trace: () => undefined,
+      debug: (_entry: unknown, ...parts: unknown[]) => {
+        if (parts[0] === 'C:') log.commands.push(String(parts[1]));
+      },
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+      fatal: () => undefined,
+    } as never,
+    onConnect(_session, callback) {
+      log.connections += 1;
+      if (script.greeting === 'busy') return callback(rejection(421, 'Too busy, try later'));
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      const email = address.address.toLowerCase();
+      log.rcpts.push({ at: now(), address: email });
+      const onThisConnection = (rcptsOn.get(session.id) ?? 0) + 1;
+      rcptsOn.set(session.id, onThisConnection);
+      if (script.dropAfterRcpts !== undefined && onThisConnection > script.dropAfterRcpts) {
+        // Hang up mid-dialogue, without a reply: smtp-server keeps its connections in a set.
+        const connections = (server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> })
+          .connections;
+        for (const connection of connections) if (connection.id === session.id) connection._socket.destroy();
+        return;
+      }
+      const local = email.slice(0, email.lastIndexOf('@'));
+      const mailbox = script.mailboxes?.[local] ?? script.others ?? 'reject';
+      if (mailbox === 'accept') return callback();
+      if (mailbox === 'reject') return callback(rejection(550, '5.1.1 No such user here'));
+      if (mailbox === 'full') return callback(rejection(552, '5.2.2 Mailbox full'));
+      if (mailbox === 'policy') return callback(rejection(550, '5.7.1 Client host rejected'));
+      if (mailbox === 'busy') return callback(rejection(421, '4.7.0 Too many connections, slow down'));
+      const first = firstTried.get(email) ?? now();
+      firstTried.set(email, first);
+      if (now() - first >= (script.greylistMs ?? 5 * 60_000)) return callback();
+      callback(rejection(451, '4.7.1 Greylisted, please try again later'));
+    },
+    onData(stream, _session, callback) {
+      log.commands.push('DATA (message body received)');
+      stream.resume();
+      stream.on('end', () => callback());
+    },
+  });
+  server.on('error', () => undefined);
+  await listen(server, port, script.ip);
+  return () => new Promise((resolve) => server.close(() => resolve()));
+}
