@@ -10,6 +10,7 @@ export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckC
 import {
   accountViewSchema,
   connectionTestSchema,
+  engineSettingsSchema,
   keyModeSchema,
   settingsViewSchema,
   singleCheckSchema,
@@ -20,7 +21,13 @@ import { exportFileSchema, jobIdSchema, jobListItemSchema, jobOverviewSchema } f
 export { exportKinds } from './job-schemas.ts';
 export type { ExportFile, ExportKind, JobListItem, JobOverview } from './job-schemas.ts';
 
-export type { AccountView, ConnectionTestResult, SettingsView, SingleCheck } from './settings-schemas.ts';
+export type {
+  AccountView,
+  ConnectionTestResult,
+  EngineSettings,
+  SettingsView,
+  SingleCheck,
+} from './settings-schemas.ts';
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
 
 /** A file the user dropped or chose, as main can find it. */
@@ -140,6 +147,8 @@ export const calls = {
     request: z.strictObject({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) }),
     result: settingsViewSchema,
   },
+  /** How Sift's own service checks live addresses (HELO name, MAIL FROM, resolvers, pacing), from the next start. */
+  'settings:setEngine': { request: engineSettingsSchema, result: settingsViewSchema },
   /** Removes the hosted service and its key from this computer. */
   'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
   'account:get': { request: z.strictObject({}), result: accountViewSchema },

@@ -3,6 +3,36 @@ import { z } from 'zod';
 
 export const keyModeSchema = z.enum(['live', 'sandbox']);
 
+/** A host name as given in EHLO: letters, digits, dots and hyphens. */
+const hostName = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+/** An IPv4 or IPv6 address, optionally with a port (`[::1]:53`): node's resolver takes addresses, not names. */
+const resolverAddress = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|[0-9A-Fa-f:]+|\[[0-9A-Fa-f:]+\](?::\d{1,5})?)$/;
+
+/**
+ * How Sift's own service checks live addresses (its local SMTP engine), as the person sets it; what is
+ * left out keeps the engine's default. The same settings as `sift service`'s flags.
+ */
+export const engineSettingsSchema = z.strictObject({
+  helo: z.string().regex(hostName, 'a host name such as mail.example.com').max(253).optional(),
+  mailFrom: z.email('an email address').max(254).optional(),
+  resolvers: z.array(z.string().regex(resolverAddress, 'an IP address with an optional :port')).max(4).optional(),
+  perHostRate: z.number().positive().max(100).optional(),
+  perHostConcurrency: z.number().int().min(1).max(20).optional(),
+  concurrency: z.number().int().min(1).max(200).optional(),
+  timeoutSeconds: z.number().positive().max(120).optional(),
+  greylistRetryMinutes: z
+    .array(
+      z
+        .number()
+        .positive()
+        .max(24 * 60),
+    )
+    .min(1)
+    .max(10)
+    .optional(),
+});
+export type EngineSettings = z.infer<typeof engineSettingsSchema>;
+
 /** Settings as the renderer sees them: never a key, only its masked form, mode and label. */
 export const settingsViewSchema = z.object({
   service: z.enum(['own', 'hosted']),
@@ -21,6 +51,9 @@ export const settingsViewSchema = z.object({
   /** How main keeps a hosted key: the OS keyring, memory for this run only, or a 0600 file (web host). */
   keyProtection: z.enum(['encrypted', 'this-run-only', 'file-0600']),
   sharing: z.object({ enabled: z.boolean(), port: z.number().int() }),
+  /** The own service's live-check settings as saved, and what it uses where they are left empty. */
+  engine: engineSettingsSchema,
+  engineDefaults: z.object({ helo: z.string(), mailFrom: z.string() }),
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 

@@ -6,11 +6,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobOverview, ServiceOverview } from '../../electron/common/contract.ts';
+import type { JobOverview, ServiceOverview, SettingsView, SingleCheck } from '../../electron/common/contract.ts';
 import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
 import { createServiceClient } from '../../electron/core/client/service-client.ts';
 import { waitFor } from '../support/service-harness.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
+import { startMailWorld } from '../support/mail-world.ts';
 
 const web = { transport: 'web' as const };
 
@@ -108,6 +109,51 @@ describe("Sift's own service in the app", () => {
       expect((await second.dispatch('settings:setSharing', { enabled: true, port: 80 }, web)).ok).toBe(false);
     } finally {
       await second.close();
+    }
+  });
+
+  it('checks live addresses the way its saved live-check settings say, from the next start', async () => {
+    const world = await startMailWorld({
+      hosts: { 'mx.shop.test': { ip: '127.0.0.2', mailboxes: { ann: 'accept' } } },
+      domains: { 'shop.test': { mx: ['mx.shop.test'] } },
+    });
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-engine-settings-'));
+    // The mail servers' port is not a setting a person changes (it is 25); tests give theirs.
+    const deps = { dataDir, appVersion: '1.0.0', service: { smtp: { port: world.smtpPort } } };
+    const first = await createAppRuntime(deps);
+    try {
+      const engine = {
+        helo: 'desk.sift.test',
+        mailFrom: 'me@sift.test',
+        resolvers: [world.resolver],
+        perHostRate: 5,
+        timeoutSeconds: 3,
+        greylistRetryMinutes: [1, 2],
+      };
+      expect(await call<SettingsView>(first, 'settings:setEngine', engine)).toMatchObject({ engine });
+      for (const bad of [
+        { resolvers: ['dns.example.com'] },
+        { perHostRate: 0 },
+        { mailFrom: 'nobody' },
+        { port: 25 },
+      ]) {
+        expect((await first.dispatch('settings:setEngine', bad, web)).ok, JSON.stringify(bad)).toBe(false);
+      }
+      expect((await call<SettingsView>(first, 'settings:get', {})).engine).toEqual(engine);
+    } finally {
+      await first.close();
+    }
+    const second = await createAppRuntime(deps);
+    try {
+      await call(second, 'settings:useOwn', { mode: 'live' });
+      const check = await call<SingleCheck>(second, 'checks:verify', { email: 'ann@shop.test' });
+      expect(check).toMatchObject({ result: 'valid', billed: true });
+      const commands = world.logs['mx.shop.test']!.commands;
+      expect(commands).toContain('EHLO desk.sift.test');
+      expect(commands).toContain('MAIL FROM:<me@sift.test>');
+    } finally {
+      await second.close();
+      await world.close();
     }
   });
 });

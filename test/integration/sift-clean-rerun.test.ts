@@ -15,7 +15,7 @@ let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
 let key: string;
 
 beforeAll(async () => {
-  // Live keys get the scripted verdicts until the local engine exists; paced fast, as one mail host is all it has.
+  // Live keys get the sandbox's scripted verdicts here (no mail servers); paced fast, as one mail host is all it has.
   service = await startTestService({ probesPerSecondPerHost: 10_000 });
   const created = await service.dashboard.createKey('live', 'rerun');
   await service.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });

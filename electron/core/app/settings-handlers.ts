@@ -12,6 +12,7 @@ type SettingsCall =
   | 'settings:saveHosted'
   | 'settings:useOwn'
   | 'settings:setSharing'
+  | 'settings:setEngine'
   | 'settings:forgetHosted'
   | 'account:get'
   | 'checks:verify'
@@ -24,6 +25,7 @@ export function settingsHandlers(connections: Connections, checks: SingleChecks)
     'settings:saveHosted': async (request) => connections.saveHosted(request),
     'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
     'settings:setSharing': async (sharing) => connections.setSharing(sharing),
+    'settings:setEngine': async (engine) => connections.setEngine(engine),
     'settings:forgetHosted': async () => connections.forgetHosted(),
     'account:get': async () => connections.account(),
     'checks:verify': async ({ email }) => checks.verify(email),

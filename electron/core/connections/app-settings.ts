@@ -3,7 +3,7 @@
 // library electron-store is built on) in the loopback web host. A file that does not parse gives the
 // defaults rather than a broken app.
 import { z } from 'zod';
-import { singleCheckSchema } from '../../common/settings-schemas.ts';
+import { engineSettingsSchema, singleCheckSchema } from '../../common/settings-schemas.ts';
 
 export type { SingleCheck } from '../../common/settings-schemas.ts';
 
@@ -28,6 +28,8 @@ export const appSettingsSchema = z.object({
   sharing: z
     .object({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) })
     .default({ enabled: false, port: 7455 }),
+  /** How Sift's own service checks live addresses (from the next start). */
+  engine: engineSettingsSchema.default({}),
   recentChecks: z.array(singleCheckSchema).max(maxRecentChecks).default([]),
   /** safeStorage ciphertexts of hosted keys, by connection id (see key-vault.ts). */
   encryptedKeys: z.record(z.string(), z.string()).default({}),

@@ -8,6 +8,9 @@ import { ServiceClientError } from '../client/client-errors.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
+import { smtpSettings } from '../service/engine/smtp-settings.ts';
+import type { EngineSettings } from '../../common/settings-schemas.ts';
+import { smtpSettingsOf } from './engine-settings.ts';
 import { keyModeOf, maskKey } from '../wire/spec.ts';
 import type { SettingsStorage } from './app-settings.ts';
 import { accountFacts, interactiveClient, problemOf, testConnection, type ConnectionTest } from './connection-test.ts';
@@ -31,7 +34,12 @@ export function createConnections(deps: ConnectionsDeps) {
 
   function ownService(): Promise<EmbeddedService> {
     const { sharing } = settings();
-    own ??= startEmbeddedService(deps.dataDir, { ...deps.service, ...(sharing.enabled ? { port: sharing.port } : {}) });
+    const smtp = { ...smtpSettingsOf(settings().engine), ...deps.service?.smtp };
+    own ??= startEmbeddedService(deps.dataDir, {
+      ...deps.service,
+      ...(sharing.enabled ? { port: sharing.port } : {}),
+      smtp,
+    });
     return own;
   }
 
@@ -98,6 +106,8 @@ export function createConnections(deps: ConnectionsDeps) {
       },
       keyProtection: deps.vault.protection,
       sharing: current.sharing,
+      engine: current.engine,
+      engineDefaults: (({ helo, mailFrom }) => ({ helo, mailFrom }))(smtpSettings()),
     };
   }
 
@@ -150,6 +160,12 @@ export function createConnections(deps: ConnectionsDeps) {
     /** Lets other tools on this computer reach Sift's own service on a fixed loopback port, from the next start. */
     setSharing(sharing: { enabled: boolean; port: number }) {
       deps.settings.write({ ...settings(), sharing });
+      return view();
+    },
+
+    /** How Sift's own service checks live addresses, from the next start (as sharing is). */
+    setEngine(engine: EngineSettings) {
+      deps.settings.write({ ...settings(), engine });
       return view();
     },
 

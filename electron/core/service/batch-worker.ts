@@ -125,6 +125,14 @@ export function createBatchWorker(
     }, delay);
   }
 
+  /** A round now rather than at the next tick (an engine freed a connection); never two rounds at once. */
+  function wake() {
+    if (stopped || round) return;
+    clearTimeout(timer);
+    schedule(0);
+  }
+  for (const engine of new Set(Object.values(engines))) engine.onWorkFreed?.(wake);
+
   return {
     runOnce: () => runRound(),
     start() {

@@ -23,6 +23,8 @@ export type VerificationEngine = {
   verifyNow?(local: string, asciiDomain: string): Verdict;
   /** An engine with its own queue (the local SMTP engine) works a round of it instead of being handed rows. */
   runQueue?(): Promise<number>;
+  /** The worker asks to be woken when a conversation ends, so a domain's next work starts at once. */
+  onWorkFreed?(wake: () => void): void;
   stop?(): Promise<void>;
 };
 

@@ -1,3 +1,4 @@
+import { LiveChecksForm } from '../components/live-checks-form.tsx';
 import { useEffect, useState } from 'react';
 import { formatCount } from '../format.ts';
 import { serviceActions, useServiceStore } from '../stores/service-store.ts';
@@ -108,6 +109,8 @@ export function ServiceScreen() {
               </button>
             </form>
           )}
+          <h3 className="settings__title">Live checks</h3>
+          <LiveChecksForm />
           {notice && (
             <p className="note" role="status">
               {notice}

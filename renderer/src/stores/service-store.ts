@@ -1,7 +1,7 @@
 // The screen for Sift's own service: its dashboard as main reports it, and a secret shown once after a
 // key or a webhook endpoint is made (gone from here when the person leaves the screen).
 import { create } from 'zustand';
-import type { ServiceOverview } from '../../../electron/common/contract.ts';
+import type { EngineSettings, ServiceOverview, SettingsView } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 type ShownOnce = { what: 'key' | 'webhook secret'; label: string; secret: string };
@@ -11,6 +11,8 @@ type Sharing = { enabled: boolean; port: number };
 type ServiceState = {
   overview?: ServiceOverview;
   sharing?: Sharing;
+  /** Live-check settings as saved, and the engine's defaults for what is left empty. */
+  engine?: { saved: EngineSettings; defaults: SettingsView['engineDefaults'] };
   shownOnce?: ShownOnce;
   /** What the last change did, said once. */
   notice?: string;
@@ -37,7 +39,12 @@ export const serviceActions = {
   load: () =>
     busyWhile(async () => {
       const [overview, settings] = await Promise.all([sift.service.overview(), sift.settings.get()]);
-      set({ overview, sharing: settings.sharing, notice: undefined });
+      set({
+        overview,
+        sharing: settings.sharing,
+        engine: { saved: settings.engine, defaults: settings.engineDefaults },
+        notice: undefined,
+      });
     }),
 
   setSharing: (sharing: Sharing) =>
@@ -48,6 +55,15 @@ export const serviceActions = {
         notice: settings.sharing.enabled
           ? `From the next start, Sift's service listens at http://127.0.0.1:${settings.sharing.port}/v1 for other tools on this computer.`
           : "From the next start, Sift's service listens only for Sift itself.",
+      });
+    }),
+
+  setEngine: (engine: EngineSettings) =>
+    busyWhile(async () => {
+      const settings = await sift.settings.setEngine(engine);
+      set({
+        engine: { saved: settings.engine, defaults: settings.engineDefaults },
+        notice: "Saved. Sift's service checks live addresses this way from the next start of Sift.",
       });
     }),
 

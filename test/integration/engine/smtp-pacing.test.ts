@@ -2,7 +2,7 @@
 // one budget) is ever probed faster than the configured rate, while many hosts are probed in parallel.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMailWorld, type HostLog, type MailWorld } from '../../support/mail-world.ts';
-import { runBatch, startEngineService, type EngineRun } from './engine-harness.ts';
+import { runBatch, startEngineService, type EngineRun } from '../../support/engine-harness.ts';
 
 const rate = 20;
 let world: MailWorld;

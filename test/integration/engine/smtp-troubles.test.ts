@@ -6,7 +6,7 @@ import { checkPort25 } from '../../../electron/core/service/engine/port25-check.
 import { hostRate } from '../../../electron/core/service/store/mail-hosts-store.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
 import { waitFor } from '../../support/service-harness.ts';
-import { runBatch, startEngineService, type EngineRun } from './engine-harness.ts';
+import { runBatch, startEngineService, type EngineRun } from '../../support/engine-harness.ts';
 
 const minute = 60_000;
 let world: MailWorld | undefined;

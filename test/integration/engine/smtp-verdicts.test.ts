@@ -3,7 +3,7 @@
 // user reads them from the API, and what the servers saw: EHLO with our name, STARTTLS, never DATA.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
-import { runBatch, startEngineService, type EngineRun } from './engine-harness.ts';
+import { runBatch, startEngineService, type EngineRun } from '../../support/engine-harness.ts';
 
 let world: MailWorld;
 let run: EngineRun;

@@ -112,6 +112,8 @@ describe('headers on every response', () => {
       balance: 0,
       free_remaining: 100,
       key: { label: 'A', prefix: `svc_test_…${keyA.slice(-4)}` },
+      // Sift's own extra: whether its live checks can reach mail servers (nothing has been tried yet).
+      port_25: 'unchecked',
     });
   });
 });

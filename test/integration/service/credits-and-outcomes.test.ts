@@ -40,14 +40,15 @@ const events = (type: string) =>
   ).map((row) => JSON.parse(row.body));
 
 describe('credits', () => {
-  it('spends the free allowance first, then the balance, billing only unique well-formed addresses', async () => {
+  it('spends the free allowance first, then the balance, billing only unique well-formed addresses with a definitive verdict', async () => {
     const api = liveKey('billing');
     service.dashboard.topUp(10);
     service.dashboard.setLowBalanceThreshold(8);
     const emails = [
-      ...addresses(105, 'bill.example'),
-      'user1@bill.example',
-      'USER2@bill.example',
+      ...addresses(105, 'bill.example', 'valid'),
+      ...addresses(3, 'bill.example', 'unknown'),
+      'valid1@bill.example',
+      'VALID2@bill.example',
       'no-at-sign',
       'two@@bill.example',
     ];
@@ -56,23 +57,27 @@ describe('credits', () => {
     const done = await finished(api, created.body.id);
     expect(done).toMatchObject({
       status: 'complete',
-      submitted: 109,
-      unique: 107,
-      summary: { billed: 105, duplicates: 2 },
+      submitted: 112,
+      unique: 110,
+      summary: { billed: 105, unknown: 3, duplicates: 2 },
     });
     const rows = await allRows(api, created.body.id);
-    expect(rows).toHaveLength(107);
+    expect(rows).toHaveLength(110);
     expect(rows.filter((row) => row.billed)).toHaveLength(105);
-    expect(
-      rows
-        .filter((row) => !row.billed)
-        .map((row) => row.email)
-        .sort(),
-    ).toEqual(['no-at-sign', 'two@@bill.example']);
-    expect(rows.filter((row) => !row.billed).every((row) => row.result === 'invalid')).toBe(true);
+    // Neither a bad address nor an `unknown` verdict costs a credit.
+    const unbilled = rows.filter((row) => !row.billed);
+    expect(unbilled.map((row) => `${row.email} ${row.result}`).sort()).toEqual([
+      'no-at-sign invalid',
+      'two@@bill.example invalid',
+      'unknown0@bill.example unknown',
+      'unknown1@bill.example unknown',
+      'unknown2@bill.example unknown',
+    ]);
     expect(service.dashboard.account()).toMatchObject({ freeRemaining: 0, balance: 5 });
     expect((await api('GET', '/account')).body).toMatchObject({ mode: 'live', balance: 5, free_remaining: 0 });
-    expect(events('credits.low')).toEqual([expect.objectContaining({ type: 'credits.low', data: { balance: 5 } })]);
+    // credits.low fired when the batch reserved what it might spend (108 checks: 100 free, 8 paid, leaving 2);
+    // the 3 reserved for the unknown verdicts came back at the end.
+    expect(events('credits.low')).toEqual([expect.objectContaining({ type: 'credits.low', data: { balance: 2 } })]);
   });
 
   it('answers 402 when the balance cannot cover a batch, creating nothing and spending nothing', async () => {

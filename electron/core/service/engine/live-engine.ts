@@ -8,7 +8,7 @@ import type { ServiceConfig } from '../service-config.ts';
 import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
 import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
 import { cachedCatchAll, cachedRoute, storeCatchAll, storeRoute } from '../store/mail-domains-store.ts';
-import { releaseHost, reserveHost, resetHostConnections, takeSlot } from '../store/mail-hosts-store.ts';
+import { probeSent, releaseHost, reserveHost, resetHostConnections, takeSlot } from '../store/mail-hosts-store.ts';
 import { notePort25Failure, notePort25Open, port25Finding, takePort25Recheck } from '../store/port25-store.ts';
 import {
   dequeue,
@@ -39,6 +39,7 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
   const tasks = new Set<Promise<void>>();
   /** Domains a conversation of this process is working on (their queue leases stand). */
   const busyDomains = new Set<string>();
+  let wake = () => {};
   let stopping = false;
   resetHostConnections(db, settings);
 
@@ -66,7 +67,9 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
       if (at === undefined) return false;
       const wait = at - config.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      return !stopping;
+      if (stopping) return false;
+      probeSent(db, key, config.now());
+      return true;
     };
     let probe: DomainProbe | undefined;
     try {
@@ -172,6 +175,7 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
           .finally(() => {
             tasks.delete(task);
             busyDomains.delete(domain);
+            wake();
           });
         tasks.add(task);
       }
@@ -221,6 +225,10 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
         if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, answer.retryAt - config.now())));
       }
+    },
+
+    onWorkFreed(callback) {
+      wake = callback;
     },
 
     async stop() {

@@ -57,6 +57,17 @@ export function takeSlot(db: Database, key: string, now: number, pacing: HostPac
   });
 }
 
+/**
+ * A probe went out now, perhaps later than its slot (timers run late): the next slot is at least one
+ * interval after it, so a late probe and an on-time one are never closer together than the rate allows.
+ */
+export function probeSent(db: Database, key: string, now: number): void {
+  sql(db, 'UPDATE mail_hosts SET next_slot_at = MAX(next_slot_at, ? + 1000.0 / rate) WHERE budget_key = ?').run(
+    now,
+    key,
+  );
+}
+
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
 
 /** A connection closed: its place is free again, and the host's rate moves with how it went. */

@@ -2,13 +2,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SmtpSettings } from '../../../electron/core/service/engine/smtp-settings.ts';
+import type { SmtpSettings } from '../../electron/core/service/engine/smtp-settings.ts';
 import {
   startVerificationService,
   type VerificationService,
-} from '../../../electron/core/service/verification-service.ts';
-import type { MailWorld } from '../../support/mail-world.ts';
-import { apiClient, waitFor } from '../../support/service-harness.ts';
+} from '../../electron/core/service/verification-service.ts';
+import type { MailWorld } from './mail-world.ts';
+import { apiClient, waitFor } from './service-harness.ts';
 
 export type EngineRun = { service: VerificationService; api: ReturnType<typeof apiClient> };
 
