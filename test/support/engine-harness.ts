@@ -49,6 +49,7 @@ export type Row = {
   provider?: string;
   free?: boolean;
   smtp_reply?: string;
+  smtp_tls?: string;
 };
 
 /** Submits a batch and waits (bounded) for it to end; answers its final status body and every row by address. */

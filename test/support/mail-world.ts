@@ -11,8 +11,12 @@ const { Packet } = dns2;
 export type MailboxScript = 'accept' | 'reject' | 'greylist' | 'busy' | 'full' | 'policy';
 export type HostScript = {
   ip: string;
-  /** How the server greets: normally; 421 busy; accepts the connection and never speaks; nothing listens. */
-  greeting?: 'normal' | 'busy' | 'silent' | 'closed';
+  /**
+   * How the server greets: normally; 421 busy; accepts the connection and never speaks; nothing listens;
+   * or "pushy": a hand-written server that answers RCPT with 354, as if DATA had been sent, to coax a
+   * message out of the verifier (it logs every line it is sent afterwards).
+   */
+  greeting?: 'normal' | 'busy' | 'silent' | 'closed' | 'pushy';
   /** Per local part; anything not listed gets `others`. */
   mailboxes?: Record<string, MailboxScript>;
   others?: MailboxScript;
@@ -135,6 +139,7 @@ async function startHost(
   log: HostLog,
   now: () => number,
 ): Promise<() => Promise<void>> {
+  if (script.greeting === 'pushy') return startPushyHost(name, script.ip, port, log, now);
   if (script.greeting === 'silent') {
     const sockets = new Set<import('node:net').Socket>();
     const silent = createTcpServer((socket) => {
@@ -206,4 +211,40 @@ async function startHost(
   server.on('error', () => undefined);
   await listen(server, port, script.ip);
   return () => new Promise((resolve) => server.close(() => resolve()));
+}
+
+async function startPushyHost(
+  name: string,
+  ip: string,
+  port: number,
+  log: HostLog,
+  now: () => number,
+): Promise<() => Promise<void>> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createTcpServer((socket) => {
+    log.connections += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.write(`220 ${name} ESMTP\r\n`);
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      for (let end = buffered.indexOf('\r\n'); end !== -1; end = buffered.indexOf('\r\n')) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        log.commands.push(line);
+        if (/^RCPT TO:/i.test(line)) {
+          log.rcpts.push({ at: now(), address: line.slice(9).replace(/[<>]/g, '').toLowerCase() });
+          socket.write('354 Start mail input; end with <CRLF>.<CRLF>\r\n');
+        } else if (/^QUIT/i.test(line)) socket.end('221 Bye\r\n');
+        else socket.write(`250 ${name} OK\r\n`);
+      }
+    });
+  });
+  await listen(server, port, ip);
+  return () =>
+    new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
 }

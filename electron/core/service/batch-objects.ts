@@ -5,15 +5,17 @@ import type { BatchRecord } from './store/batches-store.ts';
 import type { Verdict } from './sandbox-verdicts.ts';
 
 /** The local engine's extras as the wire carries them (see localEngineRowExtras), only those it has. */
-export function verdictExtras(verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply'>): {
+export function verdictExtras(verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply' | 'smtpTls'>): {
   provider?: string;
   free?: boolean;
   smtp_reply?: string;
+  smtp_tls?: string;
 } {
   return {
     ...(verdict.provider ? { provider: verdict.provider } : {}),
     ...(verdict.free === undefined ? {} : { free: verdict.free }),
     ...(verdict.smtpReply ? { smtp_reply: verdict.smtpReply } : {}),
+    ...(verdict.smtpTls ? { smtp_tls: verdict.smtpTls } : {}),
   };
 }
 

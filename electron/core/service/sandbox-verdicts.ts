@@ -15,6 +15,8 @@ export type Verdict = {
   provider?: string;
   free?: boolean;
   smtpReply?: string;
+  /** Whether the conversation ran under STARTTLS, and whether the server's certificate verified. */
+  smtpTls?: 'none' | 'ok' | 'certificate_not_trusted';
 };
 
 export type VerificationEngine = {

@@ -75,17 +75,20 @@ export const verdictFlagsSchema = z.looseObject({
   provider: z.string().optional(),
   free: z.boolean().optional(),
   smtp_reply: z.string().optional(),
+  smtp_tls: z.string().optional(),
 });
 
 /**
  * SIFT'S OWN: the local engine's extras on result rows and /verify answers, each optional: `provider`
  * (who runs the domain's mail hosts: Google, Microsoft, Yahoo, Apple or Other), `free` (the domain is a
- * free mailbox provider) and `smtp_reply` (the mail server's reply code and text, e.g. `550 5.1.1 No such user`).
+ * free mailbox provider), `smtp_reply` (the mail server's reply code and text, e.g. `550 5.1.1 No such user`)
+ * and `smtp_tls` (how the conversation was protected: `none`, `ok`, or `certificate_not_trusted` when the
+ * server offered STARTTLS with a certificate that does not verify, which a verifier tolerates and notes).
  * Wire assumptions: "Extra fields on result rows: `role`, `disposable` (booleans) and `reason` (string)
  * where the service has them; a local engine may add more (for example the mailbox provider and the SMTP
  * reply), each optional." Readers must not need them.
  */
-export const localEngineRowExtras = ['provider', 'free', 'smtp_reply'] as const;
+export const localEngineRowExtras = ['provider', 'free', 'smtp_reply', 'smtp_tls'] as const;
 
 /**
  * SIFT'S OWN: reasons the local engine gives, beside the sandbox's. `port_25_blocked` means the service's

@@ -1,7 +1,8 @@
 // What goes wrong with real mail servers, on loopback: greylisting (retried on the schedule it asks for,
 // with the test's clock moved on), a busy host (421: backed off, its rate halved), a connection dropped
-// mid-dialogue, a server that never speaks, and a network where port 25 is blocked.
-import { afterEach, describe, expect, it } from 'vitest';
+// mid-dialogue, a server that never speaks, one that asks for a message, and a network where port 25
+// is blocked.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkPort25 } from '../../../electron/core/service/engine/port25-check.ts';
 import { hostRate } from '../../../electron/core/service/store/mail-hosts-store.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
@@ -86,6 +87,48 @@ describe('the local engine when mail servers make trouble', () => {
     run = await startEngineService(world, { timeoutMs: 300 });
     const { rows } = await runBatch(run, ['x@ok.test', 'y@mute.test']);
     expect(rows.get('y@mute.test')).toMatchObject({ result: 'unknown', reason: 'timeout', billed: false });
+  });
+
+  it('hangs up on a server that answers RCPT with "send the message", without another word', async () => {
+    world = await startMailWorld({
+      hosts: { 'mx.pushy.test': { ip: '127.0.0.2', greeting: 'pushy' } },
+      domains: { 'pushy.test': { mx: ['mx.pushy.test'] } },
+    });
+    run = await startEngineService(world);
+    const { status, rows } = await runBatch(run, ['a@pushy.test', 'b@pushy.test']);
+    for (const email of ['a@pushy.test', 'b@pushy.test']) {
+      expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'smtp_error', billed: false });
+      expect(rows.get(email)!.smtp_reply).toMatch(/^354 /);
+    }
+    expect(status.summary).toMatchObject({ unknown: 2, billed: 0 });
+    // The first RCPT (the catch-all probe) got 354, and that was the last line Sift sent: no DATA, no
+    // body, no other address, and one conversation only.
+    const { commands, connections } = world.logs['mx.pushy.test']!;
+    expect(connections).toBe(1);
+    expect(commands.at(-1)).toMatch(/^RCPT TO:<sift-[0-9a-f]+@pushy\.test>$/);
+    expect(commands.filter((command) => /^RCPT/i.test(command))).toHaveLength(1);
+  });
+
+  it('gives a batch up and refunds it when Sift itself keeps failing to check it', async () => {
+    world = await startMailWorld({
+      hosts: { 'mx.ok.test': { ip: '127.0.0.2', others: 'accept' } },
+      domains: { 'ok.test': { mx: ['mx.ok.test'] } },
+    });
+    run = await startEngineService(world);
+    // The store of mail-host budgets is gone (as after disk trouble): every conversation fails in Sift.
+    run.service.db.exec('DROP TABLE mail_hosts');
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { id, status } = await runBatch(run, ['a@ok.test', 'b@ok.test']);
+      expect(status.status).toBe('failed');
+      // The batch.failed event (and the dashboard) carry why.
+      const stored = run.service.db.prepare('SELECT error FROM batches WHERE id = ?').get(id) as { error: string };
+      expect(JSON.parse(stored.error).message).toMatch(/^Checking ok\.test failed: .*mail_hosts/);
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(world.logs['mx.ok.test']!.connections).toBe(0);
+    expect((await run.api('GET', '/account')).body).toMatchObject({ free_remaining: 100, balance: 1000 });
   });
 
   it('says port 25 is blocked when no mail host of several unrelated domains answers, and bills nothing', async () => {

@@ -87,6 +87,9 @@ export async function probeDomain(request: {
   return result;
 }
 
+/** Only DATA earns a 3xx reply, and Sift never sends DATA: a server answering 3xx is after a message. */
+const wantsMessage = (reply: SmtpReply) => reply.code >= 300 && reply.code < 400;
+
 async function converse(
   session: SmtpSession,
   request: Parameters<typeof probeDomain>[0],
@@ -95,7 +98,11 @@ async function converse(
 ): Promise<void> {
   const refuse = (reply: SmtpReply) => {
     const meaning = meaningOf(reply);
-    if (meaning.kind === 'busy') {
+    if (wantsMessage(reply)) {
+      // The session has hung up on it; a server that asks for a message says nothing about anyone.
+      result.end = 'failed';
+      settleAll({ kind: 'verdict', result: 'unknown', reason: 'smtp_error', reply: replyLine(reply) });
+    } else if (meaning.kind === 'busy') {
       result.end = 'busy';
       settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply) });
     } else if (meaning.kind === 'deferred') {
@@ -119,6 +126,7 @@ async function converse(
     if (!(await request.nextSlot())) return;
     const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
     const meaning = meaningOf(reply);
+    if (wantsMessage(reply)) return refuse(reply);
     if (meaning.kind === 'accepted') result.catchAll = true;
     else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
     // Deferred or busy: a "valid" cannot be trusted yet, so every address is asked again later.
@@ -131,7 +139,7 @@ async function converse(
     const reply = await session.send(`RCPT TO:<${address}>`);
     const meaning = meaningOf(reply);
     const line = replyLine(reply);
-    if (meaning.kind === 'busy') return refuse(reply);
+    if (meaning.kind === 'busy' || wantsMessage(reply)) return refuse(reply);
     if (meaning.kind === 'deferred') {
       result.deferrals += 1;
       result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });

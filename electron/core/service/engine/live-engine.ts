@@ -150,6 +150,32 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
     write(domain, decideProbe(items, answer.probe, context));
   }
 
+  /**
+   * A conversation that failed in Sift itself (not at the mail server): each address counts a failed
+   * attempt, as in the sandbox, so a batch that keeps failing is given up and refunded rather than
+   * retried for ever; the rest wait a little and go back in the queue instead of sitting out the lease.
+   */
+  function checkFailed(domain: string, items: readonly QueuedAddress[], error: unknown): void {
+    const now = config.now();
+    const message = `Checking ${domain} failed: ${error instanceof Error ? error.message : String(error)}`;
+    try {
+      transaction(db, () => {
+        for (const batchId of new Set(items.map((item) => item.batchId))) {
+          const outcomes = items.filter((item) => item.batchId === batchId).map(({ seq }) => ({ seq, error: message }));
+          recordOutcomes(db, config, now, batchId, outcomes);
+        }
+        requeue(
+          db,
+          items.map(({ batchId, seq }) => ({ batchId, seq, notBefore: now + settings.connectRetryMs })),
+        );
+        rescheduleDomain(db, domain);
+      });
+    } catch (storeError) {
+      // The store itself is failing: the lease runs out and the work is picked up again then.
+      console.error(`sift service: could not record that ${domain} failed:`, storeError);
+    }
+  }
+
   function leaseUntil(now: number): number {
     // Long enough for the slowest conversation; after a crash the work is picked up again when it ends.
     return now + settings.timeoutMs * 6 + (settings.rcptPerConnection / settings.perHostRate) * 1000;
@@ -170,7 +196,9 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
         busyDomains.add(domain);
         const task = work(domain, items)
           .catch((error: unknown) => {
-            if (!stopping) console.error(`sift service: checking ${domain} failed:`, error);
+            if (stopping) return;
+            console.error(`sift service: checking ${domain} failed:`, error);
+            checkFailed(domain, items, error);
           })
           .finally(() => {
             tasks.delete(task);

@@ -24,7 +24,7 @@ export function verdictFor(
   email: string,
   domain: string,
   provider: MailboxProvider,
-  outcome: { result: string; reason: string; reply?: string },
+  outcome: { result: string; reason: string; reply?: string; tls?: Verdict['smtpTls'] },
 ): Verdict {
   return {
     result: outcome.result,
@@ -34,6 +34,7 @@ export function verdictFor(
     provider,
     free: isFreeMailboxDomain(domain),
     ...(outcome.reply ? { smtpReply: outcome.reply } : {}),
+    ...(outcome.tls ? { smtpTls: outcome.tls } : {}),
   };
 }
 
@@ -97,7 +98,10 @@ export function decideProbe(
       decisions.verdicts.push({
         batchId: item.batchId,
         seq: item.seq,
-        verdict: verdictFor(item.email, context.domain, context.provider, outcome),
+        verdict: verdictFor(item.email, context.domain, context.provider, {
+          ...outcome,
+          ...(probe.tls ? { tls: probe.tls } : {}),
+        }),
       });
     } else if (outcome?.kind === 'retry') {
       retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions);

@@ -124,7 +124,18 @@ export async function openSmtpSession(options: {
     if (forbidden.test(command) || /[\r\n]/.test(command)) throw new Error(`Sift never sends this: ${command}`);
     if (ended) throw ended;
     socket.write(`${command}\r\n`);
-    return nextReply();
+    const reply = await nextReply();
+    if (reply.code >= 300 && reply.code < 400) {
+      // Only DATA earns a 3xx: a server that says "send the message" now would take any further line as
+      // one, so Sift hangs up at once, without another word (not even QUIT).
+      ended = new SmtpFailure(
+        'dropped',
+        `${options.servername} asked for a message (${reply.code}); Sift hung up`,
+        true,
+      );
+      socket.destroy();
+    }
+    return reply;
   }
 
   async function startTls(): Promise<'ok' | 'certificate_not_trusted'> {

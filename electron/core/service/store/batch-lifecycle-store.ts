@@ -63,7 +63,7 @@ export function recordOutcomes(
     const write = sql(
       db,
       `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?, result_seq = ?,
-       provider = ?, free = ?, smtp_reply = ? WHERE batch_id = ? AND seq = ? AND result IS NULL`,
+       provider = ?, free = ?, smtp_reply = ?, smtp_tls = ? WHERE batch_id = ? AND seq = ? AND result IS NULL`,
     );
     const failAttempt = sql(
       db,
@@ -90,6 +90,7 @@ export function recordOutcomes(
         verdict.provider ?? null,
         verdict.free === undefined ? null : verdict.free ? 1 : 0,
         verdict.smtpReply ?? null,
+        verdict.smtpTls ?? null,
         batchId,
         outcome.seq,
       ).changes;

@@ -9,6 +9,7 @@ import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
 import { verdictExtras } from '../batch-objects.ts';
+import type { Verdict } from '../sandbox-verdicts.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
 export const importing = 'importing';
@@ -154,6 +155,7 @@ type StoredRow = {
   provider: string | null;
   free: number | null;
   smtp_reply: string | null;
+  smtp_tls: string | null;
   result: string;
   billed: number;
   role: number;
@@ -175,6 +177,7 @@ export function toResultRow(row: StoredRow): ResultRow {
       ...(row.provider ? { provider: row.provider } : {}),
       ...(row.free === null ? {} : { free: row.free === 1 }),
       ...(row.smtp_reply ? { smtpReply: row.smtp_reply } : {}),
+      ...(row.smtp_tls ? { smtpTls: row.smtp_tls as NonNullable<Verdict['smtpTls']> } : {}),
     }),
   };
 }
@@ -191,7 +194,7 @@ export function readResults(
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
   return db
     .prepare(
-      `SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, result_seq FROM batch_rows
+      `SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls, result_seq FROM batch_rows
        WHERE batch_id = ? AND result_seq > ? ${filterClause} ORDER BY result_seq LIMIT ?`,
     )
     .all(...params) as StoredRow[];

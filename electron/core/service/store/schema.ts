@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Database } from '../../storage/sqlite.ts';
 
-const schemaVersion = 3;
+const schemaVersion = 4;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
@@ -12,6 +12,8 @@ export function migrate(db: Database): void {
   // the primary key from where it left off instead.
   if (current < 2) db.exec('DROP INDEX IF EXISTS batch_rows_pending');
   if (current < 3) addLocalEngineTables(db);
+  // 4: how each live conversation was protected (STARTTLS, and whether the certificate verified).
+  if (current < 4) db.exec('ALTER TABLE batch_rows ADD COLUMN smtp_tls TEXT');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
