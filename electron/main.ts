@@ -5,6 +5,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  nativeTheme,
   Notification,
   protocol,
   safeStorage,
@@ -19,6 +20,7 @@ import { settingsStorage } from './core/connections/app-settings.ts';
 import { ciphertextsIn, safeStorageVault } from './core/connections/key-vault.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
+import { followAppearance } from './shell/appearance.ts';
 import { installDesktopIntegration } from './shell/desktop-integration.ts';
 import { desktopFiles } from './shell/desktop-files.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
@@ -42,7 +44,7 @@ export function guardWebContents(contents: WebContents): void {
 }
 
 export function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(preloadPath, iconPath));
+  const window = new BrowserWindow(mainWindowOptions(preloadPath, iconPath, nativeTheme.shouldUseDarkColors));
   window.once('ready-to-show', () => window.show());
   void window.loadURL(appEntryUrl);
   return window;
@@ -70,6 +72,7 @@ export const ready = app
     registerAppProtocol(protocol, { rendererDir, exportsDir: runtime.exportsDir });
     registerContractHandlers(ipcMain, runtime.dispatch);
     forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
+    await followAppearance(nativeTheme, runtime);
     const desktop = installDesktopIntegration({ app, Menu, dialog, shell, Notification, BrowserWindow }, runtime);
     await desktop.refreshMenu();
     app.on('activate', () => {

@@ -9,6 +9,7 @@ import { explorerFilters, explorerRowSchema, listBreakdownSchema, listSummarySch
 export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
 import {
   accountViewSchema,
+  appearanceSchema,
   connectionTestSchema,
   engineSettingsSchema,
   keyModeSchema,
@@ -149,6 +150,10 @@ export const calls = {
   },
   /** How Sift's own service checks live addresses (HELO name, MAIL FROM, resolvers, pacing), from the next start. */
   'settings:setEngine': { request: engineSettingsSchema, result: settingsViewSchema },
+  'settings:setAppearance': {
+    request: z.strictObject({ appearance: appearanceSchema }),
+    result: settingsViewSchema,
+  },
   /** Removes the hosted service and its key from this computer. */
   'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
   'account:get': { request: z.strictObject({}), result: accountViewSchema },
@@ -210,6 +215,8 @@ export const events = {
     z.strictObject({ path: z.string().min(1).max(4096) }),
     z.strictObject({ jobId: jobIdSchema }),
   ]),
+  /** Light, dark or the system's was chosen: every window and the desktop shell follow at once. */
+  'settings:didChangeAppearance': z.object({ appearance: appearanceSchema }),
   'lists:didPreview': z.object({ fileName: z.string(), rowsShown: z.number().int() }),
   /** `error`: why a job stopped on its way (it stays resumable), or null. */
   'jobs:didProgress': z.object({

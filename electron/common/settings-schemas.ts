@@ -34,6 +34,10 @@ export const engineSettingsSchema = z.strictObject({
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 
 /** Settings as the renderer sees them: never a key, only its masked form, mode and label. */
+/** Light or dark: the system's choice, or one kept whatever the system says. */
+export const appearanceSchema = z.enum(['system', 'light', 'dark']);
+export type Appearance = z.infer<typeof appearanceSchema>;
+
 export const settingsViewSchema = z.object({
   service: z.enum(['own', 'hosted']),
   ownMode: keyModeSchema,
@@ -54,6 +58,7 @@ export const settingsViewSchema = z.object({
   /** The own service's live-check settings as saved, and what it uses where they are left empty. */
   engine: engineSettingsSchema,
   engineDefaults: z.object({ helo: z.string(), mailFrom: z.string() }),
+  appearance: appearanceSchema,
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 

@@ -1,7 +1,12 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { windowBackground } from './appearance.ts';
 
 /** The main window's options: the renderer gets no Node, no Electron, and a sandbox. */
-export function mainWindowOptions(preloadPath: string, iconPath: string): BrowserWindowConstructorOptions {
+export function mainWindowOptions(
+  preloadPath: string,
+  iconPath: string,
+  dark = false,
+): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 760,
@@ -10,7 +15,7 @@ export function mainWindowOptions(preloadPath: string, iconPath: string): Browse
     title: 'Sift',
     icon: iconPath,
     show: false,
-    backgroundColor: '#f6f7f9',
+    backgroundColor: windowBackground(dark),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,

@@ -12,14 +12,15 @@ const node = (args: string[]) =>
 
 export type HostedService = { baseUrl: string; liveKey: string; output: () => string; stop(): void };
 
-export async function startHostedService(world: MailWorld): Promise<HostedService> {
+/** `flags` come after the defaults here, so they win (for example a slower greylist schedule). */
+export async function startHostedService(world: MailWorld, flags: string[] = []): Promise<HostedService> {
   const data = mkdtempSync(join(tmpdir(), 'sift-hosted-'));
   const liveKey = /(svc_live_\S+)/.exec(
     node(['service', 'keys', 'create', '--live', '--label', 'e2e', '--data', data]),
   )![1]!;
   node(['service', 'top-up', '1000', '--data', data]);
   const engineFlags = ['--resolver', world.resolver, '--smtp-port', String(world.smtpPort), '--smtp-timeout', '0.5'];
-  const flags = [
+  const allFlags = [
     ...engineFlags,
     '--helo',
     'probe.sift.test',
@@ -27,10 +28,11 @@ export async function startHostedService(world: MailWorld): Promise<HostedServic
     'bounces@sift.test',
     '--greylist-retry',
     '0.002',
+    ...flags,
   ];
   const child = spawn(
     process.execPath,
-    ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', data, ...flags],
+    ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', data, ...allFlags],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

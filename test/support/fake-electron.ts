@@ -140,6 +140,12 @@ export function createFakeElectron(userDataDir: string) {
       }
     },
     BrowserWindow: FakeBrowserWindow,
+    nativeTheme: {
+      themeSource: 'system' as 'system' | 'light' | 'dark',
+      get shouldUseDarkColors() {
+        return this.themeSource === 'dark';
+      },
+    },
     ipcMain: { handle: (channel: string, handler: Handler) => void handlers.set(channel, handler) },
     protocol: {
       privileged: [] as unknown[],

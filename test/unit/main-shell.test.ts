@@ -145,6 +145,22 @@ describe('electron main', () => {
     expect(elsewhere).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
+  it('follows the appearance chosen in Settings: the window, its menus and dialogs', async () => {
+    expect(fake.electron.nativeTheme.themeSource).toBe('system');
+    const chosen = await fake.handlers.get('settings:setAppearance')!(trusted, { appearance: 'dark' });
+    expect(chosen).toMatchObject({ ok: true, value: { appearance: 'dark' } });
+    expect(fake.electron.nativeTheme.themeSource).toBe('dark');
+    expect(fake.windows[0]!.webContents.sent).toContainEqual({
+      channel: 'settings:didChangeAppearance',
+      payload: { appearance: 'dark' },
+    });
+    const refused = await fake.handlers.get('settings:setAppearance')!(trusted, { appearance: 'sepia' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(fake.electron.nativeTheme.themeSource).toBe('dark');
+    await fake.handlers.get('settings:setAppearance')!(trusted, { appearance: 'system' });
+    expect(fake.electron.nativeTheme.themeSource).toBe('system');
+  });
+
   it('forwards core events to the window', async () => {
     const { writeFile } = await import('node:fs/promises');
     const csv = join(userData, 'people.csv');

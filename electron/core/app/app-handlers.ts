@@ -46,7 +46,7 @@ export function resolveFileRef(
 
 export function createAppHandlers(deps: AppDeps): Handlers {
   return {
-    ...settingsHandlers(deps.connections, deps.checks),
+    ...settingsHandlers(deps.connections, deps.checks, deps.emit),
     ...serviceDashboardHandlers(deps.connections),
     ...exportFileHandlers(deps.exportsDir, deps.desktop),
     'app:getInfo': async (_request, context) => ({

@@ -1,6 +1,7 @@
 // The Settings screen's calls and the account badge's: which service lists go to, and its account.
 // Every answer comes from connections.view(), which holds a key's masked form only.
 import type { Connections } from '../connections/connections.ts';
+import type { Emit } from './app-handlers.ts';
 import type { Handlers } from './dispatch.ts';
 import type { createSingleCheck } from '../connections/single-check.ts';
 
@@ -13,12 +14,17 @@ type SettingsCall =
   | 'settings:useOwn'
   | 'settings:setSharing'
   | 'settings:setEngine'
+  | 'settings:setAppearance'
   | 'settings:forgetHosted'
   | 'account:get'
   | 'checks:verify'
   | 'checks:recent';
 
-export function settingsHandlers(connections: Connections, checks: SingleChecks): Pick<Handlers, SettingsCall> {
+export function settingsHandlers(
+  connections: Connections,
+  checks: SingleChecks,
+  emit: Emit,
+): Pick<Handlers, SettingsCall> {
   return {
     'settings:get': async () => connections.view(),
     'settings:testConnection': async (request) => connections.test(request),
@@ -26,6 +32,11 @@ export function settingsHandlers(connections: Connections, checks: SingleChecks)
     'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
     'settings:setSharing': async (sharing) => connections.setSharing(sharing),
     'settings:setEngine': async (engine) => connections.setEngine(engine),
+    'settings:setAppearance': async ({ appearance }) => {
+      const view = connections.setAppearance(appearance);
+      emit('settings:didChangeAppearance', { appearance });
+      return view;
+    },
     'settings:forgetHosted': async () => connections.forgetHosted(),
     'account:get': async () => connections.account(),
     'checks:verify': async ({ email }) => checks.verify(email),

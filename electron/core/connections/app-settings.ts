@@ -3,7 +3,7 @@
 // library electron-store is built on) in the loopback web host. A file that does not parse gives the
 // defaults rather than a broken app.
 import { z } from 'zod';
-import { engineSettingsSchema, singleCheckSchema } from '../../common/settings-schemas.ts';
+import { appearanceSchema, engineSettingsSchema, singleCheckSchema } from '../../common/settings-schemas.ts';
 
 export type { SingleCheck } from '../../common/settings-schemas.ts';
 
@@ -30,6 +30,8 @@ export const appSettingsSchema = z.object({
     .default({ enabled: false, port: 7455 }),
   /** How Sift's own service checks live addresses (from the next start). */
   engine: engineSettingsSchema.default({}),
+  /** Light, dark, or as the system is (the window, its menus and dialogs follow). */
+  appearance: appearanceSchema.default('system'),
   recentChecks: z.array(singleCheckSchema).max(maxRecentChecks).default([]),
   /** safeStorage ciphertexts of hosted keys, by connection id (see key-vault.ts). */
   encryptedKeys: z.record(z.string(), z.string()).default({}),

@@ -9,7 +9,7 @@ import { createServiceClient, type ServiceClient } from '../client/service-clien
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { smtpSettings } from '../service/engine/smtp-settings.ts';
-import type { EngineSettings } from '../../common/settings-schemas.ts';
+import type { Appearance, EngineSettings } from '../../common/settings-schemas.ts';
 import { smtpSettingsOf } from './engine-settings.ts';
 import { keyModeOf, maskKey } from '../wire/spec.ts';
 import type { SettingsStorage } from './app-settings.ts';
@@ -108,6 +108,7 @@ export function createConnections(deps: ConnectionsDeps) {
       sharing: current.sharing,
       engine: current.engine,
       engineDefaults: (({ helo, mailFrom }) => ({ helo, mailFrom }))(smtpSettings()),
+      appearance: current.appearance,
     };
   }
 
@@ -166,6 +167,12 @@ export function createConnections(deps: ConnectionsDeps) {
     /** How Sift's own service checks live addresses, from the next start (as sharing is). */
     setEngine(engine: EngineSettings) {
       deps.settings.write({ ...settings(), engine });
+      return view();
+    },
+
+    /** Light, dark or the system's, at once. */
+    setAppearance(appearance: Appearance) {
+      deps.settings.write({ ...settings(), appearance });
       return view();
     },
 

@@ -14,6 +14,7 @@ import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
 import { go, useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
+import { useAppearance } from './appearance-picker.tsx';
 
 /** Every screen, one component each, shown under the header. */
 const screenComponents: Record<Screen, () => React.JSX.Element> = {
@@ -69,6 +70,7 @@ export function App() {
     };
   }, []);
   useWindowDrop();
+  useAppearance();
 
   return (
     <div className="app">

@@ -28,7 +28,8 @@ export function VerdictChart({ summary }: { summary: ListSummary }) {
     ['No address', summary.no_address],
     ['Bad syntax', summary.bad_syntax],
     ['Duplicates', summary.duplicates],
-    ['Checked', summary.to_check],
+    // A canceled or stopped list has addresses still to check: the last step names them all honestly.
+    [summary.unverified > 0 ? 'To check' : 'Checked', summary.to_check],
   ];
   return (
     <div className="verdicts">
@@ -61,7 +62,11 @@ export function VerdictChart({ summary }: { summary: ListSummary }) {
           </ResponsiveContainer>
         </div>
         <table className="verdicts__table">
-          <caption>Verdicts of the {formatCount(summary.to_check)} addresses checked</caption>
+          <caption>
+            {summary.unverified > 0
+              ? `Verdicts of the ${formatCount(summary.to_check)} addresses to check, ${formatCount(summary.unverified)} not checked yet`
+              : `Verdicts of the ${formatCount(summary.to_check)} addresses checked`}
+          </caption>
           <thead>
             <tr>
               <th scope="col">Verdict</th>

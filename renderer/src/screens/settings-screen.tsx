@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ConnectionTestResult, SettingsView } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
+import { AppearancePicker } from '../components/appearance-picker.tsx';
 import { settingsActions, useSettingsStore, type HostedForm } from '../stores/settings-store.ts';
 import { useFocusHeading } from '../use-focus-heading.ts';
 import './settings-screen.css';
@@ -152,6 +153,7 @@ export function SettingsScreen() {
               {describeTest(test)}
             </div>
           )}
+          <AppearancePicker />
         </>
       )}
     </section>

@@ -70,6 +70,17 @@ export const settingsActions = {
       await settingsActions.refreshAccount();
     }),
 
+  /** The choice shows at once; main saves it and tells every window (this one too) to follow. */
+  async setAppearance(appearance: SettingsView['appearance']) {
+    const before = useSettingsStore.getState().settings;
+    if (before) set({ settings: { ...before, appearance } });
+    try {
+      set({ settings: await sift.settings.setAppearance({ appearance }) });
+    } catch (error) {
+      set({ settings: before, error: errorMessage(error) });
+    }
+  },
+
   forgetHosted: () =>
     busyWhile(async () => {
       set({
