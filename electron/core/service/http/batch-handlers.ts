@@ -4,7 +4,7 @@ import { createBatchRequestSchema, createdStatus } from '../../wire/assumptions.
 import { batchObject } from '../batch-objects.ts';
 import { invalidRequest } from '../service-errors.ts';
 import { cancelBatch, openBatch } from '../store/batch-lifecycle-store.ts';
-import { beginBatch, discardBatch, getBatchFor, stageAddresses } from '../store/batches-store.ts';
+import { beginBatch, discardBatch, getBatchFor, stageAddresses, type AnswerNow } from '../store/batches-store.ts';
 import { requestHash, type StoredResponse } from '../store/idempotency-store.ts';
 import { sendJson } from './error-responses.ts';
 import { idempotent, readJson } from './idempotent.ts';
@@ -26,11 +26,22 @@ export async function createBatch(context: ServiceContext, call: Call): Promise<
     throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
   }
   await idempotent(context, call, requestHash('batches', text), (settle) =>
-    createStagedBatch(context, call, name, settle, (batchId) => {
+    createStagedBatch(context, call, name, settle, (batchId, answerNow) => {
       for (let i = 0; i < emails.length; i += stageChunk)
-        stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk));
+        stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk), answerNow);
     }),
   );
+}
+
+/**
+ * Sandbox verdicts are scripted and open no connection: with no pacing asked for, each address gets its
+ * verdict as it is staged, in the same write, rather than a second write per address from the worker.
+ * Live keys' verdicts always come from the worker (it also spends the credits they reserve).
+ */
+function answerNow(context: ServiceContext, mode: 'live' | 'sandbox'): AnswerNow | undefined {
+  const engine = context.engines[mode];
+  const unpaced = context.config.sandboxProbesPerSecondPerHost === Number.POSITIVE_INFINITY;
+  return mode === 'sandbox' && unpaced ? engine.verifyNow : undefined;
 }
 
 /** Stages a new batch's addresses and opens it; the answer is stored for replays in the same transaction. */
@@ -39,12 +50,12 @@ export async function createStagedBatch(
   call: Call,
   name: string,
   settle: (stored: StoredResponse) => void,
-  stage: (batchId: string) => void | Promise<void>,
+  stage: (batchId: string, answerNow: AnswerNow | undefined) => void | Promise<void>,
 ): Promise<StoredResponse> {
   const { db, config } = context;
   const batchId = beginBatch(db, config.now(), call.key, name);
   try {
-    await stage(batchId);
+    await stage(batchId, answerNow(context, call.key.mode));
   } catch (error) {
     discardBatch(db, batchId);
     throw error;

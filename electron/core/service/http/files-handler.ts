@@ -9,7 +9,7 @@ import { detachCell, readCsvRows } from '../../lists/csv-reader.ts';
 import { sizeLimit, SizeLimitError } from '../../streams/size-limit.ts';
 import { filesNameParam } from '../../wire/assumptions.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
-import { stageAddresses, submittedCount } from '../store/batches-store.ts';
+import { stageAddresses, submittedCount, type AnswerNow } from '../store/batches-store.ts';
 import { createStagedBatch, stageChunk } from './batch-handlers.ts';
 import { idempotent } from './idempotent.ts';
 import type { Call, ServiceContext } from './service-context.ts';
@@ -33,8 +33,8 @@ export async function uploadFile(context: ServiceContext, call: Call): Promise<v
       throw error;
     });
     await idempotent(context, call, hash.digest('hex'), (settle) =>
-      createStagedBatch(context, call, name, settle, (batchId) =>
-        stageFile(context, batchId, path, name || 'upload.csv'),
+      createStagedBatch(context, call, name, settle, (batchId, answerNow) =>
+        stageFile(context, batchId, path, name || 'upload.csv', answerNow),
       ),
     );
   } finally {
@@ -43,7 +43,13 @@ export async function uploadFile(context: ServiceContext, call: Call): Promise<v
 }
 
 /** The column headed `email` (any case), else the first column (see wire assumptions). */
-async function stageFile(context: ServiceContext, batchId: string, path: string, displayName: string) {
+async function stageFile(
+  context: ServiceContext,
+  batchId: string,
+  path: string,
+  displayName: string,
+  answerNow: AnswerNow | undefined,
+) {
   let column = -1;
   let chunk: string[] = [];
   await readCsvRows(path, displayName, (row) => {
@@ -57,10 +63,10 @@ async function stageFile(context: ServiceContext, batchId: string, path: string,
     if (address === '') return;
     chunk.push(detachCell(address));
     if (chunk.length >= stageChunk) {
-      stageAddresses(context.db, context.config, batchId, chunk);
+      stageAddresses(context.db, context.config, batchId, chunk, answerNow);
       chunk = [];
     }
   });
-  if (chunk.length > 0) stageAddresses(context.db, context.config, batchId, chunk);
+  if (chunk.length > 0) stageAddresses(context.db, context.config, batchId, chunk, answerNow);
   if (submittedCount(context.db, batchId) === 0) throw invalidRequest('empty_batch', 'The file has no addresses.');
 }

@@ -65,26 +65,34 @@ export function beginBatch(db: Database, now: number, key: { id: string; mode: K
   return id;
 }
 
-const rowColumns = '(batch_id, seq, email, norm, host, result, reason, result_seq)';
+const rowColumns = '(batch_id, seq, email, norm, host, result, reason, role, disposable, result_seq)';
+const rowValues = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const rowsPerInsert = 64;
+
+/** A verdict an engine can give at once, with no connection (the sandbox); undefined leaves the address to the worker. */
+export type AnswerNow = (local: string, asciiDomain: string) => Verdict | undefined;
 
 function insertRows(db: Database, rows: readonly (string | number | null)[][]): void {
   const many = sql(
     db,
-    `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`,
   );
-  const one = sql(db, `INSERT INTO batch_rows ${rowColumns} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const one = sql(db, `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`);
   let i = 0;
   for (; i + rowsPerInsert <= rows.length; i += rowsPerInsert) many.run(...rows.slice(i, i + rowsPerInsert).flat());
   for (; i < rows.length; i += 1) one.run(...rows[i]!);
 }
 
-/** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
+/**
+ * Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. With
+ * `answerNow`, addresses get their verdict in the same write (never billed: only sandbox keys do this).
+ */
 export function stageAddresses(
   db: Database,
   config: ServiceConfig,
   batchId: string,
   addresses: readonly string[],
+  answerNow?: AnswerNow,
 ): void {
   transaction(db, () => {
     const batch = loadBatch(db, batchId)!;
@@ -105,7 +113,14 @@ export function stageAddresses(
     const rows: (string | number | null)[][] = [];
     let seq = batch.unique_count;
     let resultSeq = batch.next_result_seq;
-    let invalid = 0;
+    const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
+    const answer = (email: string, domain: string) => {
+      try {
+        return answerNow?.(email.slice(0, email.lastIndexOf('@')), domain);
+      } catch {
+        return undefined; // the worker asks again, and gives the batch up if it keeps failing
+      }
+    };
     addresses.forEach((raw, i) => {
       const norm = norms[i]!;
       if (held.has(norm)) return;
@@ -114,21 +129,43 @@ export function stageAddresses(
       const syntax = checkSyntax(email);
       seq += 1;
       // Bad syntax gets its verdict now: it is never probed and never billed.
-      if (syntax.ok) rows.push([batchId, seq, email, norm, syntax.asciiDomain, null, null, null]);
-      else {
-        rows.push([batchId, seq, email, norm, null, 'invalid', 'invalid_syntax', resultSeq]);
-        invalid += 1;
-        resultSeq += 1;
+      const verdict = syntax.ok
+        ? answer(email, syntax.asciiDomain)
+        : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
+      const host = syntax.ok ? syntax.asciiDomain : null;
+      if (!verdict) {
+        rows.push([batchId, seq, email, norm, host, null, null, 0, 0, null]);
+        return;
       }
+      const { result, reason, role, disposable } = verdict;
+      rows.push([batchId, seq, email, norm, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, resultSeq]);
+      resultSeq += 1;
+      counts.done += 1;
+      if (result in counts) counts[result as 'valid'] += 1;
+      if (syntax.ok && role) counts.role += 1;
+      if (syntax.ok && disposable) counts.disposable += 1;
     });
     // In address order, the unique index of addresses is written page by page rather than all over.
     rows.sort((a, b) => ((a[3] as string) < (b[3] as string) ? -1 : 1));
     insertRows(db, rows);
     sql(
       db,
-      `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_invalid = c_invalid + ?,
-       next_result_seq = ? WHERE id = ?`,
-    ).run(addresses.length, seq, invalid, invalid, resultSeq, batchId);
+      `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_valid = c_valid + ?,
+       c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?, c_role = c_role + ?,
+       c_disposable = c_disposable + ?, next_result_seq = ? WHERE id = ?`,
+    ).run(
+      addresses.length,
+      seq,
+      counts.done,
+      counts.valid,
+      counts.invalid,
+      counts.catch_all,
+      counts.unknown,
+      counts.role,
+      counts.disposable,
+      resultSeq,
+      batchId,
+    );
   });
 }
 
