@@ -131,6 +131,20 @@ describe('the local engine when mail servers make trouble', () => {
     expect((await run.api('GET', '/account')).body).toMatchObject({ free_remaining: 100, balance: 1000 });
   });
 
+  it('leaves no timer behind when it stops, so a command that used it exits at once', async () => {
+    world = await startMailWorld({
+      hosts: { 'mx.ok.test': { ip: '127.0.0.2', others: 'accept' } },
+      domains: { 'ok.test': { mx: ['mx.ok.test'] } },
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    run = await startEngineService(world);
+    await runBatch(run, ['a@ok.test']);
+    await run.service.close();
+    run = undefined;
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('says port 25 is blocked when no mail host of several unrelated domains answers, and bills nothing', async () => {
     world = await startMailWorld({
       hosts: {

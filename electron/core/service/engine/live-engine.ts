@@ -261,7 +261,15 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
 
     async stop() {
       stopping = true;
-      await Promise.race([Promise.allSettled([...tasks]), new Promise((resolve) => setTimeout(resolve, 2000))]);
+      if (tasks.size === 0) return;
+      // Conversations end within their timeout; a stop waits for them only briefly, and the timer must
+      // not keep the process alive after they have ended.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...tasks]),
+        new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }

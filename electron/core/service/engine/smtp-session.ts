@@ -177,7 +177,12 @@ export async function openSmtpSession(options: {
     async close() {
       if (!ended) {
         socket.write('QUIT\r\n');
-        await Promise.race([nextReply().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          nextReply().catch(() => undefined),
+          new Promise((resolve) => (timer = setTimeout(resolve, 1000))),
+        ]);
+        clearTimeout(timer);
       }
       ended ??= new SmtpFailure('dropped', 'closed', greeted);
       socket.destroy();
