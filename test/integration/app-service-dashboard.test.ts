@@ -6,7 +6,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobOverview, ServiceOverview, SettingsView, SingleCheck } from '../../electron/common/contract.ts';
+import type {
+  JobOverview,
+  ListBreakdown,
+  ServiceOverview,
+  SettingsView,
+  SingleCheck,
+} from '../../electron/common/contract.ts';
 import { createAppRuntime, type AppRuntime } from '../../electron/core/app/app-runtime.ts';
 import { createServiceClient } from '../../electron/core/client/service-client.ts';
 import { waitFor } from '../support/service-harness.ts';
@@ -114,8 +120,12 @@ describe("Sift's own service in the app", () => {
 
   it('checks live addresses the way its saved live-check settings say, from the next start', async () => {
     const world = await startMailWorld({
-      hosts: { 'mx.shop.test': { ip: '127.0.0.2', mailboxes: { ann: 'accept' } } },
-      domains: { 'shop.test': { mx: ['mx.shop.test'] } },
+      hosts: {
+        'mx.shop.test': { ip: '127.0.0.2', mailboxes: { ann: 'accept' } },
+        'aspmx.l.google.com': { ip: '127.0.0.3', mailboxes: { bo: 'accept' } },
+      },
+      // corp.test's mail is on Google: only its MX hosts say so.
+      domains: { 'shop.test': { mx: ['mx.shop.test'] }, 'corp.test': { mx: ['aspmx.l.google.com'] } },
     });
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-engine-settings-'));
     // The mail servers' port is not a setting a person changes (it is 25); tests give theirs.
@@ -151,6 +161,19 @@ describe("Sift's own service in the app", () => {
       const commands = world.logs['mx.shop.test']!.commands;
       expect(commands).toContain('EHLO desk.sift.test');
       expect(commands).toContain('MAIL FROM:<me@sift.test>');
+
+      // A list's breakdown counts a company domain on Google's mail as Google, as the service found.
+      const list = join(dataDir, 'live.csv');
+      await writeFile(list, 'email\nann@shop.test\nbo@corp.test\n');
+      const { uploadId } = await second.uploads.save(createReadStream(list), 'live.csv');
+      const job = await call<JobOverview>(second, 'jobs:create', { file: { kind: 'upload', uploadId } });
+      await call(second, 'jobs:start', { jobId: job.jobId });
+      await waitFor(async () => (await call<JobOverview>(second, 'jobs:get', { jobId: job.jobId })).phase === 'done');
+      const breakdown = await call<ListBreakdown>(second, 'jobs:breakdown', { jobId: job.jobId });
+      expect(breakdown.providers).toEqual([
+        { provider: 'Google', count: 1 },
+        { provider: 'Other', count: 1 },
+      ]);
     } finally {
       await second.close();
       await world.close();

@@ -1,5 +1,6 @@
-// The big mailbox providers by the domains people's addresses use, for a list's breakdown. (The local
-// engine will know providers from MX hosts; this is what the address alone says.)
+// The big mailbox providers by the domains people's addresses use, for a list's breakdown. (Sift's live
+// engine knows providers from the MX hosts, and the breakdown takes its word; this is what the address
+// alone says.)
 export const mailboxProviders = {
   Google: ['gmail.com', 'googlemail.com'],
   Microsoft: ['outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'hotmail.co.uk', 'hotmail.fr', 'outlook.de'],

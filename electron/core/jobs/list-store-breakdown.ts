@@ -14,17 +14,20 @@ export function domainCounts(db: Database, limit: number): { domain: string; cou
   ).all(limit) as { domain: string; count: number }[];
 }
 
-/** Addresses to check per provider, known by their domains; the rest count as Other. */
+/**
+ * Addresses to check per provider: the one the service found from the mail hosts where it said (a
+ * company domain on Google's mail is Google), else the one the domain names; the rest count as Other.
+ */
 export function providerCounts(
   db: Database,
   providers: Record<string, readonly string[]>,
 ): { provider: string; count: number }[] {
   const names = Object.keys(providers);
-  const cases = names.map((_, index) => `WHEN domain IN (SELECT value FROM json_each(?)) THEN ${index}`).join(' ');
-  const rows = sql(
+  const cases = names.map(() => 'WHEN domain IN (SELECT value FROM json_each(?)) THEN ?').join(' ');
+  return sql(
     db,
-    `SELECT CASE ${cases} ELSE -1 END AS provider, COUNT(*) AS count
-     FROM (SELECT ${domainOfKey} AS domain FROM addresses WHERE sendable = 1) GROUP BY provider ORDER BY count DESC`,
-  ).all(...names.map((name) => JSON.stringify(providers[name]))) as { provider: number; count: number }[];
-  return rows.map((row) => ({ provider: names[row.provider] ?? 'Other', count: row.count }));
+    `SELECT CASE WHEN found IS NOT NULL THEN found ${cases} ELSE 'Other' END AS provider, COUNT(*) AS count
+     FROM (SELECT ${domainOfKey} AS domain, provider AS found FROM addresses WHERE sendable = 1)
+     GROUP BY 1 ORDER BY count DESC, provider`,
+  ).all(...names.flatMap((name) => [JSON.stringify(providers[name]), name])) as { provider: string; count: number }[];
 }

@@ -3,7 +3,7 @@ import { sql, type Database } from '../storage/sqlite.ts';
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 5;
+const schemaVersion = 6;
 
 export type AddressRow = {
   id: number;
@@ -73,6 +73,8 @@ export function migrateListStore(db: Database): void {
   if (version < 4) db.exec('CREATE TABLE IF NOT EXISTS row_text (first_row INTEGER PRIMARY KEY, rows TEXT NOT NULL)');
   // 5: a typo suggestion the person accepted goes into the cleaned list in place of what was typed.
   if (version < 5) db.exec('ALTER TABLE addresses ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0');
+  // 6: the mailbox provider the service found from the address's mail hosts (Sift's live engine says so).
+  if (version < 6) db.exec('ALTER TABLE addresses ADD COLUMN provider TEXT');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

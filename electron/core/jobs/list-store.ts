@@ -46,7 +46,14 @@ export type VerdictColumns = [
   number,
 ];
 
-export type VerdictRow = { id: number; result: string; billed: boolean; reason: string | null };
+export type VerdictRow = {
+  id: number;
+  result: string;
+  billed: boolean;
+  reason: string | null;
+  /** Who runs the address's mail hosts, when the service found out (Sift's live engine does). */
+  provider?: string | null;
+};
 
 export type Part = {
   part: number;
@@ -198,12 +205,13 @@ export function openListStore(path: string) {
       return transaction(db, () => {
         const write = sql(
           db,
-          'UPDATE addresses SET result = ?, billed = ?, reason = ? WHERE id = ? AND result IS NULL',
+          'UPDATE addresses SET result = ?, billed = ?, reason = ?, provider = ? WHERE id = ? AND result IS NULL',
         );
         const added = new Map<string, number>();
         const add = (name: string, by = 1) => added.set(name, (added.get(name) ?? 0) + by);
         for (const row of rows) {
-          if (write.run(row.result, row.billed ? 1 : 0, row.reason, row.id).changes === 0) continue;
+          if (write.run(row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null, row.id).changes === 0)
+            continue;
           add('checked');
           add(`result:${row.result}`);
           if (row.billed) add('billed');

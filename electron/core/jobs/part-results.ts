@@ -41,7 +41,8 @@ function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultR
     const id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
     if (id === undefined) continue;
     const reason = typeof row.reason === 'string' ? row.reason : null;
-    verdicts.push({ id, result: row.result, billed: row.billed, reason });
+    const provider = typeof row.provider === 'string' && row.provider !== '' ? row.provider : null;
+    verdicts.push({ id, result: row.result, billed: row.billed, reason, provider });
   }
   return verdicts;
 }
@@ -59,11 +60,13 @@ async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Par
     }
     const at = (name: string) => cells[columns!.get(name) ?? -1];
     const reason = at('reason');
+    const provider = at('provider');
     batch.push({
       email: at('email') ?? '',
       result: at('result') ?? '',
       billed: at('billed') === 'true',
       ...(reason ? { reason } : {}),
+      ...(provider ? { provider } : {}),
     });
     if (batch.length === rowsPerCommit) {
       list.recordResults(part.part, toVerdicts(list, index, batch), {});

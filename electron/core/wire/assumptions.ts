@@ -130,12 +130,13 @@ export type Account = z.infer<typeof accountSchema>;
 /**
  * ASSUMPTION: the CSV download is `GET /batches/{id}/results.csv`, header `email,result,billed`;
  * 409 while the batch is running. Spec: "Its path and shape are not shown."
- * SIFT'S OWN: Sift's service adds a `reason` column (as it adds `reason` to result rows); a reader finds
+ * SIFT'S OWN: Sift's service adds `reason` and `provider` columns (as it adds them to result rows;
+ * `provider` is empty where the service has no mail-host finding, as in the sandbox); a reader finds
  * columns by header name and needs only email, result and billed. Cells that would start a formula in a
  * spreadsheet get a leading `'`, an address included, and a reader takes that `'` away again.
  */
 export const resultsCsvPath = (id: string) => `/batches/${encodeURIComponent(id)}/results.csv`;
-export const resultsCsvHeader = ['email', 'result', 'billed', 'reason'] as const;
+export const resultsCsvHeader = ['email', 'result', 'billed', 'reason', 'provider'] as const;
 
 /**
  * ASSUMPTION: error types and codes beyond the two the spec names.

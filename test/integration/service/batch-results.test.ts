@@ -186,13 +186,13 @@ describe('CSV download', () => {
     const csv = await api('GET', `/batches/${created.body.id}/results.csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
-    // The spec's three columns, then Sift's own reason (see wire assumptions).
-    expect(lines[0]).toBe('email,result,billed,reason');
+    // The spec's three columns, then Sift's own reason and provider (none in the sandbox; see wire assumptions).
+    expect(lines[0]).toBe('email,result,billed,reason,provider');
     const json = await api('GET', `/batches/${created.body.id}/results?limit=1000`);
     expect(lines.slice(1)).toEqual(
       json.body.data.map(
         (row: { email: string; result: string; billed: boolean; reason?: string }) =>
-          `${row.email},${row.result},${row.billed},${row.reason ?? ''}`,
+          `${row.email},${row.result},${row.billed},${row.reason ?? ''},`,
       ),
     );
   });

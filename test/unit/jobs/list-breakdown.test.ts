@@ -9,7 +9,7 @@ import { domainCounts, providerCounts } from '../../../electron/core/jobs/list-s
 import { openListStore } from '../../../electron/core/jobs/list-store.ts';
 
 describe('list breakdown', () => {
-  it('counts providers by domain and the most used domains', async () => {
+  it('counts providers by domain (or as the service found them) and the most used domains', async () => {
     const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-breakdown-')), 'list.sqlite'));
     const keys = ['a@gmail.com', 'b@googlemail.com', 'c@outlook.com', 'd@acme.example', 'e@acme.example', 'f@@x'];
     list.appendImport(
@@ -30,6 +30,13 @@ describe('list breakdown', () => {
       { provider: 'Google', count: 2 },
       { provider: 'Other', count: 2 },
       { provider: 'Microsoft', count: 1 },
+    ]);
+    // Where the service found the provider from the mail hosts, that wins over the domain's name.
+    list.recordResults(0, [{ id: 4, result: 'valid', billed: true, reason: null, provider: 'Google' }], {});
+    expect(providerCounts(list.db, mailboxProviders)).toEqual([
+      { provider: 'Google', count: 3 },
+      { provider: 'Microsoft', count: 1 },
+      { provider: 'Other', count: 1 },
     ]);
     expect(domainCounts(list.db, 2)).toEqual([
       { domain: 'acme.example', count: 2 },

@@ -73,7 +73,7 @@ export async function resultsCsv(context: ServiceContext, call: Call): Promise<v
     if (rows.length === 0) break;
     let text = '';
     for (const row of rows) {
-      const cells = [row.email, row.result, row.billed === 1 ? 'true' : 'false', row.reason ?? ''];
+      const cells = [row.email, row.result, row.billed === 1 ? 'true' : 'false', row.reason ?? '', row.provider ?? ''];
       // A spreadsheet opening the download must not run a cell as a formula.
       text += `${line(cells, neutraliseFormula)}\r\n`;
     }
