@@ -4,7 +4,14 @@ import { createBatchRequestSchema, createdStatus } from '../../wire/assumptions.
 import { batchObject } from '../batch-objects.ts';
 import { invalidRequest } from '../service-errors.ts';
 import { cancelBatch, openBatch } from '../store/batch-lifecycle-store.ts';
-import { beginBatch, discardBatch, getBatchFor, stageAddresses, type AnswerNow } from '../store/batches-store.ts';
+import {
+  beginBatch,
+  discardBatch,
+  endStaging,
+  getBatchFor,
+  stageAddresses,
+  type AnswerNow,
+} from '../store/batches-store.ts';
 import { requestHash, type StoredResponse } from '../store/idempotency-store.ts';
 import { sendJson } from './error-responses.ts';
 import { idempotent, readJson } from './idempotent.ts';
@@ -59,6 +66,8 @@ export async function createStagedBatch(
   } catch (error) {
     discardBatch(db, batchId);
     throw error;
+  } finally {
+    endStaging(db, batchId);
   }
   let stored: StoredResponse | undefined;
   openBatch(db, config, config.now(), batchId, (batch) => {

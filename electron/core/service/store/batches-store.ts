@@ -65,9 +65,25 @@ export function beginBatch(db: Database, now: number, key: { id: string; mode: K
   return id;
 }
 
-const rowColumns = '(batch_id, seq, email, norm, host, result, reason, role, disposable, result_seq)';
-const rowValues = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const rowColumns = '(batch_id, seq, email, host, result, reason, role, disposable, result_seq)';
+const rowValues = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const rowsPerInsert = 64;
+
+/**
+ * The addresses each upload being staged has had, lower-cased. A temporary table: it lives as long as the
+ * connection, outside the database file, so keeping it costs no durable write; a batch whose upload was
+ * cut short by a crash is dropped at the next start anyway (`discardUnfinishedImports`).
+ */
+function stagingTable(db: Database): void {
+  sql(
+    db,
+    'CREATE TEMP TABLE IF NOT EXISTS staged_norms (batch_id TEXT NOT NULL, norm TEXT NOT NULL, PRIMARY KEY (batch_id, norm)) WITHOUT ROWID',
+  ).run();
+}
+
+/** Records a chunk's addresses for its batch; answers those it had not had (each once). */
+const newNorms = `INSERT INTO temp.staged_norms (batch_id, norm) SELECT ?1, value FROM json_each(?2) WHERE true
+  ON CONFLICT DO NOTHING RETURNING norm`;
 
 /** A verdict an engine can give at once, with no connection (the sandbox); undefined leaves the address to the worker. */
 export type AnswerNow = (local: string, asciiDomain: string) => Verdict | undefined;
@@ -94,21 +110,17 @@ export function stageAddresses(
   addresses: readonly string[],
   answerNow?: AnswerNow,
 ): void {
+  stagingTable(db);
   transaction(db, () => {
     const batch = loadBatch(db, batchId)!;
     if (batch.submitted + addresses.length > config.maxBatchAddresses) {
       throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
     }
-    // Addresses the batch already holds, in one query: what remains is inserted without conflicts, in
-    // statements of many rows (a statement per address costs more than the rest of staging).
+    // The addresses the upload has not had yet, in one statement: what remains is inserted without
+    // conflicts, in statements of many rows (a statement per address costs more than the rest of staging).
     const norms = addresses.map((raw) => raw.trim().toLowerCase());
-    const held = new Set(
-      (
-        sql(db, 'SELECT norm FROM batch_rows WHERE batch_id = ? AND norm IN (SELECT value FROM json_each(?))').all(
-          batchId,
-          JSON.stringify(norms),
-        ) as { norm: string }[]
-      ).map((row) => row.norm),
+    const fresh = new Set(
+      (sql(db, newNorms).all(batchId, JSON.stringify(norms)) as { norm: string }[]).map((row) => row.norm),
     );
     const rows: (string | number | null)[][] = [];
     let seq = batch.unique_count;
@@ -122,9 +134,8 @@ export function stageAddresses(
       }
     };
     addresses.forEach((raw, i) => {
-      const norm = norms[i]!;
-      if (held.has(norm)) return;
-      held.add(norm);
+      // The first of an address's copies in this chunk takes it; any other is a duplicate.
+      if (!fresh.delete(norms[i]!)) return;
       const email = raw.trim();
       const syntax = checkSyntax(email);
       seq += 1;
@@ -134,19 +145,18 @@ export function stageAddresses(
         : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
       const host = syntax.ok ? syntax.asciiDomain : null;
       if (!verdict) {
-        rows.push([batchId, seq, email, norm, host, null, null, 0, 0, null]);
+        rows.push([batchId, seq, email, host, null, null, 0, 0, null]);
         return;
       }
       const { result, reason, role, disposable } = verdict;
-      rows.push([batchId, seq, email, norm, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, resultSeq]);
+      rows.push([batchId, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, resultSeq]);
       resultSeq += 1;
       counts.done += 1;
       if (result in counts) counts[result as 'valid'] += 1;
       if (syntax.ok && role) counts.role += 1;
       if (syntax.ok && disposable) counts.disposable += 1;
     });
-    // In address order, the unique index of addresses is written page by page rather than all over.
-    rows.sort((a, b) => ((a[3] as string) < (b[3] as string) ? -1 : 1));
+    // In seq order, which is the key's: every row lands at the end of the table, page after page.
     insertRows(db, rows);
     sql(
       db,
@@ -167,6 +177,12 @@ export function stageAddresses(
       batchId,
     );
   });
+}
+
+/** After a batch's last chunk (or its failure): the upload's record of addresses seen is dropped. */
+export function endStaging(db: Database, batchId: string): void {
+  stagingTable(db);
+  sql(db, 'DELETE FROM temp.staged_norms WHERE batch_id = ?').run(batchId);
 }
 
 export function discardBatch(db: Database, batchId: string): void {

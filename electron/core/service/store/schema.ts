@@ -1,8 +1,8 @@
 // The embedded service's tables. Times are milliseconds since the epoch unless named *_iso.
 import { randomBytes } from 'node:crypto';
-import { sql, type Database } from '../../storage/sqlite.ts';
+import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 
-const schemaVersion = 4;
+const schemaVersion = 5;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
@@ -14,6 +14,7 @@ export function migrate(db: Database): void {
   if (current < 3) addLocalEngineTables(db);
   // 4: how each live conversation was protected (STARTTLS, and whether the certificate verified).
   if (current < 4) db.exec('ALTER TABLE batch_rows ADD COLUMN smtp_tls TEXT');
+  if (current < 5) transaction(db, () => rebuildBatchRowsWithoutNorm(db));
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
@@ -158,6 +159,41 @@ function addLocalEngineTables(db: Database): void {
       backoff_until INTEGER NOT NULL DEFAULT 0,
       deferrals INTEGER NOT NULL DEFAULT 0
     );
+  `);
+}
+
+/**
+ * 5: no copy of each address lower-cased and no unique index of it. That index cost a random B-tree write
+ * per address staged (a quarter of a million-address upload); duplicates within an upload are now found
+ * in a temporary table while it is staged (batches-store.ts), and a batch never gains addresses later.
+ */
+function rebuildBatchRowsWithoutNorm(db: Database): void {
+  const columns =
+    'batch_id, seq, email, host, result, reason, role, disposable, billed, billed_free, attempts, result_seq, provider, free, smtp_reply, smtp_tls';
+  db.exec(`
+    CREATE TABLE batch_rows_v5 (
+      batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+      seq INTEGER NOT NULL,
+      email TEXT NOT NULL,
+      host TEXT,
+      result TEXT,
+      reason TEXT,
+      role INTEGER NOT NULL DEFAULT 0,
+      disposable INTEGER NOT NULL DEFAULT 0,
+      billed INTEGER NOT NULL DEFAULT 0,
+      billed_free INTEGER NOT NULL DEFAULT 0,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result_seq INTEGER,
+      provider TEXT,
+      free INTEGER,
+      smtp_reply TEXT,
+      smtp_tls TEXT,
+      PRIMARY KEY (batch_id, seq)
+    );
+    INSERT INTO batch_rows_v5 (${columns}) SELECT ${columns} FROM batch_rows ORDER BY batch_id, seq;
+    DROP TABLE batch_rows;
+    ALTER TABLE batch_rows_v5 RENAME TO batch_rows;
+    CREATE UNIQUE INDEX batch_rows_by_result ON batch_rows (batch_id, result_seq) WHERE result_seq IS NOT NULL;
   `);
 }
 
