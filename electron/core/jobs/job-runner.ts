@@ -11,7 +11,7 @@ import { BufferedFileWriter, csvLineWriter } from '../lists/csv-writer.ts';
 import { supersededStatus } from './list-store-parts.ts';
 import { batchStatuses, endStatuses } from '../wire/assumptions.ts';
 import { completeStatus } from '../wire/spec.ts';
-import type { AddressIndex } from './address-index.ts';
+import type { AddressIndex } from '../email/address-index.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import type { ListStore, Part } from './list-store.ts';
 import { readPartResults } from './part-results.ts';

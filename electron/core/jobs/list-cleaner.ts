@@ -5,7 +5,7 @@
 import { AppError } from '../../common/app-error.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import type { ServiceClient } from '../client/service-client.ts';
-import type { AddressIndex } from './address-index.ts';
+import type { AddressIndex } from '../email/address-index.ts';
 import { inputFingerprint } from './input-fingerprint.ts';
 import { CostNotCovered, estimateCost, type Cost } from './job-cost.ts';
 import { cancelJob, planRetry, runJob, type JobProgress, type RunOptions } from './job-runner.ts';

@@ -10,7 +10,7 @@ import type { PrecheckCounts } from '../../common/contract.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
-import { createAddressIndex, type AddressIndex } from './address-index.ts';
+import { createAddressIndex, type AddressIndex } from '../email/address-index.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import { rowsPerChunk, type ListStore, type NewAddress } from './list-store.ts';
 

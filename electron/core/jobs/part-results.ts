@@ -8,7 +8,7 @@ import { readResults } from '../client/results-reader.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import type { ResultRow } from '../wire/spec.ts';
-import type { AddressIndex } from './address-index.ts';
+import type { AddressIndex } from '../email/address-index.ts';
 import { keyCheck } from './list-import.ts';
 import type { ListStore, Part, VerdictRow } from './list-store.ts';
 

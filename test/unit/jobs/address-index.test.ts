@@ -1,6 +1,6 @@
 // The address index finds repeats in O(1) and never merges two addresses on a fingerprint alone.
 import { describe, expect, it } from 'vitest';
-import { createAddressIndex } from '../../../electron/core/jobs/address-index.ts';
+import { createAddressIndex } from '../../../electron/core/email/address-index.ts';
 
 describe('address index', () => {
   it('gives each distinct key one id, however many times it comes, while it grows', () => {

@@ -6,11 +6,12 @@ import { invalidRequest } from '../service-errors.ts';
 import { cancelBatch, openBatch } from '../store/batch-lifecycle-store.ts';
 import {
   beginBatch,
+  beginStaging,
   discardBatch,
-  endStaging,
   getBatchFor,
   stageAddresses,
   type AnswerNow,
+  type Staging,
 } from '../store/batches-store.ts';
 import { requestHash, type StoredResponse } from '../store/idempotency-store.ts';
 import { sendJson } from './error-responses.ts';
@@ -33,10 +34,17 @@ export async function createBatch(context: ServiceContext, call: Call): Promise<
     throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
   }
   await idempotent(context, call, requestHash('batches', text), (settle) =>
-    createStagedBatch(context, call, name, settle, (batchId, answerNow) => {
-      for (let i = 0; i < emails.length; i += stageChunk)
-        stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk), answerNow);
-    }),
+    createStagedBatch(
+      context,
+      call,
+      name,
+      settle,
+      (batchId, staging) => {
+        for (let i = 0; i < emails.length; i += stageChunk)
+          stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk), staging);
+      },
+      emails.length,
+    ),
   );
 }
 
@@ -57,17 +65,17 @@ export async function createStagedBatch(
   call: Call,
   name: string,
   settle: (stored: StoredResponse) => void,
-  stage: (batchId: string, answerNow: AnswerNow | undefined) => void | Promise<void>,
+  stage: (batchId: string, staging: Staging) => void | Promise<void>,
+  /** How many addresses are coming, when known. */
+  expected?: number,
 ): Promise<StoredResponse> {
   const { db, config } = context;
   const batchId = beginBatch(db, config.now(), call.key, name);
   try {
-    await stage(batchId, answerNow(context, call.key.mode));
+    await stage(batchId, beginStaging(answerNow(context, call.key.mode), expected));
   } catch (error) {
     discardBatch(db, batchId);
     throw error;
-  } finally {
-    endStaging(db, batchId);
   }
   let stored: StoredResponse | undefined;
   openBatch(db, config, config.now(), batchId, (batch) => {

@@ -9,7 +9,7 @@ import { detachCell, readCsvRows } from '../../lists/csv-reader.ts';
 import { sizeLimit, SizeLimitError } from '../../streams/size-limit.ts';
 import { filesNameParam } from '../../wire/assumptions.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
-import { stageAddresses, submittedCount, type AnswerNow } from '../store/batches-store.ts';
+import { stageAddresses, submittedCount, type Staging } from '../store/batches-store.ts';
 import { createStagedBatch, stageChunk } from './batch-handlers.ts';
 import { idempotent } from './idempotent.ts';
 import type { Call, ServiceContext } from './service-context.ts';
@@ -33,8 +33,8 @@ export async function uploadFile(context: ServiceContext, call: Call): Promise<v
       throw error;
     });
     await idempotent(context, call, hash.digest('hex'), (settle) =>
-      createStagedBatch(context, call, name, settle, (batchId, answerNow) =>
-        stageFile(context, batchId, path, name || 'upload.csv', answerNow),
+      createStagedBatch(context, call, name, settle, (batchId, staging) =>
+        stageFile(context, batchId, path, name || 'upload.csv', staging),
       ),
     );
   } finally {
@@ -48,7 +48,7 @@ async function stageFile(
   batchId: string,
   path: string,
   displayName: string,
-  answerNow: AnswerNow | undefined,
+  staging: Staging,
 ) {
   let column = -1;
   let chunk: string[] = [];
@@ -63,10 +63,10 @@ async function stageFile(
     if (address === '') return;
     chunk.push(detachCell(address));
     if (chunk.length >= stageChunk) {
-      stageAddresses(context.db, context.config, batchId, chunk, answerNow);
+      stageAddresses(context.db, context.config, batchId, chunk, staging);
       chunk = [];
     }
   });
-  if (chunk.length > 0) stageAddresses(context.db, context.config, batchId, chunk, answerNow);
+  if (chunk.length > 0) stageAddresses(context.db, context.config, batchId, chunk, staging);
   if (submittedCount(context.db, batchId) === 0) throw invalidRequest('empty_batch', 'The file has no addresses.');
 }

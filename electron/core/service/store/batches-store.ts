@@ -1,6 +1,7 @@
 // The batches and their rows: staged in chunks (so a huge upload is never held whole), read back in
 // result order (a cursor is a position that stays valid while rows are still being added behind it), and
 // the pending rows the worker probes. The batch lifecycle is in batch-lifecycle-store.ts.
+import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { checkSyntax } from '../../email/syntax.ts';
 import { transaction, type Database, sql } from '../../storage/sqlite.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
@@ -69,24 +70,20 @@ const rowColumns = '(batch_id, seq, email, host, result, reason, role, disposabl
 const rowValues = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const rowsPerInsert = 64;
 
-/**
- * The addresses each upload being staged has had, lower-cased. A temporary table: it lives as long as the
- * connection, outside the database file, so keeping it costs no durable write; a batch whose upload was
- * cut short by a crash is dropped at the next start anyway (`discardUnfinishedImports`).
- */
-function stagingTable(db: Database): void {
-  sql(
-    db,
-    'CREATE TEMP TABLE IF NOT EXISTS staged_norms (batch_id TEXT NOT NULL, norm TEXT NOT NULL, PRIMARY KEY (batch_id, norm)) WITHOUT ROWID',
-  ).run();
-}
-
-/** Records a chunk's addresses for its batch; answers those it had not had (each once). */
-const newNorms = `INSERT INTO temp.staged_norms (batch_id, norm) SELECT ?1, value FROM json_each(?2) WHERE true
-  ON CONFLICT DO NOTHING RETURNING norm`;
-
 /** A verdict an engine can give at once, with no connection (the sandbox); undefined leaves the address to the worker. */
 export type AnswerNow = (local: string, asciiDomain: string) => Verdict | undefined;
+
+/**
+ * One upload's staging, from its first chunk to its last. `seen` finds an address the upload already had
+ * (a fingerprint of each in typed arrays, confirmed against the stored row) without an index of every
+ * address in the database; a batch never gains addresses after its upload, so nothing else needs one.
+ * With `answerNow`, addresses get their verdict in the same write (never billed: only sandbox keys do this).
+ */
+export type Staging = { seen: AddressIndex; answerNow?: AnswerNow };
+
+export function beginStaging(answerNow?: AnswerNow, expected?: number): Staging {
+  return { seen: createAddressIndex(expected), ...(answerNow ? { answerNow } : {}) };
+}
 
 function insertRows(db: Database, rows: readonly (string | number | null)[][]): void {
   const many = sql(
@@ -99,30 +96,28 @@ function insertRows(db: Database, rows: readonly (string | number | null)[][]): 
   for (; i < rows.length; i += 1) one.run(...rows[i]!);
 }
 
-/**
- * Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. With
- * `answerNow`, addresses get their verdict in the same write (never billed: only sandbox keys do this).
- */
+/** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
 export function stageAddresses(
   db: Database,
   config: ServiceConfig,
   batchId: string,
   addresses: readonly string[],
-  answerNow?: AnswerNow,
+  { seen, answerNow }: Staging,
 ): void {
-  stagingTable(db);
   transaction(db, () => {
     const batch = loadBatch(db, batchId)!;
     if (batch.submitted + addresses.length > config.maxBatchAddresses) {
       throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
     }
-    // The addresses the upload has not had yet, in one statement: what remains is inserted without
-    // conflicts, in statements of many rows (a statement per address costs more than the rest of staging).
-    const norms = addresses.map((raw) => raw.trim().toLowerCase());
-    const fresh = new Set(
-      (sql(db, newNorms).all(batchId, JSON.stringify(norms)) as { norm: string }[]).map((row) => row.norm),
-    );
+    // What remains is inserted without conflicts, in statements of many rows (a statement per address
+    // costs more than the rest of staging). A candidate repeat is confirmed against its row: this chunk's
+    // rows are not stored yet, so their addresses are kept by seq until they are.
     const rows: (string | number | null)[][] = [];
+    const unstored = new Map<number, string>();
+    const storedEmail = sql(db, 'SELECT email FROM batch_rows WHERE batch_id = ? AND seq = ?');
+    const sameAddress = (at: number, norm: string) =>
+      (unstored.get(at) ?? (storedEmail.get(batchId, at) as { email: string } | undefined)?.email.toLowerCase()) ===
+      norm;
     let seq = batch.unique_count;
     let resultSeq = batch.next_result_seq;
     const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
@@ -133,12 +128,13 @@ export function stageAddresses(
         return undefined; // the worker asks again, and gives the batch up if it keeps failing
       }
     };
-    addresses.forEach((raw, i) => {
-      // The first of an address's copies in this chunk takes it; any other is a duplicate.
-      if (!fresh.delete(norms[i]!)) return;
+    for (const raw of addresses) {
       const email = raw.trim();
-      const syntax = checkSyntax(email);
+      const norm = email.toLowerCase();
+      if (!seen.idFor(norm, sameAddress, () => seq + 1).created) continue;
       seq += 1;
+      unstored.set(seq, norm);
+      const syntax = checkSyntax(email);
       // Bad syntax gets its verdict now: it is never probed and never billed.
       const verdict = syntax.ok
         ? answer(email, syntax.asciiDomain)
@@ -146,7 +142,7 @@ export function stageAddresses(
       const host = syntax.ok ? syntax.asciiDomain : null;
       if (!verdict) {
         rows.push([batchId, seq, email, host, null, null, 0, 0, null]);
-        return;
+        continue;
       }
       const { result, reason, role, disposable } = verdict;
       rows.push([batchId, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, resultSeq]);
@@ -155,7 +151,7 @@ export function stageAddresses(
       if (result in counts) counts[result as 'valid'] += 1;
       if (syntax.ok && role) counts.role += 1;
       if (syntax.ok && disposable) counts.disposable += 1;
-    });
+    }
     // In seq order, which is the key's: every row lands at the end of the table, page after page.
     insertRows(db, rows);
     sql(
@@ -177,12 +173,6 @@ export function stageAddresses(
       batchId,
     );
   });
-}
-
-/** After a batch's last chunk (or its failure): the upload's record of addresses seen is dropped. */
-export function endStaging(db: Database, batchId: string): void {
-  stagingTable(db);
-  sql(db, 'DELETE FROM temp.staged_norms WHERE batch_id = ?').run(batchId);
 }
 
 export function discardBatch(db: Database, batchId: string): void {

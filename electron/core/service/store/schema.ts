@@ -164,8 +164,8 @@ function addLocalEngineTables(db: Database): void {
 
 /**
  * 5: no copy of each address lower-cased and no unique index of it. That index cost a random B-tree write
- * per address staged (a quarter of a million-address upload); duplicates within an upload are now found
- * in a temporary table while it is staged (batches-store.ts), and a batch never gains addresses later.
+ * per address staged (a third of a million-address upload); duplicates within an upload are now found
+ * while it is staged (`Staging` in batches-store.ts), and a batch never gains addresses later.
  */
 function rebuildBatchRowsWithoutNorm(db: Database): void {
   const columns =
