@@ -2,7 +2,7 @@
 // row that holds it (a first occurrence and a repeat differ only in billed and duplicate).
 import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../common/list-funnel.ts';
 import type { VerdictColumns } from './list-store.ts';
-import { column, type RowVerdict } from './row-verdicts.ts';
+import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
 export const annotationColumns = [
   'sift_result',
@@ -29,7 +29,7 @@ const isFunnelDuplicate = (verdict: RowVerdict) =>
   verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
-type Annotated = VerdictColumns & { 9?: string; 10?: string };
+type Annotated = VerdictColumns & { 5?: string; 6?: string };
 
 export function annotationWriter(encode: (cells: readonly string[]) => string) {
   const noAddressTail = encode(noAddress);
@@ -38,17 +38,17 @@ export function annotationWriter(encode: (cells: readonly string[]) => string) {
     // A credit is spent once per address: on its first row, not on its duplicates.
     String(billed),
     String(duplicate),
-    String(address[column.role] === 1),
-    String(address[column.disposable] === 1),
+    String(hasFlag(address, 'role')),
+    String(hasFlag(address, 'disposable')),
     address[column.reason] ?? '',
     address[column.suggestion] ?? '',
-    String(address[column.accepted] === 1),
+    String(hasFlag(address, 'accepted')),
   ];
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
     if (!address) return noAddressTail;
     // Kept on the address's own array, which lives as long as its chunk of rows.
-    if (isFunnelDuplicate(verdict)) return (address[10] ??= encode(cells(address, false, true)));
-    return (address[9] ??= encode(cells(address, address[column.billed] === 1, false)));
+    if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(cells(address, false, true)));
+    return (address[5] ??= encode(cells(address, hasFlag(address, 'billed'), false)));
   };
 }

@@ -18,7 +18,7 @@ import { BufferedFileWriter, csvLineWriter, writeFailure } from '../lists/csv-wr
 import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import { annotationColumns, annotationWriter, resultOf } from './annotation.ts';
-import { column, createRowVerdicts } from './row-verdicts.ts';
+import { column, createRowVerdicts, hasFlag } from './row-verdicts.ts';
 import { summariseJob } from './list-summary.ts';
 
 export type ExportedFile = { kind: ExportKind; path: string };
@@ -77,6 +77,11 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
 
     const hash = createHash('sha256');
     let row = 0;
+    // The writes a row had to wait for; one array for every row, as rows rarely wait.
+    const waits: Promise<void>[] = [];
+    const waitFor = (wait: Promise<void> | undefined) => {
+      if (wait) waits.push(wait);
+    };
     await readCsvRows(
       job.inputPath,
       source,
@@ -84,37 +89,37 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
         row += 1;
         const verdict = verdicts.next(row);
         if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
-        const waits: (Promise<void> | undefined)[] = [];
+        waits.length = 0;
+        // A short row is padded to the header's width, so the sift_* columns line up.
+        const padding =
+          cells.length < job.headers.length ? job.delimiter.repeat(job.headers.length - cells.length) : '';
+        // The annotated line first: the cleaned line below puts the normal address into `cells` itself.
+        waitFor(annotated.write(`${line(cells, guard)}${padding}${job.delimiter}${annotate(verdict)}\r\n`));
         const address = verdict.address;
         // Only the first row of an address to check goes to the cleaned and per-status files.
         if (address && !verdict.duplicate && address[column.result] !== badSyntaxResult) {
           const result = resultOf(address);
-          const role = address[column.role] === 1;
-          const disposable = address[column.disposable] === 1;
+          const role = hasFlag(address, 'role');
+          const disposable = hasFlag(address, 'disposable');
+          const suggestion = address[column.suggestion];
           // An accepted suggestion is the address the person meant: it goes into the cleaned list, corrected.
-          const accepted = address[column.accepted] === 1 && address[column.suggestion] !== null;
-          const typo = address[column.suggestion] !== null && !accepted;
+          const accepted = hasFlag(address, 'accepted') && suggestion !== null;
+          const typo = suggestion !== null && !accepted;
           const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
-          const targets = [
-            (keep.has(result) || accepted) && !removed ? cleaned : undefined,
-            writers.get(result as ExportKind),
-            role ? writers.get('role') : undefined,
-            disposable ? writers.get('disposable') : undefined,
-          ].filter((writer) => writer !== undefined);
-          if (targets.length > 0) {
-            const cleanCells = cells.slice();
-            cleanCells[job.columnIndex] = accepted
-              ? address[column.suggestion]!
-              : normaliseAddress(cells[job.columnIndex] ?? '');
-            const text = `${line(cleanCells)}\r\n`;
-            for (const writer of targets) waits.push(writer.write(text));
+          const toCleaned = (keep.has(result) || accepted) && !removed;
+          const byResult = writers.get(result as ExportKind);
+          const byRole = role ? writers.get('role') : undefined;
+          const byDisposable = disposable ? writers.get('disposable') : undefined;
+          if (toCleaned || byResult || byRole || byDisposable) {
+            cells[job.columnIndex] = accepted ? suggestion : normaliseAddress(cells[job.columnIndex] ?? '');
+            const text = `${line(cells)}\r\n`;
+            if (toCleaned) waitFor(cleaned.write(text));
+            if (byResult) waitFor(byResult.write(text));
+            if (byRole) waitFor(byRole.write(text));
+            if (byDisposable) waitFor(byDisposable.write(text));
           }
         }
-        // A short row is padded to the header's width, so the sift_* columns line up.
-        const padding =
-          cells.length < job.headers.length ? job.delimiter.repeat(job.headers.length - cells.length) : '';
-        waits.push(annotated.write(`${line(cells, guard)}${padding}${job.delimiter}${annotate(verdict)}\r\n`));
-        if (waits.some((wait) => wait !== undefined)) return Promise.all(waits).then(() => undefined);
+        if (waits.length > 0) return Promise.all(waits).then(() => undefined);
       },
       { delimiter: job.delimiter, skipFirstRow: job.hasHeader, onBytes: (bytes) => hash.update(bytes) },
     );

@@ -6,6 +6,7 @@
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
 import { badSyntaxResult } from '../../common/list-funnel.ts';
+import type { StatementSync } from 'node:sqlite';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
@@ -13,6 +14,8 @@ import { partsOf } from './list-store-parts.ts';
 export const rowsPerChunk = 4096;
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;
+/** Verdicts per multi-row UPDATE, for the same reason. */
+const updateGroup = 32;
 const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
 
 export type NewAddress = {
@@ -33,18 +36,14 @@ export type AddressRecord = NewAddress & {
   reason: string | null;
 };
 
-/** [id, first row, result, billed, role, disposable, reason, suggestion], as SQLite gives them. */
-export type VerdictColumns = [
-  number,
-  number,
-  string | null,
-  number,
-  number,
-  number,
-  string | null,
-  string | null,
-  number,
-];
+/**
+ * [first row, result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable
+ * and accepted (`verdictFlag`). Five values per address: reading them is a good part of an export.
+ */
+export type VerdictColumns = [number, string | null, number, string | null, string | null];
+
+/** The bits of `VerdictColumns`' flags. */
+export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8 } as const;
 
 export type VerdictRow = {
   id: number;
@@ -97,9 +96,28 @@ export function openListStore(path: string) {
     args[at + 9] = a.sendable ? null : 'syntax';
   };
 
+  /** Verdicts for many addresses in one statement; RETURNING tells which were their first. */
+  const verdictUpdate = (count: number) => {
+    const statement = sql(
+      db,
+      `UPDATE addresses SET result = v.column2, billed = v.column3, reason = v.column4, provider = v.column5
+       FROM (VALUES ${Array(count).fill('(?, ?, ?, ?, ?)').join(', ')}) AS v
+       WHERE addresses.id = v.column1 AND addresses.result IS NULL RETURNING addresses.result, addresses.billed`,
+    );
+    statement.setReturnArrays(true);
+    return statement;
+  };
+  const groupUpdate = verdictUpdate(updateGroup);
+  const keysBetween = sql(db, 'SELECT id, key FROM addresses WHERE id BETWEEN ? AND ?');
+  keysBetween.setReturnArrays(true);
+  const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
+  keysIn.setReturnArrays(true);
+  const oneUpdate = verdictUpdate(1);
+
   const verdictsBetween = sql(
     db,
-    'SELECT id, first_row, result, billed, role, disposable, reason, suggestion, accepted FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id',
+    `SELECT first_row, result, billed | (role << 1) | (disposable << 2) | (accepted << 3), reason, suggestion
+     FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
   );
   verdictsBetween.setReturnArrays(true);
 
@@ -143,12 +161,23 @@ export function openListStore(path: string) {
       });
     },
 
-    /** The stored keys of many addresses in one query (confirming a page of results at once). */
+    /**
+     * The stored keys of many addresses in one query (confirming a page of results at once); the answer may
+     * hold more. Results come back in about the order addresses were sent, so ids that are mostly one dense
+     * range are read as that range.
+     */
     keysOf(ids: readonly number[]): Map<number, string> {
-      const rows = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))').all(
-        JSON.stringify(ids),
-      ) as { id: number; key: string }[];
-      return new Map(rows.map((row) => [row.id, row.key]));
+      if (ids.length === 0) return new Map();
+      let low = Infinity;
+      let high = -Infinity;
+      for (const id of ids) {
+        if (id < low) low = id;
+        if (id > high) high = id;
+      }
+      const rows = (high - low < 2 * ids.length
+        ? keysBetween.all(low, high)
+        : keysIn.all(JSON.stringify(ids))) as unknown as [number, string][];
+      return new Map(rows);
     },
 
     keyOf(id: number): string | undefined {
@@ -178,8 +207,8 @@ export function openListStore(path: string) {
     },
 
     /**
-     * What the export needs of the addresses with ids in [firstId, lastId], as arrays in `VerdictColumns`
-     * order: a million objects with named fields would cost more than the rest of the export.
+     * What the export needs of the addresses with ids in [firstId, lastId] (every id in it exists), as arrays
+     * in `VerdictColumns` order: a million objects with named fields would cost more than the rest of the export.
      */
     verdictsBetween(firstId: number, lastId: number): VerdictColumns[] {
       return verdictsBetween.all(firstId, lastId) as unknown as VerdictColumns[];
@@ -203,18 +232,29 @@ export function openListStore(path: string) {
       position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
     ): number {
       return transaction(db, () => {
-        const write = sql(
-          db,
-          'UPDATE addresses SET result = ?, billed = ?, reason = ?, provider = ? WHERE id = ? AND result IS NULL',
-        );
         const added = new Map<string, number>();
         const add = (name: string, by = 1) => added.set(name, (added.get(name) ?? 0) + by);
+        // Only the first verdict for an address counts: a later one in `rows` would change nothing.
+        const seen = new Set<number>();
+        const args: (string | number | null)[] = [];
+        const write = (statement: StatementSync) => {
+          for (const [result, billed] of statement.all(...args) as unknown as [string, number][]) {
+            add('checked');
+            add(`result:${result}`);
+            if (billed === 1) add('billed');
+          }
+          args.length = 0;
+        };
         for (const row of rows) {
-          if (write.run(row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null, row.id).changes === 0)
-            continue;
-          add('checked');
-          add(`result:${row.result}`);
-          if (row.billed) add('billed');
+          if (seen.has(row.id)) continue;
+          seen.add(row.id);
+          args.push(row.id, row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null);
+          if (args.length === updateGroup * 5) write(groupUpdate);
+        }
+        const rest = args.splice(0);
+        for (let at = 0; at < rest.length; at += 5) {
+          args.push(...rest.slice(at, at + 5));
+          write(oneUpdate);
         }
         const bump = sql(
           db,

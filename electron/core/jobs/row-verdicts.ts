@@ -1,20 +1,13 @@
 // Each row of a job's list with its address's verdict, in row order: what the export writes beside the
 // row's own cells. Reads the list a chunk of rows at a time: the addresses a chunk introduces are one
 // range of ids, fetched in one query; a repeat of an earlier address is one lookup (the recent ones kept).
-import type { ListStore, VerdictColumns } from './list-store.ts';
+import { verdictFlag, type ListStore, type VerdictColumns } from './list-store.ts';
 
-export const column = {
-  id: 0,
-  firstRow: 1,
-  result: 2,
-  billed: 3,
-  role: 4,
-  disposable: 5,
-  reason: 6,
-  suggestion: 7,
-  /** 1 when the person accepted the typo suggestion. */
-  accepted: 8,
-} as const;
+export const column = { firstRow: 0, result: 1, flags: 2, reason: 3, suggestion: 4 } as const;
+
+/** Whether an address has a flag: billed, role, disposable, or accepted (the person took the typo suggestion). */
+export const hasFlag = (address: VerdictColumns, flag: keyof typeof verdictFlag) =>
+  (address[column.flags] & verdictFlag[flag]) !== 0;
 
 /** A row's address (null: the row has none) and whether an earlier row had it first. */
 export type RowVerdict = { address: VerdictColumns | null; duplicate: boolean };

@@ -52,16 +52,19 @@ export function writeFailure(error: unknown, path: string): AppError {
 }
 
 const bufferBytes = 1024 * 1024;
+/** Lines are joined into strings of about this many characters before encoding: one encode per line costs more. */
+const pendingChars = 16 * 1024;
 
 /**
  * A file written in large pieces; `write` returns a promise only when it had to wait for the disk. Text is
- * encoded into a buffer as it comes, so a flush writes bytes, never a joined string.
+ * gathered into a string of many lines, encoded into a buffer, and a full buffer is written as bytes.
  */
 export class BufferedFileWriter {
   readonly path: string;
   private handle: FileHandle | null;
   private buffer = Buffer.allocUnsafe(bufferBytes);
   private used = 0;
+  private pending = '';
 
   private constructor(path: string, handle: FileHandle) {
     this.path = path;
@@ -77,18 +80,27 @@ export class BufferedFileWriter {
   }
 
   write(text: string): Promise<void> | undefined {
-    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
-    if (this.used + text.length * 3 > bufferBytes) {
-      if (text.length * 3 > bufferBytes) return this.flush().then(() => this.writeDirect(text));
-      const flushed = this.flush();
-      this.used += this.buffer.write(text, this.used);
-      return flushed;
-    }
-    this.used += this.buffer.write(text, this.used);
-    return undefined;
+    this.pending += text;
+    return this.pending.length >= pendingChars ? this.encodePending() : undefined;
   }
 
   async flush(): Promise<void> {
+    await this.encodePending();
+    await this.writeBuffer();
+  }
+
+  private encodePending(): Promise<void> | undefined {
+    const text = this.pending;
+    this.pending = '';
+    if (text.length === 0) return undefined;
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (text.length * 3 > bufferBytes) return this.writeBuffer().then(() => this.writeDirect(text));
+    const written = this.used + text.length * 3 > bufferBytes ? this.writeBuffer() : undefined;
+    this.used += this.buffer.write(text, this.used);
+    return written;
+  }
+
+  private async writeBuffer(): Promise<void> {
     if (this.used === 0) return;
     const bytes = this.buffer.subarray(0, this.used);
     // The next writes go to a fresh buffer while this one is on its way to the disk.
