@@ -1,5 +1,6 @@
 // Role and disposable addresses, from maintained list packages rather than lists typed by hand.
 import { createRequire } from 'node:module';
+import { memoByDomain } from './domain-memo.ts';
 
 const require = createRequire(import.meta.url);
 const roleLocalParts = new Set<string>(
@@ -15,7 +16,7 @@ export function isRoleLocalPart(local: string): boolean {
   return roleLocalParts.has((plus === -1 ? local : local.slice(0, plus)).toLowerCase());
 }
 
-export function isDisposableDomain(asciiDomain: string): boolean {
+export const isDisposableDomain = memoByDomain((asciiDomain: string): boolean => {
   const domain = asciiDomain.toLowerCase();
   if (disposableDomains.has(domain) || disposableWildcards.has(domain)) return true;
   const labels = domain.split('.');
@@ -23,4 +24,4 @@ export function isDisposableDomain(asciiDomain: string): boolean {
     if (disposableWildcards.has(labels.slice(i).join('.'))) return true;
   }
   return false;
-}
+});

@@ -2,6 +2,7 @@
 // role and disposable flags, and a typo suggestion for big providers (shown, never applied).
 import emailSpellChecker from '@zootools/email-spell-checker';
 import { isDisposableDomain, isRoleLocalPart } from './address-lists.ts';
+import { memoByDomain } from './domain-memo.ts';
 import { atSignOf, checkDomain, localPartProblem } from './syntax.ts';
 
 export type Precheck =
@@ -57,18 +58,10 @@ function suggestedDomainFor(asciiDomain: string): string | null {
 
 type DomainFacts = { ok: false } | { ok: true; asciiDomain: string; disposable: boolean; suggestion: string | null };
 
-/**
- * What Sift knows of a domain, worked out once per domain: a list has far fewer domains than addresses,
- * and the IDN conversion, the disposable lookup and the spelling check cost more than all the rest.
- */
-const factsByDomain = new Map<string, DomainFacts>();
-const maxCachedDomains = 50_000;
-
-function domainFacts(domain: string): DomainFacts {
-  const cached = factsByDomain.get(domain);
-  if (cached) return cached;
+/** What Sift knows of a domain, worked out once per domain. */
+const domainFacts = memoByDomain((domain: string): DomainFacts => {
   const checked = checkDomain(domain);
-  const facts: DomainFacts = checked.ok
+  return checked.ok
     ? {
         ok: true,
         asciiDomain: checked.asciiDomain,
@@ -76,11 +69,7 @@ function domainFacts(domain: string): DomainFacts {
         suggestion: suggestedDomainFor(checked.asciiDomain),
       }
     : { ok: false };
-  if (factsByDomain.size >= maxCachedDomains) factsByDomain.clear();
-  // A copy as the key: `domain` is a slice of a cell, and a slice keeps its whole chunk of the file alive.
-  factsByDomain.set(Buffer.from(domain).toString(), facts);
-  return facts;
-}
+});
 
 /** A likely-meant address for a provider typo (ann@gmial.com → ann@gmail.com), or undefined. */
 export function suggestDomain(address: string): string | undefined {

@@ -2,6 +2,7 @@
 // dot-atom local parts; domains checked label by label after IDN conversion. The local part and the
 // domain are checked apart, so callers that see many addresses of one domain can cache the domain's check.
 import { domainToASCII } from 'node:url';
+import { memoByDomain } from './domain-memo.ts';
 
 export type SyntaxCheck =
   { ok: true; local: string; domain: string; asciiDomain: string } | { ok: false; reason: string };
@@ -32,6 +33,9 @@ export function checkDomain(domain: string): DomainCheck {
   return { ok: true, asciiDomain };
 }
 
+/** `checkDomain`, remembered per domain: a service checks every address of a batch. */
+const checkDomainOnce = memoByDomain(checkDomain);
+
 /** Where the local part ends: the last `@`, or -1 when the text has no local part and domain. */
 export function atSignOf(address: string): number {
   const at = address.lastIndexOf('@');
@@ -46,7 +50,7 @@ export function checkSyntax(address: string): SyntaxCheck {
   if (whitespace.test(address)) return { ok: false, reason: 'whitespace' };
   const localProblem = localPartProblem(local);
   if (localProblem) return { ok: false, reason: localProblem };
-  const domainCheck = checkDomain(domain);
+  const domainCheck = checkDomainOnce(domain);
   if (!domainCheck.ok) return domainCheck;
   if (local.length + 1 + domainCheck.asciiDomain.length > 254) return { ok: false, reason: 'address_too_long' };
   return { ok: true, local, domain, asciiDomain: domainCheck.asciiDomain };

@@ -5,6 +5,7 @@
 //   anything else → a stable mix drawn from a hash of the address (mostly valid, as real lists are)
 import { hash } from 'node:crypto';
 import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
+import { memoByDomain } from '../email/domain-memo.ts';
 
 export type Verdict = {
   result: string;
@@ -57,28 +58,23 @@ const scripted: [prefix: string, result: string, reason: string][] = [
 
 export class ProbeError extends Error {}
 
-/** Which domains the sandbox treats as catch-all, worked out once per domain (a list has few domains). */
-const catchAllDomains = new Map<string, boolean>();
-function isCatchAllDomain(domain: string): boolean {
-  let catchAll = catchAllDomains.get(domain);
-  if (catchAll === undefined) {
-    catchAll = !majorProviders.has(domain) && hash('sha256', domain, 'buffer')[0]! < 26;
-    if (catchAllDomains.size >= 50_000) catchAllDomains.clear();
-    catchAllDomains.set(domain, catchAll);
-  }
-  return catchAll;
-}
+/** What the sandbox holds true of a whole domain: disposable, and whether it accepts every address. */
+const domainTraits = memoByDomain((domain: string) => ({
+  disposable: isDisposableDomain(domain),
+  catchAll: !majorProviders.has(domain) && hash('sha256', domain, 'buffer')[0]! < 26,
+}));
 
 export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
   const lowerLocal = local.toLowerCase();
   const domain = asciiDomain.toLowerCase();
-  const flags = { role: isRoleLocalPart(lowerLocal), disposable: isDisposableDomain(domain) };
+  const traits = domainTraits(domain);
+  const flags = { role: isRoleLocalPart(lowerLocal), disposable: traits.disposable };
   if (lowerLocal.startsWith('giveup')) throw new ProbeError('The mail host kept failing (scripted sandbox failure).');
   for (const [prefix, result, reason] of scripted)
     if (lowerLocal.startsWith(prefix)) return { result, reason, ...flags };
 
   // Catch-all is a property of a domain, not of one address.
-  if (isCatchAllDomain(domain)) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
+  if (traits.catchAll) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
   // One-shot hashing: a hash object per address cost a tenth of staging a million.
   const roll = hash('sha256', `${lowerLocal}@${domain}`, 'buffer').readUInt16BE(0) / 65536;
   if (roll < 0.8) return { result: 'valid', reason: 'accepted_email', ...flags };
