@@ -44,9 +44,13 @@ async function bareParseSeconds(path: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-function runNode(script: string, args: string[]): { stdout: string; seconds: number } {
+function runNode(script: string, args: string[], env = process.env): { stdout: string; seconds: number } {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [...nodeArgs, script, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const run = spawnSync(process.execPath, [...nodeArgs, script, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    env,
+  });
   if (run.status !== 0) throw new Error(`${script} failed (${run.status}): ${run.stderr}`);
   return { stdout: run.stdout, seconds: (performance.now() - started) / 1000 };
 }
@@ -66,7 +70,13 @@ try {
       runNode(here('./stage-run.ts'), [input, join(dir, 'stages-data'), join(dir, 'out')]).stdout,
     );
     const report = join(dir, 'sift-report.json');
-    const whole = runNode(here('./measured-sift.ts'), [report, 'clean', input, '--out', join(dir, 'out')]).seconds;
+    // Its own data folder: never the person's, and never a service store grown by earlier runs.
+    const siftData = { ...process.env, SIFT_DATA_DIR: join(dir, 'sift-data') };
+    const whole = runNode(
+      here('./measured-sift.ts'),
+      [report, 'clean', input, '--out', join(dir, 'out')],
+      siftData,
+    ).seconds;
     const { peakRssMb } = JSON.parse(await readFile(report, 'utf8')) as { peakRssMb: number };
     results.push({ rows, parse, whole, rss: peakRssMb });
     console.log(`\n${rows.toLocaleString('en')} rows (${stages.phase}); bare papaparse parse ${fmt(parse)} s`);
