@@ -14,8 +14,10 @@ import { partsOf } from './list-store-parts.ts';
 export const rowsPerChunk = 4096;
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;
-/** Verdicts per multi-row UPDATE, for the same reason. */
+/** Verdicts per multi-row UPDATE, for the same reason; each verdict is five values (id, result, billed, reason, provider). */
 const updateGroup = 32;
+const valuesPerVerdict = 5;
+const verdictValues = `(${Array(valuesPerVerdict).fill('?').join(', ')})`;
 const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
 
 export type NewAddress = {
@@ -96,12 +98,12 @@ export function openListStore(path: string) {
     args[at + 9] = a.sendable ? null : 'syntax';
   };
 
-  /** Verdicts for many addresses in one statement; RETURNING tells which were their first. */
+  /** Verdicts for `count` addresses in one statement; RETURNING tells which were their first. */
   const verdictUpdate = (count: number) => {
     const statement = sql(
       db,
       `UPDATE addresses SET result = v.column2, billed = v.column3, reason = v.column4, provider = v.column5
-       FROM (VALUES ${Array(count).fill('(?, ?, ?, ?, ?)').join(', ')}) AS v
+       FROM (VALUES ${Array(count).fill(verdictValues).join(', ')}) AS v
        WHERE addresses.id = v.column1 AND addresses.result IS NULL RETURNING addresses.result, addresses.billed`,
     );
     statement.setReturnArrays(true);
@@ -112,12 +114,11 @@ export function openListStore(path: string) {
   keysBetween.setReturnArrays(true);
   const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
   keysIn.setReturnArrays(true);
-  const oneUpdate = verdictUpdate(1);
 
+  const flags = `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable} + accepted * ${verdictFlag.accepted}`;
   const verdictsBetween = sql(
     db,
-    `SELECT first_row, result, billed | (role << 1) | (disposable << 2) | (accepted << 3), reason, suggestion
-     FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
+    `SELECT first_row, result, ${flags}, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
   );
   verdictsBetween.setReturnArrays(true);
 
@@ -249,13 +250,9 @@ export function openListStore(path: string) {
           if (seen.has(row.id)) continue;
           seen.add(row.id);
           args.push(row.id, row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null);
-          if (args.length === updateGroup * 5) write(groupUpdate);
+          if (args.length === updateGroup * valuesPerVerdict) write(groupUpdate);
         }
-        const rest = args.splice(0);
-        for (let at = 0; at < rest.length; at += 5) {
-          args.push(...rest.slice(at, at + 5));
-          write(oneUpdate);
-        }
+        if (args.length > 0) write(verdictUpdate(args.length / valuesPerVerdict));
         const bump = sql(
           db,
           'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
