@@ -64,6 +64,23 @@ const domainTraits = memoByDomain((domain: string) => ({
   catchAll: !majorProviders.has(domain) && hash('sha256', domain, 'buffer')[0]! < 26,
 }));
 
+/**
+ * A stable number in [0, 1) for an address: FNV-1a over its characters, then murmur3's finaliser to spread
+ * the bits. A cryptographic hash per address cost a sixth of staging a million; nothing here is secret.
+ */
+function addressRoll(local: string, domain: string): number {
+  let state = 0x811c9dc5;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i += 1) state = Math.imul(state ^ text.charCodeAt(i), 0x01000193);
+  };
+  mix(local);
+  mix('@');
+  mix(domain);
+  state = Math.imul(state ^ (state >>> 16), 0x85ebca6b);
+  state = Math.imul(state ^ (state >>> 13), 0xc2b2ae35);
+  return ((state ^ (state >>> 16)) >>> 0) / 2 ** 32;
+}
+
 export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
   const lowerLocal = local.toLowerCase();
   const domain = asciiDomain.toLowerCase();
@@ -75,8 +92,7 @@ export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
 
   // Catch-all is a property of a domain, not of one address.
   if (traits.catchAll) return { result: 'catch_all', reason: 'accept_all_domain', ...flags };
-  // One-shot hashing: a hash object per address cost a tenth of staging a million.
-  const roll = hash('sha256', `${lowerLocal}@${domain}`, 'buffer').readUInt16BE(0) / 65536;
+  const roll = addressRoll(lowerLocal, domain);
   if (roll < 0.8) return { result: 'valid', reason: 'accepted_email', ...flags };
   if (roll < 0.93) return { result: 'invalid', reason: roll < 0.88 ? 'rejected_email' : 'invalid_domain', ...flags };
   return { result: 'unknown', reason: roll < 0.97 ? 'timeout' : 'mailbox_full', ...flags };

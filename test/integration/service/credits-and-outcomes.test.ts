@@ -154,8 +154,13 @@ describe('batch outcomes', () => {
       expect(billed).toBeGreaterThanOrEqual(25);
       expect(billed).toBeLessThan(200);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const rows = (await api('GET', `/batches/${created.body.id}/results?limit=1000`)).body.data;
-      expect(rows).toHaveLength(billed);
+      const rows = (await api('GET', `/batches/${created.body.id}/results?limit=1000`)).body.data as {
+        billed: boolean;
+      }[];
+      // Every verified address is a row; only definitive verdicts (not `unknown`) were billed.
+      const { valid, invalid, catch_all: catchAll, unknown } = canceled.body.summary as Record<string, number>;
+      expect(rows).toHaveLength(valid! + invalid! + catchAll! + unknown!);
+      expect(rows.filter((row) => row.billed)).toHaveLength(billed);
       expect((await api('GET', `/batches/${created.body.id}`)).body.summary.billed).toBe(billed);
       // 100 free checks first, then the balance: only what was verified is spent.
       const account = slow.dashboard.account();
