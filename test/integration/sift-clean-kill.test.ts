@@ -171,7 +171,7 @@ describe('sift clean, killed and resumed', () => {
       expect(batches.reduce((sum, batch) => sum + batch.c_billed, 0)).toBe(definitive);
       const repeated = store.db
         .prepare(
-          `SELECT lower(email) AS address FROM batch_rows WHERE batch_id IN (${batches.map(() => '?').join(',')}) GROUP BY address HAVING COUNT(*) > 1 LIMIT 1`,
+          `SELECT lower(email) AS address FROM batch_rows WHERE id >> 32 IN (SELECT row_key FROM batches WHERE id IN (${batches.map(() => '?').join(',')})) GROUP BY address HAVING COUNT(*) > 1 LIMIT 1`,
         )
         .all(...batches.map((batch) => batch.id));
       expect(repeated).toEqual([]);

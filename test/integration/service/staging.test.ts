@@ -66,18 +66,23 @@ describe('staging an upload', () => {
   });
 });
 
-describe('a store from before schema 5', () => {
-  it('keeps its batches and their results, without the lower-cased copy', async () => {
+describe('a store from before schemas 5 and 6', () => {
+  it('keeps its batches and their results, without the lower-cased copy, keyed by one integer', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-schema4-'));
     let service = await startVerificationService({ dataDir }, sandboxEngine);
     const key = service.dashboard.createKey('sandbox', 'old').key;
     let api = apiClient(service, key);
     const created = await api('POST', '/batches', { emails: ['valid1@old.example', 'invalid1@old.example'] });
     await waitFor(async () => (await api('GET', `/batches/${created.body.id}`)).body.status === 'complete');
+    const second = await api('POST', '/batches', { emails: ['catchall@two.example', 'valid2@two.example'] });
+    await waitFor(async () => (await api('GET', `/batches/${second.body.id}`)).body.status === 'complete');
     const before = (await api('GET', `/batches/${created.body.id}/results`)).body.data;
+    const secondBefore = (await api('GET', `/batches/${second.body.id}/results?limit=1`)).body;
+    expect(before).toHaveLength(2);
     await service.close();
 
-    // Put the table back as schema 4 had it: a norm column under a unique index.
+    // Put the tables back as schema 4 had them: rows keyed by the batch's text id and a seq, a norm column
+    // under a unique index, and no row key on batches.
     const old = openServiceStore({ dataDir });
     old.db.exec(`
       ALTER TABLE batch_rows RENAME TO batch_rows_now;
@@ -87,10 +92,17 @@ describe('a store from before schema 5', () => {
         disposable INTEGER NOT NULL DEFAULT 0, billed INTEGER NOT NULL DEFAULT 0, billed_free INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0, result_seq INTEGER, provider TEXT, free INTEGER, smtp_reply TEXT,
         smtp_tls TEXT, PRIMARY KEY (batch_id, seq), UNIQUE (batch_id, norm));
-      INSERT INTO batch_rows SELECT batch_id, seq, email, lower(email), host, result, reason, role, disposable, billed,
-        billed_free, attempts, result_seq, provider, free, smtp_reply, smtp_tls FROM batch_rows_now;
+      INSERT INTO batch_rows SELECT b.id, r.id & 4294967295, email, lower(email), host, result, reason, role, disposable,
+        billed, billed_free, attempts, result_key & 4294967295, provider, free, smtp_reply, smtp_tls
+        FROM batch_rows_now AS r JOIN batches AS b ON b.row_key = r.id >> 32;
       DROP TABLE batch_rows_now;
       CREATE UNIQUE INDEX batch_rows_by_result ON batch_rows (batch_id, result_seq) WHERE result_seq IS NOT NULL;
+      DROP INDEX batches_by_row_key;
+      ALTER TABLE batches DROP COLUMN row_key;
+      DROP TABLE probe_queue;
+      CREATE TABLE probe_queue (batch_id TEXT NOT NULL, seq INTEGER NOT NULL, domain TEXT NOT NULL,
+        not_before INTEGER NOT NULL, tries INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (batch_id, seq));
+      CREATE INDEX probe_queue_by_domain ON probe_queue (domain, not_before);
       PRAGMA user_version = 4;
     `);
     old.db.close();
@@ -99,10 +111,17 @@ describe('a store from before schema 5', () => {
     services.push(service);
     api = apiClient(service, key);
     expect((await api('GET', `/batches/${created.body.id}/results`)).body.data).toEqual(before);
+    // A cursor from before the migration still reads on from where it was.
+    const rest = await api('GET', `/batches/${second.body.id}/results?limit=5&cursor=${secondBefore.next_cursor}`);
+    expect([...secondBefore.data, ...rest.body.data].map((row: { email: string }) => row.email)).toEqual([
+      'catchall@two.example',
+      'valid2@two.example',
+    ]);
     const columns = (service.db.prepare('PRAGMA table_info(batch_rows)').all() as { name: string }[]).map(
       (column) => column.name,
     );
     expect(columns).not.toContain('norm');
+    expect(columns).not.toContain('batch_id');
     // And new batches still find their duplicates.
     const again = await api('POST', '/batches', { emails: ['a@old.example', 'A@old.example '] });
     expect(again.body).toMatchObject({ submitted: 2, unique: 1 });

@@ -8,6 +8,7 @@ import { billableResults, type Verdict } from '../sandbox-verdicts.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ServiceError } from '../service-errors.ts';
 import { discardBatch, loadBatch, type BatchRecord } from './batches-store.ts';
+import { inBatchSql, rowIdSql } from './row-ids.ts';
 import { refundCredits, reserveCredits } from './credits-store.ts';
 import { dropQueuedBatch } from './probe-queue-store.ts';
 import { recordEvent } from './webhooks-store.ts';
@@ -62,17 +63,18 @@ export function recordOutcomes(
     const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
     const write = sql(
       db,
-      `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?, result_seq = ?,
-       provider = ?, free = ?, smtp_reply = ?, smtp_tls = ? WHERE batch_id = ? AND seq = ? AND result IS NULL`,
+      `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?,
+       result_key = ${rowIdSql('?', '?')}, provider = ?, free = ?, smtp_reply = ?, smtp_tls = ?
+       WHERE id = ${rowIdSql('?', '?')} AND result IS NULL`,
     );
     const failAttempt = sql(
       db,
-      'UPDATE batch_rows SET attempts = attempts + 1 WHERE batch_id = ? AND seq = ? RETURNING attempts',
+      `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`,
     );
     let gaveUp: string | null = null;
     for (const outcome of outcomes) {
       if (!outcome.verdict) {
-        const { attempts } = failAttempt.get(batchId, outcome.seq) as { attempts: number };
+        const { attempts } = failAttempt.get(batch.row_key, outcome.seq) as { attempts: number };
         if (attempts >= config.maxProbeAttempts) gaveUp = outcome.error ?? 'The mail host could not be checked.';
         continue;
       }
@@ -86,12 +88,13 @@ export function recordOutcomes(
         verdict.disposable ? 1 : 0,
         billed ? 1 : 0,
         fromFree ? 1 : 0,
+        batch.row_key,
         resultSeq,
         verdict.provider ?? null,
         verdict.free === undefined ? null : verdict.free ? 1 : 0,
         verdict.smtpReply ?? null,
         verdict.smtpTls ?? null,
-        batchId,
+        batch.row_key,
         outcome.seq,
       ).changes;
       if (changes === 0) continue;
@@ -155,17 +158,21 @@ export function failBatch(db: Database, now: number, batchId: string, message: s
   transaction(db, () => {
     const batch = loadBatch(db, batchId)!;
     if (batch.status !== batchStatuses.running) return;
-    const spent = db
-      .prepare(
-        'SELECT COALESCE(SUM(billed_free), 0) AS free, COALESCE(SUM(billed) - SUM(billed_free), 0) AS paid FROM batch_rows WHERE batch_id = ?',
-      )
-      .get(batchId) as { free: number; paid: number };
+    const spent = sql(
+      db,
+      `SELECT COALESCE(SUM(billed_free), 0) AS free, COALESCE(SUM(billed) - SUM(billed_free), 0) AS paid
+       FROM batch_rows WHERE ${inBatchSql('?')}`,
+    ).get(batch.row_key, batch.row_key) as { free: number; paid: number };
     refundCredits(db, now, {
       free: batch.reserved_free + spent.free,
       paid: batch.reserved_paid + spent.paid,
       freeMonth: batch.free_month,
     });
-    sql(db, 'UPDATE batch_rows SET billed = 0, billed_free = 0 WHERE batch_id = ? AND billed = 1').run(batchId);
+    sql(
+      db,
+      `UPDATE batch_rows SET billed = 0, billed_free = 0
+       WHERE ${inBatchSql('?')} AND billed = 1`,
+    ).run(batch.row_key, batch.row_key);
     dropQueuedBatch(db, batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
     sql(

@@ -9,6 +9,7 @@ import type { KeyMode, ResultRow } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
+import { batchBaseSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
 import { verdictExtras } from '../batch-objects.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
 
@@ -35,6 +36,8 @@ export type BatchRecord = {
   reserved_paid: number;
   free_month: string;
   next_result_seq: number;
+  /** The high half of its rows' keys (row-ids.ts). */
+  row_key: number;
   created_at: number;
   ended_at: number | null;
   error: string | null;
@@ -55,19 +58,17 @@ export function getBatchFor(db: Database, id: string, mode: KeyMode): BatchRecor
 
 export function beginBatch(db: Database, now: number, key: { id: string; mode: KeyMode }, name: string): string {
   const id = newId('bat');
-  sql(db, 'INSERT INTO batches (id, key_id, mode, name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    id,
-    key.id,
-    key.mode,
-    name,
-    importing,
-    now,
-  );
+  sql(
+    db,
+    `INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key)
+     VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches))`,
+  ).run(id, key.id, key.mode, name, importing, now);
   return id;
 }
 
-const rowColumns = '(batch_id, seq, email, host, result, reason, role, disposable, result_seq)';
-const rowValues = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const rowColumns = '(id, email, host, result, reason, role, disposable, result_key)';
+// Row key and seq, the verdict's columns, row key and result_seq (NULL for no verdict yet).
+const rowValues = `(${rowIdSql('?', '?')}, ?, ?, ?, ?, ?, ?, ${rowIdSql('?', '?')})`;
 const rowsPerInsert = 64;
 
 /** A verdict an engine can give at once, with no connection (the sandbox); undefined leaves the address to the worker. */
@@ -114,10 +115,11 @@ export function stageAddresses(
     // rows are not stored yet, so their addresses are kept by seq until they are.
     const rows: (string | number | null)[][] = [];
     const unstored = new Map<number, string>();
-    const storedEmail = sql(db, 'SELECT email FROM batch_rows WHERE batch_id = ? AND seq = ?');
+    const storedEmail = sql(db, `SELECT email FROM batch_rows WHERE id = ${rowIdSql('?', '?')}`);
     const sameAddress = (at: number, norm: string) =>
-      (unstored.get(at) ?? (storedEmail.get(batchId, at) as { email: string } | undefined)?.email.toLowerCase()) ===
+      (unstored.get(at) ?? (storedEmail.get(rowKey, at) as { email: string } | undefined)?.email.toLowerCase()) ===
       norm;
+    const rowKey = batch.row_key;
     let seq = batch.unique_count;
     let resultSeq = batch.next_result_seq;
     const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
@@ -141,11 +143,11 @@ export function stageAddresses(
         : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
       const host = syntax.ok ? syntax.asciiDomain : null;
       if (!verdict) {
-        rows.push([batchId, seq, email, host, null, null, 0, 0, null]);
+        rows.push([rowKey, seq, email, host, null, null, 0, 0, rowKey, null]);
         continue;
       }
       const { result, reason, role, disposable } = verdict;
-      rows.push([batchId, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, resultSeq]);
+      rows.push([rowKey, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, rowKey, resultSeq]);
       resultSeq += 1;
       counts.done += 1;
       if (result in counts) counts[result as 'valid'] += 1;
@@ -177,7 +179,7 @@ export function stageAddresses(
 
 export function discardBatch(db: Database, batchId: string): void {
   transaction(db, () => {
-    sql(db, 'DELETE FROM batch_rows WHERE batch_id = ?').run(batchId);
+    sql(db, `DELETE FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)}`).run(batchId, batchId);
     sql(db, 'DELETE FROM batches WHERE id = ?').run(batchId);
   });
 }
@@ -235,12 +237,14 @@ export function readResults(
 ): StoredRow[] {
   const filterClause = filter === undefined ? '' : 'AND result = ?';
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
-  return db
-    .prepare(
-      `SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls, result_seq FROM batch_rows
-       WHERE batch_id = ? AND result_seq > ? ${filterClause} ORDER BY result_seq LIMIT ?`,
-    )
-    .all(...params) as StoredRow[];
+  return sql(
+    db,
+    `WITH batch (base) AS ${batchBaseSql}
+     SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls,
+       result_key - base AS result_seq
+     FROM batch, batch_rows WHERE result_key > base + ? AND result_key <= base + ${seqMask} ${filterClause}
+     ORDER BY result_key LIMIT ?`,
+  ).all(...params) as StoredRow[];
 }
 
 /** How many addresses a batch has been given so far. */
@@ -262,6 +266,8 @@ export type PendingRow = { seq: number; email: string; host: string };
 export function pendingRows(db: Database, batchId: string, afterSeq: number, limit: number): PendingRow[] {
   return sql(
     db,
-    'SELECT seq, email, host FROM batch_rows WHERE batch_id = ? AND seq > ? AND result IS NULL ORDER BY seq LIMIT ?',
+    `WITH batch (base) AS ${batchBaseSql}
+     SELECT id - base AS seq, email, host FROM batch, batch_rows
+     WHERE id > base + ? AND id <= base + ${seqMask} AND result IS NULL ORDER BY id LIMIT ?`,
   ).all(batchId, afterSeq, limit) as PendingRow[];
 }

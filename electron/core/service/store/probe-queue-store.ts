@@ -4,6 +4,7 @@
 // ten pending addresses or a million.
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { batchStatuses } from '../../wire/assumptions.ts';
+import { inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
 
 export type QueuedAddress = { batchId: string; seq: number; email: string; tries: number };
 
@@ -17,15 +18,15 @@ export function enqueueLiveBatches(db: Database, now: number): number {
     transaction(db, () => {
       sql(
         db,
-        `INSERT OR IGNORE INTO probe_queue (batch_id, seq, domain, not_before)
-         SELECT batch_id, seq, host, ? FROM batch_rows WHERE batch_id = ? AND result IS NULL`,
-      ).run(now, id);
+        `INSERT OR IGNORE INTO probe_queue (row_id, domain, not_before)
+         SELECT id, host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL`,
+      ).run(now, id, id);
       sql(
         db,
         `INSERT INTO probe_domains (domain, next_at)
-         SELECT DISTINCT host, ? FROM batch_rows WHERE batch_id = ? AND result IS NULL
+         SELECT DISTINCT host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL
          ON CONFLICT (domain) DO UPDATE SET next_at = MIN(next_at, excluded.next_at)`,
-      ).run(now, id);
+      ).run(now, id, id);
       sql(db, 'UPDATE batches SET queued = 1 WHERE id = ?').run(id);
     });
   }
@@ -56,9 +57,9 @@ export function takeDomainWork(
   return transaction(db, () => {
     const rows = sql(
       db,
-      `SELECT q.batch_id AS batchId, q.seq AS seq, r.email AS email, q.tries AS tries
-       FROM probe_queue q JOIN batch_rows r ON r.batch_id = q.batch_id AND r.seq = q.seq
-       WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.batch_id, q.seq LIMIT ?`,
+      `SELECT b.id AS batchId, q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
+       FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
+       WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.row_id LIMIT ?`,
     ).all(domain, now, limit) as QueuedAddress[];
     if (rows.length > 0) {
       sql(db, 'UPDATE probe_domains SET next_at = ? WHERE domain = ?').run(leaseUntil, domain);
@@ -80,19 +81,22 @@ export function rescheduleDomain(db: Database, domain: string, notBefore?: numbe
 
 /** Addresses that got their verdict leave the queue. */
 export function dequeue(db: Database, rows: readonly { batchId: string; seq: number }[]): void {
-  const remove = sql(db, 'DELETE FROM probe_queue WHERE batch_id = ? AND seq = ?');
+  const remove = sql(db, `DELETE FROM probe_queue WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`);
   for (const row of rows) remove.run(row.batchId, row.seq);
 }
 
 /** Addresses to try again later, each one try further along. */
 export function requeue(db: Database, rows: readonly { batchId: string; seq: number; notBefore: number }[]): void {
-  const later = sql(db, 'UPDATE probe_queue SET not_before = ?, tries = tries + 1 WHERE batch_id = ? AND seq = ?');
+  const later = sql(
+    db,
+    `UPDATE probe_queue SET not_before = ?, tries = tries + 1 WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`,
+  );
   for (const row of rows) later.run(row.notBefore, row.batchId, row.seq);
 }
 
 /** A batch that ended (complete, canceled, failed) has nothing left to probe. */
 export function dropQueuedBatch(db: Database, batchId: string): void {
-  sql(db, 'DELETE FROM probe_queue WHERE batch_id = ?').run(batchId);
+  sql(db, `DELETE FROM probe_queue WHERE ${inBatchSql(rowKeyOfSql, 'row_id')}`).run(batchId, batchId);
 }
 
 /** Whether any running batch still has queued work: the worker sleeps longer when it has none. */
