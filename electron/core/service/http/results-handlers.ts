@@ -5,7 +5,7 @@ import { neutraliseFormula } from '../../lists/formula-guard.ts';
 import { assumedErrors, batchStatuses, hasMoreWhileRunning, resultsCsvHeader } from '../../wire/assumptions.ts';
 import { resultsFilterParam, resultsPageLimits, type ResultsPage } from '../../wire/spec.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
-import { getBatchFor, readResults, resultsExpired, toResultRow } from '../store/batches-store.ts';
+import { getBatchFor, readResultCells, readResults, resultsExpired, toResultRow } from '../store/batches-store.ts';
 import { sendJson } from './error-responses.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 
@@ -69,16 +69,15 @@ export async function resultsCsv(context: ServiceContext, call: Call): Promise<v
   const line = csvLineWriter(',');
   response.write(`${line(resultsCsvHeader)}\r\n`);
   for (let position = 0; ;) {
-    const rows = readResults(db, batch.id, position, csvPageRows);
-    if (rows.length === 0) break;
+    const { cells, last } = readResultCells(db, batch.id, position, csvPageRows);
+    if (cells.length === 0) break;
     let text = '';
-    for (const row of rows) {
-      const cells = [row.email, row.result, row.billed === 1 ? 'true' : 'false', row.reason ?? '', row.provider ?? ''];
+    for (const [email, result, billed, reason, provider] of cells) {
       // A spreadsheet opening the download must not run a cell as a formula.
-      text += `${line(cells, neutraliseFormula)}\r\n`;
+      text += `${line([email, result, billed === 1 ? 'true' : 'false', reason ?? '', provider ?? ''], neutraliseFormula)}\r\n`;
     }
     if (!response.write(text)) await new Promise((resolve) => response.once('drain', resolve));
-    position = rows.at(-1)!.result_seq;
+    position = last;
   }
   response.end();
 }

@@ -247,6 +247,33 @@ export function readResults(
   ).all(...params) as StoredRow[];
 }
 
+/** What the CSV download needs of a row, as an array: a million named objects cost more than the query. */
+export type ResultCells = [
+  email: string,
+  result: string,
+  billed: number,
+  reason: string | null,
+  provider: string | null,
+];
+
+/** Rows after `position` in result order, as `ResultCells` and the position of the last. */
+export function readResultCells(
+  db: Database,
+  batchId: string,
+  position: number,
+  limit: number,
+): { cells: ResultCells[]; last: number } {
+  const statement = sql(
+    db,
+    `WITH batch (base) AS ${batchBaseSql}
+     SELECT email, result, billed, reason, provider, result_key - base FROM batch, batch_rows
+     WHERE result_key > base + ? AND result_key <= base + ${seqMask} ORDER BY result_key LIMIT ?`,
+  );
+  statement.setReturnArrays(true);
+  const rows = statement.all(batchId, position, limit) as unknown as [...ResultCells, number][];
+  return { cells: rows as unknown as ResultCells[], last: rows.at(-1)?.[5] ?? position };
+}
+
 /** How many addresses a batch has been given so far. */
 export function submittedCount(db: Database, batchId: string): number {
   return (sql(db, 'SELECT submitted FROM batches WHERE id = ?').get(batchId) as { submitted: number }).submitted;
