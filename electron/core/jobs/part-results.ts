@@ -26,20 +26,33 @@ const keysOfRow = (email: string): [string, string | undefined] => {
 function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultRow[]): VerdictRow[] {
   // Fingerprint candidates first, then their stored keys in one query: one lookup per page, not per row.
   const anyCandidate = () => true;
+  const rowKeys: string[] = new Array(rows.length);
+  const rowCandidates: (number | undefined)[] = new Array(rows.length);
   const candidates: number[] = [];
-  for (const row of rows) {
-    for (const key of keysOfRow(row.email)) {
-      const id = key === undefined ? undefined : index.find(key, anyCandidate);
-      if (id !== undefined) candidates.push(id);
-    }
+  for (let i = 0; i < rows.length; i += 1) {
+    const [key, unguarded] = keysOfRow(rows[i]!.email);
+    rowKeys[i] = key;
+    rowCandidates[i] = index.find(key, anyCandidate);
+    if (rowCandidates[i] !== undefined) candidates.push(rowCandidates[i]!);
+    const other = unguarded === undefined ? undefined : index.find(unguarded, anyCandidate);
+    if (other !== undefined) candidates.push(other);
   }
-  const sameKey = keyCheck(list, list.keysOf(candidates));
+  const storedKeys = list.keysOf(candidates);
+  const sameKey = keyCheck(list, storedKeys);
   const verdicts: VerdictRow[] = [];
-  for (const row of rows) {
-    // An address the job never sent (a service's own addition) has no row to land on.
-    const [key, unguarded] = keysOfRow(row.email);
-    const id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
-    if (id === undefined) continue;
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const key = rowKeys[i]!;
+    const candidate = rowCandidates[i];
+    // Almost always the first candidate is the address; a fingerprint shared by two keys, or a guarded
+    // key, takes the full search.
+    let id = candidate !== undefined && storedKeys.get(candidate) === key ? candidate : undefined;
+    if (id === undefined) {
+      const unguarded = keysOfRow(row.email)[1];
+      // An address the job never sent (a service's own addition) has no row to land on.
+      id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
+      if (id === undefined) continue;
+    }
     const reason = typeof row.reason === 'string' ? row.reason : null;
     const provider = typeof row.provider === 'string' && row.provider !== '' ? row.provider : null;
     verdicts.push({ id, result: row.result, billed: row.billed, reason, provider });
@@ -48,23 +61,31 @@ function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultR
 }
 
 async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Part, path: string): Promise<void> {
-  let columns: Map<string, number> | null = null;
+  let at: Record<'email' | 'result' | 'billed' | 'reason' | 'provider', number> | null = null;
   let batch: ResultRow[] = [];
   await readCsvRows(path, 'results', (cells) => {
-    if (!columns) {
-      columns = new Map(cells.map((name, position) => [name.trim().toLowerCase(), position]));
+    if (!at) {
+      const columns = new Map(cells.map((name, position) => [name.trim().toLowerCase(), position]));
       if (!columns.has('email') || !columns.has('result')) {
         throw new ServiceClientError('protocol', 'The results download has no email and result columns.');
       }
+      // A column the download lacks reads as -1: no cell.
+      const position = (name: string) => columns.get(name) ?? -1;
+      at = {
+        email: position('email'),
+        result: position('result'),
+        billed: position('billed'),
+        reason: position('reason'),
+        provider: position('provider'),
+      };
       return;
     }
-    const at = (name: string) => cells[columns!.get(name) ?? -1];
-    const reason = at('reason');
-    const provider = at('provider');
+    const reason = cells[at.reason];
+    const provider = cells[at.provider];
     batch.push({
-      email: at('email') ?? '',
-      result: at('result') ?? '',
-      billed: at('billed') === 'true',
+      email: cells[at.email] ?? '',
+      result: cells[at.result] ?? '',
+      billed: cells[at.billed] === 'true',
       ...(reason ? { reason } : {}),
       ...(provider ? { provider } : {}),
     });
