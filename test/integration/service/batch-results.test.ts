@@ -209,3 +209,39 @@ describe('CSV download', () => {
     ).toEqual(["'+valid.g@example.com", "'=valid.f@example.com"]);
   });
 });
+
+describe('a store that has made millions of batches', () => {
+  it('works, pages and downloads a batch whose row keys are past 2^53', async () => {
+    const far = await startTestService({ sandboxProbesPerSecondPerHost: 1000 });
+    try {
+      const { key, record } = far.dashboard.createKey('sandbox', 'far');
+      far.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+      // As if 2^22 batches came before: the next batch's row keys start at 2^54, where a double cannot
+      // tell key + 1 from key.
+      far.db
+        .prepare(
+          "INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key) VALUES ('bat_old', ?, 'sandbox', 'old', 'complete', 0, ?)",
+        )
+        .run(record.id, 2 ** 22);
+      const farApi = apiClient(far, key);
+      const emails = addresses(5, 'far.example');
+      const created = await farApi('POST', '/batches', { name: 'far', emails });
+      // The worker works the batch (pacing is on), reading its pending rows after each one it did.
+      await waitFor(async () => (await farApi('GET', `/batches/${created.body.id}`)).body.status === 'complete');
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page += 1) {
+        const query: string = cursor === null ? '' : `&cursor=${cursor}`;
+        const response = await farApi('GET', `/batches/${created.body.id}/results?limit=2${query}`);
+        paged.push(...response.body.data.map((row: { email: string }) => row.email));
+        cursor = response.body.next_cursor;
+        if (!response.body.has_more) break;
+      }
+      expect([...paged].sort()).toEqual([...emails].sort());
+      const csv = (await farApi('GET', `/batches/${created.body.id}/results.csv`)).text.trim().split('\r\n');
+      expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(paged);
+    } finally {
+      await far.close();
+    }
+  });
+});

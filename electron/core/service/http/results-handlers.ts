@@ -5,7 +5,8 @@ import { neutraliseFormula } from '../../lists/formula-guard.ts';
 import { assumedErrors, batchStatuses, hasMoreWhileRunning, resultsCsvHeader } from '../../wire/assumptions.ts';
 import { resultsFilterParam, resultsPageLimits, type ResultsPage } from '../../wire/spec.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
-import { getBatchFor, readResultCells, readResults, resultsExpired, toResultRow } from '../store/batches-store.ts';
+import { readResultCells, readResults, resultsExpired, toResultRow } from '../store/batch-results-store.ts';
+import { getBatchFor } from '../store/batches-store.ts';
 import { sendJson } from './error-responses.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 

@@ -1,16 +1,15 @@
-// The batches and their rows: staged in chunks (so a huge upload is never held whole), read back in
-// result order (a cursor is a position that stays valid while rows are still being added behind it), and
-// the pending rows the worker probes. The batch lifecycle is in batch-lifecycle-store.ts.
+// The batches and their rows: staged in chunks (so a huge upload is never held whole), and
+// the pending rows the worker probes. Reading results back is in batch-results-store.ts, the batch
+// lifecycle in batch-lifecycle-store.ts.
 import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { checkSyntax } from '../../email/syntax.ts';
 import { transaction, type Database, sql } from '../../storage/sqlite.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
-import type { KeyMode, ResultRow } from '../../wire/spec.ts';
+import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
 import { batchBaseSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
-import { verdictExtras } from '../batch-objects.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
@@ -191,89 +190,6 @@ export function discardUnfinishedImports(db: Database): void {
   }
 }
 
-export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: number): boolean {
-  return batch.ended_at !== null && now > batch.ended_at + config.retentionMs;
-}
-
-type StoredRow = {
-  email: string;
-  provider: string | null;
-  free: number | null;
-  smtp_reply: string | null;
-  smtp_tls: string | null;
-  result: string;
-  billed: number;
-  role: number;
-  disposable: number;
-  reason: string | null;
-  result_seq: number;
-};
-
-export function toResultRow(row: StoredRow): ResultRow {
-  // role, disposable and reason are Sift's extras (see wire assumptions); readers must not need them.
-  return {
-    email: row.email,
-    result: row.result,
-    billed: row.billed === 1,
-    role: row.role === 1,
-    disposable: row.disposable === 1,
-    ...(row.reason ? { reason: row.reason } : {}),
-    ...verdictExtras({
-      ...(row.provider ? { provider: row.provider } : {}),
-      ...(row.free === null ? {} : { free: row.free === 1 }),
-      ...(row.smtp_reply ? { smtpReply: row.smtp_reply } : {}),
-      ...(row.smtp_tls ? { smtpTls: row.smtp_tls as NonNullable<Verdict['smtpTls']> } : {}),
-    }),
-  };
-}
-
-/** Rows after `position` in result order, optionally one verdict only. */
-export function readResults(
-  db: Database,
-  batchId: string,
-  position: number,
-  limit: number,
-  filter?: string,
-): StoredRow[] {
-  const filterClause = filter === undefined ? '' : 'AND result = ?';
-  const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
-  return sql(
-    db,
-    `WITH batch (base) AS ${batchBaseSql}
-     SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls,
-       result_key - base AS result_seq
-     FROM batch, batch_rows WHERE result_key > base + ? AND result_key <= base + ${seqMask} ${filterClause}
-     ORDER BY result_key LIMIT ?`,
-  ).all(...params) as StoredRow[];
-}
-
-/** What the CSV download needs of a row, as an array: a million named objects cost more than the query. */
-export type ResultCells = [
-  email: string,
-  result: string,
-  billed: number,
-  reason: string | null,
-  provider: string | null,
-];
-
-/** Rows after `position` in result order, as `ResultCells` and the position of the last. */
-export function readResultCells(
-  db: Database,
-  batchId: string,
-  position: number,
-  limit: number,
-): { cells: ResultCells[]; last: number } {
-  const statement = sql(
-    db,
-    `WITH batch (base) AS ${batchBaseSql}
-     SELECT email, result, billed, reason, provider, result_key - base FROM batch, batch_rows
-     WHERE result_key > base + ? AND result_key <= base + ${seqMask} ORDER BY result_key LIMIT ?`,
-  );
-  statement.setReturnArrays(true);
-  const rows = statement.all(batchId, position, limit) as unknown as [...ResultCells, number][];
-  return { cells: rows as unknown as ResultCells[], last: rows.at(-1)?.[5] ?? position };
-}
-
 /** How many addresses a batch has been given so far. */
 export function submittedCount(db: Database, batchId: string): number {
   return (sql(db, 'SELECT submitted FROM batches WHERE id = ?').get(batchId) as { submitted: number }).submitted;
@@ -295,6 +211,6 @@ export function pendingRows(db: Database, batchId: string, afterSeq: number, lim
     db,
     `WITH batch (base) AS ${batchBaseSql}
      SELECT id - base AS seq, email, host FROM batch, batch_rows
-     WHERE id > base + ? AND id <= base + ${seqMask} AND result IS NULL ORDER BY id LIMIT ?`,
+     WHERE id > (base | ?) AND id <= base + ${seqMask} AND result IS NULL ORDER BY id LIMIT ?`,
   ).all(batchId, afterSeq, limit) as PendingRow[];
 }

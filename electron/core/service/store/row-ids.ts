@@ -1,6 +1,8 @@
 // How a batch row is keyed: one integer, its batch's `row_key` in the high 32 bits and its seq (1, 2, …) in
 // the low, and its place in result order the same way with its result_seq. SQLite's integers are 64-bit
-// but a JS number is exact only to 2^53, so whole keys are made and taken apart in SQL, never in JS.
+// but a JS number is exact only to 2^53, so whole keys are made and taken apart in SQL, never in JS. A
+// seq bound from JS arrives as a double: it is joined to a key with `|`, whose arithmetic is integer, never
+// with `+`, which would give a double and round once keys pass 2^53.
 
 /** The low 32 bits: a seq or a result_seq (a batch holds far fewer addresses than this). */
 export const seqMask = 0xffffffff;
