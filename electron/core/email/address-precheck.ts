@@ -86,9 +86,11 @@ export function precheckAddress(raw: string): Precheck {
   if (at === -1) return bad();
   // normaliseAddress lower-cased the domain already.
   const local = normalised.slice(0, at);
-  const facts = domainFacts(normalised.slice(at + 1));
+  const domain = normalised.slice(at + 1);
+  const facts = domainFacts(domain);
   if (!facts.ok || localPartProblem(local) !== null || local.length + 1 + facts.asciiDomain.length > 254) return bad();
-  const address = `${local}@${facts.asciiDomain}`;
+  // Most domains are ASCII already: the address is then the text as it is, not a new string.
+  const address = facts.asciiDomain === domain ? normalised : `${local}@${facts.asciiDomain}`;
   return {
     ok: true,
     address,
