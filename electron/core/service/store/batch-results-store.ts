@@ -1,13 +1,12 @@
 // A batch's verdicts read back in result order: a cursor is a position that stays valid while rows are
-// still being added behind it. Positions are bound as JS numbers, which node:sqlite passes as doubles, so
-// they are joined to a batch's key with `|` (integer arithmetic), never `+` (which would round past 2^53).
+// still being added behind it (row-ids.ts says how a position is joined to a batch's key).
 import { sql, type Database } from '../../storage/sqlite.ts';
 import type { ResultRow } from '../../wire/spec.ts';
 import { verdictExtras } from '../batch-objects.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import type { BatchRecord } from './batches-store.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
-import { batchBaseSql, seqMask } from './row-ids.ts';
+import { afterSeqInBatchSql, withBatchBaseSql } from './row-ids.ts';
 
 export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: number): boolean {
   return batch.ended_at !== null && now > batch.ended_at + config.retentionMs;
@@ -57,10 +56,10 @@ export function readResults(
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
   return sql(
     db,
-    `WITH batch (base) AS ${batchBaseSql}
+    `${withBatchBaseSql}
      SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls,
        result_key - base AS result_seq
-     FROM batch, batch_rows WHERE result_key > (base | ?) AND result_key <= base + ${seqMask} ${filterClause}
+     FROM batch, batch_rows WHERE ${afterSeqInBatchSql('result_key')} ${filterClause}
      ORDER BY result_key LIMIT ?`,
   ).all(...params) as StoredRow[];
 }
@@ -83,9 +82,9 @@ export function readResultCells(
 ): { cells: ResultCells[]; last: number } {
   const statement = sql(
     db,
-    `WITH batch (base) AS ${batchBaseSql}
+    `${withBatchBaseSql}
      SELECT email, result, billed, reason, provider, result_key - base FROM batch, batch_rows
-     WHERE result_key > (base | ?) AND result_key <= base + ${seqMask} ORDER BY result_key LIMIT ?`,
+     WHERE ${afterSeqInBatchSql('result_key')} ORDER BY result_key LIMIT ?`,
   );
   statement.setReturnArrays(true);
   const rows = statement.all(batchId, position, limit) as unknown as [...ResultCells, number][];

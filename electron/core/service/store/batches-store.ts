@@ -9,7 +9,7 @@ import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
-import { batchBaseSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
+import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, withBatchBaseSql } from './row-ids.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
@@ -114,11 +114,11 @@ export function stageAddresses(
     // rows are not stored yet, so their addresses are kept by seq until they are.
     const rows: (string | number | null)[][] = [];
     const unstored = new Map<number, string>();
+    const rowKey = batch.row_key;
     const storedEmail = sql(db, `SELECT email FROM batch_rows WHERE id = ${rowIdSql('?', '?')}`);
     const sameAddress = (at: number, norm: string) =>
       (unstored.get(at) ?? (storedEmail.get(rowKey, at) as { email: string } | undefined)?.email.toLowerCase()) ===
       norm;
-    const rowKey = batch.row_key;
     let seq = batch.unique_count;
     let resultSeq = batch.next_result_seq;
     const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
@@ -209,8 +209,8 @@ export type PendingRow = { seq: number; email: string; host: string };
 export function pendingRows(db: Database, batchId: string, afterSeq: number, limit: number): PendingRow[] {
   return sql(
     db,
-    `WITH batch (base) AS ${batchBaseSql}
+    `${withBatchBaseSql}
      SELECT id - base AS seq, email, host FROM batch, batch_rows
-     WHERE id > (base | ?) AND id <= base + ${seqMask} AND result IS NULL ORDER BY id LIMIT ?`,
+     WHERE ${afterSeqInBatchSql('id')} AND result IS NULL ORDER BY id LIMIT ?`,
   ).all(batchId, afterSeq, limit) as PendingRow[];
 }

@@ -10,8 +10,12 @@ export const seqMask = 0xffffffff;
 /** SQL: the key of `seq` (an SQL expression) in the batch whose row key is `rowKey` (another). */
 export const rowIdSql = (rowKey: string, seq: string): string => `((${rowKey}) << 32 | (${seq}))`;
 
-/** SQL, one parameter (a batch's text id): the key just below the batch's first row. */
-export const batchBaseSql = '(SELECT row_key << 32 FROM batches WHERE id = ?)';
+/** SQL, one parameter (a batch's text id): a CTE `batch (base)`, the key just below the batch's first row. */
+export const withBatchBaseSql = 'WITH batch (base) AS (SELECT row_key << 32 FROM batches WHERE id = ?)';
+
+/** SQL, one parameter (a seq from JS): `column` keys a row of that batch after the seq; needs `batch` in FROM. */
+export const afterSeqInBatchSql = (column: string): string =>
+  `${column} > (base | ?) AND ${column} <= base + ${seqMask}`;
 
 /** SQL: whether `column` keys a row of the batch whose row key is `rowKey` (an SQL expression, used twice). */
 export const inBatchSql = (rowKey: string, column = 'id'): string =>
