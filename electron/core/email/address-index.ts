@@ -1,22 +1,23 @@
 // Which address a cell is, in O(1) per row while a list of millions streams in. SQLite holds every
-// address (the list store); this index only remembers a 64-bit fingerprint of each key and the id it
-// got, 12 bytes a slot in typed arrays, so finding a duplicate never costs a random B-tree write. A
+// address (the list store); this index only remembers a 32-bit fingerprint of each key and the id it
+// got, 8 bytes a slot in typed arrays, so finding a duplicate never costs a random B-tree write. A
 // fingerprint match is only a candidate: the caller confirms it against the stored key, so two
-// different addresses that happen to share a fingerprint are never merged.
+// different addresses that happen to share a fingerprint are never merged; a false candidate, at 2^-32
+// a comparison rare even in lists of millions, costs one more look at the store.
 
-const maxLoad = 0.5;
+/**
+ * How full the table may get before it doubles. Linear probing at 0.7 still finds a key in about two
+ * looks; a fuller table is smaller, and for ten million addresses the difference is hundreds of megabytes.
+ */
+const maxLoad = 0.7;
 
-/** Two independent 32-bit FNV-1a style hashes of a key. */
-function fingerprint(key: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ key.length;
-  for (let i = 0; i < key.length; i += 1) {
-    const code = key.charCodeAt(i);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return [a >>> 0, (b | 1) >>> 0]; // `| 1`: a stored second hash is never 0, which marks a free slot
+/** FNV-1a over the key's characters, then murmur3's finaliser, so the low bits that pick a slot are well mixed. */
+function fingerprint(key: string): number {
+  let hash = 0x811c9dc5 ^ key.length;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
 }
 
 export type AddressIndex = {
@@ -38,58 +39,57 @@ export type AddressIndex = {
 
 export function createAddressIndex(expected = 1024): AddressIndex {
   let capacity = 1 << Math.max(10, Math.ceil(Math.log2(expected / maxLoad)));
-  let first = new Uint32Array(capacity);
-  let second = new Uint32Array(capacity);
+  let fingerprints = new Uint32Array(capacity);
+  // Ids are 1 or more: 0 marks a free slot.
   let ids = new Int32Array(capacity);
   let size = 0;
 
-  function place(a: number, b: number, id: number) {
-    let slot = a & (capacity - 1);
-    while (second[slot] !== 0) slot = (slot + 1) & (capacity - 1);
-    first[slot] = a;
-    second[slot] = b;
+  function place(print: number, id: number) {
+    let slot = print & (capacity - 1);
+    while (ids[slot] !== 0) slot = (slot + 1) & (capacity - 1);
+    fingerprints[slot] = print;
     ids[slot] = id;
   }
 
   function grow() {
-    const [oldFirst, oldSecond, oldIds] = [first, second, ids];
+    const [oldPrints, oldIds] = [fingerprints, ids];
     capacity *= 2;
-    first = new Uint32Array(capacity);
-    second = new Uint32Array(capacity);
+    fingerprints = new Uint32Array(capacity);
     ids = new Int32Array(capacity);
     for (let slot = 0; slot < oldIds.length; slot += 1) {
-      if (oldSecond[slot] !== 0) place(oldFirst[slot]!, oldSecond[slot]!, oldIds[slot]!);
+      if (oldIds[slot] !== 0) place(oldPrints[slot]!, oldIds[slot]!);
     }
   }
 
-  function insert(a: number, b: number, id: number) {
+  function insert(print: number, id: number) {
+    if (id < 1) throw new RangeError(`An address index holds ids of 1 or more, not ${id}.`);
     if (size + 1 > capacity * maxLoad) grow();
-    place(a, b, id);
+    place(print, id);
     size += 1;
+  }
+
+  /** The id stored for `key` that `sameKey` confirms, probing on past a candidate it does not. */
+  function lookup(print: number, key: string, sameKey: (id: number, key: string) => boolean): number | undefined {
+    for (let slot = print & (capacity - 1); ids[slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
+      if (fingerprints[slot] === print && sameKey(ids[slot]!, key)) return ids[slot]!;
+    }
+    return undefined;
   }
 
   return {
     idFor(key, sameKey, create) {
-      const [a, b] = fingerprint(key);
-      // Every stored id with this fingerprint is a candidate; probing goes on past a false match.
-      for (let slot = a & (capacity - 1); second[slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
-        if (first[slot] === a && second[slot] === b && sameKey(ids[slot]!, key))
-          return { id: ids[slot]!, created: false };
-      }
+      const print = fingerprint(key);
+      const found = lookup(print, key, sameKey);
+      if (found !== undefined) return { id: found, created: false };
       const id = create();
-      insert(a, b, id);
+      insert(print, id);
       return { id, created: true };
     },
     find(key, sameKey) {
-      const [a, b] = fingerprint(key);
-      for (let slot = a & (capacity - 1); second[slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
-        if (first[slot] === a && second[slot] === b && sameKey(ids[slot]!, key)) return ids[slot]!;
-      }
-      return undefined;
+      return lookup(fingerprint(key), key, sameKey);
     },
     add(key, id) {
-      const [a, b] = fingerprint(key);
-      insert(a, b, id);
+      insert(fingerprint(key), id);
     },
     get size() {
       return size;
