@@ -2,14 +2,16 @@
 // address (the list store); this index only remembers a 32-bit fingerprint of each key and the id it
 // got, 8 bytes a slot in typed arrays, so finding a duplicate never costs a random B-tree write. A
 // fingerprint match is only a candidate: the caller confirms it against the stored key, so two
-// different addresses that happen to share a fingerprint are never merged; a false candidate, at 2^-32
-// a comparison rare even in lists of millions, costs one more look at the store.
+// different addresses that happen to share a fingerprint are never merged. Ten million addresses hold
+// some ten thousand such pairs; each costs one more look at the store, a few milliseconds in all.
 
 /**
  * How full the table may get before it doubles. Linear probing at 0.7 still finds a key in about two
  * looks; a fuller table is smaller, and for ten million addresses the difference is hundreds of megabytes.
  */
 const maxLoad = 0.7;
+/** Ids live in an Int32Array, where 0 marks a free slot. */
+export const maxIndexId = 0x7fffffff;
 
 /** FNV-1a over the key's characters, then murmur3's finaliser, so the low bits that pick a slot are well mixed. */
 function fingerprint(key: string): number {
@@ -62,7 +64,8 @@ export function createAddressIndex(expected = 1024): AddressIndex {
   }
 
   function insert(print: number, id: number) {
-    if (id < 1) throw new RangeError(`An address index holds ids of 1 or more, not ${id}.`);
+    if (!Number.isInteger(id) || id < 1 || id > maxIndexId)
+      throw new RangeError(`An address index holds ids from 1 to ${maxIndexId}, not ${id}.`);
     if (size + 1 > capacity * maxLoad) grow();
     place(print, id);
     size += 1;

@@ -1,6 +1,7 @@
 // The embedded service's settings. Defaults follow the spec where it shows a number; the rest are Sift's own.
 import { defaultRateLimits } from '../wire/spec.ts';
 import { smtpSettings, type SmtpSettings } from './engine/smtp-settings.ts';
+import { maxIndexId } from '../email/address-index.ts';
 import { seqMask } from './store/row-ids.ts';
 
 export type RateLimitRule = { limit: number; windowSeconds: number };
@@ -46,8 +47,9 @@ const hour = 60 * minute;
 
 export function serviceConfig(overrides: ServiceOverrides & { dataDir: string }): ServiceConfig {
   const { smtp, ...rest } = overrides;
-  // A row's seq is the low half of its key (store/row-ids.ts).
-  if ((rest.maxBatchAddresses ?? 0) > seqMask) throw new RangeError(`A batch can hold at most ${seqMask} addresses.`);
+  // A row's seq is the low half of its key (store/row-ids.ts), and an id in the upload's address index.
+  const maxSeq = Math.min(seqMask, maxIndexId);
+  if ((rest.maxBatchAddresses ?? 0) > maxSeq) throw new RangeError(`A batch can hold at most ${maxSeq} addresses.`);
   return {
     host: '127.0.0.1',
     port: 0,
