@@ -35,8 +35,10 @@ afterAll(async () => {
 function worstExcess(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
   let worst = -Infinity;
-  // Loopback delivers a probe a few milliseconds late now and then, which makes the next gap look short.
-  const jitterMs = 15;
+  // Loopback delivers a probe some milliseconds late now and then, which makes the next gap look short:
+  // up to 16 ms seen while the whole suite loads both cores. Half a gap (25 of 50 ms) is allowed for it;
+  // an engine that went even a little faster than the rate would still show over any longer window.
+  const jitterMs = 25;
   for (let i = 0; i < sorted.length; i += 1) {
     for (let j = i + 1; j < sorted.length; j += 1) {
       const allowed = ((sorted[j]! - sorted[i]! + jitterMs) * rate) / 1000 + 1;
