@@ -4,6 +4,7 @@
 // fingerprint match is only a candidate: the caller confirms it against the stored key, so two
 // different addresses that happen to share a fingerprint are never merged. Ten million addresses hold
 // some ten thousand such pairs; each costs one more look at the store, a few milliseconds in all.
+import { finalise32, fnv1a } from './text-hash.ts';
 
 /**
  * How full the table may get before it doubles. Linear probing at 0.7 still finds a key in about two
@@ -13,14 +14,8 @@ const maxLoad = 0.7;
 /** Ids live in an Int32Array, where 0 marks a free slot. */
 export const maxIndexId = 0x7fffffff;
 
-/** FNV-1a over the key's characters, then murmur3's finaliser, so the low bits that pick a slot are well mixed. */
-function fingerprint(key: string): number {
-  let hash = 0x811c9dc5 ^ key.length;
-  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
-}
+/** The key's hash, mixed so the low bits that pick a slot are as good as the high. */
+const fingerprint = (key: string): number => finalise32(fnv1a(key));
 
 export type AddressIndex = {
   /**
@@ -42,7 +37,6 @@ export type AddressIndex = {
 export function createAddressIndex(expected = 1024): AddressIndex {
   let capacity = 1 << Math.max(10, Math.ceil(Math.log2(expected / maxLoad)));
   let fingerprints = new Uint32Array(capacity);
-  // Ids are 1 or more: 0 marks a free slot.
   let ids = new Int32Array(capacity);
   let size = 0;
 

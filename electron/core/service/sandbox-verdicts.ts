@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
 import { memoByDomain } from '../email/domain-memo.ts';
+import { finalise32, fnv1a } from '../email/text-hash.ts';
 
 export type Verdict = {
   result: string;
@@ -65,20 +66,11 @@ const domainTraits = memoByDomain((domain: string) => ({
 }));
 
 /**
- * A stable number in [0, 1) for an address: FNV-1a over its characters, then murmur3's finaliser to spread
- * the bits. A cryptographic hash per address cost a sixth of staging a million; nothing here is secret.
+ * A stable number in [0, 1) for an address, from its text hash (local, `@`, domain, hashed as one string).
+ * A cryptographic hash per address cost a sixth of staging a million; nothing here is secret.
  */
 function addressRoll(local: string, domain: string): number {
-  let state = 0x811c9dc5;
-  const mix = (text: string) => {
-    for (let i = 0; i < text.length; i += 1) state = Math.imul(state ^ text.charCodeAt(i), 0x01000193);
-  };
-  mix(local);
-  mix('@');
-  mix(domain);
-  state = Math.imul(state ^ (state >>> 16), 0x85ebca6b);
-  state = Math.imul(state ^ (state >>> 13), 0xc2b2ae35);
-  return ((state ^ (state >>> 16)) >>> 0) / 2 ** 32;
+  return finalise32(fnv1a(domain, fnv1a('@', fnv1a(local)))) / 2 ** 32;
 }
 
 export function sandboxVerdict(local: string, asciiDomain: string): Verdict {
