@@ -81,4 +81,14 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  {
+    // The service's stores are asynchronous (SQLite or PostgreSQL): a store call not awaited is a write
+    // that may land after its transaction, or an error nobody hears.
+    files: ['electron/core/service/**/*.ts', 'electron/core/storage/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
 );

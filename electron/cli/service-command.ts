@@ -51,8 +51,8 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       (check) => out(describePort25(check, service.config.smtp.port)),
       (error: unknown) => out(`Port ${service.config.smtp.port}: not checked (${String(error)}).`),
     );
-    if (service.dashboard.listKeys().length === 0) {
-      const { key } = service.dashboard.createKey('sandbox', 'First sandbox key');
+    if ((await service.dashboard.listKeys()).length === 0) {
+      const { key } = await service.dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);
     }
     out(`Data: ${dataDir}. Press Ctrl-C to stop.`);
@@ -65,40 +65,41 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     return;
   }
 
-  const { db, dashboard } = openServiceStore({ dataDir });
+  const { db, dashboard } = await openServiceStore({ dataDir });
   try {
     if (command === 'keys' && sub === undefined) {
-      for (const key of dashboard.listKeys()) out(`${key.id}  ${key.masked}  ${key.mode}  ${key.state}  ${key.label}`);
+      for (const key of await dashboard.listKeys())
+        out(`${key.id}  ${key.masked}  ${key.mode}  ${key.state}  ${key.label}`);
     } else if (command === 'keys' && sub === 'create') {
-      const { key, record } = dashboard.createKey(
+      const { key, record } = await dashboard.createKey(
         values.live ? 'live' : 'sandbox',
         values.label ?? (values.live ? 'Live key' : 'Sandbox key'),
       );
       out(`${record.id}  ${key}`);
       out('This is the only time the full key is shown.');
     } else if (command === 'keys' && sub === 'revoke' && arg) {
-      out(`${dashboard.revokeKey(arg).id} revoked`);
+      out(`${(await dashboard.revokeKey(arg)).id} revoked`);
     } else if (command === 'top-up' && sub) {
-      out(`Balance: ${dashboard.topUp(Number(sub)).balance}`);
+      out(`Balance: ${(await dashboard.topUp(Number(sub))).balance}`);
     } else if (command === 'threshold' && sub) {
-      dashboard.setLowBalanceThreshold(sub === 'off' ? null : Number(sub));
+      await dashboard.setLowBalanceThreshold(sub === 'off' ? null : Number(sub));
       out(sub === 'off' ? 'credits.low is off' : `credits.low fires below ${sub}`);
     } else if (command === 'webhooks' && sub === 'add' && arg) {
-      const endpoint = dashboard.createWebhookEndpoint(arg);
+      const endpoint = await dashboard.createWebhookEndpoint(arg);
       out(`${endpoint.id}  ${endpoint.url}`);
       out(`Signing secret (shown only now): ${endpoint.secret}`);
     } else if (command === 'webhooks' && sub === undefined) {
-      for (const endpoint of dashboard.listWebhookEndpoints()) out(`${endpoint.id}  ${endpoint.url}`);
+      for (const endpoint of await dashboard.listWebhookEndpoints()) out(`${endpoint.id}  ${endpoint.url}`);
     } else if (command === 'deliveries' && sub === undefined) {
-      for (const d of dashboard.listDeliveries())
+      for (const d of await dashboard.listDeliveries())
         out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);
     } else if (command === 'deliveries' && sub === 'replay' && arg) {
-      dashboard.replayDelivery(arg);
+      await dashboard.replayDelivery(arg);
       out(`${arg} queued again`);
     } else {
       throw new UsageError(serviceUsage);
     }
   } finally {
-    db.close();
+    await db.close();
   }
 }

@@ -19,7 +19,7 @@ export async function runEngineBench(options = { hosts: 24, perHost: 60, rate: 2
   const run = await startEngineService(world, { perHostRate: rate, perHostConcurrency: 2, concurrency: 64 });
   try {
     const emails = names.flatMap((name) => Array.from({ length: perHost }, (_, i) => `p${i}@${name}.test`));
-    run.service.dashboard.topUp(emails.length);
+    await run.service.dashboard.topUp(emails.length);
     const started = performance.now();
     const created = await run.api('POST', '/batches', { name: 'bench', emails });
     if (created.status !== 201) throw new Error(`the bench batch was refused: ${created.text}`);

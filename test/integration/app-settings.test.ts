@@ -18,8 +18,8 @@ let liveKey: string;
 
 beforeAll(async () => {
   hosted = await startTestService({ probesPerSecondPerHost: 10_000 });
-  liveKey = hosted.dashboard.createKey('live', 'team').key;
-  hosted.dashboard.topUp(1000);
+  liveKey = (await hosted.dashboard.createKey('live', 'team')).key;
+  await hosted.dashboard.topUp(1000);
 });
 afterAll(() => hosted.close());
 
@@ -116,7 +116,7 @@ describe('settings: a hosted service', () => {
         async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId })).phase === 'done',
         20_000,
       );
-      expect(hosted.dashboard.account().freeRemaining).toBe(97);
+      expect((await hosted.dashboard.account()).freeRemaining).toBe(97);
       await runtime.close();
 
       // A restart keeps the settings, and the key (a 0600 file in the web host) still works.

@@ -43,15 +43,15 @@ async function writeBigList(path: string) {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sift-kill-'));
   serviceDir = join(root, 'service');
-  const store = openServiceStore({ dataDir: serviceDir });
-  const created = store.dashboard.createKey('live', 'kill test');
+  const store = await openServiceStore({ dataDir: serviceDir });
+  const created = await store.dashboard.createKey('live', 'kill test');
   // Polling and the ~45 uploads of this file's runs are not what is under test here.
-  store.dashboard.setKeyRateLimits(created.record.id, {
+  await store.dashboard.setKeyRateLimits(created.record.id, {
     batchStatus: { limit: 100_000, windowSeconds: 60 },
     uploadFile: { limit: 1000, windowSeconds: 60 },
   });
-  store.dashboard.topUp(credits);
-  store.db.close();
+  await store.dashboard.topUp(credits);
+  await store.db.close();
   apiKey = created.key;
   service = await startChildService({ dataDir: serviceDir, probesPerSecondPerHost: 2000, probesPerRound: 2000 });
   await mkdir(join(root, 'killed'));
@@ -150,11 +150,11 @@ describe('sift clean, killed and resumed', () => {
     expect(summary.no_address + summary.bad_syntax + summary.duplicates + summary.to_check).toBe(rows);
 
     // At the service: one set of batches for the killed job, every address in it once, billed once.
-    const store = openServiceStore({ dataDir: serviceDir });
+    const store = await openServiceStore({ dataDir: serviceDir });
     try {
-      const batches = store.db
-        .prepare("SELECT id, submitted, unique_count, c_billed, status FROM batches WHERE name LIKE 'big.csv%'")
-        .all() as {
+      const batches = (await store.db.all(
+        "SELECT id, submitted, unique_count, c_billed, status FROM batches WHERE name LIKE 'big.csv%'",
+      )) as {
         id: string;
         unique_count: number;
         c_billed: number;
@@ -169,17 +169,16 @@ describe('sift clean, killed and resumed', () => {
       const definitive = summary.valid + summary.invalid + summary.catch_all;
       expect(summary.unknown).toBeGreaterThan(0);
       expect(batches.reduce((sum, batch) => sum + batch.c_billed, 0)).toBe(definitive);
-      const repeated = store.db
-        .prepare(
-          `SELECT lower(email) AS address FROM batch_rows WHERE id >> 32 IN (SELECT row_key FROM batches WHERE id IN (${batches.map(() => '?').join(',')})) GROUP BY address HAVING COUNT(*) > 1 LIMIT 1`,
-        )
-        .all(...batches.map((batch) => batch.id));
+      const repeated = await store.db.all(
+        `SELECT lower(email) AS address FROM batch_rows WHERE id >> 32 IN (SELECT row_key FROM batches WHERE id IN (${batches.map(() => '?').join(',')})) GROUP BY address HAVING COUNT(*) > 1 LIMIT 1`,
+        [...batches.map((batch) => batch.id)],
+      );
       expect(repeated).toEqual([]);
       // Two jobs (killed and reference) each paid for their definitive verdicts exactly once.
-      const account = store.dashboard.account();
+      const account = await store.dashboard.account();
       expect(100 - account.freeRemaining + (credits - account.balance)).toBe(2 * definitive);
     } finally {
-      store.db.close();
+      await store.db.close();
     }
 
     // Ctrl-C (SIGINT) stops at a safe point, says how to go on, and --resume finishes the same way.
@@ -207,12 +206,12 @@ describe('sift clean, killed and resumed', () => {
   it('ends the same after twenty kills at random moments, none of them billed twice', async () => {
     expect(referenceSeconds).toBeGreaterThan(0);
     const spent = async () => {
-      const store = openServiceStore({ dataDir: serviceDir });
+      const store = await openServiceStore({ dataDir: serviceDir });
       try {
         const account = await store.dashboard.account();
         return 100 - account.freeRemaining + (credits - account.balance);
       } finally {
-        store.db.close();
+        await store.db.close();
       }
     };
     const spentBefore = await spent();

@@ -42,10 +42,10 @@ const parse = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, '')
 
 describe('sift clean', () => {
   it('writes cleaned, annotated and summary outputs that agree with the service row by row', async () => {
-    const { key, record } = service.dashboard.createKey('live', 'cli');
-    service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
-    service.dashboard.topUp(50);
-    const before = service.dashboard.account();
+    const { key, record } = await service.dashboard.createKey('live', 'cli');
+    await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+    await service.dashboard.topUp(50);
+    const before = await service.dashboard.account();
     const { dir, inputPath, data } = await workspace();
     const run = await runSift(
       ['clean', inputPath, '--base-url', service.baseUrl, '--keep', 'valid,catch_all', '--json'],
@@ -57,8 +57,7 @@ describe('sift clean', () => {
 
     // The service's own verdicts for this job's batch.
     const api = apiClient(service, key);
-    const batchId = (service.db.prepare("SELECT id FROM batches WHERE name = 'contacts.csv'").get() as { id: string })
-      .id;
+    const batchId = ((await service.db.get("SELECT id FROM batches WHERE name = 'contacts.csv'")) as { id: string }).id;
     const serviceRows = (await api('GET', `/batches/${batchId}/results?limit=1000`)).body.data as {
       email: string;
       result: string;
@@ -164,7 +163,7 @@ describe('sift clean', () => {
     expect(summary.unknown).toBe(1);
     expect(summary.billed).toBe(7);
     expect(report.summary).toEqual(summary);
-    const after = service.dashboard.account();
+    const after = await service.dashboard.account();
     expect(before.freeRemaining + before.balance - (after.freeRemaining + after.balance)).toBe(7);
   });
 
@@ -191,22 +190,23 @@ describe('sift clean', () => {
     expect(refused.stderr).toContain('svc_live_…0000');
     expect(refused.stderr).not.toContain('svc_live_wrongwrongwrongwrong0000');
 
-    const { key } = service.dashboard.createKey('live', 'poor');
-    const spend = service.dashboard.account();
+    const { key } = await service.dashboard.createKey('live', 'poor');
+    const spend = await service.dashboard.account();
     // Leave fewer credits than the list needs.
-    service.db.prepare('UPDATE account SET balance = 0, free_used = ? WHERE id = 1').run(100 - 3);
-    const batchesBefore = (service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n;
+    await service.db.run('UPDATE account SET balance = 0, free_used = ? WHERE id = 1', [100 - 3]);
+    const batchesBefore = ((await service.db.get('SELECT COUNT(*) AS n FROM batches')) as { n: number }).n;
     const short = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], {
       SIFT_API_KEY: key,
       SIFT_DATA_DIR: data,
     });
     expect(short.code).toBe(4);
     expect(short.stderr).toMatch(/Not enough credits: 8 checks needed, 3 available/);
-    expect((service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n).toBe(batchesBefore);
+    expect(((await service.db.get('SELECT COUNT(*) AS n FROM batches')) as { n: number }).n).toBe(batchesBefore);
     expect(existsSync(join(dir, 'contacts.cleaned.csv'))).toBe(false);
-    service.db
-      .prepare('UPDATE account SET balance = ?, free_used = ? WHERE id = 1')
-      .run(spend.balance, 100 - spend.freeRemaining);
+    await service.db.run('UPDATE account SET balance = ?, free_used = ? WHERE id = 1', [
+      spend.balance,
+      100 - spend.freeRemaining,
+    ]);
   });
 
   it('exits 5 when the service cannot be reached, and 2 without a key for a base URL', async () => {

@@ -35,9 +35,9 @@ export async function startEngineService(
       ...smtp,
     },
   });
-  const { key, record } = service.dashboard.createKey('live', 'engine test');
-  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
-  service.dashboard.topUp(1000);
+  const { key, record } = await service.dashboard.createKey('live', 'engine test');
+  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  await service.dashboard.topUp(1000);
   return { service, api: apiClient(service, key) };
 }
 

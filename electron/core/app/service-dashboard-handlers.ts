@@ -24,10 +24,15 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
     const service = await own();
     const { dashboard } = service;
     const appKeys = new Set(service.appKeyIds());
-    const account = dashboard.account();
+    const [account, keys, endpoints, deliveries] = await Promise.all([
+      dashboard.account(),
+      dashboard.listKeys(),
+      dashboard.listWebhookEndpoints(),
+      dashboard.listDeliveries(),
+    ]);
     return {
       baseUrl: service.baseUrl,
-      keys: dashboard.listKeys().map((key) => ({
+      keys: keys.map((key) => ({
         id: key.id,
         mode: key.mode,
         label: key.label,
@@ -37,11 +42,8 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
         lastUsedAt: iso(key.lastUsedAt),
         usedByApp: appKeys.has(key.id),
       })),
-      endpoints: dashboard
-        .listWebhookEndpoints()
-        .map((endpoint) => ({ ...endpoint, createdAt: iso(endpoint.createdAt)! })),
-      deliveries: dashboard
-        .listDeliveries()
+      endpoints: endpoints.map((endpoint) => ({ ...endpoint, createdAt: iso(endpoint.createdAt)! })),
+      deliveries: deliveries
         .slice(0, deliveriesShown)
         .map(({ eventId: _event, ...delivery }) => ({ ...delivery, nextAttemptAt: iso(delivery.nextAttemptAt) })),
       account: { balance: account.balance, freeRemaining: account.freeRemaining, lowThreshold: account.lowThreshold },
@@ -49,9 +51,9 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
   }
 
   /** The dashboard's own errors ("No key …") are plain Errors: a person is told what was not found. */
-  async function change(work: () => void): Promise<ServiceOverview> {
+  async function change(work: () => Promise<unknown>): Promise<ServiceOverview> {
     try {
-      work();
+      await work();
     } catch (error) {
       throw new AppError('not_found', error instanceof Error ? error.message : String(error));
     }
@@ -61,7 +63,7 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
   return {
     'service:overview': () => overview(),
     'service:createKey': async ({ mode, label }) => {
-      const { key } = (await own()).dashboard.createKey(mode, label);
+      const { key } = await (await own()).dashboard.createKey(mode, label);
       return { key, overview: await overview() };
     },
     'service:revokeKey': async ({ keyId }) => {
@@ -75,7 +77,7 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
       return change(() => service.dashboard.revokeKey(keyId));
     },
     'service:addWebhook': async ({ url }) => {
-      const { secret } = (await own()).dashboard.createWebhookEndpoint(url);
+      const { secret } = await (await own()).dashboard.createWebhookEndpoint(url);
       return { secret, overview: await overview() };
     },
     'service:removeWebhook': async ({ endpointId }) => {

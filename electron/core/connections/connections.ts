@@ -190,7 +190,8 @@ export function createConnections(deps: ConnectionsDeps) {
       try {
         const facts = await accountFacts(await serviceClients.clientFor(ref));
         // Sift's own service knows the threshold set on its screen; a hosted one's is in its own dashboard.
-        const lowThreshold = ref.kind === 'embedded' ? (await ownService()).dashboard.account().lowThreshold : null;
+        const lowThreshold =
+          ref.kind === 'embedded' ? (await (await ownService()).dashboard.account()).lowThreshold : null;
         const low = lowThreshold !== null && facts.balance !== undefined && facts.balance < lowThreshold;
         return {
           service: ref.kind === 'embedded' ? ('own' as const) : ('hosted' as const),

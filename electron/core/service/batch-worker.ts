@@ -3,7 +3,7 @@
 // simply carries on: a verdict is written once, and billed once, or not at all. An engine that opens no
 // connection (the sandbox's scripted verdicts) with no pacing asked for is worked in large rounds at once.
 import type { KeyMode } from '../wire/spec.ts';
-import type { Database } from '../storage/sqlite.ts';
+import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { VerificationEngine, Verdict } from './sandbox-verdicts.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { recordOutcomes, type ProbeOutcome } from './store/batch-lifecycle-store.ts';
@@ -20,7 +20,7 @@ const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
 const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createBatchWorker(
-  db: Database,
+  db: SqlConnection,
   config: ServiceConfig,
   engines: Record<KeyMode, VerificationEngine>,
 ): BatchWorker {
@@ -47,9 +47,9 @@ export function createBatchWorker(
     return true;
   }
 
-  function immediateRound(batchId: string, verifyNow: (local: string, host: string) => Verdict): number {
+  async function immediateRound(batchId: string, verifyNow: (local: string, host: string) => Verdict): Promise<number> {
     const after = reached.get(batchId) ?? 0;
-    const rows = pendingRows(db, batchId, after, immediateRoundRows);
+    const rows = await pendingRows(db, batchId, after, immediateRoundRows);
     // Past the end: start from the top again, where rows whose probe failed are still pending.
     reached.set(batchId, rows.length < immediateRoundRows ? 0 : rows.at(-1)!.seq);
     if (rows.length === 0) return 0;
@@ -60,7 +60,7 @@ export function createBatchWorker(
         return { seq: row.seq, error: failure(error) };
       }
     });
-    recordOutcomes(db, config, config.now(), batchId, outcomes);
+    await recordOutcomes(db, config, config.now(), batchId, outcomes);
     return rows.length;
   }
 
@@ -68,7 +68,7 @@ export function createBatchWorker(
     const now = config.now();
     const picked: PendingRow[] = [];
     // From the first row still pending when last looked, not from the top: done rows are not read again.
-    const rows = pendingRows(db, batch.id, reached.get(batch.id) ?? 0, lookAhead);
+    const rows = await pendingRows(db, batch.id, reached.get(batch.id) ?? 0, lookAhead);
     reached.set(batch.id, rows.length === 0 ? 0 : rows[0]!.seq - 1);
     for (const row of rows) {
       if (picked.length >= budget) break;
@@ -88,7 +88,7 @@ export function createBatchWorker(
         );
       });
     }
-    recordOutcomes(db, config, config.now(), batch.id, outcomes);
+    await recordOutcomes(db, config, config.now(), batch.id, outcomes);
     return picked.length;
   }
 
@@ -97,11 +97,11 @@ export function createBatchWorker(
     let probed = 0;
     // An engine with its own queue (the local SMTP engine) picks its work by mail host, across batches.
     for (const engine of new Set(Object.values(engines))) if (engine.runQueue) probed += await engine.runQueue();
-    for (const batch of runningBatches(db)) {
+    for (const batch of await runningBatches(db)) {
       const engine = engines[batch.mode];
       if (engine.runQueue) continue;
       if (engine.verifyNow && rateFor(batch.mode) === Number.POSITIVE_INFINITY) {
-        probed += immediateRound(batch.id, engine.verifyNow);
+        probed += await immediateRound(batch.id, engine.verifyNow);
         continue;
       }
       if (budget <= 0) continue;

@@ -1,7 +1,7 @@
 // The operations the spec keeps in a dashboard rather than the HTTP API: keys, webhook endpoints,
 // the low-balance threshold, top-ups and deliveries. The app's settings screen and `sift service` call these.
 import type { KeyMode } from '../wire/spec.ts';
-import type { Database } from '../storage/sqlite.ts';
+import type { SqlConnection } from '../storage/sql-connection.ts';
 import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './store/keys-store.ts';
 import { failBatch } from './store/batch-lifecycle-store.ts';
 import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './store/credits-store.ts';
@@ -18,24 +18,24 @@ import {
 
 export type Dashboard = {
   /** The full key is in the answer this once; afterwards only its masked form exists. */
-  createKey(mode: KeyMode, label: string): { key: string; record: ApiKeyRecord };
-  listKeys(): ApiKeyRecord[];
-  revokeKey(id: string): ApiKeyRecord;
-  setKeyRateLimits(id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): ApiKeyRecord;
+  createKey(mode: KeyMode, label: string): Promise<{ key: string; record: ApiKeyRecord }>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  revokeKey(id: string): Promise<ApiKeyRecord>;
+  setKeyRateLimits(id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): Promise<ApiKeyRecord>;
   /** The signing secret is in the answer this once. */
-  createWebhookEndpoint(url: string): WebhookEndpoint & { secret: string };
-  listWebhookEndpoints(): WebhookEndpoint[];
-  deleteWebhookEndpoint(id: string): void;
-  listDeliveries(): Delivery[];
-  replayDelivery(id: string): void;
-  account(): AccountState;
-  topUp(credits: number): AccountState;
-  setLowBalanceThreshold(threshold: number | null): void;
+  createWebhookEndpoint(url: string): Promise<WebhookEndpoint & { secret: string }>;
+  listWebhookEndpoints(): Promise<WebhookEndpoint[]>;
+  deleteWebhookEndpoint(id: string): Promise<void>;
+  listDeliveries(): Promise<Delivery[]>;
+  replayDelivery(id: string): Promise<void>;
+  account(): Promise<AccountState>;
+  topUp(credits: number): Promise<AccountState>;
+  setLowBalanceThreshold(threshold: number | null): Promise<void>;
   /** For operators: give up a running batch (refunded, `batch.failed`). */
-  failBatch(id: string, message: string): void;
+  failBatch(id: string, message: string): Promise<void>;
 };
 
-export function createDashboard(db: Database, config: ServiceConfig): Dashboard {
+export function createDashboard(db: SqlConnection, config: ServiceConfig): Dashboard {
   return {
     createKey: (mode, label) => createApiKey(db, config.now(), mode, label),
     listKeys: () => listApiKeys(db),
@@ -47,8 +47,8 @@ export function createDashboard(db: Database, config: ServiceConfig): Dashboard 
     listDeliveries: () => listDeliveries(db),
     replayDelivery: (id) => replayDelivery(db, config.now(), id),
     account: () => accountState(db, config, config.now()),
-    topUp(credits) {
-      topUp(db, credits);
+    async topUp(credits) {
+      await topUp(db, credits);
       return accountState(db, config, config.now());
     },
     setLowBalanceThreshold: (threshold) => setLowBalanceThreshold(db, threshold),

@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { apiPrefix } from '../wire/spec.ts';
-import { openDatabase, type Database } from '../storage/sqlite.ts';
+import { sqliteConnection, type SqlConnection } from '../storage/sql-connection.ts';
+import { openDatabase } from '../storage/sqlite.ts';
 import { discardUnfinishedImports } from './store/batches-store.ts';
 import { createBatchWorker, type BatchWorker } from './batch-worker.ts';
 import { createCursorCodec } from './cursors.ts';
@@ -24,7 +25,7 @@ export type VerificationService = {
   port: number;
   config: ServiceConfig;
   dashboard: Dashboard;
-  db: Database;
+  db: SqlConnection;
   worker: BatchWorker;
   deliveries: DeliveryWorker;
   close(): Promise<void>;
@@ -35,14 +36,15 @@ export function serviceDatabasePath(dataDir: string): string {
 }
 
 /** The database and its dashboard alone, for `sift service` commands and tests that manage a running service. */
-export function openServiceStore(overrides: ServiceOverrides & { dataDir: string }): {
-  db: Database;
+export async function openServiceStore(overrides: ServiceOverrides & { dataDir: string }): Promise<{
+  db: SqlConnection;
   config: ServiceConfig;
   dashboard: Dashboard;
-} {
+}> {
   const config = serviceConfig(overrides);
-  const db = openDatabase(serviceDatabasePath(config.dataDir));
-  migrate(db);
+  const sqlite = openDatabase(serviceDatabasePath(config.dataDir));
+  migrate(sqlite);
+  const db = sqliteConnection(sqlite);
   return { db, config, dashboard: createDashboard(db, config) };
 }
 
@@ -54,15 +56,15 @@ export async function startVerificationService(
    */
   liveEngine: 'smtp' | VerificationEngine = 'smtp',
 ): Promise<VerificationService> {
-  const { db, config, dashboard } = openServiceStore(overrides);
-  discardUnfinishedImports(db);
-  releaseUnsettledKeys(db);
+  const { db, config, dashboard } = await openServiceStore(overrides);
+  await discardUnfinishedImports(db);
+  await releaseUnsettledKeys(db);
   const engines = { live: liveEngine === 'smtp' ? createLiveEngine(db, config) : liveEngine, sandbox: sandboxEngine };
   const handler = createServiceRequestHandler({
     db,
     config,
     limiter: createRateLimiter(),
-    cursors: createCursorCodec(metaSecret(db, 'cursor_key')),
+    cursors: createCursorCodec(await metaSecret(db, 'cursor_key')),
     engines,
   });
   const server = createServer(handler);
@@ -90,7 +92,7 @@ export async function startVerificationService(
       await worker.stop();
       await engines.live.stop?.();
       await deliveries.stop();
-      db.close();
+      await db.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Signed event delivery: every event goes to every endpoint until one answers 2xx, with backoff over
 // roughly a day, then `failed` (replayable by hand). A retry sends the same event id and body.
 import { createHmac } from 'node:crypto';
-import type { Database } from '../storage/sqlite.ts';
+import type { SqlConnection } from '../storage/sql-connection.ts';
 import { headers } from '../wire/spec.ts';
 import type { ServiceConfig } from './service-config.ts';
 import {
@@ -22,10 +22,12 @@ export type DeliveryWorker = { runOnce(): Promise<number>; start(): void; stop()
 /** Deliveries sent per tick. */
 const perTick = 50;
 
-export function createDeliveryWorker(db: Database, config: ServiceConfig): DeliveryWorker {
+export function createDeliveryWorker(db: SqlConnection, config: ServiceConfig): DeliveryWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
+  /** Deliveries a stopped service had claimed get a due time again before anything is sent. */
+  let revived: Promise<void> = Promise.resolve();
 
   async function attempt(row: DueDelivery) {
     let status: number | null = null;
@@ -51,7 +53,7 @@ export function createDeliveryWorker(db: Database, config: ServiceConfig): Deliv
     const attempts = row.attempts + 1;
     const delivered = status !== null && status >= 200 && status < 300;
     const wait = config.webhookRetryScheduleMs[attempts - 1];
-    recordAttempt(db, now, row.id, {
+    await recordAttempt(db, now, row.id, {
       attempts,
       status,
       error: delivered ? null : (error ?? `HTTP ${status}`),
@@ -61,7 +63,8 @@ export function createDeliveryWorker(db: Database, config: ServiceConfig): Deliv
   }
 
   async function deliverDue(): Promise<number> {
-    const due = claimDueDeliveries(db, config.now(), perTick);
+    await revived;
+    const due = await claimDueDeliveries(db, config.now(), perTick);
     await Promise.all(due.map(attempt));
     return due.length;
   }
@@ -80,7 +83,7 @@ export function createDeliveryWorker(db: Database, config: ServiceConfig): Deliv
     runOnce: () => deliverDue(),
     start() {
       stopped = false;
-      reviveClaimedDeliveries(db, config.now());
+      revived = reviveClaimedDeliveries(db, config.now());
       schedule();
     },
     async stop() {

@@ -21,7 +21,7 @@ afterAll(() => service.close());
 
 describe('base URL', () => {
   it('reaches /v1 once, whether the URL has /v1, a trailing slash, both or neither', async () => {
-    const { key } = service.dashboard.createKey('live', 'base-url');
+    const { key } = await service.dashboard.createKey('live', 'base-url');
     const proxy = await startFaultProxy(service.baseUrl, () => ({ kind: 'forward' }));
     try {
       const proxyOrigin = new URL(proxy.baseUrl).origin;
@@ -44,7 +44,7 @@ describe('base URL', () => {
   });
 
   it('keeps a path prefix in front of /v1', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'prefix');
+    const { key } = await service.dashboard.createKey('sandbox', 'prefix');
     // A gateway that serves the service under /verifier and nothing else.
     const proxy = await startFaultProxy(service.baseUrl, (request) =>
       request.url.startsWith('/verifier/v1/')
@@ -64,7 +64,7 @@ describe('base URL', () => {
   });
 
   it('refuses a live key over plain http to another host before sending anything', async () => {
-    const { key } = service.dashboard.createKey('live', 'in-clear');
+    const { key } = await service.dashboard.createKey('live', 'in-clear');
     let sent = 0;
     const counting: typeof fetch = (input, init) => {
       sent += 1;
@@ -87,7 +87,7 @@ describe('base URL', () => {
 
 describe('sift with --base-url', () => {
   it('cleans a list against the bare origin (no /v1, no trailing slash)', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'cli-origin');
+    const { key } = await service.dashboard.createKey('sandbox', 'cli-origin');
     const dir = await mkdtemp(join(tmpdir(), 'sift-base-url-'));
     const input = join(dir, 'list.csv');
     await writeFile(input, 'email\nvalid.one@example.com\ninvalid.two@example.com\n');
@@ -97,12 +97,12 @@ describe('sift with --base-url', () => {
     });
     expect(run.stderr).not.toContain('could not reach');
     expect(run.code, run.stderr).toBe(0);
-    const batches = service.db.prepare("SELECT submitted FROM batches WHERE name = 'list.csv'").all();
+    const batches = await service.db.all("SELECT submitted FROM batches WHERE name = 'list.csv'");
     expect(batches).toEqual([{ submitted: 2 }]);
   });
 
   it('says why it will not send a live key over plain http to another host', async () => {
-    const { key } = service.dashboard.createKey('live', 'cli-in-clear');
+    const { key } = await service.dashboard.createKey('live', 'cli-in-clear');
     const run = await runSift(['verify', 'valid@example.com', '--base-url', 'http://api.example.com'], {
       SIFT_API_KEY: key,
     });

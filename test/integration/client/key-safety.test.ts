@@ -23,8 +23,8 @@ describe('keys stay secret', () => {
     const spies = (['log', 'error', 'warn', 'info', 'debug'] as const).map((level) =>
       vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
     );
-    const revoked = service.dashboard.createKey('live', 'soon revoked');
-    service.dashboard.revokeKey(revoked.record.id);
+    const revoked = await service.dashboard.createKey('live', 'soon revoked');
+    await service.dashboard.revokeKey(revoked.record.id);
     const echoing = 'svc_test_echoedbackbyaservice123456';
     const proxy = await startFaultProxy(service.baseUrl, () => ({
       kind: 'respond',

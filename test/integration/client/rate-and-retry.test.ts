@@ -26,7 +26,7 @@ function countingFetch() {
 
 describe('rate limits', () => {
   it('keeps two concurrent callers on one key inside the budget, at 90% or more of the allowed rate', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'concurrent');
+    const { key } = await service.dashboard.createKey('sandbox', 'concurrent');
     const counter = countingFetch();
     const first = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, fetch: counter.fetch });
     const second = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, fetch: counter.fetch });
@@ -73,7 +73,7 @@ describe('rate limits', () => {
   });
 
   it('survives a 429 storm that ends, and pauses until Reset when Remaining runs low', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'storm');
+    const { key } = await service.dashboard.createKey('sandbox', 'storm');
     const proxy = await startFaultProxy(service.baseUrl, (_request, index) =>
       index < 3
         ? { kind: 'respond', status: 429, headers: { 'Retry-After': '1' } }
@@ -112,8 +112,8 @@ describe('rate limits', () => {
 
 describe("a key's own limits", () => {
   it('follows X-RateLimit-Limit when the service gives the key more than the spec does', async () => {
-    const { key, record } = service.dashboard.createKey('sandbox', 'roomy');
-    service.dashboard.setKeyRateLimits(record.id, { createBatch: { limit: 50, windowSeconds: 60 } });
+    const { key, record } = await service.dashboard.createKey('sandbox', 'roomy');
+    await service.dashboard.setKeyRateLimits(record.id, { createBatch: { limit: 50, windowSeconds: 60 } });
     const clock = fakeClock();
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, clock, budget: createRateBudget() });
     // The spec's default is ten a minute; this key may send fifty, and says so in its headers.
@@ -123,7 +123,7 @@ describe("a key's own limits", () => {
   });
 
   it('keeps to the spec until the service says otherwise', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'default');
+    const { key } = await service.dashboard.createKey('sandbox', 'default');
     const clock = fakeClock();
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, clock, budget: createRateBudget() });
     await Promise.allSettled(
@@ -138,7 +138,7 @@ describe("a key's own limits", () => {
 
 describe('errors', () => {
   it('never retries 400, 401 or 402, and says which it was', async () => {
-    const live = service.dashboard.createKey('live', 'broke').key;
+    const live = (await service.dashboard.createKey('live', 'broke')).key;
     const counter = countingFetch();
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: live, fetch: counter.fetch });
     await expect(client.getResultsPage('bat_x', { limit: 5000 })).rejects.toMatchObject({ kind: 'not_found' });
@@ -179,7 +179,7 @@ describe('errors', () => {
   });
 
   it('retries 5xx and dropped connections with backoff, then says the service is unavailable', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'flaky');
+    const { key } = await service.dashboard.createKey('sandbox', 'flaky');
     const proxy = await startFaultProxy(service.baseUrl, (_request, index) =>
       index < 2 ? { kind: 'respond', status: 503 } : { kind: 'forward' },
     );
@@ -220,7 +220,7 @@ describe('errors', () => {
   });
 
   it('answers a protocol error, naming the call, when the body is not the expected JSON', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'html');
+    const { key } = await service.dashboard.createKey('sandbox', 'html');
     const proxy = await startFaultProxy(service.baseUrl, () => ({
       kind: 'respond',
       status: 200,
@@ -241,7 +241,7 @@ describe('errors', () => {
 
 describe('safe retries', () => {
   it('creates one batch when a POST is retried after its connection dropped', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'dropped');
+    const { key } = await service.dashboard.createKey('sandbox', 'dropped');
     let dropped = false;
     const proxy = await startFaultProxy(service.baseUrl, (request) => {
       if (request.method === 'POST' && !dropped) {
@@ -265,7 +265,7 @@ describe('safe retries', () => {
       expect(posts).toHaveLength(2);
       expect(posts[0]!.headers['idempotency-key']).toBe('job-7-part-0');
       expect(posts[1]!.headers['idempotency-key']).toBe('job-7-part-0');
-      const count = service.db.prepare("SELECT COUNT(*) AS n FROM batches WHERE name = 'dropped-once'").get() as {
+      const count = (await service.db.get("SELECT COUNT(*) AS n FROM batches WHERE name = 'dropped-once'")) as {
         n: number;
       };
       expect(count.n).toBe(1);
@@ -276,7 +276,7 @@ describe('safe retries', () => {
   });
 
   it('splits a long list into several batches, each with its own idempotency key', async () => {
-    const { key } = service.dashboard.createKey('sandbox', 'split');
+    const { key } = await service.dashboard.createKey('sandbox', 'split');
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, maxBatchSize: 4 });
     const batches = await client.createBatches(
       { name: 'split', emails: Array.from({ length: 10 }, (_, i) => `valid${i}@split.example`) },
@@ -300,7 +300,7 @@ describe('safe retries', () => {
     const { tmpdir } = await import('node:os');
     const path = join(await mkdtemp(join(tmpdir(), 'sift-client-')), 'list.csv');
     await writeFile(path, 'Name,Email\nAnn,valid.ann@example.com\nBob,invalid.bob@example.com\n');
-    const { key } = service.dashboard.createKey('sandbox', 'upload');
+    const { key } = await service.dashboard.createKey('sandbox', 'upload');
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
     await expect(client.uploadFile(path, { name: 'from-disk' })).resolves.toMatchObject({
       name: 'from-disk',

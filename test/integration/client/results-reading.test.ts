@@ -15,9 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-function clientFor(label: string, baseUrl = service.baseUrl): ServiceClient {
-  const { key, record } = service.dashboard.createKey('sandbox', label);
-  service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+async function clientFor(label: string, baseUrl = service.baseUrl): Promise<ServiceClient> {
+  const { key, record } = await service.dashboard.createKey('sandbox', label);
+  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
   return createServiceClient({ baseUrl, apiKey: key, budget: createRateBudget({}) });
 }
 
@@ -31,7 +31,7 @@ function rewriteJson(answer: Forwarded, change: (body: Record<string, unknown>) 
 
 describe('readResults', () => {
   it('yields every row once while the batch runs, and resumes from a persisted cursor', async () => {
-    const client = clientFor('resume');
+    const client = await clientFor('resume');
     const emails = addresses(150, 'read.example');
     const batch = await client.createBatch({ name: 'read', emails });
     const got: string[] = [];
@@ -93,7 +93,7 @@ describe('readResults', () => {
       };
     });
     try {
-      const client = clientFor('encoding', proxy.baseUrl);
+      const client = await clientFor('encoding', proxy.baseUrl);
       const emails = addresses(40, 'enc.example');
       const batch = await client.createBatch({ name: 'enc', emails });
       const got: string[] = [];
@@ -131,7 +131,7 @@ describe('readResults', () => {
       };
     });
     try {
-      const client = clientFor('tolerant', proxy.baseUrl);
+      const client = await clientFor('tolerant', proxy.baseUrl);
       const emails = [...addresses(45, 'tol.example', 'unknown'), ...addresses(45, 'tol.example', 'valid')];
       const batch = await client.createBatch({ name: 'tolerant', emails });
       expect((await client.getBatch(batch.id)).status).toBe('verifying');
@@ -153,7 +153,7 @@ describe('readResults', () => {
       body: '{"error":{"type":"invalid_request_error","code":"cursor_expired","message":"This cursor expired."}}',
     }));
     try {
-      const client = clientFor('expired', proxy.baseUrl);
+      const client = await clientFor('expired', proxy.baseUrl);
       const reader = readResults(client, 'bat_old', { cursor: 'abc' });
       await expect(reader.next()).rejects.toMatchObject({ kind: 'cursor_expired' });
     } finally {

@@ -57,7 +57,7 @@ describe('the local engine when mail servers make trouble', () => {
     expect(status.summary).toMatchObject({ unknown: 2, billed: 0 });
     // Three conversations, each ended by a 421: the rate was halved each time (8 → 4 → 2 → 1).
     expect(world.logs['mx.busy.test']!.connections).toBe(3);
-    expect(hostRate(run.service.db, 'mx.busy.test')).toBe(1);
+    expect(await hostRate(run.service.db, 'mx.busy.test')).toBe(1);
     expect((await run.api('GET', '/account')).body.free_remaining).toBe(100);
   });
 
@@ -116,13 +116,13 @@ describe('the local engine when mail servers make trouble', () => {
     });
     run = await startEngineService(world);
     // The store of mail-host budgets is gone (as after disk trouble): every conversation fails in Sift.
-    run.service.db.exec('DROP TABLE mail_hosts');
+    await run.service.db.exec('DROP TABLE mail_hosts');
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const { id, status } = await runBatch(run, ['a@ok.test', 'b@ok.test']);
       expect(status.status).toBe('failed');
       // The batch.failed event (and the dashboard) carry why.
-      const stored = run.service.db.prepare('SELECT error FROM batches WHERE id = ?').get(id) as { error: string };
+      const stored = (await run.service.db.get<{ error: string }>('SELECT error FROM batches WHERE id = ?', [id]))!;
       expect(JSON.parse(stored.error).message).toMatch(/^Checking ok\.test failed: .*mail_hosts/);
     } finally {
       quiet.mockRestore();

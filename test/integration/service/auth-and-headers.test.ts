@@ -9,12 +9,12 @@ let keyB: string;
 
 beforeAll(async () => {
   service = await startTestService();
-  keyA = service.dashboard.createKey('sandbox', 'A').key;
-  keyB = service.dashboard.createKey('sandbox', 'B').key;
+  keyA = (await service.dashboard.createKey('sandbox', 'A')).key;
+  keyB = (await service.dashboard.createKey('sandbox', 'B')).key;
 });
 afterAll(() => service.close());
 
-const batchCount = () => (service.db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n;
+const batchCount = async () => ((await service.db.get('SELECT COUNT(*) AS n FROM batches')) as { n: number }).n;
 
 function expectRateHeaders(response: ApiResponse) {
   expect(response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
@@ -30,7 +30,7 @@ describe('authentication', () => {
     expect(response.body).toEqual({
       error: { type: 'authentication_error', code: 'missing_api_key', message: expect.any(String) },
     });
-    expect(batchCount()).toBe(0);
+    expect(await batchCount()).toBe(0);
   });
 
   it('answers 401 invalid_api_key for a key that matches nothing', async () => {
@@ -54,9 +54,9 @@ describe('authentication', () => {
   it('lets two active keys work at once, and refuses a revoked one', async () => {
     expect((await apiClient(service, keyA)('GET', '/account')).status).toBe(200);
     expect((await apiClient(service, keyB)('GET', '/account')).status).toBe(200);
-    const { key, record } = service.dashboard.createKey('sandbox', 'C');
+    const { key, record } = await service.dashboard.createKey('sandbox', 'C');
     expect((await apiClient(service, key)('GET', '/account')).status).toBe(200);
-    service.dashboard.revokeKey(record.id);
+    await service.dashboard.revokeKey(record.id);
     const revoked = await apiClient(service, key)('GET', '/account');
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('invalid_api_key');
@@ -64,9 +64,9 @@ describe('authentication', () => {
   });
 
   it('stores keys hashed and shows them masked; records last use', async () => {
-    const rows = service.db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
+    const rows = (await service.db.all('SELECT * FROM api_keys')) as Record<string, unknown>[];
     for (const row of rows) expect(JSON.stringify(row)).not.toContain(keyA.slice(9));
-    const listed = service.dashboard.listKeys().find((key) => key.label === 'A')!;
+    const listed = (await service.dashboard.listKeys()).find((key) => key.label === 'A')!;
     expect(listed.masked).toBe(`svc_test_…${keyA.slice(-4)}`);
     expect(listed.lastUsedAt).toBeGreaterThan(0);
   });

@@ -10,10 +10,10 @@ let api: ReturnType<typeof apiClient>;
 beforeAll(async () => {
   // Slow pacing for one mail host, so the batch is still running while the test pages through it.
   service = await startTestService({ sandboxProbesPerSecondPerHost: 40 });
-  const created = service.dashboard.createKey('sandbox', 'results');
+  const created = await service.dashboard.createKey('sandbox', 'results');
   key = created.key;
   // These tests poll status far more often than a real client should.
-  service.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  await service.dashboard.setKeyRateLimits(created.record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
   api = apiClient(service, key);
 });
 afterAll(() => service.close());
@@ -159,7 +159,7 @@ describe('results paging', () => {
     let clock = Date.now();
     const short = await startTestService({ retentionMs: 60_000, now: () => clock });
     try {
-      const shortApi = apiClient(short, short.dashboard.createKey('sandbox', 'r').key);
+      const shortApi = apiClient(short, (await short.dashboard.createKey('sandbox', 'r')).key);
       const created = await shortApi('POST', '/batches', { emails: ['valid1@example.com', 'valid2@example.com'] });
       await waitFor(async () => (await shortApi('GET', `/batches/${created.body.id}`)).body.status === 'complete');
       const page = await shortApi('GET', `/batches/${created.body.id}/results?limit=1`);
@@ -214,15 +214,14 @@ describe('a store that has made millions of batches', () => {
   it('works, pages and downloads a batch whose row keys are past 2^53', async () => {
     const far = await startTestService({ sandboxProbesPerSecondPerHost: 1000 });
     try {
-      const { key, record } = far.dashboard.createKey('sandbox', 'far');
-      far.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+      const { key, record } = await far.dashboard.createKey('sandbox', 'far');
+      await far.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
       // As if 2^22 batches came before: the next batch's row keys start at 2^54, where a double cannot
       // tell key + 1 from key.
-      far.db
-        .prepare(
-          "INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key) VALUES ('bat_old', ?, 'sandbox', 'old', 'complete', 0, ?)",
-        )
-        .run(record.id, 2 ** 22);
+      await far.db.run(
+        "INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key) VALUES ('bat_old', ?, 'sandbox', 'old', 'complete', 0, ?)",
+        [record.id, 2 ** 22],
+      );
       const farApi = apiClient(far, key);
       const emails = addresses(5, 'far.example');
       const created = await farApi('POST', '/batches', { name: 'far', emails });

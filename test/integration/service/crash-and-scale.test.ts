@@ -16,11 +16,11 @@ afterEach(async () => {
 });
 
 async function prepareLiveKey(dataDir: string, topUp: number) {
-  const store = openServiceStore({ dataDir });
-  const { key, record } = store.dashboard.createKey('live', 'restart');
-  store.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
-  store.dashboard.topUp(topUp);
-  store.db.close();
+  const store = await openServiceStore({ dataDir });
+  const { key, record } = await store.dashboard.createKey('live', 'restart');
+  await store.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
+  await store.dashboard.topUp(topUp);
+  await store.db.close();
   return key;
 }
 

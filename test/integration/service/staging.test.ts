@@ -31,7 +31,7 @@ describe('staging an upload', () => {
   it('counts an address repeated chunks later once, and two uploads at once each their own', async () => {
     const service = await startTestService();
     services.push(service);
-    const api = apiClient(service, service.dashboard.createKey('sandbox', 'staging').key);
+    const api = apiClient(service, (await service.dashboard.createKey('sandbox', 'staging')).key);
     const unique = stageChunk + 5_000;
     const repeats = 7_000;
     const body = listWithLateRepeats(unique, repeats);
@@ -56,13 +56,13 @@ describe('staging an upload', () => {
   it('leaves nothing of a refused upload: no batch and none of its rows', async () => {
     const service = await startTestService({ maxBatchAddresses: stageChunk + 10 });
     services.push(service);
-    const api = apiClient(service, service.dashboard.createKey('sandbox', 'staging').key);
+    const api = apiClient(service, (await service.dashboard.createKey('sandbox', 'staging')).key);
     const response = await api('POST', '/files?name=big', listWithLateRepeats(stageChunk + 20, 0), {
       'Content-Type': 'text/csv',
     });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('batch_too_large');
-    expect((service.db.prepare('SELECT count(*) AS n FROM batch_rows').get() as { n: number }).n).toBe(0);
+    expect(((await service.db.get('SELECT count(*) AS n FROM batch_rows')) as { n: number }).n).toBe(0);
   });
 });
 
@@ -70,7 +70,7 @@ describe('a store from before schemas 5 and 6', () => {
   it('keeps its batches and their results, without the lower-cased copy, keyed by one integer', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-schema4-'));
     let service = await startVerificationService({ dataDir }, sandboxEngine);
-    const key = service.dashboard.createKey('sandbox', 'old').key;
+    const key = (await service.dashboard.createKey('sandbox', 'old')).key;
     let api = apiClient(service, key);
     const created = await api('POST', '/batches', { emails: ['valid1@old.example', 'invalid1@old.example'] });
     await waitFor(async () => (await api('GET', `/batches/${created.body.id}`)).body.status === 'complete');
@@ -83,8 +83,8 @@ describe('a store from before schemas 5 and 6', () => {
 
     // Put the tables back as schema 4 had them: rows keyed by the batch's text id and a seq, a norm column
     // under a unique index, and no row key on batches.
-    const old = openServiceStore({ dataDir });
-    old.db.exec(`
+    const old = await openServiceStore({ dataDir });
+    await old.db.exec(`
       ALTER TABLE batch_rows RENAME TO batch_rows_now;
       CREATE TABLE batch_rows (
         batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, seq INTEGER NOT NULL, email TEXT NOT NULL,
@@ -105,7 +105,7 @@ describe('a store from before schemas 5 and 6', () => {
       CREATE INDEX probe_queue_by_domain ON probe_queue (domain, not_before);
       PRAGMA user_version = 4;
     `);
-    old.db.close();
+    await old.db.close();
 
     service = await startVerificationService({ dataDir }, sandboxEngine);
     services.push(service);
@@ -117,7 +117,7 @@ describe('a store from before schemas 5 and 6', () => {
       'catchall@two.example',
       'valid2@two.example',
     ]);
-    const columns = (service.db.prepare('PRAGMA table_info(batch_rows)').all() as { name: string }[]).map(
+    const columns = ((await service.db.all('PRAGMA table_info(batch_rows)')) as { name: string }[]).map(
       (column) => column.name,
     );
     expect(columns).not.toContain('norm');

@@ -26,11 +26,11 @@ function expectSigned(secret: string, signature: string | undefined, body: Buffe
 describe('webhooks', () => {
   it('delivers a signed batch.completed, retrying with the same event until a 2xx', async () => {
     const receiver = await startReceiver((attempt) => (attempt < 3 ? 500 : 204));
-    const endpoint = service.dashboard.createWebhookEndpoint(receiver.url);
+    const endpoint = await service.dashboard.createWebhookEndpoint(receiver.url);
     expect(endpoint.secret).toMatch(/^whsec_/);
-    expect(JSON.stringify(service.dashboard.listWebhookEndpoints())).not.toContain(endpoint.secret);
+    expect(JSON.stringify(await service.dashboard.listWebhookEndpoints())).not.toContain(endpoint.secret);
     try {
-      const api = apiClient(service, service.dashboard.createKey('sandbox', 'hooks').key);
+      const api = apiClient(service, (await service.dashboard.createKey('sandbox', 'hooks')).key);
       const created = await api('POST', '/batches', {
         name: 'newsletter',
         emails: ['valid1@example.com', 'invalid1@example.com'],
@@ -55,16 +55,17 @@ describe('webhooks', () => {
       expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(90);
       expect(receiver.received[2]!.at - receiver.received[1]!.at).toBeGreaterThanOrEqual(190);
       await waitFor(
-        () => service.dashboard.listDeliveries().find((d) => d.eventId === event.id)?.status === 'delivered',
+        async () =>
+          (await service.dashboard.listDeliveries()).find((d) => d.eventId === event.id)?.status === 'delivered',
       );
-      expect(service.dashboard.listDeliveries().find((d) => d.eventId === event.id)).toMatchObject({
+      expect((await service.dashboard.listDeliveries()).find((d) => d.eventId === event.id)).toMatchObject({
         attempts: 3,
         lastStatus: 204,
       });
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(receiver.received).toHaveLength(3);
     } finally {
-      service.dashboard.deleteWebhookEndpoint(endpoint.id);
+      await service.dashboard.deleteWebhookEndpoint(endpoint.id);
       await receiver.close();
     }
   });
@@ -72,25 +73,30 @@ describe('webhooks', () => {
   it('marks a delivery failed when retries run out, and replays it by hand', async () => {
     let healthy = false;
     const receiver = await startReceiver(() => (healthy ? 200 : 503));
-    const endpoint = service.dashboard.createWebhookEndpoint(receiver.url);
+    const endpoint = await service.dashboard.createWebhookEndpoint(receiver.url);
     try {
-      service.dashboard.setLowBalanceThreshold(5);
-      service.dashboard.topUp(5);
+      await service.dashboard.setLowBalanceThreshold(5);
+      await service.dashboard.topUp(5);
       // 100 free checks, then one paid: the balance falls from 5 to 4, below the threshold.
-      const api = apiClient(service, service.dashboard.createKey('live', 'spender').key);
+      const api = apiClient(service, (await service.dashboard.createKey('live', 'spender')).key);
       const spend = await api('POST', '/batches', {
         emails: Array.from({ length: 101 }, (_, i) => `valid${i}@spend.example`),
       });
       expect(spend.status).toBe(201);
       const failed = await waitFor(
-        () => service.dashboard.listDeliveries().find((d) => d.eventType === 'credits.low' && d.status === 'failed'),
+        async () =>
+          (await service.dashboard.listDeliveries()).find(
+            (d) => d.eventType === 'credits.low' && d.status === 'failed',
+          ),
         10_000,
       );
       expect(failed.attempts).toBe(4);
       expect(failed.lastError).toBe('HTTP 503');
       healthy = true;
-      service.dashboard.replayDelivery(failed.id);
-      await waitFor(() => service.dashboard.listDeliveries().find((d) => d.id === failed.id)?.status === 'delivered');
+      await service.dashboard.replayDelivery(failed.id);
+      await waitFor(
+        async () => (await service.dashboard.listDeliveries()).find((d) => d.id === failed.id)?.status === 'delivered',
+      );
       const ids = receiver.received.map((delivery) => JSON.parse(delivery.body.toString()).id);
       expect(new Set(ids).size).toBe(1);
       expect(receiver.received).toHaveLength(5);
@@ -100,7 +106,7 @@ describe('webhooks', () => {
       });
       expectSigned(endpoint.secret, receiver.received[4]!.signature, receiver.received[4]!.body);
     } finally {
-      service.dashboard.deleteWebhookEndpoint(endpoint.id);
+      await service.dashboard.deleteWebhookEndpoint(endpoint.id);
       await receiver.close();
     }
   });

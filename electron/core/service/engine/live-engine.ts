@@ -2,8 +2,7 @@
 // batch worker calls `runQueue` each round; it starts a conversation for every due domain whose host
 // has budget, up to the global concurrency cap, and each conversation writes its own verdicts. All
 // state (queue, budgets, domain findings) is in the service's store; only open sockets live here.
-import type { Database } from '../../storage/sqlite.ts';
-import { transaction } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
 import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
@@ -33,7 +32,7 @@ export type LiveEngine = VerificationEngine & {
 
 const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
 
-export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngine {
+export function createLiveEngine(db: SqlConnection, config: ServiceConfig): LiveEngine {
   const settings = config.smtp;
   const lookup = createMailRouteLookup({ ...settings });
   const tasks = new Set<Promise<void>>();
@@ -41,13 +40,16 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
   const busyDomains = new Set<string>();
   let wake = () => {};
   let stopping = false;
-  resetHostConnections(db, settings);
+  /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
+  const ready = resetHostConnections(db, settings);
+  // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
+  ready.catch(() => undefined);
 
   async function routeOf(domain: string): Promise<MailRoute> {
-    const cached = cachedRoute(db, domain, config.now());
+    const cached = await cachedRoute(db, domain, config.now());
     if (cached) return cached;
     const route = await lookup(domain);
-    if (!stopping) storeRoute(db, domain, route, config.now());
+    if (!stopping) await storeRoute(db, domain, route, config.now());
     return route;
   }
 
@@ -58,17 +60,17 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
     addresses: string[],
   ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
     const key = budgetKeyOf(route.hosts[0]!.name);
-    const knownCatchAll = cachedCatchAll(db, domain, config.now());
-    const reservation = reserveHost(db, key, config.now(), settings);
+    const knownCatchAll = await cachedCatchAll(db, domain, config.now());
+    const reservation = await reserveHost(db, key, config.now(), settings);
     if ('retryAt' in reservation) return reservation;
     const nextSlot = async () => {
       if (stopping) return false;
-      const at = takeSlot(db, key, config.now(), settings);
+      const at = await takeSlot(db, key, config.now(), settings);
       if (at === undefined) return false;
       const wait = at - config.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (stopping) return false;
-      probeSent(db, key, config.now());
+      await probeSent(db, key, config.now());
       return true;
     };
     let probe: DomainProbe | undefined;
@@ -76,44 +78,51 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
       probe = await probeDomain({ domain, hosts: route.hosts, addresses, knownCatchAll, settings, nextSlot });
       return { probe };
     } finally {
-      if (!stopping) releaseHost(db, key, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
-    }
-  }
-
-  /** Port-25 bookkeeping and the catch-all finding, after a conversation. */
-  function learn(domain: string, probe: DomainProbe): void {
-    const now = config.now();
-    for (const attempt of probe.attempts) {
-      if (!attempt.failure || attempt.failure.greeted) {
-        notePort25Open(db, now);
-        continue;
+      if (!stopping) {
+        await releaseHost(db, key, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
       }
-      const before = port25Finding(db).state;
-      const after = notePort25Failure(
-        db,
-        { host: attempt.host, domain },
-        now,
-        settings.blockedAfterHosts,
-        settings.connectRetryMs,
-      );
-      // Just found blocked: no queued address can be checked, so none waits for its retry to be told so.
-      if (before !== 'blocked' && after.state === 'blocked') makeAllDueNow(db, now, [...busyDomains]);
-    }
-    if (probe.catchAll !== undefined && probe.attempts.some((attempt) => !attempt.failure)) {
-      storeCatchAll(db, domain, probe.catchAll, now + settings.catchAllCacheMs);
     }
   }
 
-  function write(domain: string, decisions: Decisions, notBefore?: number): void {
-    transaction(db, () => {
+  /**
+   * Port-25 bookkeeping and the catch-all finding, after a conversation: in one transaction, so no other
+   * conversation's findings land between reading the port-25 finding and writing it.
+   */
+  async function learn(domain: string, probe: DomainProbe): Promise<void> {
+    const now = config.now();
+    await db.transaction(async (tx) => {
+      for (const attempt of probe.attempts) {
+        if (!attempt.failure || attempt.failure.greeted) {
+          await notePort25Open(tx, now);
+          continue;
+        }
+        const before = (await port25Finding(tx)).state;
+        const after = await notePort25Failure(
+          tx,
+          { host: attempt.host, domain },
+          now,
+          settings.blockedAfterHosts,
+          settings.connectRetryMs,
+        );
+        // Just found blocked: no queued address can be checked, so none waits for its retry to be told so.
+        if (before !== 'blocked' && after.state === 'blocked') await makeAllDueNow(tx, now, [...busyDomains]);
+      }
+      if (probe.catchAll !== undefined && probe.attempts.some((attempt) => !attempt.failure)) {
+        await storeCatchAll(tx, domain, probe.catchAll, now + settings.catchAllCacheMs);
+      }
+    });
+  }
+
+  async function write(domain: string, decisions: Decisions, notBefore?: number): Promise<void> {
+    await db.transaction(async (tx) => {
       const byBatch = new Map<string, { seq: number; verdict: Verdict }[]>();
       for (const { batchId, seq, verdict } of decisions.verdicts) {
         byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), { seq, verdict }]);
       }
-      for (const [batchId, outcomes] of byBatch) recordOutcomes(db, config, config.now(), batchId, outcomes);
-      dequeue(db, decisions.verdicts);
-      requeue(db, decisions.retries);
-      rescheduleDomain(db, domain, notBefore);
+      for (const [batchId, outcomes] of byBatch) await recordOutcomes(tx, config, config.now(), batchId, outcomes);
+      await dequeue(tx, decisions.verdicts);
+      await requeue(tx, decisions.retries);
+      await rescheduleDomain(tx, domain, notBefore);
     });
   }
 
@@ -134,8 +143,8 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
       );
     }
     const provider = providerOfMailHost(route.hosts[0]!.name);
-    const finding = port25Finding(db);
-    if (finding.state === 'blocked' && !takePort25Recheck(db, now, settings.connectRetryMs)) {
+    const finding = await port25Finding(db);
+    if (finding.state === 'blocked' && !(await takePort25Recheck(db, now, settings.connectRetryMs))) {
       return write(domain, sameVerdict(items, domain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
     }
     const answer = await converse(
@@ -145,9 +154,9 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
     );
     if (stopping) return;
     if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
-    learn(domain, answer.probe);
-    const context = { domain, provider, settings, now: config.now(), port25: port25Finding(db).state };
-    write(domain, decideProbe(items, answer.probe, context));
+    await learn(domain, answer.probe);
+    const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
+    await write(domain, decideProbe(items, answer.probe, context));
   }
 
   /**
@@ -155,20 +164,20 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
    * attempt, as in the sandbox, so a batch that keeps failing is given up and refunded rather than
    * retried for ever; the rest wait a little and go back in the queue instead of sitting out the lease.
    */
-  function checkFailed(domain: string, items: readonly QueuedAddress[], error: unknown): void {
+  async function checkFailed(domain: string, items: readonly QueuedAddress[], error: unknown): Promise<void> {
     const now = config.now();
     const message = `Checking ${domain} failed: ${error instanceof Error ? error.message : String(error)}`;
     try {
-      transaction(db, () => {
+      await db.transaction(async (tx) => {
         for (const batchId of new Set(items.map((item) => item.batchId))) {
           const outcomes = items.filter((item) => item.batchId === batchId).map(({ seq }) => ({ seq, error: message }));
-          recordOutcomes(db, config, now, batchId, outcomes);
+          await recordOutcomes(tx, config, now, batchId, outcomes);
         }
-        requeue(
-          db,
+        await requeue(
+          tx,
           items.map(({ batchId, seq }) => ({ batchId, seq, notBefore: now + settings.connectRetryMs })),
         );
-        rescheduleDomain(db, domain);
+        await rescheduleDomain(tx, domain);
       });
     } catch (storeError) {
       // The store itself is failing: the lease runs out and the work is picked up again then.
@@ -184,21 +193,23 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
   return {
     async runQueue() {
       if (stopping) return 0;
+      await ready;
       const now = config.now();
-      enqueueLiveBatches(db, now);
+      await enqueueLiveBatches(db, now);
       const room = settings.concurrency - tasks.size;
       if (room <= 0) return 0;
       let started = 0;
-      for (const domain of dueDomains(db, now, room)) {
-        const items = takeDomainWork(db, domain, now, settings.rcptPerConnection, leaseUntil(now));
+      for (const domain of await dueDomains(db, now, room)) {
+        if (stopping) break;
+        const items = await takeDomainWork(db, domain, now, settings.rcptPerConnection, leaseUntil(now));
         if (items.length === 0) continue;
         started += 1;
         busyDomains.add(domain);
         const task = work(domain, items)
-          .catch((error: unknown) => {
+          .catch(async (error: unknown) => {
             if (stopping) return;
             console.error(`sift service: checking ${domain} failed:`, error);
-            checkFailed(domain, items, error);
+            await checkFailed(domain, items, error);
           })
           .finally(() => {
             tasks.delete(task);
@@ -211,6 +222,7 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
     },
 
     async verify(local, asciiDomain) {
+      await ready;
       const route = await routeOf(asciiDomain);
       const email = `${local}@${asciiDomain}`;
       const item: QueuedAddress = { batchId: '', seq: 0, email, tries: Number.MAX_SAFE_INTEGER };
@@ -226,7 +238,7 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
         );
       }
       const provider = providerOfMailHost(route.hosts[0]!.name);
-      if (port25Finding(db).state === 'blocked') {
+      if ((await port25Finding(db)).state === 'blocked') {
         return one(sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
       }
       // One address asked now waits its turn in the host's budget, but not for long.
@@ -234,13 +246,13 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
       for (;;) {
         const answer = await converse(asciiDomain, route, [email]);
         if ('probe' in answer) {
-          learn(asciiDomain, answer.probe);
+          await learn(asciiDomain, answer.probe);
           const context = {
             domain: asciiDomain,
             provider,
             settings,
             now: config.now(),
-            port25: port25Finding(db).state,
+            port25: (await port25Finding(db)).state,
           };
           // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
           return one(
@@ -261,6 +273,8 @@ export function createLiveEngine(db: Database, config: ServiceConfig): LiveEngin
 
     async stop() {
       stopping = true;
+      // The reset at start is done before the caller closes the store.
+      await ready.catch(() => undefined);
       if (tasks.size === 0) return;
       // Conversations end within their timeout; a stop waits for them only briefly, and the timer must
       // not keep the process alive after they have ended.

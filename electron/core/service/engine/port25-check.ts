@@ -1,7 +1,7 @@
 // Whether this machine may reach mail servers at all: most home and office networks and many clouds
 // block outbound port 25. Tried on purpose at `sift service` start, against a few big providers'
 // mail hosts (DNS must answer first: a machine with no DNS has learned nothing about port 25).
-import type { Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { recordPort25Check } from '../store/port25-store.ts';
 import { createMailRouteLookup } from './mx-lookup.ts';
 import { openSmtpSession, SmtpFailure } from './smtp-session.ts';
@@ -10,7 +10,7 @@ import type { SmtpSettings } from './smtp-settings.ts';
 export type Port25Check =
   { state: 'open'; host: string } | { state: 'blocked'; hosts: string[] } | { state: 'not_checked'; reason: string };
 
-export async function checkPort25(db: Database, settings: SmtpSettings, now: () => number): Promise<Port25Check> {
+export async function checkPort25(db: SqlConnection, settings: SmtpSettings, now: () => number): Promise<Port25Check> {
   const lookup = createMailRouteLookup(settings);
   const tried: string[] = [];
   for (const domain of settings.port25ProbeDomains) {
@@ -26,14 +26,14 @@ export async function checkPort25(db: Database, settings: SmtpSettings, now: () 
         timeoutMs: settings.timeoutMs,
       });
       await session.close();
-      recordPort25Check(db, 'open', now(), settings.connectRetryMs);
+      await recordPort25Check(db, 'open', now(), settings.connectRetryMs);
       return { state: 'open', host: host.name };
     } catch (error) {
       if (!(error instanceof SmtpFailure) || error.greeted) return { state: 'open', host: host.name };
     }
   }
   if (tried.length === 0) return { state: 'not_checked', reason: 'DNS did not answer for the probe domains' };
-  recordPort25Check(db, 'blocked', now(), settings.connectRetryMs);
+  await recordPort25Check(db, 'blocked', now(), settings.connectRetryMs);
   return { state: 'blocked', hosts: tried };
 }
 

@@ -7,13 +7,13 @@ import { sendJson } from './error-responses.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 
 export async function account(context: ServiceContext, call: Call): Promise<void> {
-  const state = accountState(context.db, context.config, context.config.now());
+  const state = await accountState(context.db, context.config, context.config.now());
   const body = accountSchema.parse({
     mode: call.key.mode,
     balance: state.balance,
     free_remaining: state.freeRemaining,
     key: { label: call.key.label, prefix: call.key.masked },
-    port_25: port25Finding(context.db).state,
+    port_25: (await port25Finding(context.db)).state,
   });
   sendJson(call.response, 200, body);
 }

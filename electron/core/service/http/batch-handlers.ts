@@ -15,7 +15,7 @@ import {
 } from '../store/batches-store.ts';
 import { requestHash, type StoredResponse } from '../store/idempotency-store.ts';
 import { sendJson } from './error-responses.ts';
-import { idempotent, readJson } from './idempotent.ts';
+import { idempotent, readJson, type Settle } from './idempotent.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 
 /** Addresses staged per transaction: a huge batch is never one giant write. */
@@ -39,9 +39,9 @@ export async function createBatch(context: ServiceContext, call: Call): Promise<
       call,
       name,
       settle,
-      (batchId, staging) => {
+      async (batchId, staging) => {
         for (let i = 0; i < emails.length; i += stageChunk)
-          stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk), staging);
+          await stageAddresses(db, config, batchId, emails.slice(i, i + stageChunk), staging);
       },
       emails.length,
     ),
@@ -64,39 +64,39 @@ export async function createStagedBatch(
   context: ServiceContext,
   call: Call,
   name: string,
-  settle: (stored: StoredResponse) => void,
+  settle: Settle,
   stage: (batchId: string, staging: Staging) => void | Promise<void>,
   /** How many addresses are coming, when known. */
   expected?: number,
 ): Promise<StoredResponse> {
   const { db, config } = context;
-  const batchId = beginBatch(db, config.now(), call.key, name);
+  const batchId = await beginBatch(db, config.now(), call.key, name);
   try {
     await stage(batchId, beginStaging(answerNow(context, call.key.mode), expected));
   } catch (error) {
-    discardBatch(db, batchId);
+    await discardBatch(db, batchId);
     throw error;
   }
   let stored: StoredResponse | undefined;
-  openBatch(db, config, config.now(), batchId, (batch) => {
+  await openBatch(db, config, config.now(), batchId, async (tx, batch) => {
     stored = { status: createdStatus, body: JSON.stringify(batchObject(batch)) };
-    settle(stored);
+    await settle(tx, stored);
   });
   return stored!;
 }
 
 export async function batchStatus(context: ServiceContext, call: Call): Promise<void> {
-  sendJson(call.response, 200, batchObject(getBatchFor(context.db, call.params[0]!, call.key.mode)));
+  sendJson(call.response, 200, batchObject(await getBatchFor(context.db, call.params[0]!, call.key.mode)));
 }
 
 export async function cancel(context: ServiceContext, call: Call): Promise<void> {
   const { db, config } = context;
-  const batch = getBatchFor(db, call.params[0]!, call.key.mode);
+  const batch = await getBatchFor(db, call.params[0]!, call.key.mode);
   await idempotent(context, call, requestHash('cancel', batch.id), async (settle) => {
     let stored: StoredResponse | undefined;
-    cancelBatch(db, config.now(), batch, (canceled) => {
+    await cancelBatch(db, config.now(), batch, async (tx, canceled) => {
       stored = { status: 200, body: JSON.stringify(batchObject(canceled)) };
-      settle(stored);
+      await settle(tx, stored);
     });
     return stored!;
   });

@@ -63,10 +63,13 @@ async function stageFile(
     if (address === '') return;
     chunk.push(detachCell(address));
     if (chunk.length >= stageChunk) {
-      stageAddresses(context.db, context.config, batchId, chunk, staging);
+      // The reader waits for this chunk's write before it reads on.
+      const staged = stageAddresses(context.db, context.config, batchId, chunk, staging);
       chunk = [];
+      return staged;
     }
   });
-  if (chunk.length > 0) stageAddresses(context.db, context.config, batchId, chunk, staging);
-  if (submittedCount(context.db, batchId) === 0) throw invalidRequest('empty_batch', 'The file has no addresses.');
+  if (chunk.length > 0) await stageAddresses(context.db, context.config, batchId, chunk, staging);
+  if ((await submittedCount(context.db, batchId)) === 0)
+    throw invalidRequest('empty_batch', 'The file has no addresses.');
 }

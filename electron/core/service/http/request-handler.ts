@@ -47,7 +47,7 @@ async function handleRequest(context: ServiceContext, request: IncomingMessage, 
   const now = config.now();
   let key: ApiKeyRecord;
   try {
-    key = authenticate(db, request.headers.authorization, now);
+    key = await authenticate(db, request.headers.authorization, now);
   } catch (error) {
     setRateHeaders(response, limiter.take(`anonymous:${request.socket.remoteAddress}`, anonymousRule, now));
     request.resume();

@@ -27,7 +27,7 @@ function parseLimit(raw: string | null): number {
 
 export async function results(context: ServiceContext, call: Call): Promise<void> {
   const { db, config, cursors } = context;
-  const batch = getBatchFor(db, call.params[0]!, call.key.mode);
+  const batch = await getBatchFor(db, call.params[0]!, call.key.mode);
   const limit = parseLimit(call.url.searchParams.get('limit'));
   const cursor = call.url.searchParams.get('cursor');
   const filter = call.url.searchParams.get(resultsFilterParam) ?? undefined;
@@ -37,7 +37,7 @@ export async function results(context: ServiceContext, call: Call): Promise<void
       : invalidRequest(assumedErrors.cursorExpired, "This cursor expired with the batch's retention window.");
   }
   const position = cursor === null ? 0 : cursors.decode(cursor, batch.id);
-  const rows = readResults(db, batch.id, position, limit + 1, filter);
+  const rows = await readResults(db, batch.id, position, limit + 1, filter);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit || (hasMoreWhileRunning && batch.status === batchStatuses.running);
   const last = page.at(-1)?.result_seq ?? position;
@@ -51,7 +51,7 @@ export async function results(context: ServiceContext, call: Call): Promise<void
 
 export async function resultsCsv(context: ServiceContext, call: Call): Promise<void> {
   const { db, config } = context;
-  const batch = getBatchFor(db, call.params[0]!, call.key.mode);
+  const batch = await getBatchFor(db, call.params[0]!, call.key.mode);
   if (batch.status === batchStatuses.running) {
     throw new ServiceError(
       'conflict',
@@ -70,7 +70,7 @@ export async function resultsCsv(context: ServiceContext, call: Call): Promise<v
   const line = csvLineWriter(',');
   response.write(`${line(resultsCsvHeader)}\r\n`);
   for (let position = 0; ;) {
-    const { cells, last } = readResultCells(db, batch.id, position, csvPageRows);
+    const { cells, last } = await readResultCells(db, batch.id, position, csvPageRows);
     if (cells.length === 0) break;
     let text = '';
     for (const [email, result, billed, reason, provider] of cells) {

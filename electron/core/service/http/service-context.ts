@@ -1,6 +1,6 @@
 // What every request handler of the /v1 interface is given: the service's parts, and the call itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { CursorCodec } from '../cursors.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
 import type { VerificationEngine } from '../sandbox-verdicts.ts';
@@ -8,7 +8,7 @@ import type { RateLimitOperation, ServiceConfig } from '../service-config.ts';
 import type { ApiKeyRecord } from '../store/keys-store.ts';
 
 export type ServiceContext = {
-  db: Database;
+  db: SqlConnection;
   config: ServiceConfig;
   limiter: RateLimiter;
   cursors: CursorCodec;

@@ -2,7 +2,6 @@
 // charged once, after the probe, in the transaction that stores its idempotent answer, and only for a
 // definitive verdict.
 import { checkSyntax } from '../../email/syntax.ts';
-import { transaction } from '../../storage/sqlite.ts';
 import { verifyRequestSchema } from '../../wire/assumptions.ts';
 import { billableResults, ProbeError } from '../sandbox-verdicts.ts';
 import { verdictExtras } from '../batch-objects.ts';
@@ -28,7 +27,7 @@ export async function verify(context: ServiceContext, call: Call): Promise<void>
     }
     const live = call.key.mode === 'live';
     // Checked before the probe so an empty account is told at once; charged after it, once.
-    if (live) assertCanPay(db, config, config.now(), 1);
+    if (live) await assertCanPay(db, config, config.now(), 1);
     let verdict;
     try {
       verdict = await engines[call.key.mode].verify(syntax.local, syntax.asciiDomain);
@@ -39,8 +38,8 @@ export async function verify(context: ServiceContext, call: Call): Promise<void>
     }
     // Only a definitive verdict is charged: `unknown` never is.
     const billed = live && billableResults.has(verdict.result);
-    return transaction(db, () => {
-      if (billed) reserveCredits(db, config, config.now(), 1);
+    return db.transaction(async (tx) => {
+      if (billed) await reserveCredits(tx, config, config.now(), 1);
       const stored = verdictAnswer({
         email,
         result: verdict.result,
@@ -50,7 +49,7 @@ export async function verify(context: ServiceContext, call: Call): Promise<void>
         reason: verdict.reason,
         ...verdictExtras(verdict),
       });
-      settle(stored);
+      await settle(tx, stored);
       return stored;
     });
   });

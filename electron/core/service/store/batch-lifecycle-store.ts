@@ -1,7 +1,7 @@
 // A batch's life after staging, each step one transaction: opened with a credit reservation, verdicts
 // written a round at a time, then complete, failed (everything refunded) or canceled (keeps what was
 // verified). Each end records its webhook event in the same transaction.
-import { transaction, type Database, sql } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import { summaryOf } from '../batch-objects.ts';
 import { billableResults, type Verdict } from '../sandbox-verdicts.ts';
@@ -14,34 +14,34 @@ import { dropQueuedBatch } from './probe-queue-store.ts';
 import { recordEvent } from './webhooks-store.ts';
 
 /** Reserves the credits the batch may spend and lets the worker at it, or answers 402 and drops it. */
-export function openBatch(
-  db: Database,
+export async function openBatch(
+  db: SqlConnection,
   config: ServiceConfig,
   now: number,
   batchId: string,
   /** Runs in the same transaction, so an idempotent answer is stored together with the batch it names. */
-  afterOpen: (batch: BatchRecord) => void = () => {},
-): BatchRecord {
+  afterOpen: (tx: SqlConnection, batch: BatchRecord) => Promise<void> = async () => {},
+): Promise<BatchRecord> {
   try {
-    return transaction(db, () => {
-      const batch = loadBatch(db, batchId)!;
+    return await db.transaction(async (tx) => {
+      const batch = (await loadBatch(tx, batchId))!;
       const toCheck = batch.unique_count - batch.done_count;
       const reservation =
-        batch.mode === 'live' ? reserveCredits(db, config, now, toCheck) : { free: 0, paid: 0, freeMonth: '' };
-      sql(db, 'UPDATE batches SET status = ?, reserved_free = ?, reserved_paid = ?, free_month = ? WHERE id = ?').run(
+        batch.mode === 'live' ? await reserveCredits(tx, config, now, toCheck) : { free: 0, paid: 0, freeMonth: '' };
+      await tx.run('UPDATE batches SET status = ?, reserved_free = ?, reserved_paid = ?, free_month = ? WHERE id = ?', [
         batchStatuses.running,
         reservation.free,
         reservation.paid,
         reservation.freeMonth,
         batchId,
-      );
-      completeIfDone(db, now, batchId);
-      const opened = loadBatch(db, batchId)!;
-      afterOpen(opened);
+      ]);
+      await completeIfDone(tx, now, batchId);
+      const opened = (await loadBatch(tx, batchId))!;
+      await afterOpen(tx, opened);
       return opened;
     });
   } catch (error) {
-    discardBatch(db, batchId);
+    await discardBatch(db, batchId);
     throw error;
   }
 }
@@ -49,39 +49,33 @@ export function openBatch(
 export type ProbeOutcome = { seq: number; verdict?: Verdict; error?: string };
 
 /** Writes a round of probe outcomes for one batch in one transaction; ignores a batch that has ended meanwhile. */
-export function recordOutcomes(
-  db: Database,
+export async function recordOutcomes(
+  db: SqlConnection,
   config: ServiceConfig,
   now: number,
   batchId: string,
   outcomes: ProbeOutcome[],
-): void {
-  transaction(db, () => {
-    const batch = loadBatch(db, batchId);
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const batch = await loadBatch(tx, batchId);
     if (!batch || batch.status !== batchStatuses.running) return;
     let { reserved_free: reservedFree, reserved_paid: reservedPaid, next_result_seq: resultSeq } = batch;
     const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
-    const write = sql(
-      db,
-      `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?,
+    const write = `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?,
        result_key = ${rowIdSql('?', '?')}, provider = ?, free = ?, smtp_reply = ?, smtp_tls = ?
-       WHERE id = ${rowIdSql('?', '?')} AND result IS NULL`,
-    );
-    const failAttempt = sql(
-      db,
-      `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`,
-    );
+       WHERE id = ${rowIdSql('?', '?')} AND result IS NULL`;
+    const failAttempt = `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`;
     let gaveUp: string | null = null;
     for (const outcome of outcomes) {
       if (!outcome.verdict) {
-        const { attempts } = failAttempt.get(batch.row_key, outcome.seq) as { attempts: number };
+        const { attempts } = (await tx.get<{ attempts: number }>(failAttempt, [batch.row_key, outcome.seq]))!;
         if (attempts >= config.maxProbeAttempts) gaveUp = outcome.error ?? 'The mail host could not be checked.';
         continue;
       }
       const { verdict } = outcome;
       const billed = batch.mode === 'live' && billableResults.has(verdict.result);
       const fromFree = billed && reservedFree > 0;
-      const changes = write.run(
+      const { changes } = await tx.run(write, [
         verdict.result,
         verdict.reason,
         verdict.role ? 1 : 0,
@@ -96,7 +90,7 @@ export function recordOutcomes(
         verdict.smtpTls ?? null,
         batch.row_key,
         outcome.seq,
-      ).changes;
+      ]);
       if (changes === 0) continue;
       resultSeq += 1;
       if (billed) {
@@ -109,43 +103,43 @@ export function recordOutcomes(
       if (verdict.disposable) counters.disposable += 1;
       counters.done += 1;
     }
-    sql(
-      db,
+    await tx.run(
       `UPDATE batches SET c_valid = c_valid + ?, c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?,
        c_role = c_role + ?, c_disposable = c_disposable + ?, c_billed = c_billed + ?, done_count = done_count + ?,
        reserved_free = ?, reserved_paid = ?, next_result_seq = ? WHERE id = ?`,
-    ).run(
-      counters.valid,
-      counters.invalid,
-      counters.catch_all,
-      counters.unknown,
-      counters.role,
-      counters.disposable,
-      counters.billed,
-      counters.done,
-      Math.max(0, reservedFree),
-      Math.max(0, reservedPaid),
-      resultSeq,
-      batchId,
+      [
+        counters.valid,
+        counters.invalid,
+        counters.catch_all,
+        counters.unknown,
+        counters.role,
+        counters.disposable,
+        counters.billed,
+        counters.done,
+        Math.max(0, reservedFree),
+        Math.max(0, reservedPaid),
+        resultSeq,
+        batchId,
+      ],
     );
-    if (gaveUp) failBatch(db, now, batchId, gaveUp);
-    else completeIfDone(db, now, batchId);
+    if (gaveUp) await failBatch(tx, now, batchId, gaveUp);
+    else await completeIfDone(tx, now, batchId);
   });
 }
 
-function completeIfDone(db: Database, now: number, batchId: string): void {
-  const batch = loadBatch(db, batchId)!;
+async function completeIfDone(db: SqlConnection, now: number, batchId: string): Promise<void> {
+  const batch = (await loadBatch(db, batchId))!;
   if (batch.status !== batchStatuses.running || batch.done_count < batch.unique_count) return;
   // Whatever was reserved and not spent (it should be nothing) goes back.
-  refundCredits(db, now, { free: batch.reserved_free, paid: batch.reserved_paid, freeMonth: batch.free_month });
-  dropQueuedBatch(db, batchId);
-  sql(db, 'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?').run(
+  await refundCredits(db, now, { free: batch.reserved_free, paid: batch.reserved_paid, freeMonth: batch.free_month });
+  await dropQueuedBatch(db, batchId);
+  await db.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
     batchStatuses.complete,
     now,
     batchId,
-  );
-  const done = loadBatch(db, batchId)!;
-  recordEvent(db, now, 'batch.completed', {
+  ]);
+  const done = (await loadBatch(db, batchId))!;
+  await recordEvent(db, now, 'batch.completed', {
     batch_id: done.id,
     name: done.name,
     summary: summaryOf(done),
@@ -154,44 +148,44 @@ function completeIfDone(db: Database, now: number, batchId: string): void {
 }
 
 /** The service gives up: every credit the batch spent or reserved goes back, and no row stays billed. */
-export function failBatch(db: Database, now: number, batchId: string, message: string): void {
-  transaction(db, () => {
-    const batch = loadBatch(db, batchId)!;
+export async function failBatch(db: SqlConnection, now: number, batchId: string, message: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const batch = (await loadBatch(tx, batchId))!;
     if (batch.status !== batchStatuses.running) return;
-    const spent = sql(
-      db,
+    const spent = (await tx.get(
       `SELECT COALESCE(SUM(billed_free), 0) AS free, COALESCE(SUM(billed) - SUM(billed_free), 0) AS paid
        FROM batch_rows WHERE ${inBatchSql('?')}`,
-    ).get(batch.row_key, batch.row_key) as { free: number; paid: number };
-    refundCredits(db, now, {
+      [batch.row_key, batch.row_key],
+    )) as { free: number; paid: number };
+    await refundCredits(tx, now, {
       free: batch.reserved_free + spent.free,
       paid: batch.reserved_paid + spent.paid,
       freeMonth: batch.free_month,
     });
-    sql(
-      db,
+    await tx.run(
       `UPDATE batch_rows SET billed = 0, billed_free = 0
        WHERE ${inBatchSql('?')} AND billed = 1`,
-    ).run(batch.row_key, batch.row_key);
-    dropQueuedBatch(db, batchId);
+      [batch.row_key, batch.row_key],
+    );
+    await dropQueuedBatch(tx, batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
-    sql(
-      db,
+    await tx.run(
       'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0, c_billed = 0, error = ? WHERE id = ?',
-    ).run(batchStatuses.failed, now, JSON.stringify(error), batchId);
-    recordEvent(db, now, 'batch.failed', { batch_id: batch.id, name: batch.name, error });
+      [batchStatuses.failed, now, JSON.stringify(error), batchId],
+    );
+    await recordEvent(tx, now, 'batch.failed', { batch_id: batch.id, name: batch.name, error });
   });
 }
 
 /** The owner cancels: what was verified stays (and stays billed); the unspent reservation goes back. */
-export function cancelBatch(
-  db: Database,
+export async function cancelBatch(
+  db: SqlConnection,
   now: number,
   batch: BatchRecord,
-  afterCancel: (batch: BatchRecord) => void = () => {},
-): BatchRecord {
-  return transaction(db, () => {
-    const current = loadBatch(db, batch.id)!;
+  afterCancel: (tx: SqlConnection, batch: BatchRecord) => Promise<void> = async () => {},
+): Promise<BatchRecord> {
+  return db.transaction(async (tx) => {
+    const current = (await loadBatch(tx, batch.id))!;
     if (current.status !== batchStatuses.running) {
       throw new ServiceError(
         'conflict',
@@ -199,20 +193,24 @@ export function cancelBatch(
         `Batch ${batch.id} has already ended (${current.status}).`,
       );
     }
-    refundCredits(db, now, { free: current.reserved_free, paid: current.reserved_paid, freeMonth: current.free_month });
-    dropQueuedBatch(db, batch.id);
-    sql(db, 'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?').run(
+    await refundCredits(tx, now, {
+      free: current.reserved_free,
+      paid: current.reserved_paid,
+      freeMonth: current.free_month,
+    });
+    await dropQueuedBatch(tx, batch.id);
+    await tx.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
       batchStatuses.canceled,
       now,
       batch.id,
-    );
-    const canceled = loadBatch(db, batch.id)!;
-    recordEvent(db, now, 'batch.canceled', {
+    ]);
+    const canceled = (await loadBatch(tx, batch.id))!;
+    await recordEvent(tx, now, 'batch.canceled', {
       batch_id: canceled.id,
       name: canceled.name,
       summary: summaryOf(canceled),
     });
-    afterCancel(canceled);
+    await afterCancel(tx, canceled);
     return canceled;
   });
 }

@@ -1,6 +1,6 @@
 // A batch's verdicts read back in result order: a cursor is a position that stays valid while rows are
 // still being added behind it (row-ids.ts says how a position is joined to a batch's key).
-import { sql, type Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { ResultRow } from '../../wire/spec.ts';
 import { verdictExtras } from '../batch-objects.ts';
 import type { ServiceConfig } from '../service-config.ts';
@@ -45,23 +45,23 @@ export function toResultRow(row: StoredRow): ResultRow {
 }
 
 /** Rows after `position` in result order, optionally one verdict only. */
-export function readResults(
-  db: Database,
+export async function readResults(
+  db: SqlConnection,
   batchId: string,
   position: number,
   limit: number,
   filter?: string,
-): StoredRow[] {
+): Promise<StoredRow[]> {
   const filterClause = filter === undefined ? '' : 'AND result = ?';
   const params: (string | number)[] = [batchId, position, ...(filter === undefined ? [] : [filter]), limit];
-  return sql(
-    db,
+  return (await db.all(
     `${withBatchBaseSql}
      SELECT email, result, billed, role, disposable, reason, provider, free, smtp_reply, smtp_tls,
        result_key - base AS result_seq
      FROM batch, batch_rows WHERE ${afterSeqInBatchSql('result_key')} ${filterClause}
      ORDER BY result_key LIMIT ?`,
-  ).all(...params) as StoredRow[];
+    [...params],
+  )) as StoredRow[];
 }
 
 /** What the CSV download needs of a row, as an array: a million named objects cost more than the query. */
@@ -74,19 +74,17 @@ export type ResultCells = [
 ];
 
 /** Rows after `position` in result order, as `ResultCells` and the position of the last. */
-export function readResultCells(
-  db: Database,
+export async function readResultCells(
+  db: SqlConnection,
   batchId: string,
   position: number,
   limit: number,
-): { cells: ResultCells[]; last: number } {
-  const statement = sql(
-    db,
+): Promise<{ cells: ResultCells[]; last: number }> {
+  const rows = await db.arrays<[...ResultCells, number]>(
     `${withBatchBaseSql}
      SELECT email, result, billed, reason, provider, result_key - base FROM batch, batch_rows
      WHERE ${afterSeqInBatchSql('result_key')} ORDER BY result_key LIMIT ?`,
+    [batchId, position, limit],
   );
-  statement.setReturnArrays(true);
-  const rows = statement.all(batchId, position, limit) as unknown as [...ResultCells, number][];
   return { cells: rows as unknown as ResultCells[], last: rows.at(-1)?.[5] ?? position };
 }

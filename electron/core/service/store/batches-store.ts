@@ -3,13 +3,13 @@
 // lifecycle in batch-lifecycle-store.ts.
 import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { checkSyntax } from '../../email/syntax.ts';
-import { transaction, type Database, sql } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
-import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, withBatchBaseSql } from './row-ids.ts';
+import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask, withBatchBaseSql } from './row-ids.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
@@ -42,26 +42,31 @@ export type BatchRecord = {
   error: string | null;
 };
 
-export function loadBatch(db: Database, id: string): BatchRecord | undefined {
-  return sql(db, 'SELECT * FROM batches WHERE id = ?').get(id) as BatchRecord | undefined;
+export async function loadBatch(db: SqlConnection, id: string): Promise<BatchRecord | undefined> {
+  return (await db.get('SELECT * FROM batches WHERE id = ?', [id])) as BatchRecord | undefined;
 }
 
 /** A batch the key may see: its own mode's batches (sandbox and live data never mix). */
-export function getBatchFor(db: Database, id: string, mode: KeyMode): BatchRecord {
-  const batch = loadBatch(db, id);
+export async function getBatchFor(db: SqlConnection, id: string, mode: KeyMode): Promise<BatchRecord> {
+  const batch = await loadBatch(db, id);
   if (!batch || batch.mode !== mode || batch.status === importing) {
     throw new ServiceError('not_found', assumedErrors.batchNotFound, `No batch ${id}.`);
   }
   return batch;
 }
 
-export function beginBatch(db: Database, now: number, key: { id: string; mode: KeyMode }, name: string): string {
+export async function beginBatch(
+  db: SqlConnection,
+  now: number,
+  key: { id: string; mode: KeyMode },
+  name: string,
+): Promise<string> {
   const id = newId('bat');
-  sql(
-    db,
+  await db.run(
     `INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key)
      VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches))`,
-  ).run(id, key.id, key.mode, name, importing, now);
+    [id, key.id, key.mode, name, importing, now],
+  );
   return id;
 }
 
@@ -85,119 +90,156 @@ export function beginStaging(answerNow?: AnswerNow, expected?: number): Staging 
   return { seen: createAddressIndex(expected), ...(answerNow ? { answerNow } : {}) };
 }
 
-function insertRows(db: Database, rows: readonly (string | number | null)[][]): void {
-  const many = sql(
-    db,
-    `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`,
-  );
-  const one = sql(db, `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`);
+async function insertRows(db: SqlConnection, rows: readonly (string | number | null)[][]): Promise<void> {
+  const many = `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`;
+  const one = `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`;
   let i = 0;
-  for (; i + rowsPerInsert <= rows.length; i += rowsPerInsert) many.run(...rows.slice(i, i + rowsPerInsert).flat());
-  for (; i < rows.length; i += 1) one.run(...rows[i]!);
+  for (; i + rowsPerInsert <= rows.length; i += rowsPerInsert)
+    await db.run(many, rows.slice(i, i + rowsPerInsert).flat());
+  for (; i < rows.length; i += 1) await db.run(one, rows[i]!);
 }
 
-/** Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. */
-export function stageAddresses(
-  db: Database,
+/**
+ * Adds one chunk of addresses in one transaction; duplicates count as submitted, not unique. Only this
+ * upload writes its batch until it opens, so what it already stored is read before the transaction, and
+ * the transaction's work is only the writes (safe to run again).
+ */
+export async function stageAddresses(
+  db: SqlConnection,
   config: ServiceConfig,
   batchId: string,
   addresses: readonly string[],
   { seen, answerNow }: Staging,
-): void {
-  transaction(db, () => {
-    const batch = loadBatch(db, batchId)!;
-    if (batch.submitted + addresses.length > config.maxBatchAddresses) {
-      throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
+): Promise<void> {
+  const batch = (await loadBatch(db, batchId))!;
+  if (batch.submitted + addresses.length > config.maxBatchAddresses) {
+    throw invalidRequest('batch_too_large', `A batch holds at most ${config.maxBatchAddresses} addresses.`);
+  }
+  // What remains is inserted without conflicts, in statements of many rows (a statement per address
+  // costs more than the rest of staging). A candidate repeat is confirmed against its row: stored rows'
+  // addresses are read first, all at once; this chunk's rows are not stored yet, so their addresses are
+  // kept by seq until they are.
+  const rows: (string | number | null)[][] = [];
+  const unstored = new Map<number, string>();
+  const rowKey = batch.row_key;
+  const stored = await storedAddresses(db, rowKey, batch.unique_count, addresses, seen);
+  const sameAddress = (at: number, norm: string) => (unstored.get(at) ?? stored.get(at)) === norm;
+  let seq = batch.unique_count;
+  let resultSeq = batch.next_result_seq;
+  const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
+  const answer = (email: string, domain: string) => {
+    try {
+      return answerNow?.(email.slice(0, email.lastIndexOf('@')), domain);
+    } catch {
+      return undefined; // the worker asks again, and gives the batch up if it keeps failing
     }
-    // What remains is inserted without conflicts, in statements of many rows (a statement per address
-    // costs more than the rest of staging). A candidate repeat is confirmed against its row: this chunk's
-    // rows are not stored yet, so their addresses are kept by seq until they are.
-    const rows: (string | number | null)[][] = [];
-    const unstored = new Map<number, string>();
-    const rowKey = batch.row_key;
-    const storedEmail = sql(db, `SELECT email FROM batch_rows WHERE id = ${rowIdSql('?', '?')}`);
-    const sameAddress = (at: number, norm: string) =>
-      (unstored.get(at) ?? (storedEmail.get(rowKey, at) as { email: string } | undefined)?.email.toLowerCase()) ===
-      norm;
-    let seq = batch.unique_count;
-    let resultSeq = batch.next_result_seq;
-    const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
-    const answer = (email: string, domain: string) => {
-      try {
-        return answerNow?.(email.slice(0, email.lastIndexOf('@')), domain);
-      } catch {
-        return undefined; // the worker asks again, and gives the batch up if it keeps failing
-      }
-    };
-    for (const raw of addresses) {
-      const email = raw.trim();
-      const norm = email.toLowerCase();
-      if (!seen.idFor(norm, sameAddress, () => seq + 1).created) continue;
-      seq += 1;
-      unstored.set(seq, norm);
-      const syntax = checkSyntax(email);
-      // Bad syntax gets its verdict now: it is never probed and never billed.
-      const verdict = syntax.ok
-        ? answer(email, syntax.asciiDomain)
-        : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
-      const host = syntax.ok ? syntax.asciiDomain : null;
-      if (!verdict) {
-        rows.push([rowKey, seq, email, host, null, null, 0, 0, rowKey, null]);
-        continue;
-      }
-      const { result, reason, role, disposable } = verdict;
-      rows.push([rowKey, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, rowKey, resultSeq]);
-      resultSeq += 1;
-      counts.done += 1;
-      if (result in counts) counts[result as 'valid'] += 1;
-      if (syntax.ok && role) counts.role += 1;
-      if (syntax.ok && disposable) counts.disposable += 1;
+  };
+  for (const raw of addresses) {
+    const email = raw.trim();
+    const norm = email.toLowerCase();
+    if (!seen.idFor(norm, sameAddress, () => seq + 1).created) continue;
+    seq += 1;
+    unstored.set(seq, norm);
+    const syntax = checkSyntax(email);
+    // Bad syntax gets its verdict now: it is never probed and never billed.
+    const verdict = syntax.ok
+      ? answer(email, syntax.asciiDomain)
+      : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
+    const host = syntax.ok ? syntax.asciiDomain : null;
+    if (!verdict) {
+      rows.push([rowKey, seq, email, host, null, null, 0, 0, rowKey, null]);
+      continue;
     }
+    const { result, reason, role, disposable } = verdict;
+    rows.push([rowKey, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, rowKey, resultSeq]);
+    resultSeq += 1;
+    counts.done += 1;
+    if (result in counts) counts[result as 'valid'] += 1;
+    if (syntax.ok && role) counts.role += 1;
+    if (syntax.ok && disposable) counts.disposable += 1;
+  }
+  await db.transaction(async (tx) => {
     // In seq order, which is the key's: every row lands at the end of the table, page after page.
-    insertRows(db, rows);
-    sql(
-      db,
+    await insertRows(tx, rows);
+    await tx.run(
       `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_valid = c_valid + ?,
        c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?, c_role = c_role + ?,
        c_disposable = c_disposable + ?, next_result_seq = ? WHERE id = ?`,
-    ).run(
-      addresses.length,
-      seq,
-      counts.done,
-      counts.valid,
-      counts.invalid,
-      counts.catch_all,
-      counts.unknown,
-      counts.role,
-      counts.disposable,
-      resultSeq,
-      batchId,
+      [
+        addresses.length,
+        seq,
+        counts.done,
+        counts.valid,
+        counts.invalid,
+        counts.catch_all,
+        counts.unknown,
+        counts.role,
+        counts.disposable,
+        resultSeq,
+        batchId,
+      ],
     );
   });
 }
 
-export function discardBatch(db: Database, batchId: string): void {
-  transaction(db, () => {
-    sql(db, `DELETE FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)}`).run(batchId, batchId);
-    sql(db, 'DELETE FROM batches WHERE id = ?').run(batchId);
+/** Rows read per query when confirming candidate repeats. */
+const candidatesPerRead = 500;
+
+/**
+ * The stored addresses (lower-cased, by seq) that `seen` offers as candidates for any of `addresses`:
+ * mostly true repeats, now and then another address with the same fingerprint.
+ */
+async function storedAddresses(
+  db: SqlConnection,
+  rowKey: number,
+  storedCount: number,
+  addresses: readonly string[],
+  seen: AddressIndex,
+): Promise<Map<number, string>> {
+  const candidates = new Set<number>();
+  const collect = (at: number) => {
+    if (at <= storedCount) candidates.add(at);
+    return false;
+  };
+  if (storedCount > 0) for (const raw of addresses) seen.find(raw.trim().toLowerCase(), collect);
+  const stored = new Map<number, string>();
+  const seqs = [...candidates];
+  for (let i = 0; i < seqs.length; i += candidatesPerRead) {
+    const group = seqs.slice(i, i + candidatesPerRead);
+    const keys = group.map(() => rowIdSql('?', '?')).join(', ');
+    const rows = await db.all<{ seq: number; email: string }>(
+      `SELECT id & ${seqMask} AS seq, email FROM batch_rows WHERE id IN (${keys})`,
+      group.flatMap((at) => [rowKey, at]),
+    );
+    for (const row of rows) stored.set(row.seq, row.email.toLowerCase());
+  }
+  return stored;
+}
+
+export async function discardBatch(db: SqlConnection, batchId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run(`DELETE FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)}`, [batchId, batchId]);
+    await tx.run('DELETE FROM batches WHERE id = ?', [batchId]);
   });
 }
 
 /** After a restart: batches whose upload never finished are dropped (the caller never got an id for them). */
-export function discardUnfinishedImports(db: Database): void {
-  for (const { id } of sql(db, 'SELECT id FROM batches WHERE status = ?').all(importing) as { id: string }[]) {
-    discardBatch(db, id);
+export async function discardUnfinishedImports(db: SqlConnection): Promise<void> {
+  for (const { id } of (await db.all('SELECT id FROM batches WHERE status = ?', [importing])) as { id: string }[]) {
+    await discardBatch(db, id);
   }
 }
 
 /** How many addresses a batch has been given so far. */
-export function submittedCount(db: Database, batchId: string): number {
-  return (sql(db, 'SELECT submitted FROM batches WHERE id = ?').get(batchId) as { submitted: number }).submitted;
+export async function submittedCount(db: SqlConnection, batchId: string): Promise<number> {
+  return ((await db.get('SELECT submitted FROM batches WHERE id = ?', [batchId])) as { submitted: number }).submitted;
 }
 
 /** Running batches, oldest first: the worker's queue. */
-export function runningBatches(db: Database): { id: string; mode: KeyMode }[] {
-  return sql(db, 'SELECT id, mode FROM batches WHERE status = ? ORDER BY created_at').all(batchStatuses.running) as {
+export async function runningBatches(db: SqlConnection): Promise<{ id: string; mode: KeyMode }[]> {
+  return (await db.all('SELECT id, mode FROM batches WHERE status = ? ORDER BY created_at', [
+    batchStatuses.running,
+  ])) as {
     id: string;
     mode: KeyMode;
   }[];
@@ -206,11 +248,16 @@ export function runningBatches(db: Database): { id: string; mode: KeyMode }[] {
 export type PendingRow = { seq: number; email: string; host: string };
 
 /** Up to `limit` rows of a batch without a verdict, in order, after row `afterSeq`. */
-export function pendingRows(db: Database, batchId: string, afterSeq: number, limit: number): PendingRow[] {
-  return sql(
-    db,
+export async function pendingRows(
+  db: SqlConnection,
+  batchId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<PendingRow[]> {
+  return (await db.all(
     `${withBatchBaseSql}
      SELECT id - base AS seq, email, host FROM batch, batch_rows
      WHERE ${afterSeqInBatchSql('id')} AND result IS NULL ORDER BY id LIMIT ?`,
-  ).all(batchId, afterSeq, limit) as PendingRow[];
+    [batchId, afterSeq, limit],
+  )) as PendingRow[];
 }

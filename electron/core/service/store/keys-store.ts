@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { assumedErrors } from '../../wire/assumptions.ts';
 import { errorCodes, keyModeOf, keyPrefixes, maskKey, type KeyMode } from '../../wire/spec.ts';
-import { sql, type Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { newId } from './schema.ts';
 import type { RateLimitRule, RateLimitOperation } from '../service-config.ts';
 import { ServiceError } from '../service-errors.ts';
@@ -51,59 +51,63 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-export function createApiKey(
-  db: Database,
+export async function createApiKey(
+  db: SqlConnection,
   now: number,
   mode: KeyMode,
   label: string,
-): { key: string; record: ApiKeyRecord } {
+): Promise<{ key: string; record: ApiKeyRecord }> {
   // Keys are long random secrets, so a plain SHA-256 is enough to store them safely.
   const key = `${keyPrefixes[mode]}${randomBytes(24).toString('base64url')}`;
   const id = newId('key');
-  sql(db, 'INSERT INTO api_keys (id, mode, label, hash, masked, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+  await db.run('INSERT INTO api_keys (id, mode, label, hash, masked, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
     id,
     mode,
     label,
     hashKey(key),
     maskKey(key),
     now,
-  );
-  return { key, record: getApiKey(db, id)! };
+  ]);
+  return { key, record: (await getApiKey(db, id))! };
 }
 
-export function getApiKey(db: Database, id: string): ApiKeyRecord | undefined {
-  const row = sql(db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+export async function getApiKey(db: SqlConnection, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = (await db.get('SELECT * FROM api_keys WHERE id = ?', [id])) as KeyRow | undefined;
   return row && toRecord(row);
 }
 
-export function listApiKeys(db: Database): ApiKeyRecord[] {
-  return (sql(db, 'SELECT * FROM api_keys ORDER BY created_at').all() as KeyRow[]).map(toRecord);
+export async function listApiKeys(db: SqlConnection): Promise<ApiKeyRecord[]> {
+  return ((await db.all('SELECT * FROM api_keys ORDER BY created_at')) as KeyRow[]).map(toRecord);
 }
 
-export function revokeApiKey(db: Database, id: string, now: number): ApiKeyRecord {
-  const changed = sql(
-    db,
+export async function revokeApiKey(db: SqlConnection, id: string, now: number): Promise<ApiKeyRecord> {
+  const changed = await db.run(
     "UPDATE api_keys SET state = 'revoked', revoked_at = ? WHERE id = ? AND state = 'active'",
-  ).run(now, id);
-  const record = getApiKey(db, id);
+    [now, id],
+  );
+  const record = await getApiKey(db, id);
   if (!record) throw new Error(`No key ${id}`);
   if (changed.changes === 0 && record.state !== 'revoked') throw new Error(`Key ${id} could not be revoked`);
   return record;
 }
 
-export function setKeyRateLimits(
-  db: Database,
+export async function setKeyRateLimits(
+  db: SqlConnection,
   id: string,
   limits: Partial<Record<RateLimitOperation, RateLimitRule>>,
-): ApiKeyRecord {
-  sql(db, 'UPDATE api_keys SET rate_limits = ? WHERE id = ?').run(JSON.stringify(limits), id);
-  const record = getApiKey(db, id);
+): Promise<ApiKeyRecord> {
+  await db.run('UPDATE api_keys SET rate_limits = ? WHERE id = ?', [JSON.stringify(limits), id]);
+  const record = await getApiKey(db, id);
   if (!record) throw new Error(`No key ${id}`);
   return record;
 }
 
 /** The key named by an `Authorization: Bearer …` header, or the spec's 401. */
-export function authenticate(db: Database, authorization: string | undefined, now: number): ApiKeyRecord {
+export async function authenticate(
+  db: SqlConnection,
+  authorization: string | undefined,
+  now: number,
+): Promise<ApiKeyRecord> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) {
     throw new ServiceError(
@@ -114,14 +118,14 @@ export function authenticate(db: Database, authorization: string | undefined, no
   }
   const key = match[1]!;
   const row = keyModeOf(key)
-    ? (sql(db, 'SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined)
+    ? ((await db.get('SELECT * FROM api_keys WHERE hash = ?', [hashKey(key)])) as KeyRow | undefined)
     : undefined;
   if (!row || row.state !== 'active') {
     const message = row ? 'This API key has been revoked.' : 'The API key does not match any key.';
     throw new ServiceError('authentication', errorCodes.invalidApiKey, message);
   }
   if (row.last_used_at === null || now - row.last_used_at >= lastUsedEveryMs) {
-    sql(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, row.id]);
     row.last_used_at = now;
   }
   return toRecord(row);

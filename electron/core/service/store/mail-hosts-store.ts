@@ -3,7 +3,7 @@
 // deferrals halves its rate, which then grows back a little with every good conversation (AIMD).
 // Also the service's finding about outbound port 25. All of it in the database, so a restart keeps the
 // budgets a host was given and workers sharing a database would share them.
-import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 
 export type HostPacing = {
   perHostRate: number;
@@ -20,24 +20,29 @@ const minRateShare = 1 / 16;
 /** This many deferrals in a row from one host count as "slow down", like a 421. */
 const deferralBurst = 5;
 
-function hostRow(db: Database, key: string, pacing: HostPacing): HostRow {
-  sql(db, 'INSERT OR IGNORE INTO mail_hosts (budget_key, rate) VALUES (?, ?)').run(key, pacing.perHostRate);
-  return sql(
-    db,
+async function hostRow(db: SqlConnection, key: string, pacing: HostPacing): Promise<HostRow> {
+  await db.run('INSERT OR IGNORE INTO mail_hosts (budget_key, rate) VALUES (?, ?)', [key, pacing.perHostRate]);
+  return (await db.get<HostRow>(
     'SELECT rate, next_slot_at, in_flight, backoff_until, deferrals FROM mail_hosts WHERE budget_key = ?',
-  ).get(key) as HostRow;
+    [key],
+  ))!;
 }
 
 export type Reservation = { opened: true } | { retryAt: number };
 
 /** Opens a connection's place in the host's budget, or says when to ask again. */
-export function reserveHost(db: Database, key: string, now: number, pacing: HostPacing): Reservation {
-  return transaction(db, () => {
-    const row = hostRow(db, key, pacing);
+export async function reserveHost(
+  db: SqlConnection,
+  key: string,
+  now: number,
+  pacing: HostPacing,
+): Promise<Reservation> {
+  return db.transaction(async (tx): Promise<Reservation> => {
+    const row = await hostRow(tx, key, pacing);
     const interval = 1000 / row.rate;
     if (row.in_flight >= pacing.perHostConcurrency) return { retryAt: now + Math.max(interval, 100) };
     if (row.next_slot_at > now + slotHorizonMs) return { retryAt: row.next_slot_at - slotHorizonMs };
-    sql(db, 'UPDATE mail_hosts SET in_flight = in_flight + 1 WHERE budget_key = ?').run(key);
+    await tx.run('UPDATE mail_hosts SET in_flight = in_flight + 1 WHERE budget_key = ?', [key]);
     return { opened: true };
   });
 }
@@ -47,12 +52,17 @@ export function reserveHost(db: Database, key: string, now: number, pacing: Host
  * past (a slot is taken when it is about to be used, so a slow greeting cannot leave a backlog of slots
  * that would then go out in a burst). Undefined when the host's next slot is too far away to wait for.
  */
-export function takeSlot(db: Database, key: string, now: number, pacing: HostPacing): number | undefined {
-  return transaction(db, () => {
-    const row = hostRow(db, key, pacing);
+export async function takeSlot(
+  db: SqlConnection,
+  key: string,
+  now: number,
+  pacing: HostPacing,
+): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    const row = await hostRow(tx, key, pacing);
     const at = Math.max(now, row.next_slot_at);
     if (at > now + slotHorizonMs) return undefined;
-    sql(db, 'UPDATE mail_hosts SET next_slot_at = ? WHERE budget_key = ?').run(at + 1000 / row.rate, key);
+    await tx.run('UPDATE mail_hosts SET next_slot_at = ? WHERE budget_key = ?', [at + 1000 / row.rate, key]);
     return at;
   });
 }
@@ -61,26 +71,26 @@ export function takeSlot(db: Database, key: string, now: number, pacing: HostPac
  * A probe went out now, perhaps later than its slot (timers run late): the next slot is at least one
  * interval after it, so a late probe and an on-time one are never closer together than the rate allows.
  */
-export function probeSent(db: Database, key: string, now: number): void {
-  sql(db, 'UPDATE mail_hosts SET next_slot_at = MAX(next_slot_at, ? + 1000.0 / rate) WHERE budget_key = ?').run(
+export async function probeSent(db: SqlConnection, key: string, now: number): Promise<void> {
+  await db.run('UPDATE mail_hosts SET next_slot_at = MAX(next_slot_at, ? + 1000.0 / rate) WHERE budget_key = ?', [
     now,
     key,
-  );
+  ]);
 }
 
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
 
 /** A connection closed: its place is free again, and the host's rate moves with how it went. */
-export function releaseHost(
-  db: Database,
+export async function releaseHost(
+  db: SqlConnection,
   key: string,
   end: ConversationEnd,
   deferrals: number,
   now: number,
   pacing: HostPacing,
-): void {
-  transaction(db, () => {
-    const row = hostRow(db, key, pacing);
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await hostRow(tx, key, pacing);
     const floor = pacing.perHostRate * minRateShare;
     let { rate, next_slot_at: nextSlot, backoff_until: backoffUntil } = row;
     const runOfDeferrals = end === 'ok' ? 0 : row.deferrals + deferrals;
@@ -92,19 +102,19 @@ export function releaseHost(
     } else if (end === 'ok' && now >= backoffUntil) {
       rate = Math.min(pacing.perHostRate, rate + pacing.perHostRate / 10);
     }
-    sql(
-      db,
+    await tx.run(
       `UPDATE mail_hosts SET in_flight = MAX(0, in_flight - 1), rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ?
        WHERE budget_key = ?`,
-    ).run(rate, nextSlot, backoffUntil, end === 'busy' || runOfDeferrals >= deferralBurst ? 0 : runOfDeferrals, key);
+      [rate, nextSlot, backoffUntil, end === 'busy' || runOfDeferrals >= deferralBurst ? 0 : runOfDeferrals, key],
+    );
   });
 }
 
 /** At start: no connection is open, whatever a crash left counted. Rates settle back to the configured one. */
-export function resetHostConnections(db: Database, pacing: HostPacing): void {
-  sql(db, 'UPDATE mail_hosts SET in_flight = 0, rate = MIN(rate, ?)').run(pacing.perHostRate);
+export async function resetHostConnections(db: SqlConnection, pacing: HostPacing): Promise<void> {
+  await db.run('UPDATE mail_hosts SET in_flight = 0, rate = MIN(rate, ?)', [pacing.perHostRate]);
 }
 
-export function hostRate(db: Database, key: string): number | undefined {
-  return (sql(db, 'SELECT rate FROM mail_hosts WHERE budget_key = ?').get(key) as { rate: number } | undefined)?.rate;
+export async function hostRate(db: SqlConnection, key: string): Promise<number | undefined> {
+  return (await db.get<{ rate: number }>('SELECT rate FROM mail_hosts WHERE budget_key = ?', [key]))?.rate;
 }

@@ -2,44 +2,50 @@
 // it may next be tried. A domain is one unit of work (its addresses share a mail server and a
 // connection); `probe_domains` says when each domain is next due, so picking work costs the same with
 // ten pending addresses or a million.
-import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { batchStatuses } from '../../wire/assumptions.ts';
 import { inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
 
 export type QueuedAddress = { batchId: string; seq: number; email: string; tries: number };
 
 /** Puts a live batch's pending addresses in the queue, once (a restart finds it already queued). */
-export function enqueueLiveBatches(db: Database, now: number): number {
-  const waiting = sql(db, 'SELECT id FROM batches WHERE status = ? AND mode = ? AND queued = 0').all(
+export async function enqueueLiveBatches(db: SqlConnection, now: number): Promise<number> {
+  const waiting = await db.all<{ id: string }>('SELECT id FROM batches WHERE status = ? AND mode = ? AND queued = 0', [
     batchStatuses.running,
     'live',
-  ) as { id: string }[];
+  ]);
   for (const { id } of waiting) {
-    transaction(db, () => {
-      sql(
-        db,
+    await db.transaction(async (tx) => {
+      // Still running and not queued: the batch may have ended (or been queued) since the list was read.
+      const still = await tx.get('SELECT id FROM batches WHERE id = ? AND status = ? AND queued = 0', [
+        id,
+        batchStatuses.running,
+      ]);
+      if (!still) return;
+      await tx.run(
         `INSERT OR IGNORE INTO probe_queue (row_id, domain, not_before)
          SELECT id, host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL`,
-      ).run(now, id, id);
-      sql(
-        db,
+        [now, id, id],
+      );
+      await tx.run(
         `INSERT INTO probe_domains (domain, next_at)
          SELECT DISTINCT host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL
          ON CONFLICT (domain) DO UPDATE SET next_at = MIN(next_at, excluded.next_at)`,
-      ).run(now, id, id);
-      sql(db, 'UPDATE batches SET queued = 1 WHERE id = ?').run(id);
+        [now, id, id],
+      );
+      await tx.run('UPDATE batches SET queued = 1 WHERE id = ?', [id]);
     });
   }
   return waiting.length;
 }
 
 /** Domains with work due now, longest waiting first. */
-export function dueDomains(db: Database, now: number, limit: number): string[] {
-  return (
-    sql(db, 'SELECT domain FROM probe_domains WHERE next_at <= ? ORDER BY next_at LIMIT ?').all(now, limit) as {
-      domain: string;
-    }[]
-  ).map((row) => row.domain);
+export async function dueDomains(db: SqlConnection, now: number, limit: number): Promise<string[]> {
+  const rows = await db.all<{ domain: string }>(
+    'SELECT domain FROM probe_domains WHERE next_at <= ? ORDER BY next_at LIMIT ?',
+    [now, limit],
+  );
+  return rows.map((row) => row.domain);
 }
 
 /**
@@ -47,61 +53,62 @@ export function dueDomains(db: Database, now: number, limit: number): string[] {
  * picked twice while its probe runs; after a crash the lease runs out and the work is picked again).
  * A domain with nothing due is rescheduled for its next due address, or dropped when it has none.
  */
-export function takeDomainWork(
-  db: Database,
+export async function takeDomainWork(
+  db: SqlConnection,
   domain: string,
   now: number,
   limit: number,
   leaseUntil: number,
-): QueuedAddress[] {
-  return transaction(db, () => {
-    const rows = sql(
-      db,
+): Promise<QueuedAddress[]> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.all<QueuedAddress>(
       `SELECT b.id AS batchId, q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
        FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
        WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.row_id LIMIT ?`,
-    ).all(domain, now, limit) as QueuedAddress[];
+      [domain, now, limit],
+    );
     if (rows.length > 0) {
-      sql(db, 'UPDATE probe_domains SET next_at = ? WHERE domain = ?').run(leaseUntil, domain);
+      await tx.run('UPDATE probe_domains SET next_at = ? WHERE domain = ?', [leaseUntil, domain]);
       return rows;
     }
-    rescheduleDomain(db, domain);
+    await rescheduleDomain(tx, domain);
     return [];
   });
 }
 
 /** The domain is next due with its earliest queued address; with none left it leaves the queue. */
-export function rescheduleDomain(db: Database, domain: string, notBefore?: number): void {
-  const next = (
-    sql(db, 'SELECT MIN(not_before) AS next FROM probe_queue WHERE domain = ?').get(domain) as { next: number | null }
-  ).next;
-  if (next === null) sql(db, 'DELETE FROM probe_domains WHERE domain = ?').run(domain);
-  else sql(db, 'UPDATE probe_domains SET next_at = ? WHERE domain = ?').run(Math.max(next, notBefore ?? 0), domain);
+export async function rescheduleDomain(db: SqlConnection, domain: string, notBefore?: number): Promise<void> {
+  const { next } = (await db.get<{ next: number | null }>(
+    'SELECT MIN(not_before) AS next FROM probe_queue WHERE domain = ?',
+    [domain],
+  ))!;
+  if (next === null) await db.run('DELETE FROM probe_domains WHERE domain = ?', [domain]);
+  else await db.run('UPDATE probe_domains SET next_at = ? WHERE domain = ?', [Math.max(next, notBefore ?? 0), domain]);
 }
 
 /** Addresses that got their verdict leave the queue. */
-export function dequeue(db: Database, rows: readonly { batchId: string; seq: number }[]): void {
-  const remove = sql(db, `DELETE FROM probe_queue WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`);
-  for (const row of rows) remove.run(row.batchId, row.seq);
+export async function dequeue(db: SqlConnection, rows: readonly { batchId: string; seq: number }[]): Promise<void> {
+  const remove = `DELETE FROM probe_queue WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`;
+  for (const row of rows) await db.run(remove, [row.batchId, row.seq]);
 }
 
 /** Addresses to try again later, each one try further along. */
-export function requeue(db: Database, rows: readonly { batchId: string; seq: number; notBefore: number }[]): void {
-  const later = sql(
-    db,
-    `UPDATE probe_queue SET not_before = ?, tries = tries + 1 WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`,
-  );
-  for (const row of rows) later.run(row.notBefore, row.batchId, row.seq);
+export async function requeue(
+  db: SqlConnection,
+  rows: readonly { batchId: string; seq: number; notBefore: number }[],
+): Promise<void> {
+  const later = `UPDATE probe_queue SET not_before = ?, tries = tries + 1 WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`;
+  for (const row of rows) await db.run(later, [row.notBefore, row.batchId, row.seq]);
 }
 
 /** A batch that ended (complete, canceled, failed) has nothing left to probe. */
-export function dropQueuedBatch(db: Database, batchId: string): void {
-  sql(db, `DELETE FROM probe_queue WHERE ${inBatchSql(rowKeyOfSql, 'row_id')}`).run(batchId, batchId);
+export async function dropQueuedBatch(db: SqlConnection, batchId: string): Promise<void> {
+  await db.run(`DELETE FROM probe_queue WHERE ${inBatchSql(rowKeyOfSql, 'row_id')}`, [batchId, batchId]);
 }
 
 /** Whether any running batch still has queued work: the worker sleeps longer when it has none. */
-export function nextDueAt(db: Database): number | undefined {
-  const row = sql(db, 'SELECT MIN(next_at) AS next FROM probe_domains').get() as { next: number | null };
+export async function nextDueAt(db: SqlConnection): Promise<number | undefined> {
+  const row = (await db.get<{ next: number | null }>('SELECT MIN(next_at) AS next FROM probe_domains'))!;
   return row.next ?? undefined;
 }
 
@@ -109,12 +116,12 @@ export function nextDueAt(db: Database): number | undefined {
  * Everything queued becomes due now (when port 25 is found blocked, waiting helps no address), except
  * the domains a conversation is working on, whose leases stand.
  */
-export function makeAllDueNow(db: Database, now: number, busyDomains: readonly string[]): void {
-  transaction(db, () => {
-    sql(db, 'UPDATE probe_queue SET not_before = ? WHERE not_before > ?').run(now, now);
-    sql(
-      db,
+export async function makeAllDueNow(db: SqlConnection, now: number, busyDomains: readonly string[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run('UPDATE probe_queue SET not_before = ? WHERE not_before > ?', [now, now]);
+    await tx.run(
       'UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (SELECT value FROM json_each(?))',
-    ).run(now, now, JSON.stringify(busyDomains));
+      [now, now, JSON.stringify(busyDomains)],
+    );
   });
 }

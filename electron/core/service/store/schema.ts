@@ -1,5 +1,6 @@
 // The embedded service's tables. Times are milliseconds since the epoch unless named *_iso.
 import { randomBytes } from 'node:crypto';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 
 const schemaVersion = 6;
@@ -254,10 +255,12 @@ export function newId(prefix: string): string {
 }
 
 /** A secret kept in the database (cursor encryption), made on first start. */
-export function metaSecret(db: Database, name: string): Buffer {
-  const row = sql(db, 'SELECT value FROM meta WHERE name = ?').get(name) as { value: string } | undefined;
-  if (row) return Buffer.from(row.value, 'base64');
-  const secret = randomBytes(32);
-  sql(db, 'INSERT INTO meta (name, value) VALUES (?, ?)').run(name, secret.toString('base64'));
-  return secret;
+export async function metaSecret(db: SqlConnection, name: string): Promise<Buffer> {
+  const read = async () => (await db.get<{ value: string }>('SELECT value FROM meta WHERE name = ?', [name]))?.value;
+  // Several processes may start at once: the first to store a secret wins and all use it.
+  await db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
+    name,
+    (await read()) ?? randomBytes(32).toString('base64'),
+  ]);
+  return Buffer.from((await read())!, 'base64');
 }
