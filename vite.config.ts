@@ -36,9 +36,24 @@ export default defineConfig(({ mode }) => {
   if (mode === 'test') {
     return {
       test: {
-        include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
         environment: 'node',
         testTimeout: 20_000,
+        projects: [
+          {
+            extends: true,
+            test: { name: 'sqlite', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'] },
+          },
+          {
+            // The service's whole suite again, on a PostgreSQL server the run starts (issue 13).
+            extends: true,
+            test: {
+              name: 'postgres',
+              include: ['test/integration/service/**/*.test.ts'],
+              env: { SIFT_TEST_DATABASE: 'postgres' },
+              globalSetup: ['test/support/postgres-global-setup.ts'],
+            },
+          },
+        ],
       },
     };
   }

@@ -1,14 +1,14 @@
 // `sift service`: runs the embedded verification service on its own, and manages it (the spec's dashboard).
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
-import { openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
+import { describeDatabase, openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
 import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
 import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
 
 export const serviceUsage = `Usage:
-  sift service [--port N] [--data DIR] [engine flags]   run the service on 127.0.0.1
+  sift service [--port N] [--data DIR] [--database URL] [engine flags]   run the service on 127.0.0.1
   sift service keys [--data DIR]                list keys (masked)
   sift service keys create [--live] [--label L]  create a key (shown once)
   sift service keys revoke KEY_ID
@@ -18,6 +18,9 @@ export const serviceUsage = `Usage:
   sift service webhooks                         list endpoints
   sift service deliveries                       list webhook deliveries
   sift service deliveries replay DELIVERY_ID
+
+--database postgres://user:password@host:5432/name (or SIFT_DATABASE_URL) keeps the service's data in
+PostgreSQL instead of DIR/service.sqlite; every command above takes it.
 
 ${smtpFlagsUsage}`;
 
@@ -32,18 +35,22 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     options: {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
+      database: { type: 'string' },
       live: { type: 'boolean', default: false },
       label: { type: 'string' },
       ...smtpFlagOptions,
     },
   });
   const dataDir = serviceDataDir(values.data);
+  // From the environment by preference in scripts: a URL on the command line (with its password) is seen by `ps`.
+  const database = values.database ?? (process.env.SIFT_DATABASE_URL || undefined);
+  const place = { dataDir, ...(database ? { database } : {}) };
   const [command, sub, arg] = positionals;
 
   if (command === undefined) {
     const port = parsePort(values.port);
     const smtp = smtpSettingsFromFlags(values);
-    const service = await startVerificationService({ dataDir, port, smtp });
+    const service = await startVerificationService({ ...place, port, smtp });
     out(`Sift verification service at ${service.baseUrl}`);
     out(`Live checks say EHLO ${service.config.smtp.helo} and MAIL FROM:<${service.config.smtp.mailFrom}>.`);
     // In the background: the service answers at once, and the finding follows when the check is done.
@@ -55,7 +62,9 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       const { key } = await service.dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);
     }
-    out(`Data: ${dataDir}. Press Ctrl-C to stop.`);
+    out(
+      `Data: ${database ? `PostgreSQL at ${describeDatabase(database)}, uploads in ${dataDir}` : dataDir}. Press Ctrl-C to stop.`,
+    );
     const stop = async () => {
       await service.close();
       process.exit(0);
@@ -65,7 +74,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     return;
   }
 
-  const { db, dashboard } = await openServiceStore({ dataDir });
+  const { db, dashboard } = await openServiceStore(place);
   try {
     if (command === 'keys' && sub === undefined) {
       for (const key of await dashboard.listKeys())

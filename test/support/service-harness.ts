@@ -1,8 +1,11 @@
 // Starts Sift's embedded verification service on loopback with a throwaway data folder,
 // and gives tests a small `api` helper that speaks raw HTTP to it.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import { createDatabase } from './postgres-server.ts';
 import type { ServiceOverrides } from '../../electron/core/service/service-config.ts';
 import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
 import {
@@ -10,11 +13,22 @@ import {
   type VerificationService,
 } from '../../electron/core/service/verification-service.ts';
 
-export async function startTestService(overrides: ServiceOverrides = {}): Promise<VerificationService> {
+/** Which database this run's services use: the suite runs once on SQLite and once on PostgreSQL. */
+export const testDatabase: 'sqlite' | 'postgres' =
+  process.env.SIFT_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** Where a new test service keeps its data: a fresh folder, and on the PostgreSQL run a fresh database. */
+export async function testServicePlace(): Promise<{ dataDir: string; database?: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sift-service-'));
+  if (testDatabase === 'sqlite') return { dataDir };
+  const name = `sift_${randomBytes(6).toString('hex')}`;
+  return { dataDir, database: await createDatabase(inject('postgresAdminUrl'), name) };
+}
+
+export async function startTestService(overrides: ServiceOverrides = {}): Promise<VerificationService> {
   // Live keys get the sandbox's scripted verdicts here: these tests are about the API, not mail servers
   // (the local SMTP engine has its own tests against mail servers on loopback).
-  return startVerificationService({ dataDir, ...overrides }, sandboxEngine);
+  return startVerificationService({ ...(await testServicePlace()), ...overrides }, sandboxEngine);
 }
 
 // Tests read whatever JSON came back, field by field, and assert on it.

@@ -9,7 +9,10 @@ export type RateLimitOperation = keyof typeof defaultRateLimits | 'other';
 export type RateLimitRules = Record<RateLimitOperation, RateLimitRule>;
 
 export type ServiceConfig = {
+  /** Uploads in progress, and the SQLite database unless `database` names another. */
   dataDir: string;
+  /** A PostgreSQL URL (`postgres://…`) for a service that several processes share; SQLite when absent. */
+  database?: string;
   host: '127.0.0.1';
   port: number;
   rateLimits: RateLimitRules;

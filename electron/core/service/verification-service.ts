@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { apiPrefix } from '../wire/spec.ts';
 import { sqliteConnection, type SqlConnection } from '../storage/sql-connection.ts';
 import { openDatabase } from '../storage/sqlite.ts';
+import { postgresConnection } from '../storage/postgres-connection.ts';
+import { migratePostgres } from './store/postgres-schema.ts';
 import { discardUnfinishedImports } from './store/batches-store.ts';
 import { createBatchWorker, type BatchWorker } from './batch-worker.ts';
 import { createCursorCodec } from './cursors.ts';
@@ -42,10 +44,37 @@ export async function openServiceStore(overrides: ServiceOverrides & { dataDir: 
   dashboard: Dashboard;
 }> {
   const config = serviceConfig(overrides);
-  const sqlite = openDatabase(serviceDatabasePath(config.dataDir));
-  migrate(sqlite);
-  const db = sqliteConnection(sqlite);
+  const db = config.database ? await openPostgres(config.database) : openSqlite(config.dataDir);
   return { db, config, dashboard: createDashboard(db, config) };
+}
+
+function openSqlite(dataDir: string): SqlConnection {
+  const sqlite = openDatabase(serviceDatabasePath(dataDir));
+  migrate(sqlite);
+  return sqliteConnection(sqlite);
+}
+
+async function openPostgres(url: string): Promise<SqlConnection> {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error('The database must be a PostgreSQL URL: postgres://user:password@host:5432/name');
+  }
+  const db = postgresConnection(url);
+  try {
+    await migratePostgres(db);
+  } catch (error) {
+    await db.close();
+    // The URL may hold a password: the message names the server only.
+    throw new Error(`Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  return db;
+}
+
+/** host:port/name of a database URL, without its user or password. */
+export function describeDatabase(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
 export async function startVerificationService(

@@ -1,7 +1,7 @@
 // Authentication and the headers every answer carries, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
-import { apiClient, startTestService, type ApiResponse } from '../../support/service-harness.ts';
+import { apiClient, startTestService, testDatabase, type ApiResponse } from '../../support/service-harness.ts';
 
 let service: VerificationService;
 let keyA: string;
@@ -22,6 +22,12 @@ function expectRateHeaders(response: ApiResponse) {
   expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
   expect(response.headers.get('service-version')).toBe('2026-11-01');
 }
+
+describe('the store', () => {
+  it('is the database this run of the suite names (SQLite, or PostgreSQL on its run)', () => {
+    expect(service.db.dialect).toBe(testDatabase);
+  });
+});
 
 describe('authentication', () => {
   it('answers 401 missing_api_key with no key, and nothing reaches the queue', async () => {

@@ -1,22 +1,21 @@
 // The service in its own process: killed mid-batch and restarted on the same database, and fed a
 // 100 MB upload while its peak memory is watched.
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
-import { addresses, apiClient, waitFor } from '../../support/service-harness.ts';
+import { addresses, apiClient, testServicePlace, waitFor } from '../../support/service-harness.ts';
 
 const children: ChildService[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) await child.kill();
 });
 
-async function prepareLiveKey(dataDir: string, topUp: number) {
-  const store = await openServiceStore({ dataDir });
+async function prepareLiveKey(place: { dataDir: string; database?: string }, topUp: number) {
+  const store = await openServiceStore(place);
   const { key, record } = await store.dashboard.createKey('live', 'restart');
   await store.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
   await store.dashboard.topUp(topUp);
@@ -26,9 +25,9 @@ async function prepareLiveKey(dataDir: string, topUp: number) {
 
 describe('restart', () => {
   it('finishes a batch after a crash with every address verified once and billed once', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sift-restart-'));
-    const key = await prepareLiveKey(dataDir, 1000);
-    const config = { dataDir, probesPerSecondPerHost: 100 };
+    const place = await testServicePlace();
+    const key = await prepareLiveKey(place, 1000);
+    const config = { ...place, probesPerSecondPerHost: 100 };
     const first = await startChildService(config);
     children.push(first);
     const emails = addresses(400, 'crash.example');
@@ -75,12 +74,13 @@ describe('restart', () => {
 
 describe('file upload', () => {
   it('takes a 100 MB upload without holding it in memory', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sift-upload-'));
-    const key = await prepareLiveKey(dataDir, 100_000);
+    const place = await testServicePlace();
+    const { dataDir } = place;
+    const key = await prepareLiveKey(place, 100_000);
     // A 64 MB heap: holding the upload (or its rows) in memory would end the process. A 1 MB young
     // generation keeps garbage from padding the figure, and probing is slowed right down so that only
     // the upload's own memory is measured, not the worker's afterwards.
-    const service = await startChildService({ dataDir, sandboxProbesPerSecondPerHost: 1 }, [
+    const service = await startChildService({ ...place, sandboxProbesPerSecondPerHost: 1 }, [
       '--max-old-space-size=64',
       '--max-semi-space-size=1',
     ]);

@@ -12,7 +12,7 @@ import {
   startVerificationService,
   type VerificationService,
 } from '../../../electron/core/service/verification-service.ts';
-import { apiClient, startTestService, waitFor } from '../../support/service-harness.ts';
+import { apiClient, startTestService, testDatabase, waitFor } from '../../support/service-harness.ts';
 
 const services: VerificationService[] = [];
 afterEach(async () => {
@@ -66,7 +66,8 @@ describe('staging an upload', () => {
   });
 });
 
-describe('a store from before schemas 5 and 6', () => {
+// SQLite's own migrations: a PostgreSQL database is made at its current schema in one step.
+describe.skipIf(testDatabase === 'postgres')('a store from before schemas 5 and 6', () => {
   it('keeps its batches and their results, without the lower-cased copy, keyed by one integer', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-schema4-'));
     let service = await startVerificationService({ dataDir }, sandboxEngine);

@@ -3,7 +3,7 @@
 // lifecycle in batch-lifecycle-store.ts.
 import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { checkSyntax } from '../../email/syntax.ts';
-import type { SqlConnection } from '../../storage/sql-connection.ts';
+import type { SqlConnection, SqlDialect } from '../../storage/sql-connection.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
@@ -55,6 +55,12 @@ export async function getBatchFor(db: SqlConnection, id: string, mode: KeyMode):
   return batch;
 }
 
+/** SQL: a new batch's row key. On PostgreSQL several processes make batches at once, so a sequence gives it. */
+const nextRowKeySql: Record<SqlDialect, string> = {
+  sqlite: '(SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches)',
+  postgres: "nextval('batch_row_keys')",
+};
+
 export async function beginBatch(
   db: SqlConnection,
   now: number,
@@ -64,7 +70,7 @@ export async function beginBatch(
   const id = newId('bat');
   await db.run(
     `INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key)
-     VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches))`,
+     VALUES (?, ?, ?, ?, ?, ?, ${nextRowKeySql[db.dialect]})`,
     [id, key.id, key.mode, name, importing, now],
   );
   return id;

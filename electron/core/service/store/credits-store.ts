@@ -76,10 +76,10 @@ export async function reserveCredits(
 /** Gives credits back. Free checks return only within the month they were taken from. */
 export async function refundCredits(db: SqlConnection, now: number, refund: Reservation): Promise<void> {
   const freeBack = refund.freeMonth === monthOf(now) ? refund.free : 0;
-  await db.run('UPDATE account SET free_used = MAX(0, free_used - ?), balance = balance + ? WHERE id = 1', [
-    freeBack,
-    refund.paid,
-  ]);
+  await db.run(
+    'UPDATE account SET free_used = CASE WHEN free_used > ? THEN free_used - ? ELSE 0 END, balance = balance + ? WHERE id = 1',
+    [freeBack, freeBack, refund.paid],
+  );
   await rearmLowBalance(db);
 }
 

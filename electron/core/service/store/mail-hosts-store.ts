@@ -21,7 +21,10 @@ const minRateShare = 1 / 16;
 const deferralBurst = 5;
 
 async function hostRow(db: SqlConnection, key: string, pacing: HostPacing): Promise<HostRow> {
-  await db.run('INSERT OR IGNORE INTO mail_hosts (budget_key, rate) VALUES (?, ?)', [key, pacing.perHostRate]);
+  await db.run('INSERT INTO mail_hosts (budget_key, rate) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+    key,
+    pacing.perHostRate,
+  ]);
   return (await db.get<HostRow>(
     'SELECT rate, next_slot_at, in_flight, backoff_until, deferrals FROM mail_hosts WHERE budget_key = ?',
     [key],
@@ -72,10 +75,11 @@ export async function takeSlot(
  * interval after it, so a late probe and an on-time one are never closer together than the rate allows.
  */
 export async function probeSent(db: SqlConnection, key: string, now: number): Promise<void> {
-  await db.run('UPDATE mail_hosts SET next_slot_at = MAX(next_slot_at, ? + 1000.0 / rate) WHERE budget_key = ?', [
-    now,
-    key,
-  ]);
+  await db.run(
+    `UPDATE mail_hosts SET next_slot_at = CASE WHEN next_slot_at > ? + 1000.0 / rate THEN next_slot_at
+     ELSE ? + 1000.0 / rate END WHERE budget_key = ?`,
+    [now, now, key],
+  );
 }
 
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
@@ -103,7 +107,7 @@ export async function releaseHost(
       rate = Math.min(pacing.perHostRate, rate + pacing.perHostRate / 10);
     }
     await tx.run(
-      `UPDATE mail_hosts SET in_flight = MAX(0, in_flight - 1), rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ?
+      `UPDATE mail_hosts SET in_flight = CASE WHEN in_flight > 0 THEN in_flight - 1 ELSE 0 END, rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ?
        WHERE budget_key = ?`,
       [rate, nextSlot, backoffUntil, end === 'busy' || runOfDeferrals >= deferralBurst ? 0 : runOfDeferrals, key],
     );
@@ -112,7 +116,10 @@ export async function releaseHost(
 
 /** At start: no connection is open, whatever a crash left counted. Rates settle back to the configured one. */
 export async function resetHostConnections(db: SqlConnection, pacing: HostPacing): Promise<void> {
-  await db.run('UPDATE mail_hosts SET in_flight = 0, rate = MIN(rate, ?)', [pacing.perHostRate]);
+  await db.run('UPDATE mail_hosts SET in_flight = 0, rate = CASE WHEN rate < ? THEN rate ELSE ? END', [
+    pacing.perHostRate,
+    pacing.perHostRate,
+  ]);
 }
 
 export async function hostRate(db: SqlConnection, key: string): Promise<number | undefined> {

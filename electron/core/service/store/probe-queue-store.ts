@@ -2,9 +2,13 @@
 // it may next be tried. A domain is one unit of work (its addresses share a mail server and a
 // connection); `probe_domains` says when each domain is next due, so picking work costs the same with
 // ten pending addresses or a million.
-import type { SqlConnection } from '../../storage/sql-connection.ts';
+import type { SqlConnection, SqlDialect } from '../../storage/sql-connection.ts';
 import { batchStatuses } from '../../wire/assumptions.ts';
 import { inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
+
+/** SQL, one parameter (a JSON array of strings): its elements as rows. */
+const jsonTextArraySql = (dialect: SqlDialect) =>
+  dialect === 'postgres' ? 'SELECT json_array_elements_text(CAST(? AS json))' : 'SELECT value FROM json_each(?)';
 
 export type QueuedAddress = { batchId: string; seq: number; email: string; tries: number };
 
@@ -23,14 +27,16 @@ export async function enqueueLiveBatches(db: SqlConnection, now: number): Promis
       ]);
       if (!still) return;
       await tx.run(
-        `INSERT OR IGNORE INTO probe_queue (row_id, domain, not_before)
-         SELECT id, host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL`,
+        `INSERT INTO probe_queue (row_id, domain, not_before)
+         SELECT id, host, CAST(? AS DOUBLE PRECISION) FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL
+         ON CONFLICT DO NOTHING`,
         [now, id, id],
       );
       await tx.run(
         `INSERT INTO probe_domains (domain, next_at)
-         SELECT DISTINCT host, ? FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL
-         ON CONFLICT (domain) DO UPDATE SET next_at = MIN(next_at, excluded.next_at)`,
+         SELECT DISTINCT host, CAST(? AS DOUBLE PRECISION) FROM batch_rows WHERE ${inBatchSql(rowKeyOfSql)} AND result IS NULL
+         ON CONFLICT (domain) DO UPDATE SET next_at =
+           CASE WHEN probe_domains.next_at < excluded.next_at THEN probe_domains.next_at ELSE excluded.next_at END`,
         [now, id, id],
       );
       await tx.run('UPDATE batches SET queued = 1 WHERE id = ?', [id]);
@@ -120,7 +126,7 @@ export async function makeAllDueNow(db: SqlConnection, now: number, busyDomains:
   await db.transaction(async (tx) => {
     await tx.run('UPDATE probe_queue SET not_before = ? WHERE not_before > ?', [now, now]);
     await tx.run(
-      'UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (SELECT value FROM json_each(?))',
+      `UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (${jsonTextArraySql(tx.dialect)})`,
       [now, now, JSON.stringify(busyDomains)],
     );
   });
