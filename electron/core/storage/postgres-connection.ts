@@ -93,8 +93,12 @@ export function postgresConnection(url: string, options: { max?: number } = {}):
         client.release();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
+        // A connection that cannot even roll back is broken: it leaves the pool rather than going back.
+        const broken = await client.query('ROLLBACK').then(
+          () => false,
+          () => true,
+        );
+        client.release(broken);
         const code = (error as { code?: string }).code;
         if (attempt >= maxAttempts || !code || !retryable.has(code)) throw error;
         // A little random wait, so two processes that collided do not collide again.
