@@ -34,86 +34,79 @@ export type SqlConnection = {
 export function sqliteConnection(db: Database): SqlConnection {
   let turn: Promise<void> = Promise.resolve();
   let open = false;
-
-  const direct = (inTransaction: boolean): SqlConnection => {
-    const statement = (text: string) => sql(db, text);
-    const connection: SqlConnection = {
-      dialect: 'sqlite',
-      get: async <Row>(text: string, params: readonly SqlValue[] = []) =>
-        statement(text).get(...(params as SqlValue[])) as Row | undefined,
-      all: async <Row>(text: string, params: readonly SqlValue[] = []) =>
-        statement(text).all(...(params as SqlValue[])) as Row[],
-      async arrays<Row extends unknown[]>(text: string, params: readonly SqlValue[] = []) {
-        const prepared = statement(text);
-        prepared.setReturnArrays(true);
-        try {
-          return prepared.all(...(params as SqlValue[])) as unknown as Row[];
-        } finally {
-          prepared.setReturnArrays(false);
-        }
-      },
-      async run(text, params = []) {
-        return { changes: Number(statement(text).run(...(params as SqlValue[])).changes) };
-      },
-      async exec(text) {
-        db.exec(text);
-      },
-      transaction: (work) => (inTransaction ? work(connection) : outer.transaction(work)),
-      async close() {
-        db.close();
-      },
-    };
-    return connection;
-  };
-  const inside = direct(true);
-  const now = direct(false);
-
   /** Set in a transaction's own calls: one that reaches for the outer connection would wait for itself. */
   const insideWork = new AsyncLocalStorage<true>();
 
-  /** Waits while another caller's transaction is open; then `use` runs at once. */
-  async function whenFree<T>(use: () => Promise<T>): Promise<T> {
-    if (insideWork.getStore()) {
-      throw new Error('A transaction used the outer connection; use the one it was given.');
-    }
+  const statement = (text: string) => sql(db, text);
+  /** The statements themselves, run at once: what a transaction's work is given. */
+  const inside: SqlConnection = {
+    dialect: 'sqlite',
+    get: async <Row>(text: string, params: readonly SqlValue[] = []) =>
+      statement(text).get(...(params as SqlValue[])) as Row | undefined,
+    all: async <Row>(text: string, params: readonly SqlValue[] = []) =>
+      statement(text).all(...(params as SqlValue[])) as Row[],
+    async arrays<Row extends unknown[]>(text: string, params: readonly SqlValue[] = []) {
+      const prepared = statement(text);
+      prepared.setReturnArrays(true);
+      try {
+        return prepared.all(...(params as SqlValue[])) as unknown as Row[];
+      } finally {
+        prepared.setReturnArrays(false);
+      }
+    },
+    async run(text, params = []) {
+      return { changes: Number(statement(text).run(...(params as SqlValue[])).changes) };
+    },
+    async exec(text) {
+      db.exec(text);
+    },
+    transaction: (work) => work(inside),
+    async close() {
+      db.close();
+    },
+  };
+
+  const refuseInsideWork = () => {
+    if (insideWork.getStore()) throw new Error('A transaction used the outer connection; use the one it was given.');
+  };
+  /**
+   * `use` at once when no transaction is open, else when it has ended. The check of `open` and what
+   * follows it run with no await between them, so two callers cannot both find the connection free.
+   */
+  async function inTurn<T>(use: () => Promise<T>): Promise<T> {
+    if (open) refuseInsideWork();
     while (open) await turn;
     return use();
   }
 
-  const outer: SqlConnection = {
+  return {
     dialect: 'sqlite',
-    get: (text, params) => (open ? whenFree(() => now.get(text, params)) : now.get(text, params)),
-    all: (text, params) => (open ? whenFree(() => now.all(text, params)) : now.all(text, params)),
-    arrays: (text, params) => (open ? whenFree(() => now.arrays(text, params)) : now.arrays(text, params)),
-    run: (text, params) => (open ? whenFree(() => now.run(text, params)) : now.run(text, params)),
-    exec: (text) => (open ? whenFree(() => now.exec(text)) : now.exec(text)),
+    get: (text, params) => inTurn(() => inside.get(text, params)),
+    all: (text, params) => inTurn(() => inside.all(text, params)),
+    arrays: (text, params) => inTurn(() => inside.arrays(text, params)),
+    run: (text, params) => inTurn(() => inside.run(text, params)),
+    exec: (text) => inTurn(() => inside.exec(text)),
     async transaction<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
-      if (insideWork.getStore()) throw new Error('A transaction began another on the outer connection.');
+      refuseInsideWork();
       while (open) await turn;
       open = true;
       let release = () => {};
       turn = new Promise((resolve) => (release = resolve));
       try {
-        return await insideWork.run(true, () => sqliteTransactionAsync(db, () => work(inside)));
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await insideWork.run(true, () => work(inside));
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.isTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
       } finally {
         open = false;
         release();
       }
     },
-    close: () => whenFree(() => now.close()),
+    close: () => inTurn(() => inside.close()),
   };
-  return outer;
-}
-
-async function sqliteTransactionAsync<T>(db: Database, work: () => Promise<T>): Promise<T> {
-  if (db.isTransaction) return work();
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = await work();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
 }
