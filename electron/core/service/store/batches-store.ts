@@ -128,7 +128,10 @@ export async function stageAddresses(
   const rows: (string | number | null)[][] = [];
   const unstored = new Map<number, string>();
   const rowKey = batch.row_key;
-  const stored = await storedAddresses(db, rowKey, batch.unique_count, addresses, seen);
+  // Trimmed and lower-cased once: the look for stored candidates and the staging below both need them.
+  const emails = addresses.map((raw) => raw.trim());
+  const norms = emails.map((email) => email.toLowerCase());
+  const stored = await storedAddresses(db, rowKey, batch.unique_count, norms, seen);
   const sameAddress = (at: number, norm: string) => (unstored.get(at) ?? stored.get(at)) === norm;
   let seq = batch.unique_count;
   let resultSeq = batch.next_result_seq;
@@ -140,9 +143,9 @@ export async function stageAddresses(
       return undefined; // the worker asks again, and gives the batch up if it keeps failing
     }
   };
-  for (const raw of addresses) {
-    const email = raw.trim();
-    const norm = email.toLowerCase();
+  for (let i = 0; i < emails.length; i += 1) {
+    const email = emails[i]!;
+    const norm = norms[i]!;
     if (!seen.idFor(norm, sameAddress, () => seq + 1).created) continue;
     seq += 1;
     unstored.set(seq, norm);
@@ -192,14 +195,15 @@ export async function stageAddresses(
 const candidatesPerRead = 500;
 
 /**
- * The stored addresses (lower-cased, by seq) that `seen` offers as candidates for any of `addresses`:
- * mostly true repeats, now and then another address with the same fingerprint.
+ * The stored addresses (lower-cased, by seq) that `seen` offers as candidates for any of `norms`
+ * (addresses trimmed and lower-cased): mostly true repeats, now and then another address with the same
+ * fingerprint.
  */
 async function storedAddresses(
   db: SqlConnection,
   rowKey: number,
   storedCount: number,
-  addresses: readonly string[],
+  norms: readonly string[],
   seen: AddressIndex,
 ): Promise<Map<number, string>> {
   const candidates = new Set<number>();
@@ -207,7 +211,7 @@ async function storedAddresses(
     if (at <= storedCount) candidates.add(at);
     return false;
   };
-  if (storedCount > 0) for (const raw of addresses) seen.find(raw.trim().toLowerCase(), collect);
+  if (storedCount > 0) for (const norm of norms) seen.find(norm, collect);
   const stored = new Map<number, string>();
   const seqs = [...candidates];
   for (let i = 0; i < seqs.length; i += candidatesPerRead) {
