@@ -48,7 +48,7 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: {
               name: 'postgres',
-              include: ['test/integration/service/**/*.test.ts'],
+              include: ['test/integration/service/**/*.test.ts', 'test/integration/engine/**/*.test.ts'],
               env: { SIFT_TEST_DATABASE: 'postgres' },
               globalSetup: ['test/support/postgres-global-setup.ts'],
             },

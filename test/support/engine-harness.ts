@@ -1,14 +1,11 @@
 // A verification service whose live keys use the local SMTP engine, pointed at a mail world on loopback.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SmtpSettings } from '../../electron/core/service/engine/smtp-settings.ts';
 import {
   startVerificationService,
   type VerificationService,
 } from '../../electron/core/service/verification-service.ts';
 import type { MailWorld } from './mail-world.ts';
-import { apiClient, waitFor } from './service-harness.ts';
+import { apiClient, testServicePlace, waitFor } from './service-harness.ts';
 
 export type EngineRun = { service: VerificationService; api: ReturnType<typeof apiClient> };
 
@@ -17,9 +14,8 @@ export async function startEngineService(
   smtp: Partial<SmtpSettings> = {},
   now?: () => number,
 ): Promise<EngineRun> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sift-engine-'));
   const service = await startVerificationService({
-    dataDir,
+    ...(await testServicePlace()),
     ...(now ? { now } : {}),
     smtp: {
       helo: 'probe.sift.test',

@@ -67,8 +67,11 @@ export async function takeDomainWork(
   leaseUntil: number,
 ): Promise<QueuedAddress[]> {
   return db.transaction(async (tx) => {
+    // Still due: another process may have taken the domain since the caller listed it.
+    const due = await tx.get('SELECT 1 AS due FROM probe_domains WHERE domain = ? AND next_at <= ?', [domain, now]);
+    if (!due) return [];
     const rows = await tx.all<QueuedAddress>(
-      `SELECT b.id AS batchId, q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
+      `SELECT b.id AS "batchId", q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
        FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
        WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.row_id LIMIT ?`,
       [domain, now, limit],
