@@ -1,14 +1,21 @@
 // `sift service`: runs the embedded verification service on its own, and manages it (the spec's dashboard).
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
-import { describeDatabase, openServiceStore, startVerificationService } from '../core/service/verification-service.ts';
+import {
+  describeDatabase,
+  openServiceStore,
+  startServiceWorkers,
+  startVerificationService,
+  type ServiceWorkers,
+} from '../core/service/verification-service.ts';
 import { join } from 'node:path';
+import type { Dashboard } from '../core/service/dashboard.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
 import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
 
 export const serviceUsage = `Usage:
-  sift service [--port N] [--data DIR] [--database URL] [engine flags]   run the service on 127.0.0.1
+  sift service [--port N] [--data DIR] [--database URL] [--role R] [engine flags]   run the service
   sift service keys [--data DIR]                list keys (masked)
   sift service keys create [--live] [--label L]  create a key (shown once)
   sift service keys revoke KEY_ID
@@ -21,6 +28,8 @@ export const serviceUsage = `Usage:
 
 --database postgres://user:password@host:5432/name (or SIFT_DATABASE_URL) keeps the service's data in
 PostgreSQL instead of DIR/service.sqlite; every command above takes it.
+--role all|api|worker: the HTTP API on 127.0.0.1 and the background workers (all, the default), the API
+alone, or the workers alone. Several processes with any roles may share one PostgreSQL database.
 
 ${smtpFlagsUsage}`;
 
@@ -38,6 +47,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       database: { type: 'string' },
       live: { type: 'boolean', default: false },
       label: { type: 'string' },
+      role: { type: 'string', default: 'all' },
       ...smtpFlagOptions,
     },
   });
@@ -48,25 +58,44 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
   const [command, sub, arg] = positionals;
 
   if (command === undefined) {
+    const role = values.role;
+    if (role !== 'all' && role !== 'api' && role !== 'worker') {
+      throw new UsageError(`--role is all, api or worker, not ${role}.\n\n${serviceUsage}`);
+    }
+    if (role !== 'all' && !database) {
+      throw new UsageError(
+        `--role ${role} shares the work with other processes, which needs a PostgreSQL database (--database URL).`,
+      );
+    }
     const port = parsePort(values.port);
     const smtp = smtpSettingsFromFlags(values);
-    const service = await startVerificationService({ ...place, port, smtp });
-    out(`Sift verification service at ${service.baseUrl}`);
-    out(`Live checks say EHLO ${service.config.smtp.helo} and MAIL FROM:<${service.config.smtp.mailFrom}>.`);
-    // In the background: the service answers at once, and the finding follows when the check is done.
-    void checkPort25(service.db, service.config.smtp, service.config.now).then(
-      (check) => out(describePort25(check, service.config.smtp.port)),
-      (error: unknown) => out(`Port ${service.config.smtp.port}: not checked (${String(error)}).`),
-    );
-    if ((await service.dashboard.listKeys()).length === 0) {
-      const { key } = await service.dashboard.createKey('sandbox', 'First sandbox key');
+    const where = database ? `PostgreSQL at ${describeDatabase(database)}, uploads in ${dataDir}` : dataDir;
+    let running: ServiceWorkers;
+    let dashboard: Dashboard | undefined;
+    if (role === 'worker') {
+      running = await startServiceWorkers({ ...place, smtp });
+      out(`Sift verification workers started (process ${running.processId}).`);
+    } else {
+      const service = await startVerificationService({ ...place, port, smtp }, 'smtp', role);
+      out(`Sift verification service at ${service.baseUrl}`);
+      ({ dashboard } = service);
+      running = service;
+    }
+    out(`Live checks say EHLO ${running.config.smtp.helo} and MAIL FROM:<${running.config.smtp.mailFrom}>.`);
+    if (role !== 'api') {
+      // In the background: the service answers at once, and the finding follows when the check is done.
+      void checkPort25(running.db, running.config.smtp, running.config.now).then(
+        (check) => out(describePort25(check, running.config.smtp.port)),
+        (error: unknown) => out(`Port ${running.config.smtp.port}: not checked (${String(error)}).`),
+      );
+    }
+    if (dashboard && (await dashboard.listKeys()).length === 0) {
+      const { key } = await dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);
     }
-    out(
-      `Data: ${database ? `PostgreSQL at ${describeDatabase(database)}, uploads in ${dataDir}` : dataDir}. Press Ctrl-C to stop.`,
-    );
+    out(`Data: ${where}. Press Ctrl-C to stop.`);
     const stop = async () => {
-      await service.close();
+      await running.close();
       process.exit(0);
     };
     process.once('SIGINT', stop);

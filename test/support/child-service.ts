@@ -8,10 +8,19 @@ export type ChildService = { baseUrl: string; child: ChildProcess; kill(): Promi
 export async function startChildService(
   config: Record<string, unknown>,
   nodeArgs: string[] = [],
+  /** Which parts it runs (a worker has no base URL: `baseUrl` is then 'worker'), and its live engine. */
+  parts: { role?: 'all' | 'api' | 'worker'; liveEngine?: 'sandbox' | 'smtp' } = {},
 ): Promise<ChildService> {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--disable-warning=ExperimentalWarning', entry, JSON.stringify(config)],
+    [
+      ...nodeArgs,
+      '--disable-warning=ExperimentalWarning',
+      entry,
+      JSON.stringify(config),
+      parts.role ?? 'all',
+      parts.liveEngine ?? 'sandbox',
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

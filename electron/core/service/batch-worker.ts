@@ -1,17 +1,20 @@
-// Works running batches in the background: picks pending addresses, paces probes per mail host, and
-// writes each round's verdicts in one transaction. All state is in the database, so after a restart it
-// simply carries on: a verdict is written once, and billed once, or not at all. An engine that opens no
-// connection (the sandbox's scripted verdicts) with no pacing asked for is worked in large rounds at once.
+// Works running batches in the background: claims chunks of pending addresses, paces probes per mail
+// host, and writes each round's verdicts in one transaction. All state is in the database, so after a
+// restart it simply carries on, and several workers on one database share the work and the hosts'
+// budgets: a verdict is written once, and billed once, or not at all. An engine that opens no connection
+// (the sandbox's scripted verdicts) with no pacing asked for is worked in large rounds at once.
 import type { KeyMode } from '../wire/spec.ts';
 import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { VerificationEngine, Verdict } from './sandbox-verdicts.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { recordOutcomes, type ProbeOutcome } from './store/batch-lifecycle-store.ts';
 import { pendingRows, runningBatches, type PendingRow } from './store/batches-store.ts';
+import { takeHostTokens } from './store/host-tokens-store.ts';
+import { chunkRows, claimChunks, dropChunks, makeChunks, releaseChunk } from './store/work-chunks-store.ts';
 
 export type BatchWorker = { runOnce(): Promise<number>; start(): void; stop(): Promise<void> };
 
-/** How far past the first pending address the paced worker looks for hosts that still have budget. */
+/** How many rows (whole chunks) the paced worker looks through for hosts that still have budget. */
 const lookAhead = 2000;
 /** Rows per round for an engine that answers at once: large enough to be quick, small enough to keep answering HTTP. */
 const immediateRoundRows = 25_000;
@@ -23,10 +26,11 @@ export function createBatchWorker(
   db: SqlConnection,
   config: ServiceConfig,
   engines: Record<KeyMode, VerificationEngine>,
+  /** This process's id: the owner of the chunks it claims. */
+  owner: string,
 ): BatchWorker {
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  /** Per batch, where the next look for pending rows starts: a hint only (a restart starts from the top again). */
-  const reached = new Map<string, number>();
+  /** Batches whose chunks this process has made sure of; dropped here when they stop running. */
+  const chunked = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> | undefined;
   let stopped = true;
@@ -34,62 +38,85 @@ export function createBatchWorker(
   const rateFor = (mode: KeyMode) =>
     mode === 'sandbox' ? config.sandboxProbesPerSecondPerHost : config.probesPerSecondPerHost;
 
-  /** Token bucket per mail host: the mode's probes per second, with at most one second's burst. */
-  function takeToken(mode: KeyMode, host: string, now: number): boolean {
-    const rate = rateFor(mode);
-    const id = `${mode}:${host}`;
-    const bucket = buckets.get(id) ?? { tokens: rate, at: now };
-    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
-    bucket.at = now;
-    buckets.set(id, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
-
-  async function immediateRound(batchId: string, verifyNow: (local: string, host: string) => Verdict): Promise<number> {
-    const after = reached.get(batchId) ?? 0;
-    const rows = await pendingRows(db, batchId, after, immediateRoundRows);
-    // Past the end: start from the top again, where rows whose probe failed are still pending.
-    reached.set(batchId, rows.length < immediateRoundRows ? 0 : rows.at(-1)!.seq);
-    if (rows.length === 0) return 0;
-    const outcomes: ProbeOutcome[] = rows.map((row) => {
-      try {
-        return { seq: row.seq, verdict: verifyNow(localPartOf(row.email), row.host) };
-      } catch (error) {
-        return { seq: row.seq, error: failure(error) };
-      }
-    });
-    await recordOutcomes(db, config, config.now(), batchId, outcomes);
-    return rows.length;
-  }
-
-  async function pacedRound(batch: { id: string; mode: KeyMode }, budget: number): Promise<number> {
+  /** Claims chunks of the batch, works their pending rows, and hands them back whatever happened. */
+  async function withChunks(
+    batch: { id: string; submitted: number },
+    count: number,
+    work: (rows: PendingRow[]) => Promise<number>,
+  ): Promise<number> {
+    if (!chunked.has(batch.id)) {
+      await makeChunks(db, batch.id, batch.submitted);
+      chunked.add(batch.id);
+    }
     const now = config.now();
-    const picked: PendingRow[] = [];
-    // From the first row still pending when last looked, not from the top: done rows are not read again.
-    const rows = await pendingRows(db, batch.id, reached.get(batch.id) ?? 0, lookAhead);
-    reached.set(batch.id, rows.length === 0 ? 0 : rows[0]!.seq - 1);
-    for (const row of rows) {
-      if (picked.length >= budget) break;
-      if (takeToken(batch.mode, row.host, now)) picked.push(row);
+    const claimed = await claimChunks(db, batch.id, owner, now, now + config.workLeaseMs, count);
+    try {
+      const rows: PendingRow[] = [];
+      for (const range of claimed) rows.push(...(await pendingRows(db, batch.id, range.firstSeq, range.lastSeq)));
+      return rows.length === 0 ? 0 : await work(rows);
+    } finally {
+      for (const range of claimed) await releaseChunk(db, batch.id, owner, range);
     }
-    if (picked.length === 0) return 0;
-    const outcomes: ProbeOutcome[] = [];
-    for (let i = 0; i < picked.length; i += config.probeConcurrency) {
-      const slice = picked.slice(i, i + config.probeConcurrency);
-      const settled = await Promise.allSettled(
-        slice.map((row) => engines[batch.mode].verify(localPartOf(row.email), row.host)),
-      );
-      settled.forEach((outcome, index) => {
-        const seq = slice[index]!.seq;
-        outcomes.push(
-          outcome.status === 'fulfilled' ? { seq, verdict: outcome.value } : { seq, error: failure(outcome.reason) },
-        );
+  }
+
+  async function immediateRound(
+    batch: { id: string; submitted: number },
+    verifyNow: (local: string, host: string) => Verdict,
+  ): Promise<number> {
+    return withChunks(batch, immediateRoundRows / chunkRows, async (rows) => {
+      const outcomes: ProbeOutcome[] = rows.map((row) => {
+        try {
+          return { seq: row.seq, verdict: verifyNow(localPartOf(row.email), row.host) };
+        } catch (error) {
+          return { seq: row.seq, error: failure(error) };
+        }
       });
-    }
-    await recordOutcomes(db, config, config.now(), batch.id, outcomes);
-    return picked.length;
+      await recordOutcomes(db, config, config.now(), batch.id, outcomes);
+      return rows.length;
+    });
+  }
+
+  async function pacedRound(batch: { id: string; mode: KeyMode; submitted: number }, budget: number) {
+    return withChunks(batch, lookAhead / chunkRows, async (rows) => {
+      const bucketOf = (row: PendingRow) => `${batch.mode}:${row.host}`;
+      // A bucket never holds more than a second's tokens: asking for more would only be refused. A token
+      // given and not used is lost to every worker, so the round asks for no more than its budget.
+      const wanted = new Map<string, number>();
+      let asked = 0;
+      for (const row of rows) {
+        const bucket = bucketOf(row);
+        const want = wanted.get(bucket) ?? 0;
+        if (asked >= budget) break;
+        if (want >= Math.ceil(rateFor(batch.mode))) continue;
+        wanted.set(bucket, want + 1);
+        asked += 1;
+      }
+      const given = await takeHostTokens(db, wanted, rateFor(batch.mode), config.now());
+      const picked: PendingRow[] = [];
+      for (const row of rows) {
+        if (picked.length >= budget) break;
+        const left = given.get(bucketOf(row)) ?? 0;
+        if (left <= 0) continue;
+        given.set(bucketOf(row), left - 1);
+        picked.push(row);
+      }
+      if (picked.length === 0) return 0;
+      const outcomes: ProbeOutcome[] = [];
+      for (let i = 0; i < picked.length; i += config.probeConcurrency) {
+        const slice = picked.slice(i, i + config.probeConcurrency);
+        const settled = await Promise.allSettled(
+          slice.map((row) => engines[batch.mode].verify(localPartOf(row.email), row.host)),
+        );
+        settled.forEach((outcome, index) => {
+          const seq = slice[index]!.seq;
+          outcomes.push(
+            outcome.status === 'fulfilled' ? { seq, verdict: outcome.value } : { seq, error: failure(outcome.reason) },
+          );
+        });
+      }
+      await recordOutcomes(db, config, config.now(), batch.id, outcomes);
+      return picked.length;
+    });
   }
 
   async function runRound(): Promise<number> {
@@ -97,11 +124,17 @@ export function createBatchWorker(
     let probed = 0;
     // An engine with its own queue (the local SMTP engine) picks its work by mail host, across batches.
     for (const engine of new Set(Object.values(engines))) if (engine.runQueue) probed += await engine.runQueue();
-    for (const batch of await runningBatches(db)) {
+    const running = await runningBatches(db);
+    for (const batchId of chunked) {
+      if (running.some((batch) => batch.id === batchId)) continue;
+      await dropChunks(db, batchId);
+      chunked.delete(batchId);
+    }
+    for (const batch of running) {
       const engine = engines[batch.mode];
       if (engine.runQueue) continue;
       if (engine.verifyNow && rateFor(batch.mode) === Number.POSITIVE_INFINITY) {
-        probed += await immediateRound(batch.id, engine.verifyNow);
+        probed += await immediateRound(batch, engine.verifyNow);
         continue;
       }
       if (budget <= 0) continue;

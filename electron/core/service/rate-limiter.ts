@@ -1,6 +1,8 @@
-// Per-key, per-operation fixed windows: every caller on a key shares one budget, and each answer
-// can say how much is left and when it resets.
+// Per-key, per-operation fixed windows, counted in the database: every caller on a key shares one budget
+// whichever service process answers it, and each answer can say how much is left and when it resets.
+import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { RateLimitRule } from './service-config.ts';
+import { countCall, forgetEndedWindows } from './store/rate-windows-store.ts';
 
 export type RateDecision = {
   allowed: boolean;
@@ -11,28 +13,28 @@ export type RateDecision = {
   retryAfterSeconds: number;
 };
 
-export type RateLimiter = { take(subject: string, rule: RateLimitRule, now: number): RateDecision };
+export type RateLimiter = { take(subject: string, rule: RateLimitRule, now: number): Promise<RateDecision> };
 
-export function createRateLimiter(): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
+/** How often a process clears windows that have ended. */
+const sweepEveryMs = 60_000;
+
+export function createRateLimiter(db: SqlConnection): RateLimiter {
+  let nextSweepAt = 0;
   return {
-    take(subject, rule, now) {
+    async take(subject, rule, now) {
       const windowMs = rule.windowSeconds * 1000;
       const start = Math.floor(now / windowMs) * windowMs;
-      const id = `${subject}|${rule.limit}/${rule.windowSeconds}`;
-      let window = windows.get(id);
-      if (!window || window.start !== start) {
-        window = { start, count: 0 };
-        windows.set(id, window);
-        if (windows.size > 10_000) for (const [key, value] of windows) if (value.start < start) windows.delete(key);
-      }
-      const allowed = window.count < rule.limit;
-      if (allowed) window.count += 1;
       const resetMs = start + windowMs;
+      if (now >= nextSweepAt) {
+        nextSweepAt = now + sweepEveryMs;
+        await forgetEndedWindows(db, now);
+      }
+      const bucket = `${subject}|${rule.limit}/${rule.windowSeconds}`;
+      const used = rule.limit > 0 ? await countCall(db, { bucket, start, end: resetMs }, rule.limit) : undefined;
       return {
-        allowed,
+        allowed: used !== undefined,
         limit: rule.limit,
-        remaining: Math.max(0, rule.limit - window.count),
+        remaining: used === undefined ? 0 : Math.max(0, rule.limit - used),
         resetSeconds: Math.ceil(resetMs / 1000),
         retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
       };

@@ -25,6 +25,12 @@ export type ServiceConfig = {
   /** At most this many addresses per worker round. */
   probesPerRound: number;
   workerTickMs: number;
+  /** How long a worker holds the chunks of a batch it claimed; if it dies, another takes them after this. */
+  workLeaseMs: number;
+  /** How often a process tells the database it is alive. */
+  processHeartbeatMs: number;
+  /** A process not heard from for this long is gone: another lets go of what it had claimed. */
+  processGoneAfterMs: number;
   /** Tries per address before the service gives the batch up (failed, refunded). */
   maxProbeAttempts: number;
   freeChecksPerMonth: number;
@@ -67,6 +73,9 @@ export function serviceConfig(overrides: ServiceOverrides & { dataDir: string })
     probeConcurrency: 32,
     probesPerRound: 1000,
     workerTickMs: 50,
+    workLeaseMs: 60_000,
+    processHeartbeatMs: 5000,
+    processGoneAfterMs: 30_000,
     maxProbeAttempts: 3,
     freeChecksPerMonth: 100,
     maxBatchAddresses: 1_000_000,

@@ -1,5 +1,6 @@
-// Sift's own implementation of the verification service: one SQLite file, an HTTP server on
-// 127.0.0.1, a background batch worker and a webhook delivery worker.
+// Sift's own implementation of the verification service: one SQLite file (or a PostgreSQL database that
+// several processes share), an HTTP server on 127.0.0.1, a background batch worker and a webhook
+// delivery worker.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,18 +9,19 @@ import { sqliteConnection, type SqlConnection } from '../storage/sql-connection.
 import { openDatabase } from '../storage/sqlite.ts';
 import { postgresConnection } from '../storage/postgres-connection.ts';
 import { migratePostgres } from './store/postgres-schema.ts';
-import { discardUnfinishedImports } from './store/batches-store.ts';
-import { createBatchWorker, type BatchWorker } from './batch-worker.ts';
+import { createBatchWorker } from './batch-worker.ts';
 import { createCursorCodec } from './cursors.ts';
 import { createDashboard, type Dashboard } from './dashboard.ts';
 import { createServiceRequestHandler } from './http/request-handler.ts';
-import { releaseUnsettledKeys } from './store/idempotency-store.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { sandboxEngine, type VerificationEngine } from './sandbox-verdicts.ts';
 import { migrate, metaSecret } from './store/schema.ts';
 import { serviceConfig, type ServiceConfig, type ServiceOverrides } from './service-config.ts';
 import { createLiveEngine } from './engine/live-engine.ts';
-import { createDeliveryWorker, type DeliveryWorker } from './webhook-delivery.ts';
+import { createDeliveryWorker } from './webhook-delivery.ts';
+import { joinService } from './service-presence.ts';
+import type { ProcessRole } from './store/service-processes-store.ts';
+import type { KeyMode } from '../wire/spec.ts';
 
 export type VerificationService = {
   /** `http://127.0.0.1:<port>/v1` */
@@ -28,8 +30,8 @@ export type VerificationService = {
   config: ServiceConfig;
   dashboard: Dashboard;
   db: SqlConnection;
-  worker: BatchWorker;
-  deliveries: DeliveryWorker;
+  /** This process's id among the service processes sharing the database. */
+  processId: string;
   close(): Promise<void>;
 };
 
@@ -77,6 +79,15 @@ export function describeDatabase(url: string): string {
   return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
+/** Which parts a process runs: the HTTP API, the background workers (batches, webhooks), or both. */
+export type ServiceRole = ProcessRole;
+
+type Engines = Record<KeyMode, VerificationEngine>;
+
+/**
+ * The service's HTTP API on 127.0.0.1, with its background workers unless `role` is 'api' (then other
+ * processes on the same PostgreSQL database run them: `startServiceWorkers`).
+ */
 export async function startVerificationService(
   overrides: ServiceOverrides & { dataDir: string },
   /**
@@ -84,15 +95,16 @@ export async function startVerificationService(
    * own. Tests that need scripted live verdicts without a mail server pass `sandboxEngine`.
    */
   liveEngine: 'smtp' | VerificationEngine = 'smtp',
+  role: 'all' | 'api' = 'all',
 ): Promise<VerificationService> {
   const { db, config, dashboard } = await openServiceStore(overrides);
-  await discardUnfinishedImports(db);
-  await releaseUnsettledKeys(db);
-  const engines = { live: liveEngine === 'smtp' ? createLiveEngine(db, config) : liveEngine, sandbox: sandboxEngine };
+  const presence = await joinService(db, config, role);
+  const engines = enginesFor(db, config, liveEngine);
   const handler = createServiceRequestHandler({
     db,
     config,
-    limiter: createRateLimiter(),
+    limiter: createRateLimiter(db),
+    processId: presence.id,
     cursors: createCursorCodec(await metaSecret(db, 'cursor_key')),
     engines,
   });
@@ -102,26 +114,64 @@ export async function startVerificationService(
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const worker = createBatchWorker(db, config, engines);
-  const deliveries = createDeliveryWorker(db, config);
-  worker.start();
-  deliveries.start();
+  const background = role === 'all' ? startBackground(db, config, engines, presence.id) : undefined;
   return {
     baseUrl: `http://${config.host}:${port}${apiPrefix}`,
     port,
     config,
     dashboard,
     db,
-    worker,
-    deliveries,
+    processId: presence.id,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await worker.stop();
+      await background?.stop();
       await engines.live.stop?.();
-      await deliveries.stop();
+      await presence.stop();
       await db.close();
+    },
+  };
+}
+
+export type ServiceWorkers = { config: ServiceConfig; db: SqlConnection; processId: string; close(): Promise<void> };
+
+/** The background workers alone (`sift service --role worker`): no HTTP server. */
+export async function startServiceWorkers(
+  overrides: ServiceOverrides & { dataDir: string },
+  liveEngine: 'smtp' | VerificationEngine = 'smtp',
+): Promise<ServiceWorkers> {
+  const { db, config } = await openServiceStore(overrides);
+  const presence = await joinService(db, config, 'worker');
+  const engines = enginesFor(db, config, liveEngine);
+  const background = startBackground(db, config, engines, presence.id);
+  return {
+    config,
+    db,
+    processId: presence.id,
+    async close() {
+      await background.stop();
+      await engines.live.stop?.();
+      await presence.stop();
+      await db.close();
+    },
+  };
+}
+
+function enginesFor(db: SqlConnection, config: ServiceConfig, liveEngine: 'smtp' | VerificationEngine): Engines {
+  return { live: liveEngine === 'smtp' ? createLiveEngine(db, config) : liveEngine, sandbox: sandboxEngine };
+}
+
+/** The batch worker and the webhook deliveries, started. */
+function startBackground(db: SqlConnection, config: ServiceConfig, engines: Engines, processId: string) {
+  const worker = createBatchWorker(db, config, engines, processId);
+  const deliveries = createDeliveryWorker(db, config);
+  worker.start();
+  deliveries.start();
+  return {
+    async stop() {
+      await worker.stop();
+      await deliveries.stop();
     },
   };
 }

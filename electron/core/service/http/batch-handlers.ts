@@ -70,7 +70,7 @@ export async function createStagedBatch(
   expected?: number,
 ): Promise<StoredResponse> {
   const { db, config } = context;
-  const batchId = await beginBatch(db, config.now(), call.key, name);
+  const batchId = await beginBatch(db, config.now(), call.key, name, context.processId);
   try {
     await stage(batchId, beginStaging(answerNow(context, call.key.mode), expected));
   } catch (error) {

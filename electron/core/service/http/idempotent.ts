@@ -46,7 +46,7 @@ export async function idempotent(
   }
   // Scoped to the account's mode, not the key: a retry after a key rotation is still recognised.
   const scope = `account:${call.key.mode}`;
-  const replay = await claimIdempotencyKey(db, scope, idemKey, hash, config.now());
+  const replay = await claimIdempotencyKey(db, scope, idemKey, hash, config.now(), context.processId);
   if (replay) {
     send(call.response, replay, true);
     return;

@@ -49,19 +49,23 @@ async function handleRequest(context: ServiceContext, request: IncomingMessage, 
   try {
     key = await authenticate(db, request.headers.authorization, now);
   } catch (error) {
-    setRateHeaders(response, limiter.take(`anonymous:${request.socket.remoteAddress}`, anonymousRule, now));
+    setRateHeaders(response, await limiter.take(`anonymous:${request.socket.remoteAddress}`, anonymousRule, now));
     request.resume();
     throw error;
   }
   if (!route) {
     request.resume();
-    setRateHeaders(response, limiter.take(key.id, key.rateLimits.other ?? config.rateLimits.other, now));
+    setRateHeaders(response, await limiter.take(key.id, key.rateLimits.other ?? config.rateLimits.other, now));
     if (matches.length > 0) {
       throw new ServiceError('method_not_allowed', 'method_not_allowed', `${request.method} is not allowed here.`);
     }
     throw new ServiceError('not_found', 'not_found', `No route ${request.method} ${url.pathname}.`);
   }
-  const decision = limiter.take(key.id, key.rateLimits[route.operation] ?? config.rateLimits[route.operation], now);
+  const decision = await limiter.take(
+    key.id,
+    key.rateLimits[route.operation] ?? config.rateLimits[route.operation],
+    now,
+  );
   setRateHeaders(response, decision);
   if (!decision.allowed) {
     request.resume();

@@ -11,6 +11,8 @@ export type ServiceContext = {
   db: SqlConnection;
   config: ServiceConfig;
   limiter: RateLimiter;
+  /** This service process's id: what it claims (uploads, requests mid-way) is named after it. */
+  processId: string;
   cursors: CursorCodec;
   engines: Record<'live' | 'sandbox', VerificationEngine>;
 };

@@ -9,6 +9,7 @@ import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
+import { livingProcessesSql } from './service-processes-store.ts';
 import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask, withBatchBaseSql } from './row-ids.ts';
 import type { Verdict } from '../sandbox-verdicts.ts';
 
@@ -66,12 +67,14 @@ export async function beginBatch(
   now: number,
   key: { id: string; mode: KeyMode },
   name: string,
+  /** The process taking the upload: if it goes, another lets the upload go. */
+  owner: string,
 ): Promise<string> {
   const id = newId('bat');
   await db.run(
-    `INSERT INTO batches (id, key_id, mode, name, status, created_at, row_key)
-     VALUES (?, ?, ?, ?, ?, ?, ${nextRowKeySql[db.dialect]})`,
-    [id, key.id, key.mode, name, importing, now],
+    `INSERT INTO batches (id, key_id, mode, name, status, created_at, import_owner, row_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ${nextRowKeySql[db.dialect]})`,
+    [id, key.id, key.mode, name, importing, now, owner],
   );
   return id;
 }
@@ -233,11 +236,14 @@ export async function discardBatch(db: SqlConnection, batchId: string): Promise<
   });
 }
 
-/** After a restart: batches whose upload never finished are dropped (the caller never got an id for them). */
+/** Batches whose upload will never finish: the process taking it is gone (and the caller never got an id). */
 export async function discardUnfinishedImports(db: SqlConnection): Promise<void> {
-  for (const { id } of (await db.all('SELECT id FROM batches WHERE status = ?', [importing])) as { id: string }[]) {
-    await discardBatch(db, id);
-  }
+  const orphans = await db.all<{ id: string }>(
+    `SELECT id FROM batches WHERE status = ?
+     AND (import_owner IS NULL OR import_owner NOT IN (${livingProcessesSql}))`,
+    [importing],
+  );
+  for (const { id } of orphans) await discardBatch(db, id);
 }
 
 /** How many addresses a batch has been given so far. */
@@ -246,28 +252,25 @@ export async function submittedCount(db: SqlConnection, batchId: string): Promis
 }
 
 /** Running batches, oldest first: the worker's queue. */
-export async function runningBatches(db: SqlConnection): Promise<{ id: string; mode: KeyMode }[]> {
-  return (await db.all('SELECT id, mode FROM batches WHERE status = ? ORDER BY created_at', [
+export async function runningBatches(db: SqlConnection): Promise<{ id: string; mode: KeyMode; submitted: number }[]> {
+  return db.all('SELECT id, mode, submitted FROM batches WHERE status = ? ORDER BY created_at', [
     batchStatuses.running,
-  ])) as {
-    id: string;
-    mode: KeyMode;
-  }[];
+  ]);
 }
 
 export type PendingRow = { seq: number; email: string; host: string };
 
-/** Up to `limit` rows of a batch without a verdict, in order, after row `afterSeq`. */
+/** The rows of a batch without a verdict, in order, from row `firstSeq` through row `lastSeq`. */
 export async function pendingRows(
   db: SqlConnection,
   batchId: string,
-  afterSeq: number,
-  limit: number,
+  firstSeq: number,
+  lastSeq: number,
 ): Promise<PendingRow[]> {
   return (await db.all(
     `${withBatchBaseSql}
      SELECT id - base AS seq, email, host FROM batch, batch_rows
-     WHERE ${afterSeqInBatchSql('id')} AND result IS NULL ORDER BY id LIMIT ?`,
-    [batchId, afterSeq, limit],
+     WHERE ${afterSeqInBatchSql('id')} AND id <= (base | CAST(? AS BIGINT)) AND result IS NULL ORDER BY id`,
+    [batchId, firstSeq - 1, lastSeq],
   )) as PendingRow[];
 }

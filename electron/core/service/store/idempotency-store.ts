@@ -2,6 +2,7 @@
 // replays the first answer and does nothing twice; the same key with another body is a 409.
 import { createHash } from 'node:crypto';
 import { assumedErrors, idempotencyWindowMs } from '../../wire/assumptions.ts';
+import { livingProcessesSql } from './service-processes-store.ts';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { ServiceError } from '../service-errors.ts';
 
@@ -20,6 +21,8 @@ export async function claimIdempotencyKey(
   idemKey: string,
   hash: string,
   now: number,
+  /** The process answering: if it goes before it settles the key, another lets the key go. */
+  owner: string,
 ): Promise<StoredResponse | null> {
   // One transaction: two requests with the same new key must not both claim it.
   return db.transaction(async (tx) => {
@@ -45,11 +48,12 @@ export async function claimIdempotencyKey(
       }
       return { status: existing.status, body: existing.body ?? '' };
     }
-    await tx.run('INSERT INTO idempotency (key_id, idem_key, request_hash, created_at) VALUES (?, ?, ?, ?)', [
+    await tx.run('INSERT INTO idempotency (key_id, idem_key, request_hash, created_at, owner) VALUES (?, ?, ?, ?, ?)', [
       keyId,
       idemKey,
       hash,
       now,
+      owner,
     ]);
     return null;
   });
@@ -74,7 +78,9 @@ export async function settleIdempotencyKey(
   ]);
 }
 
-/** After a restart, a request that was mid-way never answered: let its retry run. */
+/** A request that was mid-way when its process went will never be answered: let its retry run. */
 export async function releaseUnsettledKeys(db: SqlConnection): Promise<void> {
-  await db.run('DELETE FROM idempotency WHERE status IS NULL');
+  await db.run(
+    `DELETE FROM idempotency WHERE status IS NULL AND (owner IS NULL OR owner NOT IN (${livingProcessesSql}))`,
+  );
 }

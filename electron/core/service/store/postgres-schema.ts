@@ -1,12 +1,14 @@
 // The service's tables on PostgreSQL: the same tables and columns as SQLite's schema.ts reaches at its
-// version 6, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
+// version 7, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { coordinationTables, postgresOwnerColumns } from './coordination-schema.ts';
 
 /** Any number of Sift's own: the lock that lets one starting process at a time change the schema. */
 const migrationLock = 0x51f7_0001;
-const schemaVersion = 1;
+/** 1: SQLite's version 6. 2: and its version 7, the tables several processes share (added in place). */
+const schemaVersion = 2;
 
 const tables = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -146,8 +148,11 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
     BEGIN;
     SELECT pg_advisory_xact_lock(${migrationLock});
     ${tables}
+    ${coordinationTables}
+    ${postgresOwnerColumns}
     CREATE TABLE IF NOT EXISTS sift_schema (version INTEGER NOT NULL);
     INSERT INTO sift_schema (version) SELECT ${schemaVersion} WHERE NOT EXISTS (SELECT 1 FROM sift_schema);
+    UPDATE sift_schema SET version = ${schemaVersion} WHERE version < ${schemaVersion};
     COMMIT;
   `);
 }

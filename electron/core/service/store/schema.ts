@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { coordinationTables, ownerColumns } from './coordination-schema.ts';
 
-const schemaVersion = 6;
+const schemaVersion = 7;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
@@ -17,6 +18,8 @@ export function migrate(db: Database): void {
   if (current < 4) db.exec('ALTER TABLE batch_rows ADD COLUMN smtp_tls TEXT');
   if (current < 5) transaction(db, () => rebuildBatchRowsWithoutNorm(db));
   if (current < 6) transaction(db, () => keyRowsByOneInteger(db));
+  // 7: what several processes on one database share (coordination-schema.ts).
+  if (current < 7) transaction(db, () => addCoordinationTables(db));
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
@@ -247,6 +250,16 @@ function keyRowsByOneInteger(db: Database): void {
     ALTER TABLE probe_queue_v6 RENAME TO probe_queue;
     CREATE INDEX probe_queue_by_domain ON probe_queue (domain, not_before);
   `);
+}
+
+/** 7: see coordination-schema.ts. Its owner columns are added only where missing. */
+function addCoordinationTables(db: Database): void {
+  db.exec(coordinationTables);
+  for (const [table, column] of ownerColumns) {
+    const columns = sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!columns.some((existing) => existing.name === column))
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+  }
 }
 
 /** A random id with the spec's prefix form, e.g. `bat_<id>`, `evt_<id>`. */

@@ -1,0 +1,59 @@
+// This process's place among the service processes on one database: it says it is alive every few
+// seconds, and lets go of what a process that stopped saying so had claimed (an upload or a request
+// mid-way; the batch worker's chunks run out on their own leases). On SQLite one process has the file,
+// so at start every other process is gone.
+import { hostname } from 'node:os';
+import type { SqlConnection } from '../storage/sql-connection.ts';
+import type { ServiceConfig } from './service-config.ts';
+import { discardUnfinishedImports } from './store/batches-store.ts';
+import { releaseUnsettledKeys } from './store/idempotency-store.ts';
+import { newId } from './store/schema.ts';
+import {
+  forgetGoneProcesses,
+  forgetOtherProcesses,
+  registerProcess,
+  unregisterProcess,
+  type ProcessRole,
+} from './store/service-processes-store.ts';
+
+export type ServicePresence = { id: string; stop(): Promise<void> };
+
+export async function joinService(
+  db: SqlConnection,
+  config: ServiceConfig,
+  role: ProcessRole,
+): Promise<ServicePresence> {
+  const self = { id: newId('proc'), role, host: hostname(), pid: process.pid };
+  await registerProcess(db, self, config.now());
+  if (db.dialect === 'sqlite') await forgetOtherProcesses(db, self.id);
+  await letGoOfGoneProcesses(db, config);
+
+  let beat: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (beat) return;
+    beat = (async () => {
+      await registerProcess(db, self, config.now());
+      await letGoOfGoneProcesses(db, config);
+    })()
+      .catch((error: unknown) =>
+        console.error('sift service: could not tell the database this process is alive:', error),
+      )
+      .finally(() => (beat = undefined));
+  }, config.processHeartbeatMs);
+  timer.unref();
+
+  return {
+    id: self.id,
+    async stop() {
+      clearInterval(timer);
+      await beat;
+      await unregisterProcess(db, self.id);
+    },
+  };
+}
+
+async function letGoOfGoneProcesses(db: SqlConnection, config: ServiceConfig): Promise<void> {
+  await forgetGoneProcesses(db, config.now() - config.processGoneAfterMs);
+  await discardUnfinishedImports(db);
+  await releaseUnsettledKeys(db);
+}

@@ -1,0 +1,185 @@
+// Several service processes on one PostgreSQL database, as a team runs them: an API process and two
+// workers share one batch (and one worker is killed mid-way), two API processes share one key's rate
+// limit, and two workers probing real SMTP servers on loopback share each host's pace.
+import { afterEach, describe, expect, it } from 'vitest';
+import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
+import type { RateLimitRule } from '../../../electron/core/service/service-config.ts';
+import { startChildService, type ChildService } from '../../support/child-service.ts';
+import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
+import { addresses, apiClient, testDatabase, testServicePlace, waitFor } from '../../support/service-harness.ts';
+import { worstExcess } from '../../support/pacing.ts';
+
+const children: ChildService[] = [];
+let world: MailWorld | undefined;
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.kill();
+  await world?.close();
+  world = undefined;
+});
+
+/** Quick to notice a dead worker: a claim lasts 2 s, a process unheard of for 3 s is gone. */
+const quickLeases = { workLeaseMs: 2000, processHeartbeatMs: 250, processGoneAfterMs: 3000 };
+
+async function start(
+  config: Record<string, unknown>,
+  role: 'api' | 'worker',
+  liveEngine: 'sandbox' | 'smtp' = 'sandbox',
+): Promise<ChildService> {
+  const child = await startChildService(config, [], { role, liveEngine });
+  children.push(child);
+  return child;
+}
+
+async function prepareKey(
+  place: { dataDir: string; database?: string },
+  mode: 'live' | 'sandbox',
+  limits: Record<string, RateLimitRule>,
+  topUp = 0,
+) {
+  const store = await openServiceStore(place);
+  try {
+    const { key, record } = await store.dashboard.createKey(mode, 'team');
+    await store.dashboard.setKeyRateLimits(record.id, limits);
+    if (topUp > 0) await store.dashboard.topUp(topUp);
+    return key;
+  } finally {
+    await store.db.close();
+  }
+}
+
+describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQL database', () => {
+  it('verifies a 50k batch once and bills it once with two workers, one of them killed mid-way', async () => {
+    const place = await testServicePlace();
+    const key = await prepareKey(place, 'live', { batchStatus: { limit: 100_000, windowSeconds: 60 } }, 60_000);
+    // Live keys get scripted verdicts here, paced by the worker: one host, so its rate is set out of the way.
+    const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000 };
+    const apiProcess = await start(config, 'api');
+    const doomed = await start(config, 'worker');
+    await start(config, 'worker');
+    const api = apiClient(apiProcess, key);
+
+    // Local parts that the scripted verdicts answer "valid": every address is billed.
+    const emails = addresses(50_000, 'team.example', 'valid');
+    const created = await api('POST', '/batches', { name: 'team', emails }, { 'Idempotency-Key': 'team-1' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const billedAtKill = await waitFor(async () => {
+      const billed = (await api('GET', `/batches/${id}`)).body.summary.billed as number;
+      return billed >= 5000 && billed;
+    }, 60_000);
+    await doomed.kill();
+    expect(billedAtKill).toBeLessThan(50_000);
+
+    const done = await waitFor(
+      async () => {
+        const status = await api('GET', `/batches/${id}`);
+        return status.body.status === 'complete' && status.body;
+      },
+      120_000,
+      250,
+    );
+    expect(done).toMatchObject({ submitted: 50_000, unique: 50_000, summary: { billed: 50_000 } });
+    const seen = new Map<string, number>();
+    let cursor: string | undefined;
+    do {
+      const page = await api('GET', `/batches/${id}/results?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+      for (const row of page.body.data as { email: string; billed: boolean }[]) {
+        expect(row.billed).toBe(true);
+        seen.set(row.email, (seen.get(row.email) ?? 0) + 1);
+      }
+      cursor = page.body.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen.size).toBe(50_000);
+    expect([...seen.values()].every((count) => count === 1)).toBe(true);
+    // 100 free checks, then 49,900 from the balance: nothing spent twice.
+    expect((await api('GET', '/account')).body).toMatchObject({ balance: 60_000 - 49_900, free_remaining: 0 });
+  }, 240_000);
+
+  it("never lets two API processes together take more than one key's limit", async () => {
+    const place = await testServicePlace();
+    const rule = { limit: 25, windowSeconds: 1 };
+    const key = await prepareKey(place, 'sandbox', { other: rule });
+    const processes = [await start(place, 'api'), await start(place, 'api')];
+    const accepted = new Map<string, number>();
+    let refused = 0;
+    // Both processes asked at once, in waves, for about three windows: bounded in count and time.
+    const until = Date.now() + 3000;
+    for (let wave = 0; wave < 60 && Date.now() < until; wave += 1) {
+      const answers = await Promise.all(
+        processes.flatMap((child) => Array.from({ length: 10 }, () => apiClient(child, key)('GET', '/account'))),
+      );
+      for (const answer of answers) {
+        if (answer.status === 429) refused += 1;
+        else {
+          expect(answer.status).toBe(200);
+          const window = answer.headers.get('X-RateLimit-Reset')!;
+          accepted.set(window, (accepted.get(window) ?? 0) + 1);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+    // Each window let through at most the limit, though two processes answered; one that counted in its
+    // own memory would have let through twice as many.
+    expect(Math.max(...accepted.values())).toBe(rule.limit);
+  }, 30_000);
+
+  it("keeps each mail host within its rate across two workers, from the mail servers' logs", async () => {
+    const hosts = ['alpha', 'beta', 'gamma'];
+    world = await startMailWorld({
+      hosts: Object.fromEntries(
+        hosts.map((name, i) => [`mx.${name}.test`, { ip: `127.0.0.${i + 2}`, others: 'accept' as const }]),
+      ),
+      domains: Object.fromEntries(hosts.map((name) => [`${name}.test`, { mx: [`mx.${name}.test`] }])),
+    });
+    const rate = 20;
+    const place = await testServicePlace();
+    const key = await prepareKey(place, 'live', { batchStatus: { limit: 100_000, windowSeconds: 60 } }, 1000);
+    const smtp = {
+      helo: 'probe.sift.test',
+      mailFrom: 'bounces@sift.test',
+      resolvers: [world.resolver],
+      port: world.smtpPort,
+      timeoutMs: 1500,
+      perHostRate: rate,
+      perHostConcurrency: 2,
+      rcptPerConnection: 5,
+      greylistRetryMs: [100, 100],
+      connectRetryMs: 100,
+      backoffMs: 200,
+    };
+    const config = { ...place, ...quickLeases, smtp };
+    const apiProcess = await start(config, 'api', 'smtp');
+    await start(config, 'worker', 'smtp');
+    await start(config, 'worker', 'smtp');
+    const api = apiClient(apiProcess, key);
+
+    const emails = hosts.flatMap((name) => addresses(40, `${name}.test`, 'person'));
+    const created = await api('POST', '/batches', { name: 'paced', emails });
+    expect(created.status).toBe(201);
+    const done = await waitFor(
+      async () => {
+        const status = await api('GET', `/batches/${created.body.id}`);
+        return status.body.status === 'complete' && status.body;
+      },
+      60_000,
+      100,
+    );
+    expect(done.summary).toMatchObject({ catch_all: emails.length, billed: emails.length });
+    for (const name of hosts) {
+      const log = world.logs[`mx.${name}.test`]!;
+      const probed = log.rcpts.filter((rcpt) => rcpt.address.startsWith('person'));
+      // Every address asked once, by whichever worker held the domain.
+      expect(probed.map((rcpt) => rcpt.address).sort()).toEqual(
+        addresses(40, `${name}.test`, 'person')
+          .map((email) => email)
+          .sort(),
+      );
+      expect(
+        worstExcess(
+          log.rcpts.map((rcpt) => rcpt.at),
+          rate,
+        ),
+      ).toBeLessThanOrEqual(0);
+    }
+  }, 120_000);
+});
