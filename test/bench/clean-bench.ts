@@ -2,7 +2,8 @@
 // the same file in the same run. Figures and ratios only, no pass or fail: speed goals are read here,
 // never asserted in tests. `npm run bench -- --rows 100000,1000000,10000000` picks the sizes
 // (`--10m` adds ten million to the default 100k and 1M); then the local engine's pacing against mail
-// servers on loopback (`--engine-only` runs just that).
+// servers on loopback (`--engine-only` runs just that), and the service's throughput with several
+// worker processes on PostgreSQL (`--workers-only` runs just that).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Papa from 'papaparse';
 import { runEngineBench } from './engine-bench.ts';
+import { runWorkersBench } from './workers-bench.ts';
 import { writeMarketingList } from './marketing-list.ts';
 
 const { values } = parseArgs({
@@ -18,11 +20,13 @@ const { values } = parseArgs({
     rows: { type: 'string' },
     '10m': { type: 'boolean', default: false },
     'engine-only': { type: 'boolean', default: false },
+    'workers-only': { type: 'boolean', default: false },
   },
 });
-const sizes = values['engine-only']
-  ? []
-  : (values.rows ?? `100000,1000000${values['10m'] ? ',10000000' : ''}`).split(',').map(Number);
+const sizes =
+  values['engine-only'] || values['workers-only']
+    ? []
+    : (values.rows ?? `100000,1000000${values['10m'] ? ',10000000' : ''}`).split(',').map(Number);
 /** `sift` runs with the Node flags its own first line gives (a smaller young generation keeps its memory low). */
 const siftPath = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 const nodeArgs = /^#!\/usr\/bin\/env -S node (.*)$/m
@@ -112,4 +116,6 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 // The local engine against mail servers on loopback (live keys): pacing per host.
-await runEngineBench();
+if (!values['workers-only']) await runEngineBench();
+// The service for a team: worker processes on PostgreSQL.
+if (!values['engine-only']) await runWorkersBench();

@@ -1,12 +1,15 @@
 // This process's place among the service processes on one database: it says it is alive every few
-// seconds, and lets go of what a process that stopped saying so had claimed (an upload or a request
-// mid-way; the batch worker's chunks run out on their own leases). On SQLite one process has the file,
+// seconds, and lets go of what a process that stopped saying so had claimed: an upload or a request
+// mid-way, webhook deliveries it was sending, mail host connections it had open (the batch worker's
+// chunks are taken over when their holder is gone too, or when their lease ends). On SQLite one process has the file,
 // so at start every other process is gone.
 import { hostname } from 'node:os';
 import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { discardUnfinishedImports } from './store/batches-store.ts';
 import { releaseUnsettledKeys } from './store/idempotency-store.ts';
+import { forgetGoneConnections } from './store/mail-hosts-store.ts';
+import { reviveClaimedDeliveries } from './store/webhooks-store.ts';
 import { newId } from './store/schema.ts';
 import {
   forgetGoneProcesses,
@@ -56,4 +59,6 @@ async function letGoOfGoneProcesses(db: SqlConnection, config: ServiceConfig): P
   await forgetGoneProcesses(db, config.now() - config.processGoneAfterMs);
   await discardUnfinishedImports(db);
   await releaseUnsettledKeys(db);
+  await reviveClaimedDeliveries(db, config.now());
+  await forgetGoneConnections(db);
 }

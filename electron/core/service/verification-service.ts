@@ -99,7 +99,7 @@ export async function startVerificationService(
 ): Promise<VerificationService> {
   const { db, config, dashboard } = await openServiceStore(overrides);
   const presence = await joinService(db, config, role);
-  const engines = enginesFor(db, config, liveEngine);
+  const engines = enginesFor(db, config, liveEngine, presence.id);
   const handler = createServiceRequestHandler({
     db,
     config,
@@ -143,7 +143,7 @@ export async function startServiceWorkers(
 ): Promise<ServiceWorkers> {
   const { db, config } = await openServiceStore(overrides);
   const presence = await joinService(db, config, 'worker');
-  const engines = enginesFor(db, config, liveEngine);
+  const engines = enginesFor(db, config, liveEngine, presence.id);
   const background = startBackground(db, config, engines, presence.id);
   return {
     config,
@@ -158,14 +158,22 @@ export async function startServiceWorkers(
   };
 }
 
-function enginesFor(db: SqlConnection, config: ServiceConfig, liveEngine: 'smtp' | VerificationEngine): Engines {
-  return { live: liveEngine === 'smtp' ? createLiveEngine(db, config) : liveEngine, sandbox: sandboxEngine };
+function enginesFor(
+  db: SqlConnection,
+  config: ServiceConfig,
+  liveEngine: 'smtp' | VerificationEngine,
+  processId: string,
+): Engines {
+  return {
+    live: liveEngine === 'smtp' ? createLiveEngine(db, config, processId) : liveEngine,
+    sandbox: sandboxEngine,
+  };
 }
 
 /** The batch worker and the webhook deliveries, started. */
 function startBackground(db: SqlConnection, config: ServiceConfig, engines: Engines, processId: string) {
   const worker = createBatchWorker(db, config, engines, processId);
-  const deliveries = createDeliveryWorker(db, config);
+  const deliveries = createDeliveryWorker(db, config, processId);
   worker.start();
   deliveries.start();
   return {

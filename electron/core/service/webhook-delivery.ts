@@ -4,12 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { SqlConnection } from '../storage/sql-connection.ts';
 import { headers } from '../wire/spec.ts';
 import type { ServiceConfig } from './service-config.ts';
-import {
-  claimDueDeliveries,
-  recordAttempt,
-  reviveClaimedDeliveries,
-  type DueDelivery,
-} from './store/webhooks-store.ts';
+import { claimDueDeliveries, recordAttempt, type DueDelivery } from './store/webhooks-store.ts';
 
 /** `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>." + raw body>`. */
 export function signatureHeader(secret: string, timestampSeconds: number, body: string): string {
@@ -22,12 +17,15 @@ export type DeliveryWorker = { runOnce(): Promise<number>; start(): void; stop()
 /** Deliveries sent per tick. */
 const perTick = 50;
 
-export function createDeliveryWorker(db: SqlConnection, config: ServiceConfig): DeliveryWorker {
+export function createDeliveryWorker(
+  db: SqlConnection,
+  config: ServiceConfig,
+  /** This process's id: the deliveries it claims are its own until it is gone (service-presence.ts). */
+  owner: string,
+): DeliveryWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
-  /** Deliveries a stopped service had claimed get a due time again before anything is sent. */
-  let revived: Promise<void> = Promise.resolve();
 
   async function attempt(row: DueDelivery) {
     let status: number | null = null;
@@ -63,8 +61,7 @@ export function createDeliveryWorker(db: SqlConnection, config: ServiceConfig): 
   }
 
   async function deliverDue(): Promise<number> {
-    await revived;
-    const due = await claimDueDeliveries(db, config.now(), perTick);
+    const due = await claimDueDeliveries(db, config.now(), perTick, owner);
     await Promise.all(due.map(attempt));
     return due.length;
   }
@@ -83,7 +80,6 @@ export function createDeliveryWorker(db: SqlConnection, config: ServiceConfig): 
     runOnce: () => deliverDue(),
     start() {
       stopped = false;
-      revived = reviveClaimedDeliveries(db, config.now());
       schedule();
     },
     async stop() {

@@ -78,7 +78,10 @@ export function postgresConnection(url: string, options: { max?: number } = {}):
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', (error) => console.error('sift: a PostgreSQL connection failed:', error.message));
 
-  async function transaction<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    work: (connection: SqlConnection) => Promise<T>,
+    options: { oneAtATime?: string } = {},
+  ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const client = await pool.connect();
       const inside = over(
@@ -86,18 +89,27 @@ export function postgresConnection(url: string, options: { max?: number } = {}):
         (nested) => nested(inside),
         async () => {},
       );
+      // Taken before BEGIN, so the transaction's snapshot is from after the previous holder committed:
+      // taken inside, the wait would end in a serialization failure.
+      const lock = options.oneAtATime;
       try {
+        if (lock) await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
         const result = await work(inside);
         await client.query('COMMIT');
+        if (lock) await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
         client.release();
         return result;
       } catch (error) {
-        // A connection that cannot even roll back is broken: it leaves the pool rather than going back.
-        const broken = await client.query('ROLLBACK').then(
-          () => false,
-          () => true,
-        );
+        // A connection that cannot even roll back (or let go of its lock) is broken: it leaves the pool
+        // rather than going back, and closing it lets go of the lock.
+        const broken = await client
+          .query('ROLLBACK')
+          .then(() => (lock ? client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]) : undefined))
+          .then(
+            () => false,
+            () => true,
+          );
         client.release(broken);
         const code = (error as { code?: string }).code;
         if (attempt >= maxAttempts || !code || !retryable.has(code)) throw error;

@@ -21,8 +21,12 @@ export type SqlConnection = {
    * Runs `work` in one transaction: all of it is committed, or none of it. `work` may run again when
    * the engine asks for a retry (PostgreSQL's serialization failures), so it changes nothing outside the
    * database until it has returned. Inside a transaction, `transaction` joins it.
+   *
+   * `oneAtATime` names what the work contends for (say, one batch): transactions naming the same thing
+   * wait for one another before they begin, in every process, rather than collide and run again. SQLite
+   * runs one transaction at a time anyway.
    */
-  transaction<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  transaction<T>(work: (connection: SqlConnection) => Promise<T>, options?: { oneAtATime?: string }): Promise<T>;
   close(): Promise<void>;
 };
 

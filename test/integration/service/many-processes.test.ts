@@ -1,13 +1,14 @@
 // Several service processes on one PostgreSQL database, as a team runs them: an API process and two
 // workers share one batch (and one worker is killed mid-way), two API processes share one key's rate
 // limit, and two workers probing real SMTP servers on loopback share each host's pace.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
 import type { RateLimitRule } from '../../../electron/core/service/service-config.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
 import { addresses, apiClient, testDatabase, testServicePlace, waitFor } from '../../support/service-harness.ts';
 import { worstExcess } from '../../support/pacing.ts';
+import { startReceiver } from '../../support/webhook-receiver.ts';
 
 const children: ChildService[] = [];
 let world: MailWorld | undefined;
@@ -35,12 +36,14 @@ async function prepareKey(
   mode: 'live' | 'sandbox',
   limits: Record<string, RateLimitRule>,
   topUp = 0,
+  webhookUrl?: string,
 ) {
   const store = await openServiceStore(place);
   try {
     const { key, record } = await store.dashboard.createKey(mode, 'team');
     await store.dashboard.setKeyRateLimits(record.id, limits);
     if (topUp > 0) await store.dashboard.topUp(topUp);
+    if (webhookUrl) await store.dashboard.createWebhookEndpoint(webhookUrl);
     return key;
   } finally {
     await store.db.close();
@@ -48,11 +51,15 @@ async function prepareKey(
 }
 
 describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQL database', () => {
-  it('verifies a 50k batch once and bills it once with two workers, one of them killed mid-way', async () => {
+  it('verifies a 50k batch once, bills it once and tells of it once with two workers, one killed mid-way', async () => {
     const place = await testServicePlace();
-    const key = await prepareKey(place, 'live', { batchStatus: { limit: 100_000, windowSeconds: 60 } }, 60_000);
-    // Live keys get scripted verdicts here, paced by the worker: one host, so its rate is set out of the way.
-    const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000 };
+    const receiver = await startReceiver(() => 200);
+    onTestFinished(() => receiver.close());
+    const limits = { batchStatus: { limit: 100_000, windowSeconds: 60 } };
+    const key = await prepareKey(place, 'live', limits, 60_000, receiver.url);
+    // Live keys get scripted verdicts here, paced by the worker: one host, so its rate is set out of the
+    // way. Both workers look for due webhook deliveries every 20 ms.
+    const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000, deliveryTickMs: 20 };
     const apiProcess = await start(config, 'api');
     const doomed = await start(config, 'worker');
     await start(config, 'worker');
@@ -93,6 +100,15 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     expect([...seen.values()].every((count) => count === 1)).toBe(true);
     // 100 free checks, then 49,900 from the balance: nothing spent twice.
     expect((await api('GET', '/account')).body).toMatchObject({ balance: 60_000 - 49_900, free_remaining: 0 });
+    // batch.completed reached the endpoint once, though two workers were looking for deliveries.
+    const completed = () =>
+      receiver.received.filter((delivery) => {
+        const event = JSON.parse(delivery.body.toString()) as { type: string; data: { id?: string } };
+        return event.type === 'batch.completed' && JSON.stringify(event).includes(id);
+      });
+    await waitFor(() => completed().length > 0, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(completed()).toHaveLength(1);
   }, 240_000);
 
   it("never lets two API processes together take more than one key's limit", async () => {

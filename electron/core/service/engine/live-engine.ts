@@ -7,7 +7,7 @@ import type { ServiceConfig } from '../service-config.ts';
 import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
 import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
 import { cachedCatchAll, cachedRoute, storeCatchAll, storeRoute } from '../store/mail-domains-store.ts';
-import { probeSent, releaseHost, reserveHost, resetHostConnections, takeSlot } from '../store/mail-hosts-store.ts';
+import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../store/mail-hosts-store.ts';
 import { notePort25Failure, notePort25Open, port25Finding, takePort25Recheck } from '../store/port25-store.ts';
 import {
   dequeue,
@@ -32,7 +32,12 @@ export type LiveEngine = VerificationEngine & {
 
 const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
 
-export function createLiveEngine(db: SqlConnection, config: ServiceConfig): LiveEngine {
+export function createLiveEngine(
+  db: SqlConnection,
+  config: ServiceConfig,
+  /** This process's id: the owner of the connections it opens. */
+  owner: string,
+): LiveEngine {
   const settings = config.smtp;
   const lookup = createMailRouteLookup({ ...settings });
   const tasks = new Set<Promise<void>>();
@@ -41,7 +46,7 @@ export function createLiveEngine(db: SqlConnection, config: ServiceConfig): Live
   let wake = () => {};
   let stopping = false;
   /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
-  const ready = resetHostConnections(db, settings);
+  const ready = capHostRates(db, settings);
   // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
   ready.catch(() => undefined);
 
@@ -61,7 +66,7 @@ export function createLiveEngine(db: SqlConnection, config: ServiceConfig): Live
   ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
     const key = budgetKeyOf(route.hosts[0]!.name);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
-    const reservation = await reserveHost(db, key, config.now(), settings);
+    const reservation = await reserveHost(db, key, owner, config.now(), settings);
     if ('retryAt' in reservation) return reservation;
     const nextSlot = async () => {
       if (stopping) return false;
@@ -79,7 +84,7 @@ export function createLiveEngine(db: SqlConnection, config: ServiceConfig): Live
       return { probe };
     } finally {
       if (!stopping) {
-        await releaseHost(db, key, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
+        await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
       }
     }
   }

@@ -7,7 +7,8 @@ import { summaryOf } from '../batch-objects.ts';
 import { billableResults, type Verdict } from '../sandbox-verdicts.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ServiceError } from '../service-errors.ts';
-import { discardBatch, loadBatch, type BatchRecord } from './batches-store.ts';
+import { discardBatch, loadBatch, lockBatch, type BatchRecord } from './batches-store.ts';
+import { stillPending, writeVerdicts, type VerdictWrite } from './verdict-writes-store.ts';
 import { inBatchSql, rowIdSql } from './row-ids.ts';
 import { refundCredits, reserveCredits } from './credits-store.ts';
 import { dropQueuedBatch } from './probe-queue-store.ts';
@@ -56,75 +57,76 @@ export async function recordOutcomes(
   batchId: string,
   outcomes: ProbeOutcome[],
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const batch = await loadBatch(tx, batchId);
-    if (!batch || batch.status !== batchStatuses.running) return;
-    let { reserved_free: reservedFree, reserved_paid: reservedPaid, next_result_seq: resultSeq } = batch;
-    const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
-    const write = `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?,
-       result_key = ${rowIdSql('?', '?')}, provider = ?, free = ?, smtp_reply = ?, smtp_tls = ?
-       WHERE id = ${rowIdSql('?', '?')} AND result IS NULL`;
-    const failAttempt = `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`;
-    let gaveUp: string | null = null;
-    for (const outcome of outcomes) {
-      if (!outcome.verdict) {
-        const { attempts } = (await tx.get<{ attempts: number }>(failAttempt, [batch.row_key, outcome.seq]))!;
-        if (attempts >= config.maxProbeAttempts) gaveUp = outcome.error ?? 'The mail host could not be checked.';
-        continue;
-      }
-      const { verdict } = outcome;
-      const billed = batch.mode === 'live' && billableResults.has(verdict.result);
-      const fromFree = billed && reservedFree > 0;
-      const { changes } = await tx.run(write, [
-        verdict.result,
-        verdict.reason,
-        verdict.role ? 1 : 0,
-        verdict.disposable ? 1 : 0,
-        billed ? 1 : 0,
-        fromFree ? 1 : 0,
+  await db.transaction(
+    async (tx) => {
+      // One at a time per batch, and locked: workers writing rounds of one batch take turns rather than
+      // collide on its result order (each round numbers its verdicts on from the batch's next_result_seq).
+      const batch = await lockBatch(tx, batchId);
+      if (!batch || batch.status !== batchStatuses.running) return;
+      let { reserved_free: reservedFree, reserved_paid: reservedPaid, next_result_seq: resultSeq } = batch;
+      const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
+      const failAttempt = `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`;
+      let gaveUp: string | null = null;
+      // Only rows still without a verdict get one (another worker, or this one before a crash, may have
+      // written some): each address is written, counted and billed once.
+      const pending = await stillPending(
+        tx,
         batch.row_key,
-        resultSeq,
-        verdict.provider ?? null,
-        verdict.free === undefined ? null : verdict.free ? 1 : 0,
-        verdict.smtpReply ?? null,
-        verdict.smtpTls ?? null,
-        batch.row_key,
-        outcome.seq,
-      ]);
-      if (changes === 0) continue;
-      resultSeq += 1;
-      if (billed) {
-        if (fromFree) reservedFree -= 1;
-        else reservedPaid -= 1;
-        counters.billed += 1;
+        outcomes.filter((outcome) => outcome.verdict).map((outcome) => outcome.seq),
+      );
+      const writes: VerdictWrite[] = [];
+      for (const outcome of outcomes) {
+        if (!outcome.verdict) {
+          const { attempts } = (await tx.get<{ attempts: number }>(failAttempt, [batch.row_key, outcome.seq]))!;
+          if (attempts >= config.maxProbeAttempts) gaveUp = outcome.error ?? 'The mail host could not be checked.';
+          continue;
+        }
+        if (!pending.delete(outcome.seq)) continue;
+        const { verdict } = outcome;
+        const billed = batch.mode === 'live' && billableResults.has(verdict.result);
+        const fromFree = billed && reservedFree > 0;
+        writes.push({ seq: outcome.seq, verdict, billed, fromFree, resultSeq });
+        resultSeq += 1;
+        if (billed) {
+          if (fromFree) reservedFree -= 1;
+          else reservedPaid -= 1;
+          counters.billed += 1;
+        }
+        if (verdict.result in counters) counters[verdict.result as 'valid'] += 1;
+        if (verdict.role) counters.role += 1;
+        if (verdict.disposable) counters.disposable += 1;
+        counters.done += 1;
       }
-      if (verdict.result in counters) counters[verdict.result as 'valid'] += 1;
-      if (verdict.role) counters.role += 1;
-      if (verdict.disposable) counters.disposable += 1;
-      counters.done += 1;
-    }
-    await tx.run(
-      `UPDATE batches SET c_valid = c_valid + ?, c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?,
+      const written = await writeVerdicts(tx, batch.row_key, writes);
+      if (written !== writes.length) {
+        throw new Error(
+          `Wrote ${written} of ${writes.length} verdicts of batch ${batchId}: its rows changed meanwhile.`,
+        );
+      }
+      await tx.run(
+        `UPDATE batches SET c_valid = c_valid + ?, c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?,
        c_role = c_role + ?, c_disposable = c_disposable + ?, c_billed = c_billed + ?, done_count = done_count + ?,
        reserved_free = ?, reserved_paid = ?, next_result_seq = ? WHERE id = ?`,
-      [
-        counters.valid,
-        counters.invalid,
-        counters.catch_all,
-        counters.unknown,
-        counters.role,
-        counters.disposable,
-        counters.billed,
-        counters.done,
-        Math.max(0, reservedFree),
-        Math.max(0, reservedPaid),
-        resultSeq,
-        batchId,
-      ],
-    );
-    if (gaveUp) await failBatch(tx, now, batchId, gaveUp);
-    else await completeIfDone(tx, now, batchId);
-  });
+        [
+          counters.valid,
+          counters.invalid,
+          counters.catch_all,
+          counters.unknown,
+          counters.role,
+          counters.disposable,
+          counters.billed,
+          counters.done,
+          Math.max(0, reservedFree),
+          Math.max(0, reservedPaid),
+          resultSeq,
+          batchId,
+        ],
+      );
+      if (gaveUp) await failBatch(tx, now, batchId, gaveUp);
+      else await completeIfDone(tx, now, batchId);
+    },
+    { oneAtATime: `batch ${batchId}` },
+  );
 }
 
 async function completeIfDone(db: SqlConnection, now: number, batchId: string): Promise<void> {

@@ -47,6 +47,12 @@ export async function loadBatch(db: SqlConnection, id: string): Promise<BatchRec
   return (await db.get('SELECT * FROM batches WHERE id = ?', [id])) as BatchRecord | undefined;
 }
 
+/** The batch, locked until the transaction ends (on SQLite the one transaction at a time is the lock). */
+export async function lockBatch(db: SqlConnection, id: string): Promise<BatchRecord | undefined> {
+  const forUpdate = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  return (await db.get(`SELECT * FROM batches WHERE id = ?${forUpdate}`, [id])) as BatchRecord | undefined;
+}
+
 /** A batch the key may see: its own mode's batches (sandbox and live data never mix). */
 export async function getBatchFor(db: SqlConnection, id: string, mode: KeyMode): Promise<BatchRecord> {
   const batch = await loadBatch(db, id);

@@ -7,6 +7,8 @@
  *   process that stopped being seen had claimed (an upload mid-way, a request mid-way) is let go.
  * - `work_chunks`: a running batch's rows in chunks, each claimed by one worker at a time for a while.
  * - `host_tokens`: the paced worker's per-mail-host token buckets, shared by every worker.
+ * - `mail_host_connections`: the local engine's open connections per mail host budget, per process, so
+ *   a host's connection cap holds across processes and a gone process's connections stop counting.
  */
 export const coordinationTables = `
   CREATE TABLE IF NOT EXISTS rate_windows (
@@ -33,6 +35,12 @@ export const coordinationTables = `
     lease_until DOUBLE PRECISION NOT NULL DEFAULT 0,
     PRIMARY KEY (batch_id, chunk)
   );
+  CREATE TABLE IF NOT EXISTS mail_host_connections (
+    budget_key TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    open INTEGER NOT NULL,
+    PRIMARY KEY (budget_key, owner)
+  );
   CREATE TABLE IF NOT EXISTS host_tokens (
     bucket TEXT PRIMARY KEY,
     tokens DOUBLE PRECISION NOT NULL,
@@ -40,13 +48,17 @@ export const coordinationTables = `
   );
 `;
 
-/** Who claimed an upload in progress, and a request in progress (TEXT): let go when that process is gone. */
+/** Who claimed an upload, a request or a webhook delivery in progress (TEXT): let go when that process is gone. */
 export const ownerColumns = [
   ['batches', 'import_owner'],
   ['idempotency', 'owner'],
+  ['deliveries', 'claimed_by'],
 ] as const;
 
 /** PostgreSQL's statements adding the owner columns, where missing. */
 export const postgresOwnerColumns = ownerColumns
   .map(([table, column]) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} TEXT;`)
   .join('\n');
+
+/** Counted in `mail_host_connections` instead: one count for all processes could not tell whose they were. */
+export const droppedColumns = [['mail_hosts', 'in_flight']] as const;

@@ -1,9 +1,10 @@
 // Each mail host's pacing budget (all of a big provider's hosts share one): probes are given time slots
 // at the host's current rate, a host has at most so many connections open, and a 421 or a run of
 // deferrals halves its rate, which then grows back a little with every good conversation (AIMD).
-// Also the service's finding about outbound port 25. All of it in the database, so a restart keeps the
-// budgets a host was given and workers sharing a database would share them.
+// All of it in the database, so a restart keeps the budgets a host was given and workers sharing a
+// database share them. Open connections are counted per process: a gone process's stop counting.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { livingProcessesSql } from './service-processes-store.ts';
 
 export type HostPacing = {
   perHostRate: number;
@@ -11,7 +12,7 @@ export type HostPacing = {
   backoffMs: number;
 };
 
-type HostRow = { rate: number; next_slot_at: number; in_flight: number; backoff_until: number; deferrals: number };
+type HostRow = { rate: number; next_slot_at: number; backoff_until: number; deferrals: number };
 
 /** Slots are handed out at most this far ahead, so a connection is never held open long waiting for one. */
 const slotHorizonMs = 2000;
@@ -26,26 +27,35 @@ async function hostRow(db: SqlConnection, key: string, pacing: HostPacing): Prom
     pacing.perHostRate,
   ]);
   return (await db.get<HostRow>(
-    'SELECT rate, next_slot_at, in_flight, backoff_until, deferrals FROM mail_hosts WHERE budget_key = ?',
+    'SELECT rate, next_slot_at, backoff_until, deferrals FROM mail_hosts WHERE budget_key = ?',
     [key],
   ))!;
 }
 
 export type Reservation = { opened: true } | { retryAt: number };
 
-/** Opens a connection's place in the host's budget, or says when to ask again. */
+/** Opens a connection's place in the host's budget for process `owner`, or says when to ask again. */
 export async function reserveHost(
   db: SqlConnection,
   key: string,
+  owner: string,
   now: number,
   pacing: HostPacing,
 ): Promise<Reservation> {
   return db.transaction(async (tx): Promise<Reservation> => {
     const row = await hostRow(tx, key, pacing);
     const interval = 1000 / row.rate;
-    if (row.in_flight >= pacing.perHostConcurrency) return { retryAt: now + Math.max(interval, 100) };
+    const { open } = (await tx.get<{ open: number | null }>(
+      `SELECT SUM(open) AS open FROM mail_host_connections WHERE budget_key = ? AND owner IN (${livingProcessesSql})`,
+      [key],
+    ))!;
+    if ((open ?? 0) >= pacing.perHostConcurrency) return { retryAt: now + Math.max(interval, 100) };
     if (row.next_slot_at > now + slotHorizonMs) return { retryAt: row.next_slot_at - slotHorizonMs };
-    await tx.run('UPDATE mail_hosts SET in_flight = in_flight + 1 WHERE budget_key = ?', [key]);
+    await tx.run(
+      `INSERT INTO mail_host_connections (budget_key, owner, open) VALUES (?, ?, 1)
+       ON CONFLICT (budget_key, owner) DO UPDATE SET open = mail_host_connections.open + 1`,
+      [key, owner],
+    );
     return { opened: true };
   });
 }
@@ -84,10 +94,11 @@ export async function probeSent(db: SqlConnection, key: string, now: number): Pr
 
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
 
-/** A connection closed: its place is free again, and the host's rate moves with how it went. */
+/** A connection of process `owner` closed: its place is free again, and the host's rate moves with how it went. */
 export async function releaseHost(
   db: SqlConnection,
   key: string,
+  owner: string,
   end: ConversationEnd,
   deferrals: number,
   now: number,
@@ -107,19 +118,28 @@ export async function releaseHost(
       rate = Math.min(pacing.perHostRate, rate + pacing.perHostRate / 10);
     }
     await tx.run(
-      `UPDATE mail_hosts SET in_flight = CASE WHEN in_flight > 0 THEN in_flight - 1 ELSE 0 END, rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ?
-       WHERE budget_key = ?`,
+      'UPDATE mail_hosts SET rate = ?, next_slot_at = ?, backoff_until = ?, deferrals = ? WHERE budget_key = ?',
       [rate, nextSlot, backoffUntil, end === 'busy' || runOfDeferrals >= deferralBurst ? 0 : runOfDeferrals, key],
+    );
+    await tx.run(
+      `UPDATE mail_host_connections SET open = CASE WHEN open > 0 THEN open - 1 ELSE 0 END
+       WHERE budget_key = ? AND owner = ?`,
+      [key, owner],
     );
   });
 }
 
-/** At start: no connection is open, whatever a crash left counted. Rates settle back to the configured one. */
-export async function resetHostConnections(db: SqlConnection, pacing: HostPacing): Promise<void> {
-  await db.run('UPDATE mail_hosts SET in_flight = 0, rate = CASE WHEN rate < ? THEN rate ELSE ? END', [
+/** At start: rates above the configured one (it may have been lowered since) settle back to it. */
+export async function capHostRates(db: SqlConnection, pacing: HostPacing): Promise<void> {
+  await db.run('UPDATE mail_hosts SET rate = CASE WHEN rate < ? THEN rate ELSE ? END', [
     pacing.perHostRate,
     pacing.perHostRate,
   ]);
+}
+
+/** The connections gone processes had open stop counting (run after they are forgotten). */
+export async function forgetGoneConnections(db: SqlConnection): Promise<void> {
+  await db.run(`DELETE FROM mail_host_connections WHERE owner NOT IN (${livingProcessesSql})`);
 }
 
 export async function hostRate(db: SqlConnection, key: string): Promise<number | undefined> {

@@ -3,7 +3,7 @@
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { coordinationTables, postgresOwnerColumns } from './coordination-schema.ts';
+import { coordinationTables, droppedColumns, postgresOwnerColumns } from './coordination-schema.ts';
 
 /** Any number of Sift's own: the lock that lets one starting process at a time change the schema. */
 const migrationLock = 0x51f7_0001;
@@ -133,7 +133,6 @@ const tables = `
     budget_key TEXT PRIMARY KEY,
     rate DOUBLE PRECISION NOT NULL,
     next_slot_at DOUBLE PRECISION NOT NULL DEFAULT 0,
-    in_flight INTEGER NOT NULL DEFAULT 0,
     backoff_until DOUBLE PRECISION NOT NULL DEFAULT 0,
     deferrals INTEGER NOT NULL DEFAULT 0
   );
@@ -150,6 +149,7 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
     ${tables}
     ${coordinationTables}
     ${postgresOwnerColumns}
+    ${droppedColumns.map(([table, column]) => `ALTER TABLE ${table} DROP COLUMN IF EXISTS ${column};`).join('\n')}
     CREATE TABLE IF NOT EXISTS sift_schema (version INTEGER NOT NULL);
     INSERT INTO sift_schema (version) SELECT ${schemaVersion} WHERE NOT EXISTS (SELECT 1 FROM sift_schema);
     UPDATE sift_schema SET version = ${schemaVersion} WHERE version < ${schemaVersion};

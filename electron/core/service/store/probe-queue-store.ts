@@ -2,13 +2,10 @@
 // it may next be tried. A domain is one unit of work (its addresses share a mail server and a
 // connection); `probe_domains` says when each domain is next due, so picking work costs the same with
 // ten pending addresses or a million.
-import type { SqlConnection, SqlDialect } from '../../storage/sql-connection.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { jsonListSql } from './json-list-sql.ts';
 import { batchStatuses } from '../../wire/assumptions.ts';
 import { inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
-
-/** SQL, one parameter (a JSON array of strings): its elements as rows. */
-const jsonTextArraySql = (dialect: SqlDialect) =>
-  dialect === 'postgres' ? 'SELECT json_array_elements_text(CAST(? AS json))' : 'SELECT value FROM json_each(?)';
 
 export type QueuedAddress = { batchId: string; seq: number; email: string; tries: number };
 
@@ -129,7 +126,7 @@ export async function makeAllDueNow(db: SqlConnection, now: number, busyDomains:
   await db.transaction(async (tx) => {
     await tx.run('UPDATE probe_queue SET not_before = ? WHERE not_before > ?', [now, now]);
     await tx.run(
-      `UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (${jsonTextArraySql(tx.dialect)})`,
+      `UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (${jsonListSql(tx.dialect)})`,
       [now, now, JSON.stringify(busyDomains)],
     );
   });

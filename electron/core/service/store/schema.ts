@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
-import { coordinationTables, ownerColumns } from './coordination-schema.ts';
+import { coordinationTables, droppedColumns, ownerColumns } from './coordination-schema.ts';
 
 const schemaVersion = 7;
 
@@ -252,13 +252,16 @@ function keyRowsByOneInteger(db: Database): void {
   `);
 }
 
-/** 7: see coordination-schema.ts. Its owner columns are added only where missing. */
+/** 7: see coordination-schema.ts. Columns are added and dropped only where they are (not) yet. */
 function addCoordinationTables(db: Database): void {
   db.exec(coordinationTables);
+  const has = (table: string, column: string) =>
+    (sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
   for (const [table, column] of ownerColumns) {
-    const columns = sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[];
-    if (!columns.some((existing) => existing.name === column))
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    if (!has(table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+  }
+  for (const [table, column] of droppedColumns) {
+    if (has(table, column)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
 }
 

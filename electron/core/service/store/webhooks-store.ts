@@ -2,6 +2,7 @@
 // (due, claimed, delivered, retrying, failed). Sending them is webhook-delivery.ts's job.
 import { randomBytes } from 'node:crypto';
 import { eventDataSchemas } from '../../wire/assumptions.ts';
+import { livingProcessesSql } from './service-processes-store.ts';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { newId } from './schema.ts';
 
@@ -100,7 +101,13 @@ export async function replayDelivery(db: SqlConnection, now: number, id: string)
 export type DueDelivery = { id: string; attempts: number; url: string; secret: string; body: string };
 
 /** Deliveries due now, oldest first, claimed (no due time) so the next tick does not send them again. */
-export async function claimDueDeliveries(db: SqlConnection, now: number, limit: number): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(
+  db: SqlConnection,
+  now: number,
+  limit: number,
+  /** The process that will send them: if it goes, another gives them a due time again. */
+  owner: string,
+): Promise<DueDelivery[]> {
   return db.transaction(async (tx) => {
     const due = (await tx.all(
       `SELECT d.id, d.attempts, w.url, w.secret, e.body FROM deliveries d
@@ -108,7 +115,9 @@ export async function claimDueDeliveries(db: SqlConnection, now: number, limit: 
        WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`,
       [now, limit],
     )) as DueDelivery[];
-    for (const row of due) await tx.run('UPDATE deliveries SET next_attempt_at = NULL WHERE id = ?', [row.id]);
+    for (const row of due) {
+      await tx.run('UPDATE deliveries SET next_attempt_at = NULL, claimed_by = ? WHERE id = ?', [owner, row.id]);
+    }
     return due;
   });
 }
@@ -133,10 +142,11 @@ export async function recordAttempt(
   );
 }
 
-/** A delivery claimed when the service stopped has no due time: give it one again. */
+/** A delivery claimed by a process that is gone has no due time: give it one again. */
 export async function reviveClaimedDeliveries(db: SqlConnection, now: number): Promise<void> {
   await db.run(
-    "UPDATE deliveries SET next_attempt_at = ? WHERE status IN ('pending', 'retrying') AND next_attempt_at IS NULL",
+    `UPDATE deliveries SET next_attempt_at = ? WHERE status IN ('pending', 'retrying') AND next_attempt_at IS NULL
+     AND (claimed_by IS NULL OR claimed_by NOT IN (${livingProcessesSql}))`,
     [now],
   );
 }
