@@ -14,6 +14,7 @@ import { newId } from './store/schema.ts';
 import {
   forgetGoneProcesses,
   forgetOtherProcesses,
+  markSeen,
   registerProcess,
   unregisterProcess,
   type ProcessRole,
@@ -25,9 +26,15 @@ export async function joinService(
   db: SqlConnection,
   config: ServiceConfig,
   role: ProcessRole,
+  /**
+   * Called if the others took this process for gone (the database was out of reach for longer than
+   * `processGoneAfterMs`, say): what it had claimed was let go and may be taken up elsewhere, so it must
+   * stop rather than carry on and do it twice.
+   */
+  onForgotten: () => void,
 ): Promise<ServicePresence> {
   const self = { id: newId('proc'), role, host: hostname(), pid: process.pid };
-  await registerProcess(db, self, config.now());
+  await registerProcess(db, self);
   if (db.dialect === 'sqlite') await forgetOtherProcesses(db, self.id);
   await letGoOfGoneProcesses(db, config);
 
@@ -35,7 +42,15 @@ export async function joinService(
   const timer = setInterval(() => {
     if (beat) return;
     beat = (async () => {
-      await registerProcess(db, self, config.now());
+      if (!(await markSeen(db, self.id))) {
+        clearInterval(timer);
+        console.error(
+          `sift service: this process was taken for gone (not heard from for ${config.processGoneAfterMs / 1000} s) ` +
+            'and what it had claimed was let go; it stops so that nothing is done twice.',
+        );
+        onForgotten();
+        return;
+      }
       await letGoOfGoneProcesses(db, config);
     })()
       .catch((error: unknown) =>
@@ -56,7 +71,7 @@ export async function joinService(
 }
 
 async function letGoOfGoneProcesses(db: SqlConnection, config: ServiceConfig): Promise<void> {
-  await forgetGoneProcesses(db, config.now() - config.processGoneAfterMs);
+  await forgetGoneProcesses(db, config.processGoneAfterMs);
   await discardUnfinishedImports(db);
   await releaseUnsettledKeys(db);
   await reviveClaimedDeliveries(db, config.now());

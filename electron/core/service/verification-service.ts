@@ -98,7 +98,7 @@ export async function startVerificationService(
   role: 'all' | 'api' = 'all',
 ): Promise<VerificationService> {
   const { db, config, dashboard } = await openServiceStore(overrides);
-  const presence = await joinService(db, config, role);
+  const presence = await joinService(db, config, role, () => stopForGood(service.close));
   const engines = enginesFor(db, config, liveEngine, presence.id);
   const handler = createServiceRequestHandler({
     db,
@@ -109,13 +109,21 @@ export async function startVerificationService(
     engines,
   });
   const server = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    // The port is taken, say: nothing of this process may stay behind, telling the others it is alive.
+    await engines.live.stop?.();
+    await presence.stop();
+    await db.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const background = role === 'all' ? startBackground(db, config, engines, presence.id) : undefined;
-  return {
+  const service: VerificationService = {
     baseUrl: `http://${config.host}:${port}${apiPrefix}`,
     port,
     config,
@@ -132,6 +140,13 @@ export async function startVerificationService(
       await db.close();
     },
   };
+  return service;
+}
+
+/** A process the others took for gone stops, and its exit says it failed (a supervisor starts it again). */
+function stopForGood(close: () => Promise<void>): void {
+  process.exitCode = 1;
+  close().catch((error: unknown) => console.error('sift service: could not stop cleanly:', error));
 }
 
 export type ServiceWorkers = { config: ServiceConfig; db: SqlConnection; processId: string; close(): Promise<void> };
@@ -142,10 +157,10 @@ export async function startServiceWorkers(
   liveEngine: 'smtp' | VerificationEngine = 'smtp',
 ): Promise<ServiceWorkers> {
   const { db, config } = await openServiceStore(overrides);
-  const presence = await joinService(db, config, 'worker');
+  const presence = await joinService(db, config, 'worker', () => stopForGood(workers.close));
   const engines = enginesFor(db, config, liveEngine, presence.id);
   const background = startBackground(db, config, engines, presence.id);
-  return {
+  const workers: ServiceWorkers = {
     config,
     db,
     processId: presence.id,
@@ -156,6 +171,7 @@ export async function startServiceWorkers(
       await db.close();
     },
   };
+  return workers;
 }
 
 function enginesFor(

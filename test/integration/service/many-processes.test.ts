@@ -111,6 +111,18 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     expect(completed()).toHaveLength(1);
   }, 240_000);
 
+  it('stops a process that the others took for gone, with exit code 1', async () => {
+    const place = await testServicePlace();
+    const worker = await start({ ...place, ...quickLeases }, 'worker');
+    const exited = new Promise<number | null>((resolve) => worker.child.once('exit', (code) => resolve(code)));
+    // What another process does when this one has not been heard from for too long.
+    const store = await openServiceStore(place);
+    await store.db.run('DELETE FROM service_processes');
+    await store.db.close();
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000));
+    expect(await Promise.race([exited, timeout])).toBe(1);
+  }, 20_000);
+
   it("never lets two API processes together take more than one key's limit", async () => {
     const place = await testServicePlace();
     const rule = { limit: 25, windowSeconds: 1 };

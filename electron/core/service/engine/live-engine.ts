@@ -124,7 +124,10 @@ export function createLiveEngine(
       for (const { batchId, seq, verdict } of decisions.verdicts) {
         byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), { seq, verdict }]);
       }
-      for (const [batchId, outcomes] of byBatch) await recordOutcomes(tx, config, config.now(), batchId, outcomes);
+      // Batches in one order everywhere: two processes locking the same two batches cannot deadlock.
+      for (const batchId of [...byBatch.keys()].sort()) {
+        await recordOutcomes(tx, config, config.now(), batchId, byBatch.get(batchId)!);
+      }
       await dequeue(tx, decisions.verdicts);
       await requeue(tx, decisions.retries);
       await rescheduleDomain(tx, domain, notBefore);
@@ -174,7 +177,7 @@ export function createLiveEngine(
     const message = `Checking ${domain} failed: ${error instanceof Error ? error.message : String(error)}`;
     try {
       await db.transaction(async (tx) => {
-        for (const batchId of new Set(items.map((item) => item.batchId))) {
+        for (const batchId of [...new Set(items.map((item) => item.batchId))].sort()) {
           const outcomes = items.filter((item) => item.batchId === batchId).map(({ seq }) => ({ seq, error: message }));
           await recordOutcomes(tx, config, now, batchId, outcomes);
         }

@@ -12,6 +12,7 @@ import { stillPending, writeVerdicts, type VerdictWrite } from './verdict-writes
 import { inBatchSql, rowIdSql } from './row-ids.ts';
 import { refundCredits, reserveCredits } from './credits-store.ts';
 import { dropQueuedBatch } from './probe-queue-store.ts';
+import { dropChunks } from './work-chunks-store.ts';
 import { recordEvent } from './webhooks-store.ts';
 
 /** Reserves the credits the batch may spend and lets the worker at it, or answers 402 and drops it. */
@@ -65,7 +66,9 @@ export async function recordOutcomes(
       if (!batch || batch.status !== batchStatuses.running) return;
       let { reserved_free: reservedFree, reserved_paid: reservedPaid, next_result_seq: resultSeq } = batch;
       const counters = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, billed: 0, done: 0 };
-      const failAttempt = `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} RETURNING attempts`;
+      // Only a row still without a verdict: another worker may have written this one meanwhile.
+      const failAttempt = `UPDATE batch_rows SET attempts = attempts + 1 WHERE id = ${rowIdSql('?', '?')} AND result IS NULL
+       RETURNING attempts`;
       let gaveUp: string | null = null;
       // Only rows still without a verdict get one (another worker, or this one before a crash, may have
       // written some): each address is written, counted and billed once.
@@ -135,6 +138,7 @@ async function completeIfDone(db: SqlConnection, now: number, batchId: string): 
   // Whatever was reserved and not spent (it should be nothing) goes back.
   await refundCredits(db, now, { free: batch.reserved_free, paid: batch.reserved_paid, freeMonth: batch.free_month });
   await dropQueuedBatch(db, batchId);
+  await dropChunks(db, batchId);
   await db.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
     batchStatuses.complete,
     now,
@@ -170,6 +174,7 @@ export async function failBatch(db: SqlConnection, now: number, batchId: string,
       [batch.row_key, batch.row_key],
     );
     await dropQueuedBatch(tx, batchId);
+    await dropChunks(tx, batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
     await tx.run(
       'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0, c_billed = 0, error = ? WHERE id = ?',
@@ -201,6 +206,7 @@ export async function cancelBatch(
       freeMonth: current.free_month,
     });
     await dropQueuedBatch(tx, batch.id);
+    await dropChunks(tx, batch.id);
     await tx.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
       batchStatuses.canceled,
       now,

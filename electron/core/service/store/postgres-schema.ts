@@ -148,9 +148,14 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
     SELECT pg_advisory_xact_lock(${migrationLock});
     ${tables}
     ${coordinationTables}
-    ${postgresOwnerColumns}
-    ${droppedColumns.map(([table, column]) => `ALTER TABLE ${table} DROP COLUMN IF EXISTS ${column};`).join('\n')}
     CREATE TABLE IF NOT EXISTS sift_schema (version INTEGER NOT NULL);
+    -- Only on the way to 2: an ALTER TABLE locks its table even when it changes nothing.
+    DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM sift_schema WHERE version >= 2) THEN
+        ${postgresOwnerColumns}
+        ${droppedColumns.map(([table, column]) => `ALTER TABLE ${table} DROP COLUMN IF EXISTS ${column};`).join('\n')}
+      END IF;
+    END $$;
     INSERT INTO sift_schema (version) SELECT ${schemaVersion} WHERE NOT EXISTS (SELECT 1 FROM sift_schema);
     UPDATE sift_schema SET version = ${schemaVersion} WHERE version < ${schemaVersion};
     COMMIT;

@@ -1,8 +1,9 @@
 // A running batch's rows in chunks of consecutive seqs, for the batch worker: a worker claims chunks for
-// a while (a lease), works their pending rows, and hands them back, done or not. Several workers on one
-// database never hold the same chunk at once; a worker that dies holds its chunks only until the lease
-// ends. On PostgreSQL the claim skips chunks another worker is claiming at that moment (SKIP LOCKED), so
-// workers never queue behind one another; SQLite has one writer, so nothing is ever locked to skip.
+// a while (a lease), works their pending rows, and hands them back, done or not. A chunk is held by one
+// worker at a time; a worker that dies holds its chunks only until the lease
+// ends. (A worker whose round outlasts its lease may find its chunk taken: its rows are then checked
+// twice, but written and billed once.) On PostgreSQL the claim skips chunks another worker is claiming at
+// that moment (SKIP LOCKED), so workers never queue behind one another; SQLite has one writer.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { rowIdSql, rowKeyOfSql } from './row-ids.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
