@@ -6,30 +6,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openServiceStore } from '../../electron/core/service/verification-service.ts';
+import { prepareKey } from '../support/service-harness.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { createDatabase, startPostgresServer } from '../support/postgres-server.ts';
 
 type Place = { dataDir: string; database?: string };
-
-async function liveKey(place: Place, credits: number): Promise<string> {
-  const store = await openServiceStore(place);
-  try {
-    const { key, record } = await store.dashboard.createKey('live', 'bench');
-    await store.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 1_000_000, windowSeconds: 60 } });
-    await store.dashboard.topUp(credits);
-    return key;
-  } finally {
-    await store.db.close();
-  }
-}
 
 /**
  * Seconds to stage the batch (its POST), and from its 201 to its completion, with `workers` worker
  * processes (0: one process does all).
  */
 async function timeBatch(place: Place, workers: number, emails: string[]) {
-  const key = await liveKey(place, emails.length);
+  const limits = { batchStatus: { limit: 1_000_000, windowSeconds: 60 } };
+  const key = await prepareKey(place, { mode: 'live', limits, topUp: emails.length });
   const config = { ...place, probesPerSecondPerHost: 1_000_000 };
   const children: ChildService[] = [];
   try {

@@ -6,9 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createDatabase } from './postgres-server.ts';
-import type { ServiceOverrides } from '../../electron/core/service/service-config.ts';
+import type {
+  RateLimitOperation,
+  RateLimitRule,
+  ServiceOverrides,
+} from '../../electron/core/service/service-config.ts';
 import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
 import {
+  openServiceStore,
   startVerificationService,
   type VerificationService,
 } from '../../electron/core/service/verification-service.ts';
@@ -23,6 +28,31 @@ export async function testServicePlace(): Promise<{ dataDir: string; database?: 
   if (testDatabase === 'sqlite') return { dataDir };
   const name = `sift_${randomBytes(6).toString('hex')}`;
   return { dataDir, database: await createDatabase(inject('postgresAdminUrl'), name) };
+}
+
+/**
+ * A key made straight in a service's database (before, or while, other processes run the service), with
+ * its rate limits, a top-up of the account and a webhook endpoint if asked; answers the key.
+ */
+export async function prepareKey(
+  place: { dataDir: string; database?: string },
+  options: {
+    mode: 'live' | 'sandbox';
+    limits: Partial<Record<RateLimitOperation, RateLimitRule>>;
+    topUp?: number;
+    webhookUrl?: string;
+  },
+): Promise<string> {
+  const store = await openServiceStore(place);
+  try {
+    const { key, record } = await store.dashboard.createKey(options.mode, 'test');
+    await store.dashboard.setKeyRateLimits(record.id, options.limits);
+    if (options.topUp) await store.dashboard.topUp(options.topUp);
+    if (options.webhookUrl) await store.dashboard.createWebhookEndpoint(options.webhookUrl);
+    return key;
+  } finally {
+    await store.db.close();
+  }
 }
 
 export async function startTestService(overrides: ServiceOverrides = {}): Promise<VerificationService> {

@@ -92,24 +92,28 @@ export function postgresConnection(url: string, options: { max?: number } = {}):
       // Taken before BEGIN, so the transaction's snapshot is from after the previous holder committed:
       // taken inside, the wait would end in a serialization failure.
       const lock = options.oneAtATime;
+      /**
+       * Lets go of the lock; answers whether the connection is broken. One that cannot is: it leaves the
+       * pool rather than going back, and closing it lets go of the lock.
+       */
+      const unlock = async () =>
+        lock
+          ? client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).then(
+              () => false,
+              () => true,
+            )
+          : false;
       try {
         if (lock) await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
         const result = await work(inside);
         await client.query('COMMIT');
-        if (lock) await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
-        client.release();
+        // Committed: a lock that will not let go breaks the connection, not the transaction.
+        client.release(await unlock());
         return result;
       } catch (error) {
-        // A connection that cannot even roll back (or let go of its lock) is broken: it leaves the pool
-        // rather than going back, and closing it lets go of the lock.
-        const broken = await client
-          .query('ROLLBACK')
-          .then(() => (lock ? client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]) : undefined))
-          .then(
-            () => false,
-            () => true,
-          );
+        // A connection that cannot even roll back is broken too.
+        const broken = await client.query('ROLLBACK').then(unlock, () => true);
         client.release(broken);
         const code = (error as { code?: string }).code;
         if (attempt >= maxAttempts || !code || !retryable.has(code)) throw error;

@@ -5,23 +5,16 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
-import { addresses, apiClient, testServicePlace, waitFor } from '../../support/service-harness.ts';
+import { addresses, apiClient, prepareKey, testServicePlace, waitFor } from '../../support/service-harness.ts';
 
 const children: ChildService[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) await child.kill();
 });
 
-async function prepareLiveKey(place: { dataDir: string; database?: string }, topUp: number) {
-  const store = await openServiceStore(place);
-  const { key, record } = await store.dashboard.createKey('live', 'restart');
-  await store.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
-  await store.dashboard.topUp(topUp);
-  await store.db.close();
-  return key;
-}
+const prepareLiveKey = (place: { dataDir: string; database?: string }, topUp: number) =>
+  prepareKey(place, { mode: 'live', limits: { batchStatus: { limit: 100_000, windowSeconds: 60 } }, topUp });
 
 describe('restart', () => {
   it('finishes a batch after a crash with every address verified once and billed once', async () => {

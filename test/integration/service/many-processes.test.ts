@@ -3,10 +3,16 @@
 // limit, and two workers probing real SMTP servers on loopback share each host's pace.
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
-import type { RateLimitRule } from '../../../electron/core/service/service-config.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
-import { addresses, apiClient, testDatabase, testServicePlace, waitFor } from '../../support/service-harness.ts';
+import {
+  addresses,
+  apiClient,
+  prepareKey,
+  testDatabase,
+  testServicePlace,
+  waitFor,
+} from '../../support/service-harness.ts';
 import { worstExcess } from '../../support/pacing.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 
@@ -31,32 +37,13 @@ async function start(
   return child;
 }
 
-async function prepareKey(
-  place: { dataDir: string; database?: string },
-  mode: 'live' | 'sandbox',
-  limits: Record<string, RateLimitRule>,
-  topUp = 0,
-  webhookUrl?: string,
-) {
-  const store = await openServiceStore(place);
-  try {
-    const { key, record } = await store.dashboard.createKey(mode, 'team');
-    await store.dashboard.setKeyRateLimits(record.id, limits);
-    if (topUp > 0) await store.dashboard.topUp(topUp);
-    if (webhookUrl) await store.dashboard.createWebhookEndpoint(webhookUrl);
-    return key;
-  } finally {
-    await store.db.close();
-  }
-}
-
 describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQL database', () => {
   it('verifies a 50k batch once, bills it once and tells of it once with two workers, one killed mid-way', async () => {
     const place = await testServicePlace();
     const receiver = await startReceiver(() => 200);
     onTestFinished(() => receiver.close());
     const limits = { batchStatus: { limit: 100_000, windowSeconds: 60 } };
-    const key = await prepareKey(place, 'live', limits, 60_000, receiver.url);
+    const key = await prepareKey(place, { mode: 'live', limits, topUp: 60_000, webhookUrl: receiver.url });
     // Live keys get scripted verdicts here, paced by the worker: one host, so its rate is set out of the
     // way. Both workers look for due webhook deliveries every 20 ms.
     const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000, deliveryTickMs: 20 };
@@ -126,7 +113,7 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
   it("never lets two API processes together take more than one key's limit", async () => {
     const place = await testServicePlace();
     const rule = { limit: 25, windowSeconds: 1 };
-    const key = await prepareKey(place, 'sandbox', { other: rule });
+    const key = await prepareKey(place, { mode: 'sandbox', limits: { other: rule } });
     const processes = [await start(place, 'api'), await start(place, 'api')];
     const accepted = new Map<string, number>();
     let refused = 0;
@@ -161,7 +148,8 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     });
     const rate = 20;
     const place = await testServicePlace();
-    const key = await prepareKey(place, 'live', { batchStatus: { limit: 100_000, windowSeconds: 60 } }, 1000);
+    const limits = { batchStatus: { limit: 100_000, windowSeconds: 60 } };
+    const key = await prepareKey(place, { mode: 'live', limits, topUp: 1000 });
     const smtp = {
       helo: 'probe.sift.test',
       mailFrom: 'bounces@sift.test',

@@ -132,13 +132,18 @@ export async function recordOutcomes(
   );
 }
 
+/** A batch that ended (complete, failed, canceled) has nothing left for any worker or engine to pick. */
+async function dropWork(db: SqlConnection, batchId: string): Promise<void> {
+  await dropQueuedBatch(db, batchId);
+  await dropChunks(db, batchId);
+}
+
 async function completeIfDone(db: SqlConnection, now: number, batchId: string): Promise<void> {
   const batch = (await loadBatch(db, batchId))!;
   if (batch.status !== batchStatuses.running || batch.done_count < batch.unique_count) return;
   // Whatever was reserved and not spent (it should be nothing) goes back.
   await refundCredits(db, now, { free: batch.reserved_free, paid: batch.reserved_paid, freeMonth: batch.free_month });
-  await dropQueuedBatch(db, batchId);
-  await dropChunks(db, batchId);
+  await dropWork(db, batchId);
   await db.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
     batchStatuses.complete,
     now,
@@ -173,8 +178,7 @@ export async function failBatch(db: SqlConnection, now: number, batchId: string,
        WHERE ${inBatchSql('?')} AND billed = 1`,
       [batch.row_key, batch.row_key],
     );
-    await dropQueuedBatch(tx, batchId);
-    await dropChunks(tx, batchId);
+    await dropWork(tx, batchId);
     const error = { type: assumedErrors.apiError, code: 'verification_failed', message };
     await tx.run(
       'UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0, c_billed = 0, error = ? WHERE id = ?',
@@ -205,8 +209,7 @@ export async function cancelBatch(
       paid: current.reserved_paid,
       freeMonth: current.free_month,
     });
-    await dropQueuedBatch(tx, batch.id);
-    await dropChunks(tx, batch.id);
+    await dropWork(tx, batch.id);
     await tx.run('UPDATE batches SET status = ?, ended_at = ?, reserved_free = 0, reserved_paid = 0 WHERE id = ?', [
       batchStatuses.canceled,
       now,

@@ -51,11 +51,3 @@ export async function forgetGoneProcesses(db: SqlConnection, goneAfterMs: number
 export async function unregisterProcess(db: SqlConnection, id: string): Promise<void> {
   await db.run('DELETE FROM service_processes WHERE id = ?', [id]);
 }
-
-export type ServiceProcess = { id: string; role: ProcessRole; host: string; pid: number; seenAt: number };
-
-export async function listProcesses(db: SqlConnection): Promise<ServiceProcess[]> {
-  return db.all<ServiceProcess>(
-    'SELECT id, role, host, pid, seen_at AS "seenAt" FROM service_processes ORDER BY started_at',
-  );
-}
