@@ -15,9 +15,6 @@ export const annotationColumns = [
   'sift_suggestion_accepted',
 ] as const;
 
-/** What a row without an address says in the annotated file. */
-const noAddress = [noAddressResult, 'false', 'false', 'false', 'false', '', '', 'false'];
-
 /** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
 export const resultOf = (address: VerdictColumns) => address[column.result] ?? unverifiedResult;
 
@@ -31,24 +28,30 @@ const isFunnelDuplicate = (verdict: RowVerdict) =>
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
 type Annotated = VerdictColumns & { 5?: string; 6?: string };
 
-export function annotationWriter(encode: (cells: readonly string[]) => string) {
-  const noAddressTail = encode(noAddress);
-  const cells = (address: VerdictColumns, billed: boolean, duplicate: boolean) => [
-    resultOf(address),
-    // A credit is spent once per address: on its first row, not on its duplicates.
-    String(billed),
-    String(duplicate),
-    String(hasFlag(address, 'role')),
-    String(hasFlag(address, 'disposable')),
-    address[column.reason] ?? '',
-    address[column.suggestion] ?? '',
-    String(hasFlag(address, 'accepted')),
-  ];
+/**
+ * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
+ * file writes it. true and false need no quotes or guard, so only the words from the service go to `cell`.
+ */
+export function annotationWriter(cell: (value: string) => string, delimiter: string, before = '', after = '') {
+  const d = delimiter;
+  const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
+    `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
+  const noAddressTail = `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false${after}`;
+  const encode = (address: VerdictColumns, billed: boolean, duplicate: boolean) => {
+    const reason = address[column.reason];
+    const suggestion = address[column.suggestion];
+    const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
+    return (
+      `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}` +
+      `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}${after}`
+    );
+  };
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
     if (!address) return noAddressTail;
     // Kept on the address's own array, which lives as long as its chunk of rows.
-    if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(cells(address, false, true)));
-    return (address[5] ??= encode(cells(address, hasFlag(address, 'billed'), false)));
+    // A credit is spent once per address: on its first row, not on its duplicates.
+    if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(address, false, true));
+    return (address[5] ??= encode(address, hasFlag(address, 'billed'), false));
   };
 }

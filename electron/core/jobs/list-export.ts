@@ -10,15 +10,15 @@ import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../common/app-error.ts';
-import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { ExportKind, ListSummary } from '../../common/contract.ts';
-import { normaliseAddress } from '../email/address-precheck.ts';
+import { readCsvByteRows } from '../lists/csv-byte-rows.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { BufferedFileWriter, csvLineWriter, writeFailure } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
-import { annotationColumns, annotationWriter, resultOf } from './annotation.ts';
-import { column, createRowVerdicts, hasFlag } from './row-verdicts.ts';
+import { annotationColumns } from './annotation.ts';
+import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
+import { createRowVerdicts, type RowVerdict } from './row-verdicts.ts';
 import { summariseJob } from './list-summary.ts';
 
 export type ExportedFile = { kind: ExportKind; path: string };
@@ -55,14 +55,16 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
   await access(outDir, constants.W_OK).catch((error: unknown) => {
     throw writeFailure(error, pathOf('cleaned'));
   });
-  const { keep: kept, remove, neutraliseFormulas } = job.settings;
-  const keep = new Set(kept);
-  const guard = neutraliseFormulas ? neutraliseFormula : (value: string) => value;
+  const layout = {
+    delimiter: job.delimiter,
+    columnIndex: job.columnIndex,
+    width: job.headers.length,
+    settings: job.settings,
+  };
   const line = csvLineWriter(job.delimiter);
-  const verdicts = createRowVerdicts(store.list(job.id));
-  const annotate = annotationWriter((values) => line(values, guard));
+  const guard = job.settings.neutraliseFormulas ? neutraliseFormula : undefined;
   const writers = new Map<ExportKind, BufferedFileWriter>();
-  try {
+  const openWriters = async () => {
     for (const kind of kinds)
       if (kind !== 'summary') writers.set(kind, await BufferedFileWriter.create(partial(pathOf(kind))));
     const bom = job.settings.bom ? '\uFEFF' : '';
@@ -72,57 +74,49 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       writer.write(
         bom + (kind === 'annotated' ? `${line([...job.headers, ...annotationColumns], guard)}\r\n` : header),
       );
-    const cleaned = writers.get('cleaned')!;
-    const annotated = writers.get('annotated')!;
-
-    const hash = createHash('sha256');
+    return {
+      annotated: writers.get('annotated')!,
+      cleaned: writers.get('cleaned')!,
+      byKind: writers,
+    };
+  };
+  const discardWriters = async () => {
+    for (const writer of writers.values()) await writer.discard();
+    writers.clear();
+  };
+  try {
     let row = 0;
+    let hash = createHash('sha256');
     // The writes a row had to wait for; one array for every row, as rows rarely wait.
     const waits: Promise<void>[] = [];
     const waitFor = (wait: Promise<void> | undefined) => {
       if (wait) waits.push(wait);
     };
-    await readCsvRows(
-      job.inputPath,
-      source,
-      (cells) => {
+    /** Counts the row and finds its verdict; answers the writes to wait for before the next row. */
+    const eachRow = <Row>(write: (row: Row, verdict: RowVerdict, waitFor: WaitFor) => void) => {
+      const verdicts = createRowVerdicts(store.list(job.id));
+      return (cells: Row) => {
         row += 1;
         const verdict = verdicts.next(row);
         if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
         waits.length = 0;
-        // A short row is padded to the header's width, so the sift_* columns line up.
-        const padding =
-          cells.length < job.headers.length ? job.delimiter.repeat(job.headers.length - cells.length) : '';
-        // The annotated line first: the cleaned line below puts the normal address into `cells` itself.
-        waitFor(annotated.write(`${line(cells, guard)}${padding}${job.delimiter}${annotate(verdict)}\r\n`));
-        const address = verdict.address;
-        // Only the first row of an address to check goes to the cleaned and per-status files.
-        if (address && !verdict.duplicate && address[column.result] !== badSyntaxResult) {
-          const result = resultOf(address);
-          const role = hasFlag(address, 'role');
-          const disposable = hasFlag(address, 'disposable');
-          const suggestion = address[column.suggestion];
-          // An accepted suggestion is the address the person meant: it goes into the cleaned list, corrected.
-          const accepted = hasFlag(address, 'accepted') && suggestion !== null;
-          const typo = suggestion !== null && !accepted;
-          const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
-          const toCleaned = (keep.has(result) || accepted) && !removed;
-          const byResult = writers.get(result as ExportKind);
-          const byRole = role ? writers.get('role') : undefined;
-          const byDisposable = disposable ? writers.get('disposable') : undefined;
-          if (toCleaned || byResult || byRole || byDisposable) {
-            cells[job.columnIndex] = accepted ? suggestion : normaliseAddress(cells[job.columnIndex] ?? '');
-            const text = `${line(cells)}\r\n`;
-            if (toCleaned) waitFor(cleaned.write(text));
-            if (byResult) waitFor(byResult.write(text));
-            if (byRole) waitFor(byRole.write(text));
-            if (byDisposable) waitFor(byDisposable.write(text));
-          }
-        }
+        write(cells, verdict, waitFor);
         if (waits.length > 0) return Promise.all(waits).then(() => undefined);
-      },
-      { delimiter: job.delimiter, skipFirstRow: job.hasHeader, onBytes: (bytes) => hash.update(bytes) },
-    );
+      };
+    };
+    const readOptions = { delimiter: job.delimiter, skipFirstRow: job.hasHeader };
+    // Rows as bytes when the file is of the common shape; else from the start again, as text.
+    const asBytes = await readCsvByteRows(job.inputPath, eachRow(byteRowWriter(layout, await openWriters())), {
+      ...readOptions,
+      onBytes: (bytes) => hash.update(bytes),
+    });
+    if (!asBytes) {
+      await discardWriters();
+      row = 0;
+      hash = createHash('sha256');
+      const write = eachRow(textRowWriter(layout, await openWriters()));
+      await readCsvRows(job.inputPath, source, write, { ...readOptions, onBytes: (bytes) => hash.update(bytes) });
+    }
     if (row !== job.rowsTotal) throw inputChanged(job, `it has ${row} rows now, ${job.rowsTotal} when it was checked`);
     if (job.contentHash !== null && hash.digest('hex') !== job.contentHash)
       throw inputChanged(job, 'its contents differ');
@@ -144,7 +138,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       summary,
     };
   } catch (error) {
-    for (const writer of writers.values()) await writer.discard();
+    await discardWriters();
     await rm(partial(pathOf('summary')), { force: true }).catch(() => {});
     throw error;
   }

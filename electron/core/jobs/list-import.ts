@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { PrecheckCounts } from '../../common/contract.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
+import { cellText, readCsvByteRows } from '../lists/csv-byte-rows.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
 import { createAddressIndex, type AddressIndex } from '../email/address-index.ts';
@@ -22,6 +23,16 @@ const sampleRows = 200;
  */
 const bytesPerRowGuess = 128;
 const progressEveryMs = 250;
+
+const emptyCounts = (): PrecheckCounts => ({
+  toCheck: 0,
+  duplicates: 0,
+  badSyntax: 0,
+  noAddress: 0,
+  role: 0,
+  disposable: 0,
+  suggestions: 0,
+});
 
 export async function detectListLayout(
   path: string,
@@ -61,17 +72,9 @@ export async function importList(
   const list = store.list(job.id);
   list.clear();
   const { size } = await stat(job.inputPath);
-  const index = createAddressIndex(size / bytesPerRowGuess);
-  const counts: PrecheckCounts = {
-    toCheck: 0,
-    duplicates: 0,
-    badSyntax: 0,
-    noAddress: 0,
-    role: 0,
-    disposable: 0,
-    suggestions: 0,
-  };
-  const hash = createHash('sha256');
+  let index = createAddressIndex(size / bytesPerRowGuess);
+  let counts: PrecheckCounts = emptyCounts();
+  let hash = createHash('sha256');
   let row = 0;
   let lastId = 0;
   let firstRowOfChunk = 1;
@@ -98,48 +101,64 @@ export async function importList(
     }
   };
 
+  /** Pre-checks one row's address cell and gives the row its address's id. */
+  const addRow = (cell: string) => {
+    row += 1;
+    const check = precheckAddress(cell);
+    if (!check.ok && check.reason === 'no_address') {
+      counts.noAddress += 1;
+      rowIds[filled++] = 0;
+    } else {
+      const key = check.key!;
+      const { id, created } = index.idFor(key, sameKey, nextId);
+      rowIds[filled++] = id;
+      if (!check.ok) counts.badSyntax += 1;
+      else if (!created) counts.duplicates += 1;
+      if (created) {
+        pendingKeys.set(id, key);
+        fresh.push({
+          id,
+          key,
+          // Bad syntax is stored as it was written, for the annotated file.
+          address: check.ok ? check.address : key,
+          firstRow: row,
+          sendable: check.ok,
+          role: check.ok && check.role,
+          disposable: check.ok && check.disposable,
+          suggestion: check.ok ? (check.suggestion ?? null) : null,
+        });
+        if (check.ok) {
+          counts.toCheck += 1;
+          if (check.role) counts.role += 1;
+          if (check.disposable) counts.disposable += 1;
+          if (check.suggestion) counts.suggestions += 1;
+        }
+      }
+    }
+    if (filled === rowsPerChunk) flush();
+  };
+
   list.beginBulk();
   try {
-    await readCsvRows(
-      job.inputPath,
-      displayName,
-      (cells) => {
-        row += 1;
-        const check = precheckAddress(cells[layout.columnIndex] ?? '');
-        if (!check.ok && check.reason === 'no_address') {
-          counts.noAddress += 1;
-          rowIds[filled++] = 0;
-        } else {
-          const key = check.key!;
-          const { id, created } = index.idFor(key, sameKey, nextId);
-          rowIds[filled++] = id;
-          if (!check.ok) counts.badSyntax += 1;
-          else if (!created) counts.duplicates += 1;
-          if (created) {
-            pendingKeys.set(id, key);
-            fresh.push({
-              id,
-              key,
-              // Bad syntax is stored as it was written, for the annotated file.
-              address: check.ok ? check.address : key,
-              firstRow: row,
-              sendable: check.ok,
-              role: check.ok && check.role,
-              disposable: check.ok && check.disposable,
-              suggestion: check.ok ? (check.suggestion ?? null) : null,
-            });
-            if (check.ok) {
-              counts.toCheck += 1;
-              if (check.role) counts.role += 1;
-              if (check.disposable) counts.disposable += 1;
-              if (check.suggestion) counts.suggestions += 1;
-            }
-          }
-        }
-        if (filled === rowsPerChunk) flush();
-      },
-      { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader, onBytes: (bytes) => hash.update(bytes) },
-    );
+    const readOptions = { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader };
+    const { columnIndex } = layout;
+    // Rows as bytes when the file is of the common shape; else from the start again, as text.
+    const asBytes = await readCsvByteRows(job.inputPath, (cells) => addRow(cellText(cells, columnIndex)), {
+      ...readOptions,
+      onBytes: (bytes) => hash.update(bytes),
+    });
+    if (!asBytes) {
+      list.clear();
+      index = createAddressIndex(size / bytesPerRowGuess);
+      counts = emptyCounts();
+      hash = createHash('sha256');
+      [row, lastId, firstRowOfChunk, filled, fresh] = [0, 0, 1, 0, []];
+      pendingKeys.clear();
+      await readCsvRows(job.inputPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
+        ...readOptions,
+        onBytes: (bytes) => hash.update(bytes),
+      });
+    }
     if (filled > 0 || fresh.length > 0) flush();
   } finally {
     list.endBulk();

@@ -6,13 +6,11 @@ import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 
 /**
- * One CSV line (without its line break), quoting cells as papaparse's unparse does: a cell with a quote,
- * a line break, a byte-order mark or the delimiter, or with a leading or trailing space. `transform`, when
- * given, changes each cell first (the formula guard), without an array per row.
+ * One CSV cell as it is written in a line, quoted as papaparse's unparse quotes: when it has a quote, a
+ * line break, a byte-order mark or the delimiter, or a leading or trailing space. `transform`, when given,
+ * changes the cell first (the formula guard).
  */
-export function csvLineWriter(
-  delimiter: string,
-): (cells: readonly string[], transform?: (cell: string) => string) => string {
+export function csvCellWriter(delimiter: string): (cell: string, transform?: (cell: string) => string) => string {
   const delimiterCode = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
   const needsQuotes = (cell: string): boolean => {
     const length = cell.length;
@@ -25,12 +23,22 @@ export function csvLineWriter(
     }
     return delimiterCode === -1 && cell.includes(delimiter);
   };
+  return (value, transform) => {
+    const cell = transform ? transform(value) : value;
+    return needsQuotes(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  };
+}
+
+/** One CSV line (without its line break) of cells written as `csvCellWriter` writes them, without an array per row. */
+export function csvLineWriter(
+  delimiter: string,
+): (cells: readonly string[], transform?: (cell: string) => string) => string {
+  const cellOf = csvCellWriter(delimiter);
   return (cells, transform) => {
     let line = '';
     for (let i = 0; i < cells.length; i += 1) {
-      const cell = transform ? transform(cells[i]!) : cells[i]!;
       if (i > 0) line += delimiter;
-      line += needsQuotes(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+      line += cellOf(cells[i]!, transform);
     }
     return line;
   };
@@ -52,12 +60,16 @@ export function writeFailure(error: unknown, path: string): AppError {
 }
 
 const bufferBytes = 1024 * 1024;
+/** How many full buffers may be on their way to the disk before a writer is made to wait. */
+const maxQueuedBuffers = 3;
 /** Lines are joined into strings of about this many characters before encoding: one encode per line costs more. */
 const pendingChars = 16 * 1024;
 
 /**
- * A file written in large pieces; `write` returns a promise only when it had to wait for the disk. Text is
- * gathered into a string of many lines, encoded into a buffer, and a full buffer is written as bytes.
+ * A file written in large pieces; each write returns a promise only when it had to wait for the disk.
+ * `write` gathers text into a string of many lines and encodes it in one go; `writeBytes`, `writeText`
+ * and `writeAscii` put bytes straight into the buffer, for a caller that copies rows as bytes. A full
+ * buffer goes to the disk while the next one fills; the disk writes are queued, so they land in order.
  */
 export class BufferedFileWriter {
   readonly path: string;
@@ -65,6 +77,10 @@ export class BufferedFileWriter {
   private buffer = Buffer.allocUnsafe(bufferBytes);
   private used = 0;
   private pending = '';
+  private writing: Promise<void> = Promise.resolve();
+  /** Buffers handed to the disk and not yet written. */
+  private queued = 0;
+  private failed = false;
 
   private constructor(path: string, handle: FileHandle) {
     this.path = path;
@@ -84,38 +100,82 @@ export class BufferedFileWriter {
     return this.pending.length >= pendingChars ? this.encodePending() : undefined;
   }
 
+  /** Copies `source[start, end)`. */
+  writeBytes(source: Buffer, start: number, end: number): Promise<void> | undefined {
+    const length = end - start;
+    const wait = this.room(length);
+    if (length > bufferBytes) return this.enqueue(Buffer.from(source.subarray(start, end)));
+    this.used += source.copy(this.buffer, this.used, start, end);
+    return wait;
+  }
+
+  /** Encodes `text` as UTF-8 now. */
+  writeText(text: string): Promise<void> | undefined {
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    const wait = this.room(text.length * 3);
+    if (text.length * 3 > bufferBytes) return this.enqueue(Buffer.from(text, 'utf8'));
+    this.used += this.buffer.write(text, this.used);
+    return wait;
+  }
+
+  /** A short text of ASCII characters only (a line break, a quote), without a call into the encoder. */
+  writeAscii(text: string): Promise<void> | undefined {
+    const wait = this.room(text.length);
+    for (let i = 0; i < text.length; i += 1) this.buffer[this.used++] = text.charCodeAt(i);
+    return wait;
+  }
+
   async flush(): Promise<void> {
-    await this.encodePending();
-    await this.writeBuffer();
+    this.encodePending();
+    this.writeBuffer();
+    await this.writing;
+  }
+
+  /** Makes room for `length` more bytes: text gathered by `write` goes first, and a full buffer to the disk. */
+  private room(length: number): Promise<void> | undefined {
+    const encoded = this.pending.length > 0 ? this.encodePending() : undefined;
+    return this.used + length > bufferBytes ? this.writeBuffer() : encoded;
   }
 
   private encodePending(): Promise<void> | undefined {
     const text = this.pending;
     this.pending = '';
     if (text.length === 0) return undefined;
-    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
-    if (text.length * 3 > bufferBytes) return this.writeBuffer().then(() => this.writeDirect(text));
+    if (text.length * 3 > bufferBytes) {
+      this.writeBuffer();
+      return this.enqueue(text);
+    }
     const written = this.used + text.length * 3 > bufferBytes ? this.writeBuffer() : undefined;
     this.used += this.buffer.write(text, this.used);
     return written;
   }
 
-  private async writeBuffer(): Promise<void> {
-    if (this.used === 0) return;
+  /** Hands the buffer to the disk; answers a promise to wait for only when several are on their way. */
+  private writeBuffer(): Promise<void> | undefined {
+    if (this.used === 0) return undefined;
     const bytes = this.buffer.subarray(0, this.used);
     // The next writes go to a fresh buffer while this one is on its way to the disk.
     this.buffer = Buffer.allocUnsafe(bufferBytes);
     this.used = 0;
-    await this.writeDirect(bytes);
+    const written = this.enqueue(bytes);
+    return this.queued > maxQueuedBuffers || this.failed ? written : undefined;
   }
 
-  private async writeDirect(data: string | Buffer): Promise<void> {
-    try {
+  /** Writes after every write queued before it: two writes on one handle at once could interleave. */
+  private enqueue(data: string | Buffer): Promise<void> {
+    this.queued += 1;
+    const written = this.writing
       // writeFile on a handle writes all of `data` at the current position, looping over short writes.
-      await this.handle!.writeFile(data);
-    } catch (error) {
-      throw writeFailure(error, this.path);
-    }
+      .then(() => this.handle!.writeFile(data))
+      .catch((error: unknown) => {
+        this.failed = true;
+        throw error instanceof AppError ? error : writeFailure(error, this.path);
+      })
+      .finally(() => (this.queued -= 1));
+    // Seen by whoever waits next: a write no one waited for must not end the process as unhandled.
+    written.catch(() => {});
+    this.writing = written;
+    return written;
   }
 
   /** Flushes, syncs to disk and closes: once this resolves, the bytes are on disk. */
@@ -130,8 +190,9 @@ export class BufferedFileWriter {
     }
   }
 
-  /** Gives up: closes and removes the file, ignoring further errors. */
+  /** Gives up: waits for writes under way, closes and removes the file, ignoring further errors. */
   async discard(): Promise<void> {
+    await this.writing.catch(() => {});
     await this.handle?.close().catch(() => {});
     this.handle = null;
     await rm(this.path, { force: true }).catch(() => {});
