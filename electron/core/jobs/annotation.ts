@@ -1,7 +1,7 @@
 // The sift_* columns the annotated file adds to each row, written once per address and reused for every
 // row that holds it (a first occurrence and a repeat differ only in billed and duplicate).
 import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../common/list-funnel.ts';
-import type { VerdictColumns } from './list-store.ts';
+import { verdictFlag, type VerdictColumns } from './list-store.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
 export const annotationColumns = [
@@ -32,12 +32,13 @@ type Annotated = VerdictColumns & { 5?: string; 6?: string };
  * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
  * file writes it. true and false need no quotes or guard, so only the words from the service go to `cell`.
  */
-export function annotationWriter(cell: (value: string) => string, delimiter: string, before = '', after = '') {
+function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string) {
   const d = delimiter;
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
     `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
   const noAddressTail = `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false${after}`;
-  const encode = (address: VerdictColumns, billed: boolean, duplicate: boolean) => {
+  return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
+    if (!address) return noAddressTail;
     const reason = address[column.reason];
     const suggestion = address[column.suggestion];
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
@@ -46,12 +47,50 @@ export function annotationWriter(cell: (value: string) => string, delimiter: str
       `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}${after}`
     );
   };
+}
+
+/** The annotation of a row as text, kept on the address's own array once written. */
+export function annotationWriter(cell: (value: string) => string, delimiter: string) {
+  const encode = tailEncoder(cell, delimiter, '', '');
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
-    if (!address) return noAddressTail;
-    // Kept on the address's own array, which lives as long as its chunk of rows.
+    if (!address) return encode(null, false, false);
     // A credit is spent once per address: on its first row, not on its duplicates.
     if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(address, false, true));
     return (address[5] ??= encode(address, hasFlag(address, 'billed'), false));
+  };
+}
+
+/** Distinct (result, reason) pairs whose tails are kept; a service naming more is encoded row by row. */
+const maxSharedTails = 1000;
+
+/**
+ * The annotation of a row as bytes, from its delimiter to its line break. Tails without a suggestion
+ * are shared by every address with the same result, reason and flags: a list has a few dozen of them.
+ */
+export function annotationBytesWriter(cell: (value: string) => string, delimiter: string) {
+  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n');
+  const noAddressTail = Buffer.from(encode(null, false, false));
+  const shared = new Map<string | null, Map<string | null, (Buffer | undefined)[]>>();
+  let sharedPairs = 0;
+  const flagBits = verdictFlag.role | verdictFlag.disposable | verdictFlag.accepted;
+  return (verdict: RowVerdict): Buffer => {
+    const address = verdict.address;
+    if (!address) return noAddressTail;
+    const duplicate = isFunnelDuplicate(verdict);
+    const billed = !duplicate && hasFlag(address, 'billed');
+    if (address[column.suggestion] !== null) return Buffer.from(encode(address, billed, duplicate));
+    const result = address[column.result];
+    const reason = address[column.reason];
+    let byReason = shared.get(result);
+    let tails = byReason?.get(reason);
+    if (!tails) {
+      if (sharedPairs >= maxSharedTails) return Buffer.from(encode(address, billed, duplicate));
+      if (!byReason) shared.set(result, (byReason = new Map()));
+      byReason.set(reason, (tails = []));
+      sharedPairs += 1;
+    }
+    const slot = ((address[column.flags] & flagBits) << 2) | (billed ? 1 : 0) | (duplicate ? 2 : 0);
+    return (tails[slot] ??= Buffer.from(encode(address, billed, duplicate)));
   };
 }

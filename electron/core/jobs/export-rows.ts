@@ -9,7 +9,7 @@ import { normaliseAddress } from '../email/address-precheck.ts';
 import { cellFlag, cellText, type ByteRow } from '../lists/csv-byte-rows.ts';
 import { csvCellWriter, csvLineWriter, type BufferedFileWriter } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
-import { annotationWriter, resultOf } from './annotation.ts';
+import { annotationBytesWriter, annotationWriter, resultOf } from './annotation.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
 export type ExportTargets = {
@@ -88,8 +88,7 @@ export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const { delimiter, columnIndex, width } = layout;
   const guard = guardOf(layout.settings);
   const cellLine = csvCellWriter(delimiter);
-  // The annotated line's tail, from its delimiter to its line break, kept per address.
-  const annotate = annotationWriter((value) => cellLine(value, guard), delimiter, delimiter, '\r\n');
+  const annotate = annotationBytesWriter((value) => cellLine(value, guard), delimiter);
   const route = createRouter(layout, targets);
   const paddings = Array.from({ length: width + 1 }, (_, n) => delimiter.repeat(n));
 
@@ -135,7 +134,8 @@ export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
     const { annotated } = targets;
     writeCells(annotated, row, waitFor, guard !== undefined);
     if (row.count < width) waitFor(annotated.writeAscii(paddings[width - row.count]!));
-    waitFor(annotated.writeText(annotate(verdict)));
+    const tail = annotate(verdict);
+    waitFor(annotated.writeBytes(tail, 0, tail.length));
     const { targets: to, suggestion } = route(verdict);
     if (to.length === 0) return;
     const cell = cellText(row, columnIndex);

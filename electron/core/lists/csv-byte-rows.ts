@@ -231,22 +231,29 @@ export async function readCsvByteRows(path: string, onRow: ByteRowHandler, optio
   };
   let skipping = options.skipFirstRow === true;
   const handle = await open(path, 'r');
+  let ahead: Promise<number> | undefined;
   try {
     let bytes = Buffer.allocUnsafe(readBytes * 2);
     let filled = 0;
     let pos = sniff.bomLength;
     let checked = 0;
     let atEnd = false;
+    // The next piece of the file is read while the rows before it are handled.
+    const piece = Buffer.allocUnsafe(readBytes);
+    const readPiece = () => handle.read(piece, 0, readBytes).then(({ bytesRead }) => bytesRead);
+    ahead = readPiece();
     while (!atEnd || pos < filled) {
       if (!atEnd) {
-        if (filled === bytes.length) {
+        const bytesRead = await ahead!;
+        while (filled + bytesRead > bytes.length) {
           if (bytes.length > maxCellChars) return false;
           const larger = Buffer.allocUnsafe(bytes.length * 2);
           bytes.copy(larger, 0, 0, filled);
           bytes = larger;
         }
-        const { bytesRead } = await handle.read(bytes, filled, Math.min(readBytes, bytes.length - filled));
-        options.onBytes?.(bytes.subarray(filled, filled + bytesRead));
+        piece.copy(bytes, filled, 0, bytesRead);
+        options.onBytes?.(piece.subarray(0, bytesRead));
+        if (bytesRead > 0) ahead = readPiece();
         filled += bytesRead;
         atEnd = bytesRead === 0;
         const boundary = atEnd ? filled : characterBoundary(bytes, checked, filled);
@@ -277,6 +284,8 @@ export async function readCsvByteRows(path: string, onRow: ByteRowHandler, optio
     }
     return true;
   } finally {
+    // A read still under way must end before its handle closes.
+    await ahead?.catch(() => {});
     await handle.close();
   }
 }
