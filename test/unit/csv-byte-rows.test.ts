@@ -103,6 +103,7 @@ describe('reading rows as bytes', () => {
     ['a line break unlike the first', 'email\r\na@example.com\nb@example.com\r\n'],
     ['text after a closing quote', 'email,name\r\na@example.com,"Ann" Lee\r\n'],
     ['a quote that never closes', 'email,name\r\na@example.com,"Ann\r\n'],
+    ['a row longer than the longest cell', `email,note\r\na@example.com,${'x'.repeat(4.5 * 1024 * 1024)}\r\n`],
   ])('leaves %s to the reader', async (_, content) => {
     const path = join(await mkdtemp(join(tmpdir(), 'sift-bytes-')), 'odd.csv');
     await writeFile(path, content);

@@ -246,7 +246,7 @@ export async function readCsvByteRows(path: string, onRow: ByteRowHandler, optio
       if (!atEnd) {
         const bytesRead = await ahead!;
         while (filled + bytesRead > bytes.length) {
-          if (bytes.length > maxCellChars) return false;
+          if (bytes.length >= maxCellChars) return false;
           const larger = Buffer.allocUnsafe(bytes.length * 2);
           bytes.copy(larger, 0, 0, filled);
           bytes = larger;
