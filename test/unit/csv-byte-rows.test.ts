@@ -1,7 +1,7 @@
 // The byte scanner must read every file it accepts exactly as csv-reader.ts (papaparse) does, or
 // verdicts land on the wrong rows: a seeded fuzz holds it to the reader's rows, and to its say on which
 // files it leaves to the reader.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,29 @@ describe('reading rows as bytes', () => {
     expect(scanned.length).toBe(30_000);
     expect(scanned).toEqual(expected);
     expect(seen).toBe(Buffer.byteLength(text));
+  });
+
+  it('reports a read that fails while a row waits as its error, never as unhandled', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'sift-bytes-')), 'failing.csv');
+    await writeFile(path, 'a,b\n'.repeat(600_000));
+    const probe = await open(path, 'r');
+    const fileHandle = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const read = fileHandle.read;
+    let reads = 0;
+    fileHandle.read = function (this: unknown, ...args: unknown[]) {
+      reads += 1;
+      // The second piece is the one read ahead while the first rows are handed on.
+      return reads === 3 ? Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' })) : read.apply(this, args);
+    };
+    try {
+      const slowRow = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+      let rows = 0;
+      const reading = readCsvByteRows(path, () => (++rows === 1 ? slowRow() : undefined), { delimiter: ',' });
+      await expect(reading).rejects.toMatchObject({ code: 'EIO' });
+    } finally {
+      fileHandle.read = read;
+    }
   });
 
   it.each([

@@ -75,7 +75,8 @@ type LineBreak = '\n' | '\r\n' | '\r';
 
 /**
  * The line break papaparse will split rows on: its guess from its first chunk of text, which is the
- * file's first 64 KiB decoded (text-decoding.ts). Quotes out of place can make it differ from the first one.
+ * file's first `decodedChunkBytes` decoded (text-decoding.ts, where `readHead` reads as many). Quotes out
+ * of place can make it differ from the first line break.
  */
 function papaparseLineBreak(head: Uint8Array, bomLength: number, delimiter: string): LineBreak | null {
   const text = new StringDecoder('utf8').write(head.subarray(bomLength));
@@ -198,7 +199,7 @@ function sniffOrNull(head: Uint8Array) {
 export type ByteRowsOptions = {
   delimiter: string;
   skipFirstRow?: boolean;
-  /** Sees every byte of the file as it is read. */
+  /** Sees every byte of the file as it is read; the chunk is reused after the call. */
   onBytes?: (chunk: Buffer) => void;
 };
 
@@ -240,7 +241,12 @@ export async function readCsvByteRows(path: string, onRow: ByteRowHandler, optio
     let atEnd = false;
     // The next piece of the file is read while the rows before it are handled.
     const piece = Buffer.allocUnsafe(readBytes);
-    const readPiece = () => handle.read(piece, 0, readBytes).then(({ bytesRead }) => bytesRead);
+    const readPiece = () => {
+      const read = handle.read(piece, 0, readBytes).then(({ bytesRead }) => bytesRead);
+      // A read that fails while a row is being written is seen when it is awaited, not as unhandled.
+      read.catch(() => {});
+      return read;
+    };
     ahead = readPiece();
     while (!atEnd || pos < filled) {
       if (!atEnd) {

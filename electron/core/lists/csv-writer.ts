@@ -60,7 +60,7 @@ export function writeFailure(error: unknown, path: string): AppError {
 }
 
 const bufferBytes = 1024 * 1024;
-/** How many full buffers may be on their way to the disk before a writer is made to wait. */
+/** Full buffers that may be on their way to the disk; one more, and the writer waits until all are written. */
 const maxQueuedBuffers = 3;
 /** Lines are joined into strings of about this many characters before encoding: one encode per line costs more. */
 const pendingChars = 16 * 1024;
@@ -118,7 +118,10 @@ export class BufferedFileWriter {
     return wait;
   }
 
-  /** A short text of ASCII characters only (a line break, a quote), without a call into the encoder. */
+  /**
+   * A short text of ASCII characters only (a quote, a line break, a row's padding), without a call into
+   * the encoder. It must fit in one buffer: this copies, never splits.
+   */
   writeAscii(text: string): Promise<void> | undefined {
     const wait = this.room(text.length);
     for (let i = 0; i < text.length; i += 1) this.buffer[this.used++] = text.charCodeAt(i);

@@ -9,9 +9,13 @@ export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252
 
 export type SniffResult = { encoding: TextEncodingName; bomLength: number };
 
-const SNIFF_BYTES = 64 * 1024;
 /** 64 KiB chunks decode to strings small enough for V8's young generation, so they are freed quickly. */
-const CHUNK_BYTES = 64 * 1024;
+export const decodedChunkBytes = 64 * 1024;
+/**
+ * The head read to sniff the encoding is the first chunk itself: csv-byte-rows.ts asks papaparse for the
+ * line break it will guess from its first chunk, and must show it the same text.
+ */
+const SNIFF_BYTES = decodedChunkBytes;
 
 /** Decides the encoding from the first bytes: a BOM wins; else valid UTF-8; else Windows-1252. */
 export function sniffEncoding(head: Uint8Array): SniffResult {
@@ -46,7 +50,7 @@ export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<Uint8
  * byte of the file as read (a hash of the whole input costs no second read).
  */
 export function openDecodedText(path: string, sniff: SniffResult, onBytes?: (chunk: Buffer) => void): Readable {
-  const bytes = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const bytes = createReadStream(path, { highWaterMark: decodedChunkBytes });
   let skip = sniff.bomLength;
   // Node's own decoders are the fast path; TextDecoder covers what Node has no name for.
   const nodeEncoding = sniff.encoding === 'utf-8' ? 'utf8' : sniff.encoding === 'utf-16le' ? 'utf16le' : null;
