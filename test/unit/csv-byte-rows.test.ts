@@ -7,17 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellText, readCsvByteRows } from '../../electron/core/lists/csv-byte-rows.ts';
 import { readCsvRows } from '../../electron/core/lists/csv-reader.ts';
-
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { seededRandom } from '../support/seeded-random.ts';
 
 const pieces = ['a', 'b', 'Zoë', '7', ' ', '"', '""', '=', '\t', '\uFEFF', '＋', '—', 'x@y.example', ';'];
 
@@ -61,7 +51,7 @@ async function bothReads(path: string, delimiter: string, skipFirstRow: boolean)
 describe('reading rows as bytes', () => {
   it('agrees with the reader on every file it accepts, and accepts most of them', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'sift-bytes-'));
-    const random = seeded(20261123);
+    const random = seededRandom(20261123);
     let accepted = 0;
     const runs = 1500;
     for (let run = 0; run < runs; run += 1) {

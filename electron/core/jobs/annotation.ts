@@ -1,5 +1,6 @@
-// The sift_* columns the annotated file adds to each row, written once per address and reused for every
-// row that holds it (a first occurrence and a repeat differ only in billed and duplicate).
+// The sift_* columns the annotated file adds to each row, encoded once and reused: as text, once per
+// address (a first occurrence and a repeat differ only in billed and duplicate); as bytes, once per
+// result, reason and flags when there is no suggestion.
 import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../common/list-funnel.ts';
 import { verdictFlag, type VerdictColumns } from './list-store.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';

@@ -173,7 +173,7 @@ function isBlank(row: ByteRow): boolean {
   if (row.count !== 1) return false;
   const first = row.bytes[row.start];
   if (row.end === row.start) return true;
-  // Most one-cell rows start with a letter or digit, and are not blank.
+  // Most one-cell rows start with a letter, and are not blank.
   if (first !== undefined && (first | 0x20) >= 97 && (first | 0x20) <= 122) return false;
   return cellText(row, 0).trim() === '';
 }

@@ -143,14 +143,7 @@ export class BufferedFileWriter {
   private encodePending(): Promise<void> | undefined {
     const text = this.pending;
     this.pending = '';
-    if (text.length === 0) return undefined;
-    if (text.length * 3 > bufferBytes) {
-      this.writeBuffer();
-      return this.enqueue(text);
-    }
-    const written = this.used + text.length * 3 > bufferBytes ? this.writeBuffer() : undefined;
-    this.used += this.buffer.write(text, this.used);
-    return written;
+    return text.length === 0 ? undefined : this.writeText(text);
   }
 
   /** Hands the buffer to the disk; answers a promise to wait for only when several are on their way. */

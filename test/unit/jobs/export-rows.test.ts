@@ -14,17 +14,7 @@ import type { RowVerdict } from '../../../electron/core/jobs/row-verdicts.ts';
 import { readCsvByteRows } from '../../../electron/core/lists/csv-byte-rows.ts';
 import { readCsvRows } from '../../../electron/core/lists/csv-reader.ts';
 import { BufferedFileWriter } from '../../../electron/core/lists/csv-writer.ts';
-
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { seededRandom } from '../../support/seeded-random.ts';
 
 const emails = [
   'ann@example.com',
@@ -63,7 +53,7 @@ const results = ['valid', 'invalid', 'catch_all', 'unknown', null];
 
 /** The same verdicts for both forms: fresh arrays each time, as the export reads them. */
 function verdictsFor(seed: number) {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   return (): RowVerdict => {
     if (random() < 0.1) return { address: null, duplicate: false };
     const suggestion = random() < 0.2 ? 'fixed@example.com' : null;
@@ -102,7 +92,7 @@ async function writeForm(form: 'bytes' | 'text', input: string, folder: string, 
 describe('the two forms of an exported row', () => {
   it('write the same bytes for the same rows and verdicts', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sift-forms-'));
-    const random = seeded(7);
+    const random = seededRandom(7);
     for (let run = 0; run < 60; run += 1) {
       const input = join(dir, `list-${run}.csv`);
       await writeFile(input, randomList(random, random() < 0.5 ? '\r\n' : '\n'));
