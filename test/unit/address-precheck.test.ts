@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAddress, precheckAddress } from '../../electron/core/email/address-precheck.ts';
+import { isNormalAddressBytes, normaliseAddress, precheckAddress } from '../../electron/core/email/address-precheck.ts';
 import { neutraliseFormula } from '../../electron/core/lists/formula-guard.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 describe('normaliseAddress', () => {
   it.each([
@@ -10,6 +11,61 @@ describe('normaliseAddress', () => {
     ['<bob@Example.net>', 'bob@example.net'],
     ['Bob <bob@example.net>', 'bob@example.net'],
   ])('%s → %s', (raw, expected) => expect(normaliseAddress(raw)).toBe(expected));
+});
+
+describe('isNormalAddressBytes', () => {
+  const isNormal = (text: string) => {
+    // Inside a larger buffer, as the export hands it a cell of a row.
+    const bytes = Buffer.from(`x,${text},y`);
+    return isNormalAddressBytes(bytes, 2, bytes.length - 2);
+  };
+
+  it.each(['ann@example.com', 'Ann.Lee+news@example.com', 'no-at-sign', 'A@b@example.com'])(
+    'says %s needs no normalising',
+    (text) => expect(isNormal(text)).toBe(true),
+  );
+
+  it.each([
+    ' ann@example.com',
+    'ann@Example.com',
+    'mailto:ann@example.com',
+    '<ann@example.com>',
+    '"ann@example.com"',
+    '',
+  ])('leaves %j to normaliseAddress', (text) => expect(isNormal(text)).toBe(false));
+
+  it('never says yes where normaliseAddress would change the text', () => {
+    const random = seededRandom(11);
+    const pieces = [
+      'a',
+      'B',
+      'z',
+      'M',
+      '@',
+      '.',
+      '"',
+      "'",
+      ' ',
+      '\t',
+      '>',
+      '<',
+      ':',
+      'mailto:',
+      'é',
+      '\u00a0',
+      '\ufeff',
+      '?',
+    ];
+    let yes = 0;
+    for (let run = 0; run < 20_000; run += 1) {
+      const length = 1 + Math.floor(random() * 12);
+      const text = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]!).join('');
+      if (!isNormal(text)) continue;
+      yes += 1;
+      expect(normaliseAddress(text), JSON.stringify(text)).toBe(text);
+    }
+    expect(yes).toBeGreaterThan(1000);
+  });
 });
 
 describe('precheckAddress', () => {

@@ -27,7 +27,7 @@ const isFunnelDuplicate = (verdict: RowVerdict) =>
   verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
-type Annotated = VerdictColumns & { 5?: string; 6?: string };
+type Annotated = VerdictColumns & { 4?: string; 5?: string };
 
 /**
  * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
@@ -57,8 +57,8 @@ export function annotationWriter(cell: (value: string) => string, delimiter: str
     const address = verdict.address as Annotated | null;
     if (!address) return encode(null, false, false);
     // A credit is spent once per address: on its first row, not on its duplicates.
-    if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(address, false, true));
-    return (address[5] ??= encode(address, hasFlag(address, 'billed'), false));
+    if (isFunnelDuplicate(verdict)) return (address[5] ??= encode(address, false, true));
+    return (address[4] ??= encode(address, hasFlag(address, 'billed'), false));
   };
 }
 

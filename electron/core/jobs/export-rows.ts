@@ -5,7 +5,7 @@
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { ExportKind } from '../../common/contract.ts';
 import type { JobSettings } from './job-settings.ts';
-import { normaliseAddress } from '../email/address-precheck.ts';
+import { isNormalAddressBytes, normaliseAddress } from '../email/address-precheck.ts';
 import { cellFlag, cellText, type ByteRow } from '../lists/csv-byte-rows.ts';
 import { csvCellWriter, csvLineWriter, type BufferedFileWriter } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
@@ -83,6 +83,10 @@ const guardByFirstByte = new Uint8Array(256).map((_, b) => {
   return b > 0x20 && b < 0x7f ? 0 : 2; // blanks, controls and non-ASCII (full-width signs) go to the guard
 });
 
+/** Whether cell `i` is unquoted and already the address it stands for (most are): no string needed. */
+const isPlainNormalCell = (row: ByteRow, i: number) =>
+  i < row.count && row.flags[i] === 0 && isNormalAddressBytes(row.bytes, row.cellStart[i]!, row.cellEnd[i]!);
+
 /** Rows as bytes: runs of cells copied as they are, and only the cells that change written as text. */
 export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const { delimiter, columnIndex, width } = layout;
@@ -138,10 +142,14 @@ export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
     waitFor(annotated.writeBytes(tail, 0, tail.length));
     const { targets: to, suggestion } = route(verdict);
     if (to.length === 0) return;
-    const cell = cellText(row, columnIndex);
-    const address = suggestion ?? normaliseAddress(cell);
     // An address written as it stands in the input is copied with the cells around it.
-    const replaced = address === cell ? -1 : columnIndex;
+    let replaced = -1;
+    let address = '';
+    if (suggestion !== null || !isPlainNormalCell(row, columnIndex)) {
+      const cell = cellText(row, columnIndex);
+      address = suggestion ?? normaliseAddress(cell);
+      if (address !== cell) replaced = columnIndex;
+    }
     for (const writer of to) {
       writeCells(writer, row, waitFor, false, replaced, address);
       waitFor(writer.writeAscii('\r\n'));

@@ -48,7 +48,7 @@ export async function detectListLayout(
 }
 
 /** Whether the address stored (or about to be) under an id is `key`: how a fingerprint match is confirmed. */
-export function keyCheck(list: ListStore, pending: ReadonlyMap<number, string> = new Map()) {
+export function keyCheck(list: ListStore, pending: Pick<ReadonlyMap<number, string>, 'get'> = new Map()) {
   return (id: number, key: string) => (pending.get(id) ?? list.keyOf(id)) === key;
 }
 
@@ -81,7 +81,10 @@ export async function importList(
   let rowIds = new Int32Array(rowsPerChunk);
   let filled = 0;
   let fresh: NewAddress[] = [];
-  const pendingKeys = new Map<number, string>();
+  // The keys of the chunk not yet stored: its new ids run on from the first one's.
+  const pendingKeys = {
+    get: (id: number) => (fresh.length > 0 && id >= fresh[0]!.id ? fresh[id - fresh[0]!.id]?.key : undefined),
+  };
   let reportedAt = performance.now();
   const sameKey = keyCheck(list, pendingKeys);
   const nextId = () => ++lastId;
@@ -92,7 +95,6 @@ export async function importList(
     rowIds = new Int32Array(rowsPerChunk);
     filled = 0;
     fresh = [];
-    pendingKeys.clear();
     // The catalog commits durably, so it hears of progress a few times a second, not every chunk.
     if (performance.now() - reportedAt >= progressEveryMs) {
       reportedAt = performance.now();
@@ -115,7 +117,6 @@ export async function importList(
       if (!check.ok) counts.badSyntax += 1;
       else if (!created) counts.duplicates += 1;
       if (created) {
-        pendingKeys.set(id, key);
         fresh.push({
           id,
           key,
@@ -153,7 +154,6 @@ export async function importList(
       counts = emptyCounts();
       hash = createHash('sha256');
       [row, lastId, firstRowOfChunk, filled, fresh] = [0, 0, 1, 0, []];
-      pendingKeys.clear();
       await readCsvRows(job.inputPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
         ...readOptions,
         onBytes: (bytes) => hash.update(bytes),

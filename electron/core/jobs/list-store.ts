@@ -39,10 +39,10 @@ export type AddressRecord = NewAddress & {
 };
 
 /**
- * [first row, result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable
- * and accepted (`verdictFlag`). Five values per address: reading them is a good part of an export.
+ * [result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable and
+ * accepted (`verdictFlag`). Four values per address: reading them is a good part of an export.
  */
-export type VerdictColumns = [number, string | null, number, string | null, string | null];
+export type VerdictColumns = [string | null, number, string | null, string | null];
 
 /** The bits of `VerdictColumns`' flags. */
 export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8 } as const;
@@ -118,7 +118,7 @@ export function openListStore(path: string) {
   const flags = `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable} + accepted * ${verdictFlag.accepted}`;
   const verdictsBetween = sql(
     db,
-    `SELECT first_row, result, ${flags}, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
+    `SELECT result, ${flags}, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
   );
   verdictsBetween.setReturnArrays(true);
 

@@ -1,9 +1,11 @@
 // Each row of a job's list with its address's verdict, in row order: what the export writes beside the
 // row's own cells. Reads the list a chunk of rows at a time: the addresses a chunk introduces are one
 // range of ids, fetched in one query; a repeat of an earlier address is one lookup (the recent ones kept).
+// Ids were given in order of first appearance, so a row is its address's first exactly when its id is
+// higher than every id before it: no column of the store needs to say which row came first.
 import { verdictFlag, type ListStore, type VerdictColumns } from './list-store.ts';
 
-export const column = { firstRow: 0, result: 1, flags: 2, reason: 3, suggestion: 4 } as const;
+export const column = { result: 0, flags: 1, reason: 2, suggestion: 3 } as const;
 
 /** Whether an address has a flag: billed, role, disposable, or accepted (the person took the typo suggestion). */
 export const hasFlag = (address: VerdictColumns, flag: keyof typeof verdictFlag) =>
@@ -21,6 +23,8 @@ export function createRowVerdicts(list: ListStore) {
   let introduced: VerdictColumns[] = [];
   let firstIntroduced = 1;
   let highestId = 0;
+  /** The highest id of the rows read so far: a row with an id up to it repeats an earlier row's address. */
+  let highestSeen = 0;
   const repeats = new Map<number, VerdictColumns>();
   const verdict: RowVerdict = { address: null, duplicate: false };
 
@@ -56,7 +60,8 @@ export function createRowVerdicts(list: ListStore) {
       const id = ids[row - firstRow];
       if (id === undefined) return undefined;
       verdict.address = id === 0 ? null : id >= firstIntroduced ? introduced[id - firstIntroduced]! : repeated(id);
-      verdict.duplicate = verdict.address !== null && verdict.address[column.firstRow] !== row;
+      verdict.duplicate = id !== 0 && id <= highestSeen;
+      if (id > highestSeen) highestSeen = id;
       return verdict;
     },
   };

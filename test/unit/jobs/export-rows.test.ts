@@ -58,7 +58,6 @@ function verdictsFor(seed: number) {
     if (random() < 0.1) return { address: null, duplicate: false };
     const suggestion = random() < 0.2 ? 'fixed@example.com' : null;
     const address: VerdictColumns = [
-      1,
       results[Math.floor(random() * results.length)]!,
       Math.floor(random() * 16),
       random() < 0.3 ? 'rejected, "hard"' : null,
