@@ -1,6 +1,7 @@
 // One Vite config for the three bundles and the unit tests:
 //   default mode: the renderer (React) into dist/renderer/
-//   --mode main:   Electron's main process into dist/electron/main.js (ESM, dependencies external)
+//   --mode main:   Electron's main process into dist/electron/main.js (ESM, dependencies external), with
+//                  the import's writer thread beside it
 //   --mode preload: the sandboxed preload into dist/electron/preload.cjs (one CommonJS file)
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
@@ -13,11 +14,17 @@ export default defineConfig(({ mode }) => {
   if (mode === 'main') {
     return {
       build: {
-        ssr: 'electron/main.ts',
+        ssr: true,
         outDir: 'dist/electron',
         emptyOutDir: false,
         target: 'node24',
-        rollupOptions: { external: nodeExternals, output: { format: 'es', entryFileNames: 'main.js' } },
+        rollupOptions: {
+          // The import's writer thread is a file of its own, which main starts as a worker.
+          input: { main: 'electron/main.ts', 'import-writer-worker': 'electron/core/jobs/import-writer-worker.ts' },
+          external: nodeExternals,
+          // Everything in one folder, so a module finds the worker's file beside it wherever rollup put it.
+          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+        },
       },
     };
   }

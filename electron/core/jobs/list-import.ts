@@ -1,7 +1,8 @@
 // Reads a list into its job, streaming: layout from the first rows, then every row pre-checked and
 // stored, a chunk of rows at a time. Each distinct address gets an id in order of first appearance,
-// found through an address index, so a repeat costs no random write. Nothing is sent or billed here;
-// an import cut short by a crash starts over from the file.
+// found through an address index, so a repeat costs no random write. The chunks are stored on a thread
+// of their own (import-writer.ts) while this one reads on. Nothing is sent or billed here; an import cut
+// short by a crash starts over from the file.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -13,7 +14,9 @@ import { readCsvRows } from '../lists/csv-reader.ts';
 import { detectLayout, type ListLayout } from '../lists/email-column.ts';
 import { createAddressIndex, type AddressIndex } from '../email/address-index.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
-import { rowsPerChunk, type ListStore, type NewAddress } from './list-store.ts';
+import { createChunkPacker } from './import-chunks.ts';
+import { startImportWriter } from './import-writer.ts';
+import { rowsPerChunk, type ListStore } from './list-store.ts';
 
 const sampleRows = 200;
 /**
@@ -80,27 +83,26 @@ export async function importList(
   let firstRowOfChunk = 1;
   let rowIds = new Int32Array(rowsPerChunk);
   let filled = 0;
-  let fresh: NewAddress[] = [];
-  // The keys of the chunk not yet stored: its new ids run on from the first one's.
-  const pendingKeys = {
-    get: (id: number) => (fresh.length > 0 && id >= fresh[0]!.id ? fresh[id - fresh[0]!.id]?.key : undefined),
-  };
+  const packer = createChunkPacker();
+  let writer = startImportWriter(store.listPath(job.id));
+  // The keys not yet stored: this chunk's, then those of chunks still on their way to the store.
+  const pendingKeys = { get: (id: number) => packer.keyOf(id) ?? writer.keyOf(id) };
   let reportedAt = performance.now();
   const sameKey = keyCheck(list, pendingKeys);
   const nextId = () => ++lastId;
 
   const flush = () => {
-    list.appendImport(fresh, firstRowOfChunk, rowIds.subarray(0, filled));
+    const written = writer.write(packer.take(firstRowOfChunk, rowIds.subarray(0, filled)));
     firstRowOfChunk = row + 1;
     rowIds = new Int32Array(rowsPerChunk);
     filled = 0;
-    fresh = [];
     // The catalog commits durably, so it hears of progress a few times a second, not every chunk.
     if (performance.now() - reportedAt >= progressEveryMs) {
       reportedAt = performance.now();
       store.setImportedRows(job.id, row);
       onProgress(row);
     }
+    return written;
   };
 
   /** Pre-checks one row's address cell and gives the row its address's id. */
@@ -117,7 +119,7 @@ export async function importList(
       if (!check.ok) counts.badSyntax += 1;
       else if (!created) counts.duplicates += 1;
       if (created) {
-        fresh.push({
+        packer.add({
           id,
           key,
           // Bad syntax is stored as it was written, for the annotated file.
@@ -136,10 +138,9 @@ export async function importList(
         }
       }
     }
-    if (filled === rowsPerChunk) flush();
+    if (filled === rowsPerChunk) return flush();
   };
 
-  list.beginBulk();
   try {
     const readOptions = { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader };
     const { columnIndex } = layout;
@@ -149,19 +150,24 @@ export async function importList(
       onBytes: (bytes) => hash.update(bytes),
     });
     if (!asBytes) {
+      packer.take(0, rowIds); // what the byte reader left unstored is read again
+      await writer.close();
       list.clear();
+      writer = startImportWriter(store.listPath(job.id));
       index = createAddressIndex(size / bytesPerRowGuess);
       counts = emptyCounts();
       hash = createHash('sha256');
-      [row, lastId, firstRowOfChunk, filled, fresh] = [0, 0, 1, 0, []];
+      [row, lastId, firstRowOfChunk, filled] = [0, 0, 1, 0];
       await readCsvRows(job.inputPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
         ...readOptions,
         onBytes: (bytes) => hash.update(bytes),
       });
     }
-    if (filled > 0 || fresh.length > 0) flush();
-  } finally {
-    list.endBulk();
+    if (filled > 0) await flush();
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
   }
   if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
   store.finishImport(job.id, { rowsTotal: row, precheck: counts, contentHash: hash.digest('hex') });

@@ -1,0 +1,45 @@
+// The import's writer thread (import-writer.ts): stores each packed chunk of a list in its own
+// transaction, on its own connection to the job's list file, and says when each is stored. After a
+// failure it stores nothing more: the import is then started over from the file.
+import { parentPort, workerData } from 'node:worker_threads';
+import { unpackChunk, type PackedChunk } from './import-chunks.ts';
+import { openListStore } from './list-store.ts';
+import type { WriterMessage } from './import-writer.ts';
+
+const port = parentPort!;
+const post = (message: WriterMessage) => port.postMessage(message);
+let failed = false;
+
+try {
+  const list = openListStore((workerData as { listPath: string }).listPath);
+  list.beginBulk();
+  port.on('message', (chunk: PackedChunk | 'close') => {
+    if (chunk === 'close') {
+      list.endBulk();
+      list.close();
+      post({ closed: true });
+      port.close();
+      return;
+    }
+    if (failed) return;
+    try {
+      list.appendImport(unpackChunk(chunk), chunk.firstRow, chunk.rowIds);
+      post({ stored: chunk.firstId });
+    } catch (error) {
+      failed = true;
+      post({ failed: describe(error) });
+    }
+  });
+} catch (error) {
+  post({ failed: describe(error) });
+}
+
+/** What the importing thread needs to tell the failure as it would its own (an SQLite error's code, say). */
+function describe(error: unknown): { message: string; code?: string; errcode?: number } {
+  const { message, code, errcode } = error as { message?: string; code?: unknown; errcode?: unknown };
+  return {
+    message: String(message ?? error),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof errcode === 'number' ? { errcode } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+// Stores an import's chunks on a thread of its own (import-writer-worker.ts), so reading and pre-checking
+// the list (this thread) and writing it to SQLite (that one) run on two cores at once. A few chunks may be
+// in flight; until the worker says a chunk is stored, its keys are answered from the chunk here.
+import { Worker } from 'node:worker_threads';
+import { packedKeyOf, transferablesOf, type PackedChunk, type SentKeys } from './import-chunks.ts';
+
+export type WriterMessage =
+  { stored: number } | { closed: true } | { failed: { message: string; code?: string; errcode?: number } };
+
+/** Chunks sent and not yet stored before the reader waits: enough to keep both threads busy. */
+const maxInFlight = 4;
+
+/** The worker's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
+const workerUrl = new URL(
+  import.meta.url.endsWith('.ts') ? './import-writer-worker.ts' : './import-writer-worker.js',
+  import.meta.url,
+);
+
+export type ImportWriter = {
+  /** Sends a chunk; answers a promise to wait for when too many are in flight. */
+  write(chunk: PackedChunk): Promise<void> | undefined;
+  /** The key of an address sent but perhaps not stored yet, or undefined. */
+  keyOf(id: number): string | undefined;
+  /** Stores what was sent, then ends the worker. */
+  close(): Promise<void>;
+  /** Ends the worker at once: an import that failed starts over from the file. */
+  abort(): Promise<void>;
+};
+
+export function startImportWriter(listPath: string): ImportWriter {
+  const worker = new Worker(workerUrl, { workerData: { listPath } });
+  const inFlight: SentKeys[] = [];
+  let failure: Error | null = null;
+  let closed = false;
+  let waiters: { resolve: () => void; reject: (error: Error) => void; until: () => boolean }[] = [];
+
+  const wake = () => {
+    const ready = waiters.filter((waiter) => failure || waiter.until());
+    waiters = waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) {
+      if (failure) waiter.reject(failure);
+      else waiter.resolve();
+    }
+  };
+  const fail = (error: Error) => {
+    failure ??= error;
+    wake();
+  };
+  const waitUntil = (until: () => boolean) =>
+    failure
+      ? Promise.reject(failure)
+      : until()
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => waiters.push({ resolve, reject, until }));
+
+  worker.on('message', (message: WriterMessage) => {
+    if ('stored' in message) inFlight.shift();
+    else if ('closed' in message) closed = true;
+    else fail(Object.assign(new Error(message.failed.message), message.failed));
+    wake();
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => {
+    if (!closed) fail(new Error(`The import's writer stopped (exit code ${code}) before the list was stored.`));
+  });
+
+  return {
+    write(chunk) {
+      if (failure) throw failure;
+      // The keys stay readable here: `keys` is a string, and `keyEnds` is copied, not handed over.
+      inFlight.push(chunk);
+      worker.postMessage(chunk, transferablesOf(chunk));
+      if (inFlight.length >= maxInFlight) return waitUntil(() => inFlight.length < maxInFlight);
+    },
+    keyOf(id) {
+      for (const chunk of inFlight) {
+        const key = packedKeyOf(chunk, id);
+        if (key !== undefined) return key;
+      }
+      return undefined;
+    },
+    async close() {
+      await waitUntil(() => inFlight.length === 0);
+      worker.postMessage('close');
+      await waitUntil(() => closed);
+    },
+    async abort() {
+      closed = true;
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Electron's main process runs from the bundle, not from source: the import's writer thread must be
+// built beside it and store a list from there. (Electron's binary cannot run here; its Node can.)
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createChunkPacker, transferablesOf } from '../../electron/core/jobs/import-chunks.ts';
+import { openListStore } from '../../electron/core/jobs/list-store.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+// Inside the project, as dist/ is: the bundle imports its packages from node_modules.
+const cache = join(root, 'node_modules/.cache');
+await mkdir(cache, { recursive: true });
+const outDir = await mkdtemp(join(cache, 'sift-main-bundle-'));
+afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+describe('the main bundle', () => {
+  it('holds the import writer beside main.js, and that file stores a chunk', async () => {
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--mode',
+        'main',
+        '--logLevel',
+        'error',
+        '--outDir',
+        outDir,
+      ],
+      { cwd: root },
+    );
+    expect(await readFile(join(outDir, 'main.js'), 'utf8')).toContain('./import-writer-worker.js');
+
+    const listPath = join(outDir, 'list.sqlite');
+    const list = openListStore(listPath);
+    const packer = createChunkPacker();
+    packer.add({
+      id: 1,
+      key: 'ann@example.com',
+      address: 'Ann@example.com',
+      firstRow: 1,
+      sendable: true,
+      role: false,
+      disposable: false,
+      suggestion: null,
+    });
+    const chunk = packer.take(1, Int32Array.of(1, 0, 1));
+    const worker = new Worker(join(outDir, 'import-writer-worker.js'), { workerData: { listPath } });
+    const stored = new Promise((resolve, reject) => {
+      worker.on('message', resolve);
+      worker.on('error', reject);
+    });
+    worker.postMessage(chunk, transferablesOf(chunk));
+    expect(await stored).toEqual({ stored: 1 });
+    await worker.terminate();
+    expect(list.address(1)).toMatchObject({ key: 'ann@example.com', address: 'Ann@example.com' });
+    expect([...list.rowChunks()][0]!.addressIds).toEqual(Int32Array.of(1, 0, 1));
+    list.close();
+  });
+});
