@@ -3,7 +3,7 @@
 // failure it stores nothing more: the import is then started over from the file.
 import { parentPort, workerData } from 'node:worker_threads';
 import { unpackChunk, type PackedChunk } from './import-chunks.ts';
-import { openListStore } from './list-store.ts';
+import { openListAppender } from './list-store-append.ts';
 import type { WriterMessage } from './import-writer.ts';
 
 const port = parentPort!;
@@ -11,7 +11,7 @@ const post = (message: WriterMessage) => port.postMessage(message);
 let failed = false;
 
 try {
-  const list = openListStore((workerData as { listPath: string }).listPath);
+  const list = openListAppender((workerData as { listPath: string }).listPath);
   list.beginBulk();
   port.on('message', (chunk: PackedChunk | 'close') => {
     if (chunk === 'close') {

@@ -5,20 +5,17 @@
 //               the batch id the service gave, and how far its results have been read
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
-import { badSyntaxResult } from '../../common/list-funnel.ts';
+import { listAppender } from './list-store-append.ts';
 import type { StatementSync } from 'node:sqlite';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
 
 export const rowsPerChunk = 4096;
-/** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
-const insertGroup = 32;
 /** Verdicts per multi-row UPDATE, for the same reason; each verdict is five values (id, result, billed, reason, provider). */
 const updateGroup = 32;
 const valuesPerVerdict = 5;
 const verdictValues = `(${Array(valuesPerVerdict).fill('?').join(', ')})`;
-const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
 
 export type NewAddress = {
   id: number;
@@ -76,27 +73,6 @@ export type ListStore = ReturnType<typeof openListStore>;
 export function openListStore(path: string) {
   const db = openDatabase(path);
   migrateListStore(db);
-  const groupInsert = sql(
-    db,
-    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-  );
-  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const columnCount = 10;
-  const groupArgs: (string | number | null)[] = new Array(insertGroup * columnCount);
-  /** Writes an address's values into `args` at `at`, in `addressColumns` order. */
-  const fill = (args: (string | number | null)[], at: number, a: NewAddress) => {
-    args[at] = a.id;
-    args[at + 1] = a.key;
-    args[at + 2] = a.address;
-    args[at + 3] = a.firstRow;
-    args[at + 4] = a.sendable ? 1 : 0;
-    args[at + 5] = a.role ? 1 : 0;
-    args[at + 6] = a.disposable ? 1 : 0;
-    args[at + 7] = a.suggestion;
-    // Bad syntax has its verdict from the start.
-    args[at + 8] = a.sendable ? null : badSyntaxResult;
-    args[at + 9] = a.sendable ? null : 'syntax';
-  };
 
   /** Verdicts for `count` addresses in one statement; RETURNING tells which were their first. */
   const verdictUpdate = (count: number) => {
@@ -126,39 +102,10 @@ export function openListStore(path: string) {
     db,
     close: () => db.close(),
 
-    /**
-     * Import mode: commits are not flushed to disk one by one. An import cut short by a crash is
-     * started over from the file anyway (`clear`), and full durability returns with `endBulk`.
-     */
-    beginBulk: () => db.exec('PRAGMA synchronous = OFF'),
-    endBulk: () => db.exec('PRAGMA synchronous = FULL'),
-
     /** Drops whatever an earlier, interrupted import left. Nothing has been sent for it. */
     clear() {
       transaction(db, () => {
         for (const table of ['addresses', 'row_chunks', 'parts', 'counters']) sql(db, `DELETE FROM ${table}`).run();
-      });
-    },
-
-    /** Appends addresses and a chunk of rows together, in one transaction. */
-    appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void {
-      transaction(db, () => {
-        let i = 0;
-        for (; i + insertGroup <= addresses.length; i += insertGroup) {
-          for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!);
-          groupInsert.run(...groupArgs);
-        }
-        const oneArgs: (string | number | null)[] = new Array(columnCount);
-        for (; i < addresses.length; i += 1) {
-          fill(oneArgs, 0, addresses[i]!);
-          oneInsert.run(...oneArgs);
-        }
-        if (addressIds.length > 0) {
-          sql(db, 'INSERT INTO row_chunks (first_row, address_ids) VALUES (?, ?)').run(
-            firstRow,
-            new Uint8Array(addressIds.buffer, addressIds.byteOffset, addressIds.byteLength),
-          );
-        }
       });
     },
 
@@ -221,6 +168,8 @@ export function openListStore(path: string) {
     },
 
     ...partsOf(db),
+
+    ...listAppender(db),
 
     /**
      * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict
