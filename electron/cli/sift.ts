@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
 // The `sift` command line: clean, verify, service.
+import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import { CliExit, type CliIo } from './cli-io.ts';
 import { cleanUsage, runClean } from './clean-command.ts';
 import { runVerify } from './verify-command.ts';
@@ -48,6 +49,7 @@ if (import.meta.main) {
     env: process.env,
     signal: controller.signal,
   };
+  keepHeapNearLive();
   // A running service keeps the process alive after main() returns; everything else ends with this code.
   process.exitCode = await main(process.argv.slice(2), io);
 }

@@ -1,6 +1,7 @@
 // One clean of a list, stage by stage, in its own process so its peak memory is its own:
 // import and pre-check, verification on Sift's own service (sandbox), export of the three files.
 // argv: <input.csv> <data dir> <out dir>. Prints one JSON line of seconds and peak RSS.
+import { keepHeapNearLive } from '../../electron/core/app/heap-tuning.ts';
 import { defaultJobSettings } from '../../electron/core/jobs/job-settings.ts';
 import { openJobStore } from '../../electron/core/jobs/job-store.ts';
 import { createCleaner } from '../../electron/core/jobs/list-cleaner.ts';
@@ -8,6 +9,7 @@ import { createServiceClient } from '../../electron/core/client/service-client.t
 import { startEmbeddedService } from '../../electron/core/service/embedded-service.ts';
 
 const [input, dataDir, outDir] = process.argv.slice(2) as [string, string, string];
+keepHeapNearLive(); // as sift and the app do
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
 const started = performance.now();

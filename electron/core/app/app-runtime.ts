@@ -5,6 +5,7 @@ import { createAppHandlers } from './app-handlers.ts';
 import type { DesktopFiles } from './export-file-handlers.ts';
 import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
+import { keepHeapNearLive } from './heap-tuning.ts';
 import { createUploadStore, type UploadStore } from '../web-host/upload-store.ts';
 import { appName } from './app-paths.ts';
 import { appJobFolders } from '../jobs/job-files.ts';
@@ -40,6 +41,7 @@ export async function createAppRuntime(options: {
   /** The desktop app's Save dialog and file manager; absent in the browser version. */
   desktop?: DesktopFiles;
 }): Promise<AppRuntime> {
+  keepHeapNearLive();
   const events = createEventHub();
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
