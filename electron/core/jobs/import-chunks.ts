@@ -58,6 +58,11 @@ export function createChunkPacker() {
     /** The key of an address added since the last `take`, or undefined. */
     keyOf: (id: number): string | undefined => (id >= firstId ? keys[id - firstId] : undefined),
 
+    /** Forgets what was added (the import starts over). */
+    clear(): void {
+      [keys, texts, firstRows, flags, firstId] = [[], [], [], [], 0];
+    },
+
     take(firstRow: number, rowIds: Int32Array): PackedChunk {
       const chunk: PackedChunk = {
         firstRow,

@@ -15,10 +15,15 @@ try {
   list.beginBulk();
   port.on('message', (chunk: PackedChunk | 'close') => {
     if (chunk === 'close') {
-      list.endBulk();
-      list.close();
-      post({ closed: true });
-      port.close();
+      try {
+        list.endBulk();
+        list.close();
+        post({ closed: true });
+      } catch (error) {
+        post({ failed: describe(error) });
+      } finally {
+        port.close();
+      }
       return;
     }
     if (failed) return;

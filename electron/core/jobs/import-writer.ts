@@ -9,6 +9,8 @@ export type WriterMessage =
 
 /** Chunks sent and not yet stored before the reader waits: enough to keep both threads busy. */
 const maxInFlight = 4;
+/** How long an abandoned writer has to finish the chunks in flight and close before it is terminated. */
+const abortGraceMs = 10_000;
 
 /** The worker's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
 const workerUrl = new URL(
@@ -23,7 +25,7 @@ export type ImportWriter = {
   keyOf(id: number): string | undefined;
   /** Stores what was sent, then ends the worker. */
   close(): Promise<void>;
-  /** Ends the worker at once: an import that failed starts over from the file. */
+  /** Ends the worker once the chunks in flight are stored (an import that failed starts over from the file). */
   abort(): Promise<void>;
 };
 
@@ -53,15 +55,22 @@ export function startImportWriter(listPath: string): ImportWriter {
         ? Promise.resolve()
         : new Promise<void>((resolve, reject) => waiters.push({ resolve, reject, until }));
 
+  let aborting = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+
   worker.on('message', (message: WriterMessage) => {
-    if ('stored' in message) inFlight.shift();
-    else if ('closed' in message) closed = true;
+    if ('stored' in message) {
+      // One worker stores chunks one at a time, so they are stored in the order sent.
+      if (message.stored !== inFlight[0]?.firstId) fail(new Error("The import's writer stored chunks out of order."));
+      inFlight.shift();
+    } else if ('closed' in message) closed = true;
     else fail(Object.assign(new Error(message.failed.message), message.failed));
     wake();
   });
   worker.on('error', (error) => fail(error));
   worker.on('exit', (code) => {
-    if (!closed) fail(new Error(`The import's writer stopped (exit code ${code}) before the list was stored.`));
+    if (aborting) fail(new Error("The import's writer was stopped."));
+    else if (!closed) fail(new Error(`The import's writer stopped (exit code ${code}) before the list was stored.`));
   });
 
   return {
@@ -85,8 +94,13 @@ export function startImportWriter(listPath: string): ImportWriter {
       await waitUntil(() => closed);
     },
     async abort() {
-      closed = true;
-      await worker.terminate();
+      aborting = true;
+      // Asked to close rather than terminated: it ends between two transactions, never inside one, so its
+      // connection holds no lock when the list is cleared. Terminated only if it does not end in time.
+      worker.postMessage('close');
+      const timer = setTimeout(() => void worker.terminate(), abortGraceMs);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

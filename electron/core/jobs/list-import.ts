@@ -52,7 +52,12 @@ export async function detectListLayout(
 
 /** Whether the address stored (or about to be) under an id is `key`: how a fingerprint match is confirmed. */
 export function keyCheck(list: ListStore, pending: Pick<ReadonlyMap<number, string>, 'get'> = new Map()) {
-  return (id: number, key: string) => (pending.get(id) ?? list.keyOf(id)) === key;
+  return (id: number, key: string) => {
+    const known = pending.get(id) ?? list.keyOf(id);
+    // Every id in an index was given to an address: one found nowhere would become a second id, billed twice.
+    if (known === undefined) throw new Error(`Address ${id} is in the index but neither stored nor pending.`);
+    return known === key;
+  };
 }
 
 /** The index of a job's addresses, rebuilt from its list (after a restart, say). */
@@ -150,8 +155,8 @@ export async function importList(
       onBytes: (bytes) => hash.update(bytes),
     });
     if (!asBytes) {
-      packer.take(0, rowIds); // what the byte reader left unstored is read again
-      await writer.close();
+      packer.clear();
+      await writer.close(); // stored, then dropped below: the list is read again from its first row
       list.clear();
       writer = startImportWriter(store.listPath(job.id));
       index = createAddressIndex(size / bytesPerRowGuess);

@@ -34,10 +34,14 @@ export function listAppender(db: Database) {
   return {
     /**
      * Import mode: commits are not flushed to disk one by one. An import cut short by a crash is
-     * started over from the file anyway (`clear`), and full durability returns with `endBulk`.
+     * started over from the file anyway (`clear`).
      */
     beginBulk: () => db.exec('PRAGMA synchronous = OFF'),
-    endBulk: () => db.exec('PRAGMA synchronous = FULL'),
+    /**
+     * Full durability again, for what the import wrote too: its last commits are copied into the list
+     * file and flushed, before the catalog records the list as imported.
+     */
+    endBulk: () => db.exec('PRAGMA synchronous = FULL; PRAGMA wal_checkpoint(FULL)'),
 
     /** Appends addresses and a chunk of rows together, in one transaction. */
     appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void {

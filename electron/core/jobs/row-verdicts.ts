@@ -25,6 +25,7 @@ export function createRowVerdicts(list: ListStore) {
   let highestId = 0;
   /** The highest id of the rows read so far: a row with an id up to it repeats an earlier row's address. */
   let highestSeen = 0;
+  let lastRow = 0;
   const repeats = new Map<number, VerdictColumns>();
   const verdict: RowVerdict = { address: null, duplicate: false };
 
@@ -52,10 +53,12 @@ export function createRowVerdicts(list: ListStore) {
 
   return {
     /**
-     * The verdict for row `row` (1-based, asked in order), or undefined past the rows imported. The same
-     * object comes back every time, filled in for the row asked: read it before asking for the next.
+     * The verdict for row `row` (1-based; every row, in order: a duplicate is told by the rows before
+     * it), or undefined past the rows imported. The same object comes back every time, filled in for the
+     * row asked: read it before asking for the next.
      */
     next(row: number): RowVerdict | undefined {
+      if (row !== ++lastRow) throw new Error(`Row verdicts are read in order: row ${lastRow} next, not ${row}.`);
       if (row - firstRow >= ids.length && !load()) return undefined;
       const id = ids[row - firstRow];
       if (id === undefined) return undefined;

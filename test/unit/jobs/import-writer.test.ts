@@ -77,6 +77,23 @@ describe('the import writer', () => {
     list.close();
   });
 
+  it('stops between chunks when the import is abandoned, leaving the list free to clear', async () => {
+    const path = join(dir, 'abandoned.sqlite');
+    const list = openListStore(path);
+    const writer = startImportWriter(path);
+    const packer = createChunkPacker();
+    for (let chunk = 0; chunk < 4; chunk += 1) {
+      for (const address of randomAddresses(chunk, 2000, chunk * 2000 + 1)) packer.add(address);
+      void writer.write(packer.take(chunk * 2000 + 1, new Int32Array(2000)))?.catch(() => {});
+    }
+    await writer.abort();
+    expect(() => writer.write(packer.take(1, new Int32Array(0)))).toThrow(/stopped/);
+    // No lock left behind: a clear on another connection does not wait for the busy timeout and fail.
+    list.clear();
+    expect(list.addressesBetween(1, 8000)).toEqual([]);
+    list.close();
+  });
+
   it('fails with the reason when it cannot write, and takes nothing more', async () => {
     const notAFolder = join(dir, 'a-file');
     await writeFile(notAFolder, '');
