@@ -11,6 +11,7 @@ const usage = `${cleanUsage}
        sift service [--port N] [--data DIR]   (sift service --help for more)`;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  keepHeapNearLive();
   const [command, ...rest] = argv;
   try {
     if (command === 'clean') return await runClean(rest, io);
@@ -49,7 +50,6 @@ if (import.meta.main) {
     env: process.env,
     signal: controller.signal,
   };
-  keepHeapNearLive();
   // A running service keeps the process alive after main() returns; everything else ends with this code.
   process.exitCode = await main(process.argv.slice(2), io);
 }
