@@ -1,7 +1,7 @@
 // One Vite config for the three bundles and the unit tests:
 //   default mode: the renderer (React) into dist/renderer/
 //   --mode main:   Electron's main process into dist/electron/main.js (ESM, dependencies external), with
-//                  the import's writer thread beside it
+//                  the import's writer and the export's reader threads beside it
 //   --mode preload: the sandboxed preload into dist/electron/preload.cjs (one CommonJS file)
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
@@ -19,8 +19,12 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: false,
         target: 'node24',
         rollupOptions: {
-          // The import's writer thread is a file of its own, which main starts as a worker.
-          input: { main: 'electron/main.ts', 'import-writer-worker': 'electron/core/jobs/import-writer-worker.ts' },
+          // The import's writer and the export's reader are files of their own, which main starts as workers.
+          input: {
+            main: 'electron/main.ts',
+            'import-writer-worker': 'electron/core/jobs/import-writer-worker.ts',
+            'verdict-reader-worker': 'electron/core/jobs/verdict-reader-worker.ts',
+          },
           external: nodeExternals,
           // Everything in one folder, so a module finds the worker's file beside it wherever rollup put it.
           output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },

@@ -1,5 +1,6 @@
-// Electron's main process runs from the bundle, not from source: the import's writer thread must be
-// built beside it and store a list from there. (Electron's binary cannot run here; its Node can.)
+// Electron's main process runs from the bundle, not from source: the import's writer and the export's
+// reader threads must be built beside it and work from there. (Electron's binary cannot run here; its
+// Node can.)
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createChunkPacker, transferablesOf } from '../../electron/core/jobs/import-chunks.ts';
 import { openListStore } from '../../electron/core/jobs/list-store.ts';
+import { createVerdictUnpacker, type VerdictChunk } from '../../electron/core/jobs/verdict-chunks.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 // Inside the project, as dist/ is: the bundle imports its packages from node_modules.
@@ -17,7 +19,7 @@ const outDir = await mkdtemp(join(cache, 'sift-main-bundle-'));
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 describe('the main bundle', () => {
-  it('holds the import writer beside main.js, and that file stores a chunk', async () => {
+  it('holds the import writer and the export reader beside main.js, and they store and read a list', async () => {
     await promisify(execFile)(
       process.execPath,
       [
@@ -59,5 +61,16 @@ describe('the main bundle', () => {
     expect(list.address(1)).toMatchObject({ key: 'ann@example.com', address: 'Ann@example.com' });
     expect([...list.rowChunks()][0]!.addressIds).toEqual(Int32Array.of(1, 0, 1));
     list.close();
+
+    const reader = new Worker(join(outDir, 'verdict-reader-worker.js'), { workerData: { listPath } });
+    const read = new Promise<{ chunk: VerdictChunk }>((resolve, reject) => {
+      reader.on('message', resolve);
+      reader.on('error', reject);
+    });
+    reader.postMessage({ more: 1 });
+    const { chunk: verdicts } = await read;
+    await reader.terminate();
+    expect(verdicts.ids).toEqual(Int32Array.of(1, 0, 1));
+    expect(createVerdictUnpacker().unpack(verdicts, verdicts.introduced)).toEqual([[null, 0, null, null]]);
   });
 });

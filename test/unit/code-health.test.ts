@@ -21,7 +21,7 @@ const text = (path: string) => readFileSync(`${root}${path}`, 'utf8');
 /** Where SQL may be written: the store modules of each database, and the storage adapters. */
 const sqlHomes = [
   /^electron\/core\/storage\//,
-  /^electron\/core\/jobs\/(job-store|job-store-schema|list-store|list-store-schema|list-store-append|list-store-breakdown|list-store-parts|list-store-rows)\.ts$/,
+  /^electron\/core\/jobs\/(job-store|job-store-schema|list-store|list-store-schema|list-store-append|list-store-breakdown|list-store-parts|list-store-rows|list-store-verdicts)\.ts$/,
   /^electron\/core\/service\/store\//,
 ];
 const sqlStatement =

@@ -18,7 +18,7 @@ import { neutraliseFormula } from '../lists/formula-guard.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import { annotationColumns } from './annotation.ts';
 import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
-import { createRowVerdicts, type RowVerdict } from './row-verdicts.ts';
+import { createRowVerdicts, type RowVerdict, type RowVerdicts } from './row-verdicts.ts';
 import { summariseJob } from './list-summary.ts';
 
 export type ExportedFile = { kind: ExportKind; path: string };
@@ -84,6 +84,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     for (const writer of writers.values()) await writer.discard();
     writers.clear();
   };
+  // The list's readers (one per reading of the input); each ends with the export.
+  const readers: RowVerdicts[] = [];
   try {
     let row = 0;
     let hash = createHash('sha256');
@@ -92,21 +94,28 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     const waitFor = (wait: Promise<void> | undefined) => {
       if (wait) waits.push(wait);
     };
-    /** Counts the row and finds its verdict; answers the writes to wait for before the next row. */
-    const eachRow = <Row>(write: (row: Row, verdict: RowVerdict, waitFor: WaitFor) => void) => {
-      const verdicts = createRowVerdicts(store.list(job.id));
+    /**
+     * Counts the row and finds its verdict; answers the writes, and the next row's verdicts, to wait for
+     * before the next row.
+     */
+    const eachRow = async <Row>(write: (row: Row, verdict: RowVerdict, waitFor: WaitFor) => void) => {
+      for (const reader of readers.splice(0)) await reader.close();
+      const rowVerdicts = createRowVerdicts(store.listPath(job.id));
+      readers.push(rowVerdicts);
+      await rowVerdicts.readyFor(1);
       return (cells: Row) => {
         row += 1;
-        const verdict = verdicts.next(row);
+        const verdict = rowVerdicts.next(row);
         if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
         waits.length = 0;
         write(cells, verdict, waitFor);
+        waitFor(rowVerdicts.readyFor(row + 1));
         if (waits.length > 0) return Promise.all(waits).then(() => undefined);
       };
     };
     const readOptions = { delimiter: job.delimiter, skipFirstRow: job.hasHeader };
     // Rows as bytes when the file is of the common shape; else from the start again, as text.
-    const asBytes = await readCsvByteRows(job.inputPath, eachRow(byteRowWriter(layout, await openWriters())), {
+    const asBytes = await readCsvByteRows(job.inputPath, await eachRow(byteRowWriter(layout, await openWriters())), {
       ...readOptions,
       onBytes: (bytes) => hash.update(bytes),
     });
@@ -114,7 +123,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       await discardWriters();
       row = 0;
       hash = createHash('sha256');
-      const write = eachRow(textRowWriter(layout, await openWriters()));
+      const write = await eachRow(textRowWriter(layout, await openWriters()));
       await readCsvRows(job.inputPath, source, write, { ...readOptions, onBytes: (bytes) => hash.update(bytes) });
     }
     if (row !== job.rowsTotal) throw inputChanged(job, `it has ${row} rows now, ${job.rowsTotal} when it was checked`);
@@ -141,5 +150,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     await discardWriters();
     await rm(partial(pathOf('summary')), { force: true }).catch(() => {});
     throw error;
+  } finally {
+    for (const reader of readers) await reader.close();
   }
 }

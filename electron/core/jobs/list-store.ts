@@ -6,6 +6,7 @@
 //   counters    running totals (addresses checked), so progress is O(1), never a count over the job
 // A job's file goes away whole when the job is deleted.
 import { listAppender } from './list-store-append.ts';
+import { listVerdicts } from './list-store-verdicts.ts';
 import type { StatementSync } from 'node:sqlite';
 import { openDatabase, sql, transaction } from '../storage/sqlite.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
@@ -35,14 +36,7 @@ export type AddressRecord = NewAddress & {
   reason: string | null;
 };
 
-/**
- * [result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable and
- * accepted (`verdictFlag`). Four values per address: reading them is a good part of an export.
- */
-export type VerdictColumns = [string | null, number, string | null, string | null];
-
-/** The bits of `VerdictColumns`' flags. */
-export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8 } as const;
+export { verdictFlag, type VerdictColumns } from './list-store-verdicts.ts';
 
 export type VerdictRow = {
   id: number;
@@ -91,13 +85,6 @@ export function openListStore(path: string) {
   const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
   keysIn.setReturnArrays(true);
 
-  const flags = `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable} + accepted * ${verdictFlag.accepted}`;
-  const verdictsBetween = sql(
-    db,
-    `SELECT result, ${flags}, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
-  );
-  verdictsBetween.setReturnArrays(true);
-
   return {
     db,
     close: () => db.close(),
@@ -139,27 +126,10 @@ export function openListStore(path: string) {
       }
     },
 
-    /** Rows' address ids chunk by chunk, in row order. */
-    *rowChunks(): Generator<{ firstRow: number; addressIds: Int32Array }> {
-      for (const row of sql(db, 'SELECT first_row, address_ids FROM row_chunks ORDER BY first_row').iterate()) {
-        const { first_row: firstRow, address_ids: bytes } = row as { first_row: number; address_ids: Uint8Array };
-        // Copied out: the blob's buffer is not guaranteed to be aligned for Int32Array.
-        yield { firstRow, addressIds: new Int32Array(bytes.slice().buffer) };
-      }
-    },
-
     addressesBetween(firstId: number, lastId: number): AddressRecord[] {
       return (
         sql(db, 'SELECT * FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id').all(firstId, lastId) as AddressRow[]
       ).map(toAddress);
-    },
-
-    /**
-     * What the export needs of the addresses with ids in [firstId, lastId] (every id in it exists), as arrays
-     * in `VerdictColumns` order: a million objects with named fields would cost more than the rest of the export.
-     */
-    verdictsBetween(firstId: number, lastId: number): VerdictColumns[] {
-      return verdictsBetween.all(firstId, lastId) as unknown as VerdictColumns[];
     },
 
     address(id: number): AddressRecord | undefined {
@@ -170,6 +140,8 @@ export function openListStore(path: string) {
     ...partsOf(db),
 
     ...listAppender(db),
+
+    ...listVerdicts(db),
 
     /**
      * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict

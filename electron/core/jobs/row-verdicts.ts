@@ -1,9 +1,13 @@
 // Each row of a job's list with its address's verdict, in row order: what the export writes beside the
-// row's own cells. Reads the list a chunk of rows at a time: the addresses a chunk introduces are one
-// range of ids, fetched in one query; a repeat of an earlier address is one lookup (the recent ones kept).
-// Ids were given in order of first appearance, so a row is its address's first exactly when its id is
-// higher than every id before it: no column of the store needs to say which row came first.
-import { verdictFlag, type ListStore, type VerdictColumns } from './list-store.ts';
+// row's own cells. A thread of its own (verdict-reader-worker.ts) reads the list a chunk of rows at a
+// time, with the verdicts of the addresses each chunk introduces and repeats, a few chunks ahead of the
+// rows being written. Ids were given in order of first appearance, so a row is its address's first
+// exactly when its id is higher than every id before it: no column of the store says which row came first.
+import { Worker } from 'node:worker_threads';
+import type { VerdictColumns } from './list-store-verdicts.ts';
+import { verdictFlag } from './list-store-verdicts.ts';
+import { createVerdictUnpacker, type VerdictChunk } from './verdict-chunks.ts';
+import type { ReaderMessage, ReaderRequest } from './verdict-reader-worker.ts';
 
 export const column = { result: 0, flags: 1, reason: 2, suggestion: 3 } as const;
 
@@ -14,44 +18,85 @@ export const hasFlag = (address: VerdictColumns, flag: keyof typeof verdictFlag)
 /** A row's address (null: the row has none) and whether an earlier row had it first. */
 export type RowVerdict = { address: VerdictColumns | null; duplicate: boolean };
 
-const recentRepeats = 10_000;
+/** Chunks read ahead of the rows being written. */
+const chunksAhead = 4;
 
-export function createRowVerdicts(list: ListStore) {
-  const chunks = list.rowChunks();
+/** The reader's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
+const readerUrl = new URL(
+  import.meta.url.endsWith('.ts') ? './verdict-reader-worker.ts' : './verdict-reader-worker.js',
+  import.meta.url,
+);
+
+export type RowVerdicts = ReturnType<typeof createRowVerdicts>;
+
+export function createRowVerdicts(listPath: string) {
+  const worker = new Worker(readerUrl, { workerData: { listPath } });
+  const unpacker = createVerdictUnpacker();
+  const arrived: VerdictChunk[] = [];
+  let ended = false;
+  let failure: Error | null = null;
+  let waiting: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const request = (message: ReaderRequest) => worker.postMessage(message);
+
+  const settle = () => {
+    const waiter = waiting;
+    waiting = null;
+    if (failure) waiter?.reject(failure);
+    else waiter?.resolve();
+  };
+  worker.on('message', (message: ReaderMessage) => {
+    if ('chunk' in message) arrived.push(message.chunk);
+    else if ('done' in message) ended = true;
+    else if ('failed' in message) failure ??= Object.assign(new Error(message.failed.message), message.failed);
+    if (!('closed' in message)) settle();
+  });
+  worker.on('error', (error) => {
+    failure ??= error;
+    settle();
+  });
+  worker.on('exit', () => {
+    failure ??= new Error('The list reader stopped before the last row.');
+    settle();
+  });
+  request({ more: chunksAhead });
+
   let ids: Int32Array = new Int32Array(0);
   let firstRow = 1;
   let introduced: VerdictColumns[] = [];
   let firstIntroduced = 1;
-  let highestId = 0;
+  let repeats = new Map<number, VerdictColumns>();
   /** The highest id of the rows read so far: a row with an id up to it repeats an earlier row's address. */
   let highestSeen = 0;
   let lastRow = 0;
-  const repeats = new Map<number, VerdictColumns>();
   const verdict: RowVerdict = { address: null, duplicate: false };
 
   function load(): boolean {
-    const next = chunks.next();
-    if (next.done) return false;
-    ({ addressIds: ids, firstRow } = next.value);
-    let top = highestId;
-    for (const id of ids) if (id > top) top = id;
-    firstIntroduced = highestId + 1;
-    introduced = top > highestId ? list.verdictsBetween(firstIntroduced, top) : [];
-    highestId = top;
+    const chunk = arrived.shift();
+    if (!chunk) {
+      if (failure) throw failure;
+      if (ended) return false;
+      throw new Error('Row verdicts were asked for before their chunk arrived: wait for readyFor(row) first.');
+    }
+    request({ more: 1 });
+    ({ ids, firstRow, firstIntroduced } = chunk);
+    introduced = unpacker.unpack(chunk, chunk.introduced);
+    const repeated = unpacker.unpack(chunk, chunk.repeats);
+    repeats = new Map(Array.from(chunk.repeatIds, (id, i) => [id, repeated[i]!]));
     return true;
   }
 
-  function repeated(id: number): VerdictColumns {
-    let address = repeats.get(id);
-    if (!address) {
-      address = list.verdictsBetween(id, id)[0]!;
-      if (repeats.size >= recentRepeats) repeats.clear();
-      repeats.set(id, address);
-    }
-    return address;
-  }
-
   return {
+    /**
+     * Resolves when the verdict of row `row` can be read (undefined: it can now). Asked before the first
+     * row, and after each row for the next, so a row's cells are never held across a wait.
+     */
+    readyFor(row: number): Promise<void> | undefined {
+      if (row - firstRow < ids.length || arrived.length > 0 || ended) return undefined;
+      if (failure) return Promise.reject(failure);
+      return new Promise<void>((resolve, reject) => (waiting = { resolve, reject }));
+    },
+
     /**
      * The verdict for row `row` (1-based; every row, in order: a duplicate is told by the rows before
      * it), or undefined past the rows imported. The same object comes back every time, filled in for the
@@ -62,10 +107,17 @@ export function createRowVerdicts(list: ListStore) {
       if (row - firstRow >= ids.length && !load()) return undefined;
       const id = ids[row - firstRow];
       if (id === undefined) return undefined;
-      verdict.address = id === 0 ? null : id >= firstIntroduced ? introduced[id - firstIntroduced]! : repeated(id);
+      verdict.address = id === 0 ? null : id >= firstIntroduced ? introduced[id - firstIntroduced]! : repeats.get(id)!;
       verdict.duplicate = id !== 0 && id <= highestSeen;
       if (id > highestSeen) highestSeen = id;
       return verdict;
+    },
+
+    /** Ends the reader thread; the verdicts read so far stay readable. */
+    async close(): Promise<void> {
+      failure ??= new Error('The list reader was closed.');
+      request('close');
+      await exited;
     },
   };
 }

@@ -29,10 +29,11 @@ describe('row verdicts', () => {
     await writeFile(input, `name,email\r\n${cells.map((cell, row) => `${row},"${cell}"\r\n`).join('')}`);
     const { job } = await importList(store, store.createJob(input, 'fp', jobSettings()));
 
-    const verdicts = createRowVerdicts(store.list(job.id));
+    const verdicts = createRowVerdicts(store.listPath(job.id));
     const seen = new Set<string>();
     let duplicates = 0;
     for (let row = 1; row <= rows; row += 1) {
+      await verdicts.readyFor(row);
       const verdict = verdicts.next(row)!;
       const key = cells[row - 1]!.trim().toLowerCase();
       expect(verdict.address === null, `row ${row}`).toBe(key === '');
@@ -42,7 +43,9 @@ describe('row verdicts', () => {
       if (seen.has(key)) duplicates += 1;
       seen.add(key);
     }
+    await verdicts.readyFor(rows + 1);
     expect(verdicts.next(rows + 1)).toBeUndefined();
+    await verdicts.close();
     expect(duplicates).toBeGreaterThan(rowsPerChunk / 10);
     expect(job.precheck!.duplicates).toBe(duplicates);
   });
