@@ -35,15 +35,15 @@ export function createRowVerdicts(listPath: string) {
   const arrived: VerdictChunk[] = [];
   let ended = false;
   let failure: Error | null = null;
-  let waiting: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  const waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const request = (message: ReaderRequest) => worker.postMessage(message);
 
   const settle = () => {
-    const waiter = waiting;
-    waiting = null;
-    if (failure) waiter?.reject(failure);
-    else waiter?.resolve();
+    for (const waiter of waiting.splice(0)) {
+      if (failure) waiter.reject(failure);
+      else waiter.resolve();
+    }
   };
   worker.on('message', (message: ReaderMessage) => {
     if ('chunk' in message) arrived.push(message.chunk);
@@ -94,7 +94,7 @@ export function createRowVerdicts(listPath: string) {
     readyFor(row: number): Promise<void> | undefined {
       if (row - firstRow < ids.length || arrived.length > 0 || ended) return undefined;
       if (failure) return Promise.reject(failure);
-      return new Promise<void>((resolve, reject) => (waiting = { resolve, reject }));
+      return new Promise<void>((resolve, reject) => waiting.push({ resolve, reject }));
     },
 
     /**
