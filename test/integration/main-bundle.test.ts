@@ -71,6 +71,8 @@ describe('the main bundle', () => {
     const { chunk: verdicts } = await read;
     await reader.terminate();
     expect(verdicts.ids).toEqual(Int32Array.of(1, 0, 1));
-    expect(createVerdictUnpacker().unpack(verdicts, verdicts.introduced)).toEqual([[null, 0, null, null]]);
+    const unpacker = createVerdictUnpacker();
+    unpacker.addWords(verdicts.words);
+    expect(unpacker.unpack(verdicts.introduced)).toEqual([[null, 0, null, null]]);
   });
 });

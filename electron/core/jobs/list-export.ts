@@ -100,6 +100,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
      */
     const eachRow = async <Row>(write: (row: Row, verdict: RowVerdict, waitFor: WaitFor) => void) => {
       for (const reader of readers.splice(0)) await reader.close();
+      store.list(job.id); // opened here first: an older list file is migrated before the reader thread reads it
       const rowVerdicts = createRowVerdicts(store.listPath(job.id));
       readers.push(rowVerdicts);
       await rowVerdicts.readyFor(1);

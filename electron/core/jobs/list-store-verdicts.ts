@@ -1,7 +1,7 @@
 // What an export reads of a job's list file (list-store.ts has the schema and the other queries): the
 // rows' address ids chunk by chunk, and the addresses' verdicts. On its own, so the export's reader
 // thread (verdict-reader-worker.ts) loads this and SQLite alone.
-import { openDatabase, sql, type Database } from '../storage/sqlite.ts';
+import { openDatabaseReadOnly, sql, type Database } from '../storage/sqlite.ts';
 
 /**
  * [result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable and
@@ -39,8 +39,8 @@ export function listVerdicts(db: Database) {
   };
 }
 
-/** The reads on a connection of their own, to a list file list-store.ts has made. */
+/** The reads on a read-only connection of their own, to a list file list-store.ts has made and migrated. */
 export function openListVerdicts(path: string) {
-  const db = openDatabase(path);
+  const db = openDatabaseReadOnly(path);
   return { ...listVerdicts(db), close: () => db.close() };
 }

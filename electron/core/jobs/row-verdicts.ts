@@ -20,6 +20,8 @@ export type RowVerdict = { address: VerdictColumns | null; duplicate: boolean };
 
 /** Chunks read ahead of the rows being written. */
 const chunksAhead = 4;
+/** How long the reader has to close its connection before it is terminated. */
+const closeGraceMs = 5_000;
 
 /** The reader's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
 const readerUrl = new URL(
@@ -74,14 +76,16 @@ export function createRowVerdicts(listPath: string) {
   function load(): boolean {
     const chunk = arrived.shift();
     if (!chunk) {
-      if (failure) throw failure;
+      // Past the last chunk is past the rows imported, whatever became of the reader since.
       if (ended) return false;
+      if (failure) throw failure;
       throw new Error('Row verdicts were asked for before their chunk arrived: wait for readyFor(row) first.');
     }
     request({ more: 1 });
     ({ ids, firstRow, firstIntroduced } = chunk);
-    introduced = unpacker.unpack(chunk, chunk.introduced);
-    const repeated = unpacker.unpack(chunk, chunk.repeats);
+    unpacker.addWords(chunk.words);
+    introduced = unpacker.unpack(chunk.introduced);
+    const repeated = unpacker.unpack(chunk.repeats);
     repeats = new Map(Array.from(chunk.repeatIds, (id, i) => [id, repeated[i]!]));
     return true;
   }
@@ -117,7 +121,10 @@ export function createRowVerdicts(listPath: string) {
     async close(): Promise<void> {
       failure ??= new Error('The list reader was closed.');
       request('close');
+      // It only reads: terminated if it does not end in time, nothing is lost.
+      const timer = setTimeout(() => void worker.terminate(), closeGraceMs);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -88,8 +88,11 @@ export const verdictTransferables = (chunk: VerdictChunk): ArrayBuffer[] =>
 export function createVerdictUnpacker() {
   const dictionary: (string | null)[] = [null];
   return {
-    unpack(chunk: VerdictChunk, packed: PackedVerdicts): VerdictColumns[] {
-      for (const word of chunk.words.splice(0)) dictionary.push(word);
+    /** A chunk's new words, once per chunk, before its verdicts are unpacked. */
+    addWords(words: readonly string[]): void {
+      for (const word of words) dictionary.push(word);
+    },
+    unpack(packed: PackedVerdicts): VerdictColumns[] {
       const verdicts: VerdictColumns[] = new Array(packed.count);
       let inline = 0;
       for (let i = 0; i < packed.count; i += 1) {

@@ -87,5 +87,6 @@ try {
     }
   });
 } catch (error) {
-  post({ failed: { message: String((error as { message?: string }).message ?? error) } });
+  const { message, code } = error as { message?: string; code?: unknown };
+  post({ failed: { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) } });
 }

@@ -19,6 +19,13 @@ export function openDatabase(path: string): Database {
   return db;
 }
 
+/** A connection that only reads, to a database another connection made: it never creates the file. */
+export function openDatabaseReadOnly(path: string): Database {
+  const db = new DatabaseSync(path, { readOnly: true });
+  db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
 /** Runs `work` in one transaction. `work` must be synchronous, so nothing else interleaves on this connection. */
 export function transaction<T>(db: Database, work: () => T): T {
   if (db.isTransaction) return work();

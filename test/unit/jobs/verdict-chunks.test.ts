@@ -6,11 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { VerdictColumns } from '../../../electron/core/jobs/list-store.ts';
 import { createRowVerdicts } from '../../../electron/core/jobs/row-verdicts.ts';
-import {
-  createVerdictPacker,
-  createVerdictUnpacker,
-  type VerdictChunk,
-} from '../../../electron/core/jobs/verdict-chunks.ts';
+import { createVerdictPacker, createVerdictUnpacker } from '../../../electron/core/jobs/verdict-chunks.ts';
 import { seededRandom } from '../../support/seeded-random.ts';
 
 describe('packed verdicts', () => {
@@ -30,9 +26,9 @@ describe('packed verdicts', () => {
       const repeats = verdicts.slice(0, 3);
       const introduced = packer.pack(verdicts);
       const repeated = packer.pack(repeats);
-      const chunk = { introduced, repeats: repeated, words: packer.takeWords() } as unknown as VerdictChunk;
-      expect(unpacker.unpack(chunk, chunk.introduced)).toEqual(verdicts);
-      expect(unpacker.unpack(chunk, chunk.repeats)).toEqual(repeats);
+      unpacker.addWords(packer.takeWords());
+      expect(unpacker.unpack(introduced)).toEqual(verdicts);
+      expect(unpacker.unpack(repeated)).toEqual(repeats);
     }
   });
 });
