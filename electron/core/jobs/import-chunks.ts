@@ -37,7 +37,7 @@ export function createChunkPacker() {
     return result;
   };
 
-  return {
+  const packer = {
     add(address: NewAddress): void {
       if (keys.length === 0) firstId = address.id;
       keys.push(address.key);
@@ -76,10 +76,11 @@ export function createChunkPacker() {
         texts: texts.join(''),
         textEnds: ends(texts),
       };
-      [keys, texts, firstRows, flags, firstId] = [[], [], [], [], 0];
+      packer.clear();
       return chunk;
     },
   };
+  return packer;
 }
 
 /** What stays readable of a chunk once it is sent: its keys. */

@@ -3,6 +3,7 @@
 // failure it stores nothing more: the import is then started over from the file.
 import { parentPort, workerData } from 'node:worker_threads';
 import { unpackChunk, type PackedChunk } from './import-chunks.ts';
+import { describeFailure } from './job-threads.ts';
 import { openListAppender } from './list-store-append.ts';
 import type { WriterMessage } from './import-writer.ts';
 
@@ -20,7 +21,7 @@ try {
         list.close();
         post({ closed: true });
       } catch (error) {
-        post({ failed: describe(error) });
+        post({ failed: describeFailure(error) });
       } finally {
         port.close();
       }
@@ -32,19 +33,9 @@ try {
       post({ stored: chunk.firstId });
     } catch (error) {
       failed = true;
-      post({ failed: describe(error) });
+      post({ failed: describeFailure(error) });
     }
   });
 } catch (error) {
-  post({ failed: describe(error) });
-}
-
-/** What the importing thread needs to tell the failure as it would its own (an SQLite error's code, say). */
-function describe(error: unknown): { message: string; code?: string; errcode?: number } {
-  const { message, code, errcode } = error as { message?: string; code?: unknown; errcode?: unknown };
-  return {
-    message: String(message ?? error),
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(typeof errcode === 'number' ? { errcode } : {}),
-  };
+  post({ failed: describeFailure(error) });
 }

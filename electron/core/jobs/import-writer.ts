@@ -3,20 +3,16 @@
 // in flight; until the worker says a chunk is stored, its keys are answered from the chunk here.
 import { Worker } from 'node:worker_threads';
 import { packedKeyOf, transferablesOf, type PackedChunk, type SentKeys } from './import-chunks.ts';
+import { failureError, threadFile, type ThreadFailure } from './job-threads.ts';
 
-export type WriterMessage =
-  { stored: number } | { closed: true } | { failed: { message: string; code?: string; errcode?: number } };
+export type WriterMessage = { stored: number } | { closed: true } | { failed: ThreadFailure };
 
 /** Chunks sent and not yet stored before the reader waits: enough to keep both threads busy. */
 const maxInFlight = 4;
 /** How long an abandoned writer has to finish the chunks in flight and close before it is terminated. */
 const abortGraceMs = 10_000;
 
-/** The worker's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
-const workerUrl = new URL(
-  import.meta.url.endsWith('.ts') ? './import-writer-worker.ts' : './import-writer-worker.js',
-  import.meta.url,
-);
+const workerUrl = threadFile('./import-writer-worker.ts', './import-writer-worker.js');
 
 export type ImportWriter = {
   /** Sends a chunk; answers a promise to wait for when too many are in flight. */
@@ -64,7 +60,7 @@ export function startImportWriter(listPath: string): ImportWriter {
       if (message.stored !== inFlight[0]?.firstId) fail(new Error("The import's writer stored chunks out of order."));
       inFlight.shift();
     } else if ('closed' in message) closed = true;
-    else fail(Object.assign(new Error(message.failed.message), message.failed));
+    else fail(failureError(message.failed));
     wake();
   });
   worker.on('error', (error) => fail(error));

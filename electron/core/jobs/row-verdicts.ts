@@ -4,8 +4,8 @@
 // rows being written. Ids were given in order of first appearance, so a row is its address's first
 // exactly when its id is higher than every id before it: no column of the store says which row came first.
 import { Worker } from 'node:worker_threads';
-import type { VerdictColumns } from './list-store-verdicts.ts';
-import { verdictFlag } from './list-store-verdicts.ts';
+import { failureError, threadFile } from './job-threads.ts';
+import { verdictFlag, type VerdictColumns } from './list-store-verdicts.ts';
 import { createVerdictUnpacker, type VerdictChunk } from './verdict-chunks.ts';
 import type { ReaderMessage, ReaderRequest } from './verdict-reader-worker.ts';
 
@@ -23,11 +23,7 @@ const chunksAhead = 4;
 /** How long the reader has to close its connection before it is terminated. */
 const closeGraceMs = 5_000;
 
-/** The reader's file: its TypeScript source where Sift runs from source, the built file beside the bundle. */
-const readerUrl = new URL(
-  import.meta.url.endsWith('.ts') ? './verdict-reader-worker.ts' : './verdict-reader-worker.js',
-  import.meta.url,
-);
+const readerUrl = threadFile('./verdict-reader-worker.ts', './verdict-reader-worker.js');
 
 export type RowVerdicts = ReturnType<typeof createRowVerdicts>;
 
@@ -50,7 +46,7 @@ export function createRowVerdicts(listPath: string) {
   worker.on('message', (message: ReaderMessage) => {
     if ('chunk' in message) arrived.push(message.chunk);
     else if ('done' in message) ended = true;
-    else if ('failed' in message) failure ??= Object.assign(new Error(message.failed.message), message.failed);
+    else if ('failed' in message) failure ??= failureError(message.failed);
     if (!('closed' in message)) settle();
   });
   worker.on('error', (error) => {

@@ -2,12 +2,12 @@
 // the addresses each chunk introduces and repeats, packs them, and sends them ahead of the rows being
 // written, as far as the writing side has room for.
 import { parentPort, workerData } from 'node:worker_threads';
+import { describeFailure, type ThreadFailure } from './job-threads.ts';
 import { openListVerdicts, type VerdictColumns } from './list-store-verdicts.ts';
 import { createVerdictPacker, verdictTransferables, type VerdictChunk } from './verdict-chunks.ts';
 
 export type ReaderRequest = { more: number } | 'close';
-export type ReaderMessage =
-  { chunk: VerdictChunk } | { done: true } | { closed: true } | { failed: { message: string; code?: string } };
+export type ReaderMessage = { chunk: VerdictChunk } | { done: true } | { closed: true } | { failed: ThreadFailure };
 
 /** Repeats of earlier addresses kept at hand; a list's repeats are mostly of recent rows. */
 const recentRepeats = 10_000;
@@ -81,12 +81,10 @@ try {
     try {
       sendAhead();
     } catch (error) {
-      const { message, code } = error as { message?: string; code?: unknown };
-      post({ failed: { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) } });
+      post({ failed: describeFailure(error) });
       done = true;
     }
   });
 } catch (error) {
-  const { message, code } = error as { message?: string; code?: unknown };
-  post({ failed: { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) } });
+  post({ failed: describeFailure(error) });
 }
