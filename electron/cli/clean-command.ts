@@ -11,6 +11,7 @@ import { openJobStore } from '../core/jobs/job-store.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import type { Cost } from '../core/jobs/job-cost.ts';
 import { namedResults } from '../core/wire/spec.ts';
+import { formatDuration } from '../common/durations.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
@@ -31,7 +32,10 @@ function progressPrinter(io: CliIo) {
     const line =
       progress.phase === 'importing'
         ? `Reading list… ${count(progress.rows)} rows`
-        : `Verifying… ${count(progress.checked)} of ${count(progress.total)}`;
+        : progress.phase === 'submitting'
+          ? `Sending… ${count(progress.partsSent)} of ${count(progress.parts)} ${progress.parts === 1 ? 'batch' : 'batches'}`
+          : `Verifying… ${count(progress.checked)} of ${count(progress.total)}` +
+            (progress.etaSeconds ? `, about ${formatDuration(progress.etaSeconds)} left` : '');
     if (line !== last) io.err(`\r${line}\x1b[K`);
     last = line;
   };

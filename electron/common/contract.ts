@@ -17,7 +17,13 @@ import {
   singleCheckSchema,
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
-import { exportFileSchema, jobIdSchema, jobListItemSchema, jobOverviewSchema } from './job-schemas.ts';
+import {
+  exportFileSchema,
+  jobIdSchema,
+  jobListItemSchema,
+  jobOverviewSchema,
+  jobProgressSchema,
+} from './job-schemas.ts';
 
 export { exportKinds } from './job-schemas.ts';
 export type { ExportFile, ExportKind, JobListItem, JobOverview } from './job-schemas.ts';
@@ -219,11 +225,9 @@ export const events = {
   'settings:didChangeAppearance': z.object({ appearance: appearanceSchema }),
   'lists:didPreview': z.object({ fileName: z.string(), rowsShown: z.number().int() }),
   /** `error`: why a job stopped on its way (it stays resumable), or null. */
-  'jobs:didProgress': z.object({
+  'jobs:didProgress': jobProgressSchema.extend({
     jobId: jobIdSchema,
     phase: z.enum(jobPhases),
-    checked: count,
-    total: count,
     error: z.string().nullable(),
   }),
 } as const;

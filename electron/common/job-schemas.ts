@@ -6,6 +6,18 @@ import { listSummarySchema, precheckCountsSchema } from './list-schemas.ts';
 const count = z.number().int().nonnegative();
 export const jobIdSchema = z.string().regex(/^job_[0-9a-f]{16}$/);
 
+/**
+ * Where a running job stands: addresses checked of those sent; while it is sent, the parts (batches) that
+ * have one of those there are now; once the pace is known, the seconds left at that pace.
+ */
+export const jobProgressSchema = z.object({
+  checked: count,
+  total: count,
+  parts: z.object({ sent: count, total: count }).optional(),
+  etaSeconds: count.optional(),
+});
+export type JobProgressView = z.infer<typeof jobProgressSchema>;
+
 export const jobOverviewSchema = z.object({
   jobId: jobIdSchema,
   fileName: z.string(),
@@ -22,7 +34,7 @@ export const jobOverviewSchema = z.object({
     balance: z.number().int().optional(),
     covered: z.boolean(),
   }),
-  progress: z.object({ checked: count, total: count }),
+  progress: jobProgressSchema,
   summary: listSummarySchema.optional(),
   error: z.string().nullable(),
 });
@@ -35,7 +47,7 @@ export const jobListItemSchema = z.object({
   rows: count,
   /** Where it was sent, in words ("Sift's own service (sandbox)", or a hosted service's name). */
   service: z.string(),
-  progress: z.object({ checked: count, total: count }),
+  progress: jobProgressSchema,
   createdAt: z.string(),
   /** The verdict split, once the job has ended. */
   summary: listSummarySchema.optional(),

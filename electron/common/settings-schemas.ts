@@ -69,6 +69,8 @@ export const connectionTestSchema = z.discriminatedUnion('ok', [
     label: z.string().optional(),
     balance: z.number().int().optional(),
     freeRemaining: z.number().int().optional(),
+    /** How lists go to the service and come back, in words ("as batches of up to 50,000 addresses"; "page by page"). */
+    supports: z.object({ uploads: z.string(), results: z.string() }),
   }),
   z.object({
     ok: z.literal(false),

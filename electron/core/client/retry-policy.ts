@@ -38,9 +38,10 @@ export type RetryPolicySettings = {
 export type Decide = (outcome: Outcome, tries: readonly Outcome[]) => Decision;
 
 /** Sorts an outcome, in one place: a 429; transient (no answer, or a 5xx: the service may be back in a moment);
- * or final (any other answer: 400, 401, 402, 404, … would come again on another try). */
+ * or final (any other answer: 400, 401, 402, 404, 501, … would come again on another try). */
 function classify(outcome: Outcome): 'rateLimited' | 'transient' | 'final' {
-  if (outcome.kind !== 'answer' || outcome.status >= 500) return 'transient';
+  // 501 Not Implemented is no passing fault: the service does not have that call, and will not on a retry.
+  if (outcome.kind !== 'answer' || (outcome.status >= 500 && outcome.status !== 501)) return 'transient';
   return outcome.status === 429 ? 'rateLimited' : 'final';
 }
 

@@ -126,6 +126,8 @@ export function createServiceClient(options: ServiceClientOptions) {
   const client = {
     mode,
     maskedKey: keys.masked,
+    /** The service's API root (`{base_url}/v1`): what Sift learns of a service is kept under it, never under a key. */
+    serviceUrl: root.href,
 
     verify(email: string, { idempotencyKey, signal }: WriteOptions = {}): Promise<VerifyResult> {
       return run(operations.verify, { json: { email }, idempotencyKey, signal });

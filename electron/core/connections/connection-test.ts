@@ -1,7 +1,9 @@
 // "Test connection": one GET /account with the URL and key a person typed, and a clear answer for each
 // way it can go wrong. Tried once, with a short timeout: a person is waiting.
 import { ServiceClientError } from '../client/client-errors.ts';
+import type { Account } from '../wire/assumptions.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
+import { describeReach, shortcutsOf, unlearnedReach, type ServiceReach } from '../client/service-reach.ts';
 
 export type ConnectionProblem = 'invalid' | 'insecure' | 'key_refused' | 'unreachable' | 'not_compatible' | 'other';
 
@@ -13,7 +15,11 @@ export type AccountFacts = {
   port25?: 'open' | 'blocked' | 'unchecked';
 };
 
-export type ConnectionTest = ({ ok: true } & AccountFacts) | { ok: false; problem: ConnectionProblem; message: string };
+/** How Sift will send lists to the service and read their results, in words. */
+export type ServiceSupport = { uploads: string; results: string };
+
+export type ConnectionTest =
+  ({ ok: true; supports: ServiceSupport } & AccountFacts) | { ok: false; problem: ConnectionProblem; message: string };
 
 /** A client for a person waiting: no long backoff, a short timeout. */
 export function interactiveClient(baseUrl: string, apiKey: string): ServiceClient {
@@ -44,10 +50,14 @@ export function problemOf(error: unknown): { problem: ConnectionProblem; message
   }
 }
 
-export async function accountFacts(client: Pick<ServiceClient, 'getAccount'>): Promise<AccountFacts> {
-  const account = await client.getAccount();
+export async function accountFacts(client: Pick<ServiceClient, 'getAccount' | 'mode'>): Promise<AccountFacts> {
+  return factsOf(client, await client.getAccount());
+}
+
+function factsOf(client: Pick<ServiceClient, 'mode'>, account: Account): AccountFacts {
   return {
-    mode: account.mode,
+    // A service that leaves the mode out: the key's own prefix says it.
+    mode: account.mode ?? client.mode,
     label: account.key?.label,
     balance: account.balance,
     freeRemaining: account.free_remaining,
@@ -60,9 +70,20 @@ export async function accountFacts(client: Pick<ServiceClient, 'getAccount'>): P
 /** Sift's own service says whether it can reach mail servers; any other value, or none, is left out. */
 const port25States: ReadonlySet<string> = new Set(['open', 'blocked', 'unchecked']);
 
-export async function testConnection(baseUrl: string, apiKey: string): Promise<ConnectionTest> {
+/**
+ * One GET /account: the account's facts, and what the service supports beside the spec's main path
+ * (`remembered`: what Sift learned of this service before, for the batch size it took).
+ */
+export async function testConnection(
+  baseUrl: string,
+  apiKey: string,
+  remembered: (serviceUrl: string) => ServiceReach = () => unlearnedReach,
+): Promise<ConnectionTest> {
   try {
-    return { ok: true, ...(await accountFacts(interactiveClient(baseUrl, apiKey))) };
+    const client = interactiveClient(baseUrl, apiKey);
+    const account = await client.getAccount();
+    const reach = { ...remembered(client.serviceUrl), ...shortcutsOf(account) };
+    return { ok: true, ...factsOf(client, account), supports: describeReach(reach) };
   } catch (error) {
     return { ok: false, ...problemOf(error) };
   }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../common/app-error.ts';
 import { ServiceClientError } from '../client/client-errors.ts';
+import { openReachMemory } from '../client/reach-store.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
@@ -122,7 +123,12 @@ export function createConnections(deps: ConnectionsDeps) {
       const hosted = settings().hosted;
       const key = request.apiKey ?? (hosted ? deps.vault.get(hosted.id) : undefined);
       if (!key) return { ok: false, problem: 'invalid', message: 'Enter the API key for this service.' };
-      return testConnection(request.baseUrl, key);
+      const memory = openReachMemory(deps.dataDir);
+      try {
+        return await testConnection(request.baseUrl, key, memory.get);
+      } finally {
+        memory.close();
+      }
     },
 
     /** Saves a hosted service (a new key, or the saved one with a new URL or label) and makes it current. */

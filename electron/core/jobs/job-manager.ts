@@ -6,6 +6,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
+import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
@@ -41,7 +42,7 @@ export function createJobManager(deps: JobManagerDeps) {
   const cleaner = createCleaner(store);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const costs = new Map<string, Cost>();
-  const live = new Map<string, { checked: number; total: number }>();
+  const live = new Map<string, JobProgressView>();
   const log = deps.log ?? ((message: string) => console.error(message));
 
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
@@ -54,7 +55,13 @@ export function createJobManager(deps: JobManagerDeps) {
   }
 
   function report(jobId: string, progress?: JobProgress) {
-    if (progress?.phase === 'verifying') live.set(jobId, { checked: progress.checked, total: progress.total });
+    if (progress?.phase === 'verifying') {
+      const { checked, total, etaSeconds } = progress;
+      live.set(jobId, { checked, total, ...(etaSeconds === undefined ? {} : { etaSeconds }) });
+    } else if (progress?.phase === 'submitting') {
+      const job = store.getJob(jobId)!;
+      live.set(jobId, { ...progressOf(job), parts: { sent: progress.partsSent, total: progress.parts } });
+    }
     const job = store.getJob(jobId)!;
     deps.emitProgress({ jobId, phase: job.phase, ...progressOf(job), error: job.error });
   }

@@ -1,22 +1,26 @@
-// Runs a job's checks to their end: plan the parts (each with its Idempotency-Key, before anything is
-// sent), upload each part once, wait for each batch to end, and read its verdicts into the list. Killed
-// at any moment, it resumes from what was committed: no row lost or doubled, no batch created twice, no
-// credit spent twice.
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+// Runs a job's checks to their end: learn what the service offers, send each part once
+// (part-submission.ts), then read each batch's verdicts into the list: page by page as it runs, or in one
+// download after it ended where the service offers that. Killed at any moment, it resumes from what was
+// committed: no row lost or doubled, no batch created twice, no credit spent twice.
 import { ServiceClientError } from '../client/client-errors.ts';
 import { realClock, type Clock } from '../client/clock.ts';
+import type { Reach } from '../client/reach-store.ts';
+import { shortcutsOf, isNotHere } from '../client/service-reach.ts';
 import type { ServiceClient } from '../client/service-client.ts';
-import { BufferedFileWriter, csvLineWriter } from '../lists/csv-writer.ts';
-import { supersededStatus } from './list-store-parts.ts';
+import { isActivePart } from './list-store-parts.ts';
 import { batchStatuses, endStatuses } from '../wire/assumptions.ts';
 import { completeStatus } from '../wire/spec.ts';
 import type { AddressIndex } from '../email/address-index.ts';
-import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
-import type { ListStore, Part } from './list-store.ts';
-import { readPartResults } from './part-results.ts';
+import type { JobRecord, JobStore } from './job-store.ts';
+import type { Part } from './list-store.ts';
+import { downloadPartResults, pagePartResults } from './part-results.ts';
+import { partKeyFor, submitParts, type SubmitProgress } from './part-submission.ts';
+import { createEta } from './progress-eta.ts';
 
-export type JobProgress = { phase: 'importing'; rows: number } | { phase: 'verifying'; checked: number; total: number };
+export type JobProgress =
+  | { phase: 'importing'; rows: number }
+  | ({ phase: 'submitting' } & SubmitProgress)
+  | { phase: 'verifying'; checked: number; total: number; etaSeconds?: number };
 
 export type RunOptions = {
   signal?: AbortSignal;
@@ -28,51 +32,10 @@ export type RunOptions = {
   clock?: Clock;
 };
 
-type RunClient = Pick<ServiceClient, 'uploadFile' | 'getBatch' | 'downloadCsv' | 'getResultsPage'>;
-
-const partFile = (store: JobStore, job: JobRecord, part: Part) => `${store.listPath(job.id)}.part-${part.part}.csv`;
-
-/** The part's addresses as a CSV file, made the same byte for byte every time, so a re-sent upload replays. */
-async function writePartFile(list: ListStore, part: Part, path: string): Promise<void> {
-  const writer = await BufferedFileWriter.create(path);
-  const line = csvLineWriter(',');
-  try {
-    writer.write('email\r\n');
-    for (const addresses of list.sendableAddresses(part)) {
-      let text = '';
-      for (const address of addresses) text += `${line([address])}\r\n`;
-      await writer.write(text);
-    }
-    await writer.close();
-  } catch (error) {
-    await writer.discard();
-    throw error;
-  }
-}
-
-async function submitParts(store: JobStore, job: JobRecord, client: RunClient, signal?: AbortSignal): Promise<void> {
-  const list = store.list(job.id);
-  const parts = list.planParts(
-    job.settings.addressesPerBatch,
-    (part) => `sift-${job.id}-part-${part}-${randomBytes(6).toString('hex')}`,
-    job.settings.sendLimit,
-  );
-  if (job.phase === 'imported') store.setPhase(job.id, 'submitting');
-  for (const part of parts) {
-    if (part.batchId) continue;
-    signal?.throwIfAborted();
-    const path = partFile(store, job, part);
-    await writePartFile(list, part, path);
-    const name = `${displayNameOf(job)}${parts.length > 1 ? ` (${part.part + 1}/${parts.length})` : ''}`;
-    try {
-      // The key was stored before this call: after a crash the same upload replays the same batch.
-      const batch = await client.uploadFile(path, { name, idempotencyKey: part.idempotencyKey, signal });
-      list.setPartBatch(part.part, batch.id);
-    } finally {
-      await rm(path, { force: true });
-    }
-  }
-}
+type RunClient = Pick<
+  ServiceClient,
+  'uploadFile' | 'createBatch' | 'getBatch' | 'downloadCsv' | 'getResultsPage' | 'getAccount'
+>;
 
 /** Waits for a part's batch to end, reporting how many of its addresses the service has checked. */
 async function waitForEnd(
@@ -103,51 +66,99 @@ async function waitForEnd(
   }
 }
 
+/**
+ * What the service offers now, from its account (Sift's own service names its shortcuts there). When the
+ * account cannot be read, what was learned before stands; the calls that follow will say what is wrong.
+ */
+async function learnReach(client: RunClient, reach: Reach, signal?: AbortSignal): Promise<void> {
+  try {
+    reach.learnShortcuts(shortcutsOf(await client.getAccount({ signal })));
+  } catch (error) {
+    if (signal?.aborted) throw error;
+  }
+}
+
+/** Reads one part's verdicts: the download where the service offers it, else (or when it is not there) page by page. */
+async function readPart(
+  store: JobStore,
+  job: JobRecord,
+  client: RunClient,
+  index: AddressIndex,
+  reach: Reach,
+  part: Part,
+  options: RunOptions & { onChecked(checked: number): void; onPage(): void },
+): Promise<string> {
+  const list = store.list(job.id);
+  if (reach.current().resultsCsv) {
+    const status = await waitForEnd(client, part, options);
+    try {
+      await downloadPartResults(
+        list,
+        index,
+        client,
+        part,
+        `${store.listPath(job.id)}.part-${part.part}.results.csv`,
+        options.signal,
+      );
+      return status;
+    } catch (error) {
+      if (!isNotHere(error)) throw error;
+      reach.forgetShortcut('resultsCsv');
+    }
+  }
+  return pagePartResults(list, index, client, part, { ...options, onPage: options.onPage });
+}
+
 export async function runJob(
   store: JobStore,
   job: JobRecord,
   client: RunClient,
   index: AddressIndex,
+  reach: Reach,
   options: RunOptions = {},
 ): Promise<JobRecord> {
   const list = store.list(job.id);
-  await submitParts(store, job, client, options.signal);
+  await learnReach(client, reach, options.signal);
+  await submitParts(store, job, client, reach, {
+    signal: options.signal,
+    onProgress: (progress) => options.onProgress?.({ phase: 'submitting', ...progress }),
+  });
   store.setPhase(job.id, 'reading');
   // Parts set aside by a retry count with what they checked; the parts sent now count as they go.
   const allParts = list.parts();
-  const parts = allParts.filter((part) => part.status !== supersededStatus);
+  const parts = allParts.filter(isActivePart);
   const setAside =
     parts.length === allParts.length
       ? 0
       : list.checkedCount() - parts.reduce((sum, part) => sum + (part.resultsIn ? part.addresses : 0), 0);
   const total = setAside + parts.reduce((sum, part) => sum + part.addresses, 0);
+  // What the batches' status says was checked, where it says (a service may send no summary).
   const checkedByPart = new Map(parts.map((part) => [part.part, part.resultsIn ? part.addresses : 0]));
+  const eta = createEta(options.clock ?? realClock);
   const report = () => {
-    const checked = setAside + [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
+    // Rows read back and what the status says are both lower bounds: the larger is the progress.
+    const said = setAside + [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
+    const checked = Math.min(total, Math.max(said, list.checkedCount()));
     store.setChecked(job.id, checked);
-    options.onProgress?.({ phase: 'verifying', checked, total });
+    options.onProgress?.({ phase: 'verifying', checked, total, etaSeconds: eta(checked, total) });
   };
   report();
-  await Promise.all(
-    parts
-      .filter((part) => !part.resultsIn)
-      .map(async (part) => {
-        const onChecked = (checked: number) => {
-          checkedByPart.set(part.part, checked);
-          report();
-        };
-        const status = await waitForEnd(client, part, { ...options, onChecked });
-        list.setPartStatus(part.part, status);
-        await readPartResults(list, index, client, part, { file: `${partFile(store, job, part)}.results`, ...options });
-      }),
-  );
+  // One part at a time: the service checks every batch meanwhile, and the status budget is not split many ways.
+  for (const part of parts.filter((part) => !part.resultsIn)) {
+    const onChecked = (checked: number) => {
+      checkedByPart.set(part.part, checked);
+      report();
+    };
+    const status = await readPart(store, job, client, index, reach, part, { ...options, onChecked, onPage: report });
+    list.setPartStatus(part.part, status);
+  }
   // Every verdict is in: the exact count replaces what the batches' status said along the way.
   store.setChecked(job.id, list.checkedCount());
-  options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total });
+  options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total, etaSeconds: 0 });
   const statuses = list
     .parts()
-    .map((part) => part.status)
-    .filter((status) => status !== supersededStatus);
+    .filter(isActivePart)
+    .map((part) => part.status);
   if (statuses.every((status) => status === completeStatus)) store.setPhase(job.id, 'done');
   else if (statuses.includes(batchStatuses.failed)) {
     store.setPhase(
@@ -178,12 +189,7 @@ export async function cancelJob(
 
 /** Sends again, in new parts with new keys, what a canceled or failed job left unchecked; answers how many. */
 export function planRetry(store: JobStore, job: JobRecord): number {
-  const planned = store
-    .list(job.id)
-    .planRetry(
-      job.settings.addressesPerBatch,
-      (part) => `sift-${job.id}-part-${part}-${randomBytes(6).toString('hex')}`,
-    );
+  const planned = store.list(job.id).planRetry(job.settings.addressesPerBatch, partKeyFor(job));
   if (planned > 0) store.setPhase(job.id, 'submitting');
   return planned;
 }

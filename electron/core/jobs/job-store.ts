@@ -1,6 +1,7 @@
 // The catalog of jobs (<data>/jobs.sqlite), owned by this module alone: one row per job with its input,
 // settings, phase, layout and counts. Each job's list lives in a file of its own (list-store.ts), which
 // this store opens, keeps open and deletes with the job.
+import { openReachMemory } from '../client/reach-store.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -109,15 +110,20 @@ export function openJobStore(dataDir: string) {
     sql(db, `UPDATE jobs SET ${assignments}, updated_at = ? WHERE id = ?`).run(...values, Date.now(), id);
   };
 
+  // What was learned of each service (its shortcuts, its batch size), shared with every job on this folder.
+  const reach = openReachMemory(dataDir);
+
   return {
     db,
     listPath,
+    reach,
     /** The job's list, opened once and kept open while the store is. */
     list: openList,
 
     close(): void {
       for (const list of lists.values()) list.close();
       lists.clear();
+      reach.close();
       db.close();
     },
 

@@ -1,18 +1,21 @@
 // A job as the renderer sees it: the overview of the job on screen and the rows of History. Progress of
 // a running job comes from the runner's live counts; a finished job brings its summary.
 import type { JobListItem, JobOverview } from '../../common/contract.ts';
+import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { describeService } from '../connections/service-ref.ts';
 import type { Cost } from './job-cost.ts';
 import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
 import { summariseJob } from './list-summary.ts';
 
-type Progress = { checked: number; total: number };
-
 const noPrecheck = { toCheck: 0, duplicates: 0, badSyntax: 0, noAddress: 0, role: 0, disposable: 0, suggestions: 0 };
 
-export function jobViews(store: JobStore, costs: ReadonlyMap<string, Cost>, live: ReadonlyMap<string, Progress>) {
-  function progressOf(job: JobRecord): Progress {
+export function jobViews(
+  store: JobStore,
+  costs: ReadonlyMap<string, Cost>,
+  live: ReadonlyMap<string, JobProgressView>,
+) {
+  function progressOf(job: JobRecord): JobProgressView {
     const toSend = Math.min(job.precheck?.toCheck ?? 0, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
     return live.get(job.id) ?? { checked: job.checked, total: toSend };
   }

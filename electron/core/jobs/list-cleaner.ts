@@ -2,6 +2,7 @@
 // pre-check the list, say what it costs, check it, write the outputs. The CLI runs it whole and prints;
 // the app runs its steps as a person moves through the screens and pushes events. Each step's rules
 // (when a job is resumed, when a finished job is only exported again) live here once.
+import { reachOf } from '../client/reach-store.ts';
 import { AppError } from '../../common/app-error.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import type { ServiceClient } from '../client/service-client.ts';
@@ -91,7 +92,14 @@ export function createCleaner(store: JobStore) {
 
     /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
     async run(job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
-      const finished = await runJob(store, job, client, indexFor(job), options);
+      const finished = await runJob(
+        store,
+        job,
+        client,
+        indexFor(job),
+        reachOf(store.reach, client.serviceUrl),
+        options,
+      );
       indexes.delete(job.id);
       return finished;
     },

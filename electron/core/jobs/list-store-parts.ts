@@ -4,10 +4,16 @@
 import { sql, transaction, type Database } from '../storage/sqlite.ts';
 import { completeStatus } from '../wire/spec.ts';
 import { toPart, type PartRow } from './list-store-schema.ts';
-import type { Part } from './list-store.ts';
+import type { Part, PartRoute } from './list-store.ts';
 
 /** Sift's own part status for a part whose unchecked addresses were handed to a newer part. */
 export const supersededStatus = 'superseded';
+/** Sift's own part status for a part never sent, whose addresses went into smaller parts instead. */
+export const splitStatus = 'split';
+
+/** A part that stands for its addresses: neither handed on after it ended nor split before it was sent. */
+export const isActivePart = (part: Pick<Part, 'status'>) =>
+  part.status !== supersededStatus && part.status !== splitStatus;
 
 /** Address ids per read when a part's addresses are written out. */
 const idsPerRead = 50_000;
@@ -21,25 +27,31 @@ export function partsOf(db: Database) {
    * part's first id, and the id of the address `count - 1` further on, found by SQLite in the id index
    * rather than by reading every row here. Call inside a transaction.
    */
-  function insertParts(perPart: number, keyFor: (part: number) => string, limit: number, pendingOnly: boolean): number {
+  function insertParts(
+    perPart: number,
+    keyFor: (part: number) => string,
+    limit: number,
+    pendingOnly: boolean,
+    from: { id: number; via: PartRoute | null } = { id: 0, via: null },
+  ): number {
     const insert = sql(
       db,
-      'INSERT INTO parts (part, idempotency_key, first_id, last_id, addresses, pending_only) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO parts (part, idempotency_key, first_id, last_id, addresses, pending_only, via) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     const nth = sql(
       db,
       `SELECT id FROM addresses WHERE ${toSend(pendingOnly)} AND id >= ? ORDER BY id LIMIT 1 OFFSET ?`,
     );
     const countFrom = sql(db, `SELECT COUNT(*) AS n FROM addresses WHERE ${toSend(pendingOnly)} AND id >= ?`);
-    const planned = Math.min(limit, (countFrom.get(0) as { n: number }).n);
+    const planned = Math.min(limit, (countFrom.get(from.id) as { n: number }).n);
     let number = (sql(db, 'SELECT COALESCE(MAX(part) + 1, 0) AS next FROM parts').get() as { next: number }).next;
-    for (let remaining = planned, from = 0; remaining > 0; number += 1) {
+    for (let remaining = planned, fromId = from.id; remaining > 0; number += 1) {
       const count = Math.min(perPart, remaining);
-      const first = (nth.get(from, 0) as { id: number }).id;
+      const first = (nth.get(fromId, 0) as { id: number }).id;
       const last = (nth.get(first, count - 1) as { id: number }).id;
-      insert.run(number, keyFor(number), first, last, count, pendingOnly ? 1 : 0);
+      insert.run(number, keyFor(number), first, last, count, pendingOnly ? 1 : 0, from.via);
       remaining -= count;
-      from = last + 1;
+      fromId = last + 1;
     }
     return planned;
   }
@@ -84,6 +96,25 @@ export function partsOf(db: Database) {
     },
 
     parts,
+
+    /**
+     * Replaces a part never sent by parts of at most `perPart` of the same addresses, each with a new key and
+     * the same route (the service refused it for its size, or its route takes smaller parts). Safe only
+     * while nothing was created for it: its key is never sent again.
+     */
+    splitPart(part: Part, perPart: number, idempotencyKeyFor: (part: number) => string): void {
+      transaction(db, () => {
+        sql(db, 'UPDATE parts SET status = ? WHERE part = ? AND batch_id IS NULL').run(splitStatus, part.part);
+        insertParts(perPart, idempotencyKeyFor, part.addresses, part.pendingOnly, { id: part.firstId, via: part.via });
+      });
+    },
+
+    /** Chooses how a part goes, before it is sent; a new key with it when the part had gone another way. */
+    setPartRoute(part: number, via: PartRoute, idempotencyKey?: string): void {
+      if (idempotencyKey)
+        sql(db, 'UPDATE parts SET via = ?, idempotency_key = ? WHERE part = ?').run(via, idempotencyKey, part);
+      else sql(db, 'UPDATE parts SET via = ? WHERE part = ?').run(via, part);
+    },
 
     setPartBatch(part: number, batchId: string): void {
       sql(db, "UPDATE parts SET batch_id = ?, status = 'running' WHERE part = ?").run(batchId, part);

@@ -3,7 +3,7 @@ import { sql, type Database } from '../storage/sqlite.ts';
 import { badSyntaxResult } from '../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-store.ts';
 
-const schemaVersion = 6;
+const schemaVersion = 7;
 
 export type AddressRow = {
   id: number;
@@ -31,6 +31,7 @@ export type PartRow = {
   skip: number;
   results_in: number;
   pending_only: number;
+  via: string | null;
 };
 
 export const toAddress = (row: AddressRow): AddressRecord => ({
@@ -59,6 +60,7 @@ export const toPart = (row: PartRow): Part => ({
   skip: row.skip,
   resultsIn: row.results_in === 1,
   pendingOnly: row.pending_only === 1,
+  via: row.via === 'files' || row.via === 'batches' ? row.via : null,
 });
 
 export function migrateListStore(db: Database): void {
@@ -75,6 +77,9 @@ export function migrateListStore(db: Database): void {
   if (version < 5) db.exec('ALTER TABLE addresses ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0');
   // 6: the mailbox provider the service found from the address's mail hosts (Sift's live engine says so).
   if (version < 6) db.exec('ALTER TABLE addresses ADD COLUMN provider TEXT');
+  // 7: how each part goes to the service (a file upload or the spec's POST /batches), chosen before it is
+  // sent. Before, every part was uploaded as a file, so a part planned then goes that way on resume.
+  if (version < 7) db.exec("ALTER TABLE parts ADD COLUMN via TEXT; UPDATE parts SET via = 'files'");
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

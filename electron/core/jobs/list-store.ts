@@ -60,7 +60,12 @@ export type Part = {
   resultsIn: boolean;
   /** A part made to check again what a canceled or failed batch left: it sends only addresses without a verdict. */
   pendingOnly: boolean;
+  /** How it goes to the service, chosen (and kept) before it is first sent; null until then. */
+  via: PartRoute | null;
 };
+
+/** A list as one CSV upload (POST /files, a shortcut), or the spec's POST /batches with the addresses as JSON. */
+export type PartRoute = 'files' | 'batches';
 
 export type ListStore = ReturnType<typeof openListStore>;
 

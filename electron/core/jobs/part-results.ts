@@ -1,13 +1,14 @@
-// Reads the verdicts of a part whose batch has ended into the job's list. The CSV download brings a
-// whole batch in one request (a million rows would take a thousand pages, and the service's read budget
-// with them); a service without it is read page by page, resuming from the cursor kept with each page.
-// Both are safe to repeat: a verdict already recorded is never written twice.
+// Reads the verdicts of a part's batch into the job's list: page by page as the spec shows, resuming from
+// the cursor kept with each page, or, where the service offers it, as one CSV download once the batch ended
+// (a million rows would take a thousand pages). Both are safe to repeat: a verdict already recorded is
+// never written twice.
 import { rm } from 'node:fs/promises';
 import { ServiceClientError } from '../client/client-errors.ts';
 import { readResults } from '../client/results-reader.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
-import type { ResultRow } from '../wire/spec.ts';
+import { resultsPageLimits, type ResultRow } from '../wire/spec.ts';
+import type { Clock } from '../client/clock.ts';
 import type { AddressIndex } from '../email/address-index.ts';
 import { keyCheck } from './list-import.ts';
 import type { ListStore, Part, VerdictRow } from './list-store.ts';
@@ -15,7 +16,14 @@ import type { ListStore, Part, VerdictRow } from './list-store.ts';
 const rowsPerCommit = 20_000;
 
 type ResultsClient = Pick<ServiceClient, 'downloadCsv' | 'getResultsPage' | 'getBatch'>;
-type ReadOptions = { file: string; signal?: AbortSignal; pollIntervalMs?: number };
+type PageOptions = {
+  signal?: AbortSignal;
+  pollIntervalMs?: number;
+  stallTimeoutMs?: number;
+  clock?: Clock;
+  /** After each page is committed. */
+  onPage?: () => void;
+};
 
 /** The address key a result row names; a download may guard one that starts like a formula with a leading '. */
 const keysOfRow = (email: string): [string, string | undefined] => {
@@ -97,34 +105,50 @@ async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Par
   list.recordResults(part.part, toVerdicts(list, index, batch), { resultsIn: true });
 }
 
-export async function readPartResults(
+/** The whole batch as one CSV download (a shortcut: only where the service offers it), after it ended. */
+export async function downloadPartResults(
   list: ListStore,
   index: AddressIndex,
   client: ResultsClient,
   part: Part,
-  options: ReadOptions,
+  file: string,
+  signal?: AbortSignal,
 ): Promise<void> {
+  await client.downloadCsv(part.batchId!, file, { signal });
   try {
-    await client.downloadCsv(part.batchId!, options.file, { signal: options.signal });
-    try {
-      await readDownloadedCsv(list, index, part, options.file);
-    } finally {
-      await rm(options.file, { force: true });
-    }
-    return;
-  } catch (error) {
-    const unsupported = error instanceof ServiceClientError && (error.status === 404 || error.status === 405);
-    if (!unsupported) throw error;
+    await readDownloadedCsv(list, index, part, file);
+  } finally {
+    await rm(file, { force: true });
   }
+}
+
+/**
+ * The spec's way: cursor pages of 1,000 while the batch runs, each committed with the cursor to resume from,
+ * until the status is an end and a page asked after it says has_more false. Answers the batch's end status.
+ */
+export async function pagePartResults(
+  list: ListStore,
+  index: AddressIndex,
+  client: ResultsClient,
+  part: Part,
+  options: PageOptions,
+): Promise<string> {
   const pages = readResults(client, part.batchId!, {
     cursor: part.cursor,
     skip: part.skip,
-    limit: 1000,
+    limit: resultsPageLimits.max,
     signal: options.signal,
     pollIntervalMs: options.pollIntervalMs ?? 500,
+    stallTimeoutMs: options.stallTimeoutMs,
+    clock: options.clock,
   });
-  for await (const page of pages) {
+  for (let step = await pages.next(); ; step = await pages.next()) {
+    if (step.done) {
+      list.recordResults(part.part, [], { resultsIn: true });
+      return step.value.status;
+    }
+    const page = step.value;
     list.recordResults(part.part, toVerdicts(list, index, page.rows), { cursor: page.cursor, skip: page.skip });
+    options.onPage?.();
   }
-  list.recordResults(part.part, [], { resultsIn: true });
 }

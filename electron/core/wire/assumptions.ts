@@ -115,7 +115,8 @@ export const filesNameParam = 'name';
  * Spec: "The method and the response are not shown."
  */
 export const accountSchema = z.looseObject({
-  mode: z.string(),
+  /** Readers fall back on the key's own prefix when a service leaves it out. */
+  mode: z.string().optional(),
   balance: z.number().int().optional(),
   free_remaining: z.number().int().optional(),
   key: z.looseObject({ label: z.string().optional(), prefix: z.string().optional() }).optional(),
@@ -124,8 +125,26 @@ export const accountSchema = z.looseObject({
    * `unchecked`), so a client can explain live `unknown` verdicts. Spec: "The method and the response are not shown."
    */
   port_25: z.string().optional(),
+  /**
+   * SIFT'S OWN: the shortcuts a service offers beside the spec's main path (`files`: POST /files takes a
+   * list as raw CSV; `results_csv`: a finished batch downloads as one CSV). A service that says nothing
+   * offers none: Sift then uses POST /batches and the cursor loop only. Spec: "The method and the response
+   * are not shown."
+   */
+  features: z.array(z.string()).optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
+
+/** SIFT'S OWN: the names `features` uses for the two shortcuts (see accountSchema). */
+export const shortcutFeatures = { files: 'files', resultsCsv: 'results_csv' } as const;
+
+/**
+ * ASSUMPTION (a starting point, not a fact): a POST /batches of 50,000 addresses (about 1.5 MB of JSON) is
+ * accepted; a service that refuses a part as too large (413, or a 400 that names the size) gets it again in
+ * halves, and the size that went through is remembered for that service.
+ * Spec: "Length of the batch retention window, maximum batch size, and upload size limits are not shown."
+ */
+export const firstBatchPartSize = 50_000;
 
 /**
  * ASSUMPTION: the CSV download is `GET /batches/{id}/results.csv`, header `email,result,billed`;

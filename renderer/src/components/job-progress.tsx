@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobOverview } from '../../../electron/common/contract.ts';
+import { formatDuration } from '../../../electron/common/durations.ts';
 import { formatCount } from '../format.ts';
 import { describePhase } from '../phase-words.ts';
 
@@ -11,15 +12,6 @@ type JobProgressProps = {
   onCancel(): void;
   onResume(): void;
 };
-
-/** Seconds as a person says them: "45 s", "3 min 20 s", "1 h 5 min". */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
-}
 
 /** Addresses per second over the last half minute of progress, and when this screen first saw the job move. */
 function useRate(checked: number) {
@@ -41,16 +33,21 @@ function useRate(checked: number) {
 }
 
 export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobProgressProps) {
-  const { checked, total } = job.progress;
+  const { checked, total, parts, etaSeconds } = job.progress;
   const percent = total === 0 ? 100 : Math.floor((checked / total) * 100);
   const { rate, elapsedSeconds } = useRate(checked);
   const remaining = total - checked;
   const paused = job.error !== null;
+  // Main's estimate covers the whole run (this screen may have opened late); the screen's own rate otherwise.
+  const secondsLeft = etaSeconds ?? (rate > 0 ? remaining / rate : undefined);
   const timing = [
     `${formatDuration(elapsedSeconds)} elapsed`,
     ...(rate > 0 && !paused ? [`${formatCount(Math.round(rate))} a second`] : []),
-    ...(rate > 0 && remaining > 0 && !paused ? [`about ${formatDuration(remaining / rate)} left`] : []),
+    ...(secondsLeft !== undefined && remaining > 0 && !paused ? [`about ${formatDuration(secondsLeft)} left`] : []),
   ].join(' · ');
+  const sending = parts
+    ? `Sending the list… ${formatCount(parts.sent)} of ${formatCount(parts.total)} ${parts.total === 1 ? 'batch' : 'batches'} sent`
+    : 'Sending the list…';
   return (
     <section className="card card--padded" aria-label="Cleaning progress">
       <h2 className="card__title">Cleaning {job.fileName}</h2>
@@ -58,7 +55,7 @@ export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobPro
         {canceling
           ? 'Canceling… what was checked so far is kept.'
           : job.phase === 'submitting' || job.phase === 'imported'
-            ? 'Sending the list…'
+            ? sending
             : `${describePhase(job.phase, job.error)}: ${formatCount(checked)} of ${formatCount(total)} addresses`}
       </p>
       <progress className="progress" max={100} value={percent} aria-label={`${percent}% checked`} />

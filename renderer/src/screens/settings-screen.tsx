@@ -16,11 +16,25 @@ const protectionWords: Record<SettingsView['keyProtection'], string> = {
 function describeTest(test: ConnectionTestResult): string {
   if (!test.ok) return test.message;
   const mode = test.mode === 'live' ? 'a live key' : test.mode === 'sandbox' ? 'a sandbox key' : `a ${test.mode} key`;
-  const credits =
-    test.mode === 'live'
-      ? ` Balance ${formatCount(test.balance ?? 0)} credits, ${formatCount(test.freeRemaining ?? 0)} free checks left this month.`
-      : ' Sandbox checks are free and give scripted verdicts.';
+  // A service that does not say its balance is not said to have none.
+  const balance = test.balance === undefined ? '' : ` Balance ${formatCount(test.balance)} credits.`;
+  const free =
+    test.freeRemaining === undefined ? '' : ` ${formatCount(test.freeRemaining)} free checks left this month.`;
+  const credits = test.mode === 'live' ? `${balance}${free}` : ' Sandbox checks are free and give scripted verdicts.';
   return `Connected with ${mode}.${credits}`;
+}
+
+/** What the service takes and gives beside the spec's main path, under a successful test. */
+function TestSupports({ test }: { test: ConnectionTestResult }) {
+  if (!test.ok) return null;
+  return (
+    <dl className="settings__supports" data-testid="connection-supports">
+      <dt>Lists are sent</dt>
+      <dd>{test.supports.uploads}</dd>
+      <dt>Results are read</dt>
+      <dd>{test.supports.results}</dd>
+    </dl>
+  );
 }
 
 /** Where lists are checked: Sift's own service, or a hosted one by its URL and an API key. */
@@ -151,6 +165,7 @@ export function SettingsScreen() {
               data-testid="connection-test"
             >
               {describeTest(test)}
+              <TestSupports test={test} />
             </div>
           )}
           <AppearancePicker />

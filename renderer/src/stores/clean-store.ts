@@ -206,7 +206,13 @@ export const cleanActions = {
         set({ job: latest, stage: 'finished', canceling: false });
         return;
       }
-      const progress = { checked: payload.checked, total: payload.total };
+      const { checked, total, parts, etaSeconds } = payload;
+      const progress = {
+        checked,
+        total,
+        ...(parts ? { parts } : {}),
+        ...(etaSeconds === undefined ? {} : { etaSeconds }),
+      };
       set({ job: { ...job, phase: payload.phase, progress, error: payload.error } });
     } catch (error) {
       set({ error: errorMessage(error) });

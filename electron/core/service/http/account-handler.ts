@@ -1,6 +1,6 @@
 // GET /account: the key's mode, the balance and the free checks left this month, and whether the
-// service can reach mail servers (Sift's own extra).
-import { accountSchema } from '../../wire/assumptions.ts';
+// service can reach mail servers and which shortcuts it offers (Sift's own extras).
+import { accountSchema, shortcutFeatures } from '../../wire/assumptions.ts';
 import { accountState } from '../store/credits-store.ts';
 import { port25Finding } from '../store/port25-store.ts';
 import { sendJson } from './error-responses.ts';
@@ -14,6 +14,8 @@ export async function account(context: ServiceContext, call: Call): Promise<void
     free_remaining: state.freeRemaining,
     key: { label: call.key.label, prefix: call.key.masked },
     port_25: (await port25Finding(context.db)).state,
+    // Both shortcuts are Sift's own: a client that knows them sends a list in one upload and reads it in one download.
+    features: [shortcutFeatures.files, shortcutFeatures.resultsCsv],
   });
   sendJson(call.response, 200, body);
 }
