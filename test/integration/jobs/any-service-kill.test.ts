@@ -79,7 +79,7 @@ describe('sift clean on a spec-only service, killed and resumed', () => {
     for (let kill = 0; kill < kills; kill += 1) {
       const run = clean('killed', killed, kill === 0 ? [] : ['--resume']);
       const moment =
-        moments[kill] ?? (() => new Promise((resolve) => setTimeout(resolve, 300 + random() * referenceMs)));
+        moments[kill] ?? (() => new Promise<unknown>((resolve) => setTimeout(resolve, 300 + random() * referenceMs)));
       await Promise.race([moment(), run]);
       if (run.child.exitCode !== null) break;
       run.child.kill('SIGKILL');
