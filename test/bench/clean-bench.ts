@@ -96,6 +96,7 @@ try {
     for (const [label, seconds] of [
       ['import + pre-check', stages.importSeconds],
       ['verify (sandbox)', stages.verifySeconds],
+      ["verify, spec's path", stages.specVerifySeconds],
       ['export (3 files)', stages.exportSeconds],
       ['whole `sift clean`', whole],
     ] as const) {
@@ -103,6 +104,9 @@ try {
     }
     console.log(
       `  peak RSS             ${String(peakRssMb).padStart(7)} MB (sift clean); ${stages.peakRssMb} MB (stages)`,
+    );
+    console.log(
+      `  spec's path (POST /batches, cursor pages) against the shortcuts (POST /files, CSV download): ×${fmt(stages.specVerifySeconds / stages.verifySeconds, 1)}`,
     );
   }
   for (let i = 1; i < results.length; i += 1) {

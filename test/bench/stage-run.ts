@@ -1,5 +1,6 @@
 // One clean of a list, stage by stage, in its own process so its peak memory is its own:
-// import and pre-check, verification on Sift's own service (sandbox), export of the three files.
+// import and pre-check, verification on Sift's own service (sandbox), export of the three files; then the
+// same list verified again the way a service without Sift's shortcuts is (POST /batches, cursor pages).
 // argv: <input.csv> <data dir> <out dir>. Prints one JSON line of seconds and peak RSS.
 import { keepHeapNearLive } from '../../electron/core/app/heap-tuning.ts';
 import { defaultJobSettings } from '../../electron/core/jobs/job-settings.ts';
@@ -27,6 +28,16 @@ const verifySeconds = seconds(at);
 at = performance.now();
 await cleaner.export(job, outDir);
 const exportSeconds = seconds(at);
+// The spec's path on the same service: an account that names no shortcut, as a hosted service's would not.
+const specOnly = {
+  ...client,
+  getAccount: async (options?: { signal?: AbortSignal }) => ({ ...(await client.getAccount(options)), features: [] }),
+};
+let specJob = await cleaner.prepare(await cleaner.jobForInput(input, defaultJobSettings, { restart: true }));
+at = performance.now();
+specJob = await cleaner.run(specJob, specOnly, { pollIntervalMs: 100 });
+const specVerifySeconds = seconds(at);
+if (specJob.phase !== 'done') throw new Error(`the spec's path ended ${specJob.phase}`);
 store.close();
 await service.close();
 console.log(
@@ -35,6 +46,7 @@ console.log(
     importSeconds,
     verifySeconds,
     exportSeconds,
+    specVerifySeconds,
     totalSeconds: seconds(started),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
