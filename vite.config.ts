@@ -64,6 +64,16 @@ export default defineConfig(({ mode }) => {
               globalSetup: ['test/support/postgres-global-setup.ts'],
             },
           },
+          {
+            // `npm run test:soak`: the kill-and-resume runs with their full counts (npm test runs a few).
+            extends: true,
+            test: {
+              name: 'soak',
+              include: ['test/integration/sift-clean-kill.test.ts', 'test/integration/jobs/any-service-kill.test.ts'],
+              env: { SIFT_SOAK_KILLS: '20' },
+              testTimeout: 1_800_000,
+            },
+          },
         ],
       },
     };

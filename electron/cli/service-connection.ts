@@ -1,6 +1,7 @@
 // Which service a `sift` command talks to: a hosted one by --base-url (or SIFT_BASE_URL) with its key in
 // SIFT_API_KEY, or, with neither, Sift's own service started in-process with a sandbox key.
 import { ServiceClientError } from '../core/client/client-errors.ts';
+import { sharedBudgetFor } from '../core/client/rate-budget.ts';
 import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
 import { startEmbeddedService } from '../core/service/embedded-service.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
@@ -13,7 +14,11 @@ export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: s
   if (url === undefined && !apiKey) {
     const embedded = await startEmbeddedService(dataDir);
     return {
-      client: createServiceClient({ baseUrl: embedded.baseUrl, apiKey: embedded.apiKey }),
+      client: createServiceClient({
+        baseUrl: embedded.baseUrl,
+        apiKey: embedded.apiKey,
+        budget: sharedBudgetFor(embedded.apiKey, dataDir),
+      }),
       close: () => embedded.close(),
     };
   }
@@ -25,7 +30,9 @@ export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: s
   if (url === undefined)
     throw new CliExit(exitCodes.usage, 'With SIFT_API_KEY set, also give --base-url (or SIFT_BASE_URL).');
   try {
-    return { client: createServiceClient({ baseUrl: url, apiKey }), close: async () => {} };
+    // Other Sift processes on this data folder (the app, another clean) share the key's limits.
+    const budget = sharedBudgetFor(apiKey, dataDir);
+    return { client: createServiceClient({ baseUrl: url, apiKey, budget }), close: async () => {} };
   } catch (error) {
     if (error instanceof ServiceClientError) throw new CliExit(exitCodes.usage, error.message);
     throw error;

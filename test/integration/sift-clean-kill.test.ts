@@ -13,7 +13,9 @@ import { runSift } from '../support/run-sift.ts';
 import { waitFor } from '../support/service-harness.ts';
 
 const rows = 200_000;
-/** Enough for every run here: two cleans, a Ctrl-C, and twenty killed and resumed ones. */
+/** Kills at random moments: a few in `npm test`, twenty in `npm run test:soak` (which sets SIFT_SOAK_KILLS). */
+const randomKills = Number(process.env.SIFT_SOAK_KILLS ?? 3);
+/** Enough for every run here: two cleans, a Ctrl-C, and every killed and resumed one. */
 const credits = 10_000_000;
 let root: string;
 let service: ChildService;
@@ -203,7 +205,7 @@ describe('sift clean, killed and resumed', () => {
     ).toBe(true);
   }, 600_000);
 
-  it('ends the same after twenty kills at random moments, none of them billed twice', async () => {
+  it(`ends the same after ${randomKills} kills at random moments, none of them billed twice`, async () => {
     expect(referenceSeconds).toBeGreaterThan(0);
     const spent = async () => {
       const store = await openServiceStore({ dataDir: serviceDir });
@@ -219,7 +221,7 @@ describe('sift clean, killed and resumed', () => {
     const billable: number = summary.valid + summary.invalid + summary.catch_all;
     let seed = 7;
     const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const trials = 20;
+    const trials = randomKills;
     for (let trial = 1; trial <= trials; trial += 1) {
       const dir = join(root, 'trials', String(trial));
       await mkdir(dir, { recursive: true });

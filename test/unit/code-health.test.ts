@@ -23,7 +23,7 @@ const sqlHomes = [
   /^electron\/core\/storage\//,
   /^electron\/core\/jobs\/(job-store|job-store-schema|list-store|list-store-schema|list-store-append|list-store-breakdown|list-store-parts|list-store-rows|list-store-verdicts)\.ts$/,
   /^electron\/core\/service\/store\//,
-  /^electron\/core\/client\/reach-store\.ts$/,
+  /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
 ];
 const sqlStatement =
   /(['"`])\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;

@@ -1,10 +1,12 @@
-// One rate budget per API key, shared by every caller in the process (several jobs, one budget):
-// the spec's per-operation limits are kept before sending, and the service's own rate-limit headers
-// slow it down further (pause until Reset when Remaining falls below a tenth of Limit; wait out a 429).
+// One rate budget per API key, shared by every caller in the process (several jobs, one budget) and, with
+// a data folder, by every Sift process on that folder (send-log-store.ts): the spec's per-operation limits
+// are kept before sending, and the service's own rate-limit headers slow it down further (pause until
+// Reset when Remaining falls below a tenth of Limit; wait out a 429).
 import { createHash } from 'node:crypto';
 import { rateLimitResetIsUnixSeconds } from '../wire/assumptions.ts';
 import { defaultRateLimits, slowDownFraction } from '../wire/spec.ts';
 import type { Clock } from './clock.ts';
+import { openSendLog, type SendLog } from './send-log-store.ts';
 
 export type Operation = keyof typeof defaultRateLimits | 'other';
 type Rule = { limit: number; windowSeconds: number };
@@ -18,7 +20,13 @@ export type RateBudget = {
   pauseUntil(operation: Operation, untilMs: number): void;
 };
 
-export function createRateBudget(defaults: Partial<Record<Operation, Rule>> = defaultRateLimits): RateBudget {
+/** Sends counted with other processes: the log, and this key's name in it (a hash, never the key). */
+export type SharedSends = { log: SendLog; budget: string };
+
+export function createRateBudget(
+  defaults: Partial<Record<Operation, Rule>> = defaultRateLimits,
+  shared?: SharedSends,
+): RateBudget {
   // The spec's limits until the service says otherwise. Spec: X-RateLimit-Limit is "the limit in force", so
   // a key the service allows more (Sift's own service does for the app's key) or less is kept to that.
   const rules = new Map(Object.entries(defaults) as [Operation, Rule][]);
@@ -36,6 +44,13 @@ export function createRateBudget(defaults: Partial<Record<Operation, Rule>> = de
         }
         const rule = rules.get(operation);
         if (!rule) return;
+        if (shared) {
+          // The log holds every process's sends, this one's included, in the same sliding window.
+          const waitMs = shared.log.take(shared.budget, operation, rule.limit, rule.windowSeconds * 1000, now);
+          if (waitMs === 0) return;
+          await clock.sleep(waitMs, signal);
+          continue;
+        }
         // A sliding window: never more than `limit` sends in any `windowSeconds`, so the service's
         // fixed windows, wherever they fall, never see more than the limit either.
         const windowMs = rule.windowSeconds * 1000;
@@ -76,14 +91,24 @@ export function createRateBudget(defaults: Partial<Record<Operation, Rule>> = de
 }
 
 const budgets = new Map<string, RateBudget>();
+const sendLogs = new Map<string, SendLog>();
 
-/** The process-wide budget of one key. Keyed by a hash, so the map never holds the key itself. */
-export function sharedBudgetFor(apiKey: string): RateBudget {
-  const id = createHash('sha256').update(apiKey).digest('hex');
-  let budget = budgets.get(id);
+/**
+ * The budget of one key for this process, and with `dataDir` for every process on that data folder.
+ * Keyed by a hash, so neither the map nor the log holds the key itself.
+ */
+export function sharedBudgetFor(apiKey: string, dataDir?: string): RateBudget {
+  const id = createHash('sha256').update(`sift-rate-budget\0${apiKey}`).digest('hex');
+  const entry = `${id}\0${dataDir ?? ''}`;
+  let budget = budgets.get(entry);
   if (!budget) {
-    budget = createRateBudget();
-    budgets.set(id, budget);
+    let log = dataDir === undefined ? undefined : sendLogs.get(dataDir);
+    if (dataDir !== undefined && !log) {
+      log = openSendLog(dataDir);
+      sendLogs.set(dataDir, log);
+    }
+    budget = createRateBudget(defaultRateLimits, log && { log, budget: id });
+    budgets.set(entry, budget);
   }
   return budget;
 }

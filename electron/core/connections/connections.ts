@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../common/app-error.ts';
 import { ServiceClientError } from '../client/client-errors.ts';
+import { sharedBudgetFor } from '../client/rate-budget.ts';
 import { openReachMemory } from '../client/reach-store.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
@@ -76,10 +77,16 @@ export function createConnections(deps: ConnectionsDeps) {
         client = (async () => {
           if (ref.kind === 'embedded') {
             const service = await ownService();
-            return createServiceClient({ baseUrl: service.baseUrl, apiKey: await service.keyFor(ref.mode) });
+            const apiKey = await service.keyFor(ref.mode);
+            return createServiceClient({
+              baseUrl: service.baseUrl,
+              apiKey,
+              budget: sharedBudgetFor(apiKey, deps.dataDir),
+            });
           }
+          // A `sift clean` on the same data folder shares the key's limits with the app.
           const { baseUrl, key } = hostedKey(ref.connectionId);
-          return createServiceClient({ baseUrl, apiKey: key });
+          return createServiceClient({ baseUrl, apiKey: key, budget: sharedBudgetFor(key, deps.dataDir) });
         })();
         clients.set(id, client);
         // A failure is not kept: the next call tries again (after the person fixed Settings, say).

@@ -1,8 +1,12 @@
 // The client against the embedded service (and a fault proxy in front of it): limits kept,
 // the spec's 429 waits, what is and is not retried, and writes that are safe to retry.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateBudget, sharedBudgetFor } from '../../../electron/core/client/rate-budget.ts';
 import { createServiceClient } from '../../../electron/core/client/service-client.ts';
+import { openSendLog } from '../../../electron/core/client/send-log-store.ts';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { fakeClock, startFaultProxy } from '../../support/fault-proxy.ts';
 import { startTestService } from '../../support/service-harness.ts';
@@ -45,6 +49,31 @@ describe('rate limits', () => {
     expect(counter.statuses).toHaveLength(perCaller * 4);
     expect(rate).toBeLessThanOrEqual(100 * 1.05 + 100 / seconds);
     expect(rate).toBeGreaterThanOrEqual(90);
+  });
+
+  it('keeps the submissions of several processes on one key and data folder within ten a minute together', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-send-log-'));
+    // Two processes: each its own budget and its own connection to the data folder's send log.
+    const budgets = [0, 1].map(() => createRateBudget(undefined, { log: openSendLog(dataDir), budget: 'k' }));
+    const clock = fakeClock();
+    const sentAt: number[] = [];
+    await Promise.all(
+      budgets.map(async (budget) => {
+        for (let i = 0; i < 12; i += 1) {
+          await budget.acquire('createBatch', clock);
+          sentAt.push(clock.now());
+        }
+      }),
+    );
+    sentAt.sort((a, b) => a - b);
+    expect(sentAt).toHaveLength(24);
+    // In any minute at most ten, whichever process sent them: the 11th waits for the 1st to be a minute old.
+    for (let i = 10; i < sentAt.length; i += 1) expect(sentAt[i]! - sentAt[i - 10]!).toBeGreaterThanOrEqual(60_000);
+    // And another key on the same folder has a budget of its own.
+    const other = createRateBudget(undefined, { log: openSendLog(dataDir), budget: 'other' });
+    const before = clock.now();
+    await other.acquire('createBatch', clock);
+    expect(clock.now()).toBe(before);
   });
 
   it('waits Retry-After plus widening jitter on 429, five tries at most', async () => {

@@ -13,13 +13,15 @@ import { waitFor } from '../../support/service-harness.ts';
 import { startSpecPeer, type SpecPeer } from '../../support/spec-peer.ts';
 
 const rows = 30_000;
-/** Kills in `npm test`; `SIFT_SOAK_KILLS` asks for more. */
-const kills = Number(process.env.SIFT_SOAK_KILLS ?? 5);
+/** Runs killed at a random moment and resumed: a few in `npm test`, twenty in `npm run test:soak`. */
+const trials = Number(process.env.SIFT_SOAK_KILLS ?? 2);
 const liveKey = 'svc_live_peerkill0123456789abcdef';
 const peerOptions = { apiKey: liveKey, maxBatch: 4000, checksPerSecond: 3000 };
 let root: string;
 let reference: SpecPeer;
 let killed: SpecPeer;
+/** How long an uninterrupted run took here, so kills can land anywhere within one. */
+let referenceMs = 0;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sift-peer-kill-'));
@@ -43,6 +45,18 @@ const clean = (folder: string, peer: SpecPeer, extra: string[] = []) =>
     SIFT_DATA_DIR: join(root, `${folder}-data`),
   });
 
+/** The killed run's outputs are the uninterrupted run's, byte for byte; each address went in one batch. */
+async function expectAsUninterrupted(folder: string, peer: SpecPeer) {
+  for (const file of ['list.cleaned.csv', 'list.annotated.csv', 'list.summary.json']) {
+    const same = (await readFile(join(root, folder, file))).equals(await readFile(join(root, 'reference', file)));
+    expect(same, `${folder}/${file}`).toBe(true);
+  }
+  const summary = JSON.parse(await readFile(join(root, folder, 'list.summary.json'), 'utf8'));
+  expect(peer.submissions.size).toBe(summary.to_check);
+  expect([...peer.submissions.entries()].filter(([, times]) => times !== 1)).toEqual([]);
+  expect(peer.batches.reduce((sum, batch) => sum + batch.emails.length, 0)).toBe(summary.to_check);
+}
+
 /** The newest job's phase and how many of its parts have a batch, read as a bystander would. */
 function jobState(dataDir: string): { phase?: string; sent: number } {
   try {
@@ -61,45 +75,31 @@ function jobState(dataDir: string): { phase?: string; sent: number } {
 }
 
 describe('sift clean on a spec-only service, killed and resumed', () => {
-  it(`ends with the outputs of an uninterrupted run after ${kills} kills, each address in one batch`, async () => {
+  it('ends with the outputs of an uninterrupted run after kills while sending and while reading', async () => {
     const startedAt = performance.now();
     const uninterrupted = await clean('reference', reference);
     expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
-    const referenceMs = performance.now() - startedAt;
+    referenceMs = performance.now() - startedAt;
 
-    const random = seededRandom(26);
     const data = join(root, 'killed-data');
-    const phases: string[] = [];
     // The first kill lands after the service made a part's batch and before its answer came back; the
-    // second while pages are read; the rest anywhere.
+    // second while pages are read.
     const moments = [
       () => waitFor(() => killed.held === 1, 60_000, 5),
       () => waitFor(() => jobState(data).phase === 'reading', 60_000, 5),
     ];
-    for (let kill = 0; kill < kills; kill += 1) {
+    const phases: string[] = [];
+    for (const [kill, moment] of moments.entries()) {
       const run = clean('killed', killed, kill === 0 ? [] : ['--resume']);
-      const moment =
-        moments[kill] ?? (() => new Promise<unknown>((resolve) => setTimeout(resolve, 300 + random() * referenceMs)));
       await Promise.race([moment(), run]);
-      if (run.child.exitCode !== null) break;
       run.child.kill('SIGKILL');
-      const ended = await run;
-      if (ended.signal === 'SIGKILL') phases.push(jobState(data).phase ?? 'none');
-      else expect(ended.code, ended.stderr).toBe(0);
+      expect((await run).signal).toBe('SIGKILL');
+      phases.push(jobState(data).phase ?? 'none');
     }
-    expect(phases.slice(0, 2)).toEqual(['submitting', 'reading']);
+    expect(phases).toEqual(['submitting', 'reading']);
     const finished = await clean('killed', killed, ['--resume']);
     expect(finished.code, finished.stderr).toBe(0);
-
-    for (const file of ['list.cleaned.csv', 'list.annotated.csv', 'list.summary.json']) {
-      const same = (await readFile(join(root, 'killed', file))).equals(await readFile(join(root, 'reference', file)));
-      expect(same, file).toBe(true);
-    }
-    const summary = JSON.parse(await readFile(join(root, 'killed', 'list.summary.json'), 'utf8'));
-    expect(killed.submissions.size).toBe(summary.to_check);
-    expect([...killed.submissions.entries()].filter(([, times]) => times !== 1)).toEqual([]);
-    const inBatches = killed.batches.reduce((sum, batch) => sum + batch.emails.length, 0);
-    expect(inBatches).toBe(summary.to_check);
+    await expectAsUninterrupted('killed', killed);
 
     // The finished list run again is written again and sends nothing.
     const batchCalls = killed.calls.get('POST /batches');
@@ -108,4 +108,27 @@ describe('sift clean on a spec-only service, killed and resumed', () => {
     expect(again.stderr).toContain('nothing is sent');
     expect(killed.calls.get('POST /batches')).toBe(batchCalls);
   }, 240_000);
+
+  it(`ends the same after ${trials} runs killed at random moments`, async () => {
+    expect(referenceMs).toBeGreaterThan(0);
+    const random = seededRandom(26);
+    for (let trial = 1; trial <= trials; trial += 1) {
+      const folder = `trial-${trial}`;
+      await mkdir(join(root, folder));
+      await copyFile(join(root, 'reference', 'list.csv'), join(root, folder, 'list.csv'));
+      const peer = await startSpecPeer(peerOptions);
+      try {
+        const run = clean(folder, peer);
+        // Anywhere from the first instant to the end of a whole run.
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, random() * referenceMs)), run]);
+        run.child.kill('SIGKILL');
+        await run;
+        const resumed = await clean(folder, peer, ['--resume']);
+        expect(resumed.code, `trial ${trial}: ${resumed.stderr}`).toBe(0);
+        await expectAsUninterrupted(folder, peer);
+      } finally {
+        await peer.close();
+      }
+    }
+  }, 1_200_000);
 });
