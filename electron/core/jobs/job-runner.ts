@@ -106,7 +106,7 @@ async function readPart(
       reach.forgetShortcut('resultsCsv');
     }
   }
-  return pagePartResults(list, index, client, part, { ...options, onPage: options.onPage });
+  return pagePartResults(list, index, client, part, options);
 }
 
 export async function runJob(

@@ -95,10 +95,10 @@ async function submitPart(
     } else if (isTooLarge(error) && part.addresses > 1) {
       const smaller = via === 'batches' ? reach.refusedSize(part.addresses) : Math.ceil(part.addresses / 2);
       list.splitPart({ ...part, via }, smaller, keyFor);
-    } else if (isTooLarge(error)) {
+    } else if (isTooLarge(error) && error instanceof Error) {
       throw new ServiceClientError(
         'bad_request',
-        `The service refused even one address as too large. ${String(error)}`,
+        `The service refused even one address as too large. ${error.message}`,
       );
     } else throw error;
   }

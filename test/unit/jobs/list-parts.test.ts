@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openListStore } from '../../../electron/core/jobs/list-store.ts';
+import { isActivePart } from '../../../electron/core/jobs/list-store-parts.ts';
 
 async function listOf(sendable: boolean[]) {
   const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-parts-')), 'list.sqlite'));
@@ -56,5 +57,27 @@ describe('planning parts', () => {
       [1, 4, 3],
       [5, 6, 2],
     ]);
+  });
+
+  it('splits a part never sent into smaller parts of the same addresses and route, under new keys', async () => {
+    const list = await listOf(sendable);
+    const [whole] = list.planParts(100, (part) => `key-${part}`);
+    list.setPartRoute(whole!.part, 'batches');
+    list.splitPart({ ...whole!, via: 'batches' }, 3, (part) => `split-${part}`);
+    const parts = list.parts();
+    expect(parts[0]).toMatchObject({ status: 'split', idempotencyKey: 'key-0', batchId: null });
+    const active = parts.filter(isActivePart);
+    expect(active.map(({ part, addresses, via, idempotencyKey }) => [part, addresses, via, idempotencyKey])).toEqual([
+      [1, 3, 'batches', 'split-1'],
+      [2, 3, 'batches', 'split-2'],
+      [3, 2, 'batches', 'split-3'],
+    ]);
+    // Together they send exactly what the whole part would have, once each.
+    expect(active.flatMap((part) => [...list.sendableAddresses(part)].flat())).toEqual(
+      [...list.sendableAddresses(whole!)].flat(),
+    );
+    // A route changed after a shortcut was not there comes with a new key.
+    list.setPartRoute(1, 'files', 'fresh-key');
+    expect(list.parts()[1]).toMatchObject({ via: 'files', idempotencyKey: 'fresh-key' });
   });
 });
