@@ -18,3 +18,7 @@ export function describeDelimiter(delimiter: string): string {
 export function formatCount(value: number): string {
   return value.toLocaleString('en');
 }
+
+/** A share to one decimal: "42.9%" (nothing of nothing is "0%"). */
+export const percent = (part: number, whole: number) =>
+  whole === 0 ? '0%' : `${Math.round((part / whole) * 1000) / 10}%`;

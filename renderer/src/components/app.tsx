@@ -12,8 +12,9 @@ import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
-import { go, useNavStore, type Screen } from '../stores/nav-store.ts';
+import { go, screenTitles, useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
+import { ScreenBoundary } from './screen-boundary.tsx';
 import { useAppearance } from './appearance-picker.tsx';
 
 /** Every screen, one component each, shown under the header. */
@@ -82,7 +83,10 @@ export function App() {
       </header>
       <main className="app-main">
         <Port25Banner />
-        <Current />
+        {/* Keyed by screen, so moving to another screen starts it with no failure carried over. */}
+        <ScreenBoundary key={screen} name={screenTitles[screen]} back={screen === 'clean' ? 'history' : 'clean'}>
+          <Current />
+        </ScreenBoundary>
       </main>
       <StatusBar />
     </div>

@@ -1,6 +1,6 @@
-import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts';
+import { lazy, Suspense } from 'react';
 import type { ListSummary } from '../../../electron/common/contract.ts';
-import { formatCount } from '../format.ts';
+import { formatCount, percent } from '../format.ts';
 import './verdict-chart.css';
 
 const verdicts: [keyof ListSummary & string, string, string][] = [
@@ -11,7 +11,7 @@ const verdicts: [keyof ListSummary & string, string, string][] = [
   ['unverified', 'Not checked', 'var(--border-strong)'],
 ];
 
-const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 1000) / 10}%`);
+const VerdictBars = lazy(() => import('./verdict-bars.tsx'));
 
 /**
  * The list's funnel (every row counted once) and its verdicts as a bar chart with counts and shares; the
@@ -42,24 +42,10 @@ export function VerdictChart({ summary }: { summary: ListSummary }) {
       </ol>
       <div className="verdicts__body">
         <div className="verdicts__chart" aria-hidden="true" data-testid="verdict-chart">
-          <ResponsiveContainer width="100%" height={36 * rows.length + 10}>
-            <BarChart data={rows} layout="vertical" margin={{ left: 8, right: 90 }} accessibilityLayer={false}>
-              <XAxis type="number" hide />
-              <YAxis type="category" dataKey="label" width={96} tickLine={false} axisLine={false} />
-              <Bar dataKey="count" isAnimationActive={false} radius={4}>
-                {rows.map((row) => (
-                  <Cell key={row.label} fill={row.color} />
-                ))}
-                <LabelList
-                  dataKey="count"
-                  position="right"
-                  formatter={(value: unknown) =>
-                    `${formatCount(Number(value))} (${percent(Number(value), summary.to_check)})`
-                  }
-                />
-              </Bar>
-            </BarChart>
-          </ResponsiveContainer>
+          {/* The chart library is most of the app's code: it loads when a chart is first shown. */}
+          <Suspense fallback={<div style={{ height: 36 * rows.length + 10 }} />}>
+            <VerdictBars rows={rows} total={summary.to_check} />
+          </Suspense>
         </div>
         <table className="verdicts__table">
           <caption>
