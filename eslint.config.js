@@ -6,6 +6,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const noElectron = {
   name: 'electron',
@@ -81,6 +82,11 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  {
+    // React's rules of hooks and the effect dependencies, on the renderer's components.
+    files: ['renderer/**/*.tsx', 'renderer/**/*.ts'],
+    ...reactHooks.configs.flat.recommended,
+  },
   {
     // The service's stores are asynchronous (SQLite or PostgreSQL): a store call not awaited is a write
     // that may land after its transaction, or an error nobody hears.

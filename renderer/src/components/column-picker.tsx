@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useStateResetBy } from '../use-state-reset-by.ts';
 
 type ColumnPickerProps = {
   /** Column names in order (made-up names for a file without a header row). */
@@ -16,8 +16,7 @@ type ColumnPickerProps = {
  */
 export function ColumnPicker({ columns, current, busy, onChoose }: ColumnPickerProps) {
   const currentValue = current === null ? '' : String(current + 1);
-  const [pending, setPending] = useState(currentValue);
-  useEffect(() => setPending(currentValue), [currentValue]);
+  const [pending, setPending] = useStateResetBy(() => currentValue, currentValue);
   const changed = pending !== '' && pending !== currentValue;
   return (
     <form

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useCleanStore } from '../stores/clean-store.ts';
 import type { JobOverview } from '../../../electron/common/contract.ts';
 import { formatDuration } from '../../../electron/common/durations.ts';
 import { formatCount } from '../format.ts';
@@ -13,21 +14,18 @@ type JobProgressProps = {
   onResume(): void;
 };
 
-/** Addresses per second over the last half minute of progress, and when this screen first saw the job move. */
-function useRate(checked: number) {
-  const samples = useRef<{ at: number; checked: number }[]>([]);
+/** Addresses per second over the last half minute of progress, and how long this screen has shown the job. */
+function useRate(jobId: string) {
+  const samples = useCleanStore((state) => state.progressSamples);
   const [startedAt] = useState(() => Date.now());
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  useEffect(() => {
-    const at = Date.now();
-    samples.current = [...samples.current.filter((sample) => at - sample.at <= 30_000), { at, checked }];
-  }, [checked]);
-  const first = samples.current[0];
-  const last = samples.current.at(-1);
+  const ofJob = samples.filter((sample) => sample.jobId === jobId);
+  const first = ofJob[0];
+  const last = ofJob.at(-1);
   const rate = first && last && last.at > first.at ? ((last.checked - first.checked) * 1000) / (last.at - first.at) : 0;
   return { rate, elapsedSeconds: (now - startedAt) / 1000 };
 }
@@ -35,7 +33,7 @@ function useRate(checked: number) {
 export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobProgressProps) {
   const { checked, total, parts, etaSeconds } = job.progress;
   const percent = total === 0 ? 100 : Math.floor((checked / total) * 100);
-  const { rate, elapsedSeconds } = useRate(checked);
+  const { rate, elapsedSeconds } = useRate(job.jobId);
   const remaining = total - checked;
   const paused = job.error !== null;
   // Main's estimate covers the whole run (this screen may have opened late); the screen's own rate otherwise.

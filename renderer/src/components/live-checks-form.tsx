@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useStateResetBy } from '../use-state-reset-by.ts';
 import { engineSettingsSchema, type EngineSettings } from '../../../electron/common/settings-schemas.ts';
 import { serviceActions, useServiceStore } from '../stores/service-store.ts';
 
@@ -47,11 +48,12 @@ function parse(texts: Record<string, string>): Record<string, unknown> {
 export function LiveChecksForm() {
   const engine = useServiceStore((state) => state.engine);
   const busy = useServiceStore((state) => state.busy);
-  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [texts, setTexts] = useStateResetBy<Record<string, string>>(
+    (typed = {}) =>
+      engine ? Object.fromEntries(fields.map((field) => [field.name, asText(engine.saved[field.name])])) : typed,
+    engine,
+  );
   const [problem, setProblem] = useState<{ field: string; message: string }>();
-  useEffect(() => {
-    if (engine) setTexts(Object.fromEntries(fields.map((field) => [field.name, asText(engine.saved[field.name])])));
-  }, [engine]);
   if (!engine) return null;
   const placeholder = (field: Field) =>
     field.name === 'helo' ? engine.defaults.helo : field.name === 'mailFrom' ? engine.defaults.mailFrom : '';

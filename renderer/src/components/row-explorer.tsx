@@ -79,6 +79,8 @@ export function RowExplorer({ job }: { job: JobOverview }) {
     void load(0);
   }, [load]);
 
+  // TanStack Virtual hands back functions React Compiler cannot memoise; this component is not compiled.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scroller.current,

@@ -1,5 +1,6 @@
 import { LiveChecksForm } from '../components/live-checks-form.tsx';
 import { useEffect, useState } from 'react';
+import { useStateResetBy } from '../use-state-reset-by.ts';
 import { formatCount } from '../format.ts';
 import { serviceActions, useServiceStore } from '../stores/service-store.ts';
 import { useFocusHeading } from '../use-focus-heading.ts';
@@ -25,17 +26,15 @@ export function ServiceScreen() {
   const [keyLabel, setKeyLabel] = useState('');
   const [keyMode, setKeyMode] = useState<'live' | 'sandbox'>('sandbox');
   const [hookUrl, setHookUrl] = useState('');
-  const [threshold, setThreshold] = useState('');
-  const [copied, setCopied] = useState(false);
-  const [port, setPort] = useState('');
+  const lowThreshold = overview?.account.lowThreshold;
+  const [threshold, setThreshold] = useStateResetBy(() => lowThreshold?.toString() ?? '', lowThreshold);
+  const [copied, setCopied] = useStateResetBy(() => false, shownOnce?.secret);
+  const [port, setPort] = useStateResetBy(() => (sharing ? String(sharing.port) : ''), sharing?.port);
 
   useEffect(() => {
     void serviceActions.load();
     return serviceActions.forgetSecret;
   }, []);
-  useEffect(() => setThreshold(overview?.account.lowThreshold?.toString() ?? ''), [overview?.account.lowThreshold]);
-  useEffect(() => setCopied(false), [shownOnce?.secret]);
-  useEffect(() => setPort(sharing ? String(sharing.port) : ''), [sharing?.port]);
 
   return (
     <section className="card card--padded settings" aria-labelledby="service-heading">

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useStateResetBy } from '../use-state-reset-by.ts';
 import type { ConnectionTestResult, SettingsView } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
 import { AppearancePicker } from '../components/appearance-picker.tsx';
@@ -46,15 +47,17 @@ export function SettingsScreen() {
   const error = useSettingsStore((state) => state.error);
   const heading = useFocusHeading<HTMLHeadingElement>('settings');
   const hosted = settings?.hosted ?? null;
-  const [form, setForm] = useState<HostedForm>({ baseUrl: '', label: '', apiKey: '' });
+  // The form follows the saved service whenever that changes (saved, replaced or forgotten), keeping what was typed otherwise.
+  const [form, setForm] = useStateResetBy<HostedForm>(
+    (typed = { baseUrl: '', label: '', apiKey: '' }) =>
+      hosted ? { ...typed, baseUrl: hosted.baseUrl, label: hosted.label, apiKey: '' } : typed,
+    hosted && `${hosted.baseUrl}\0${hosted.label}\0${hosted.maskedKey}`,
+  );
   const [replacingKey, setReplacingKey] = useState(false);
 
   useEffect(() => {
     void settingsActions.load();
   }, []);
-  useEffect(() => {
-    if (hosted) setForm((current) => ({ ...current, baseUrl: hosted.baseUrl, label: hosted.label, apiKey: '' }));
-  }, [hosted?.baseUrl, hosted?.label, hosted?.maskedKey]);
 
   const needsKey = !hosted || replacingKey || !hosted.keyAvailable;
   const update = (field: keyof HostedForm) => (event: { target: { value: string } }) =>

@@ -33,7 +33,13 @@ type CleanState = {
   exported?: { files: ExportFile[]; summary: ListSummary };
   busy: boolean;
   recent: JobListItem[];
+  /** The running job's progress as it came, over the last half minute: the pace this screen shows. */
+  progressSamples: ProgressSample[];
 };
+
+export type ProgressSample = { jobId: string; at: number; checked: number };
+/** How far back the pace is measured. */
+const paceWindowMs = 30_000;
 
 const stageOf = (job: JobOverview): Stage =>
   isFinishedPhase(job.phase) ? 'finished' : job.phase === 'imported' ? 'review' : 'running';
@@ -51,6 +57,7 @@ export const useCleanStore = create<CleanState>()(() => ({
   canceling: false,
   busy: false,
   recent: [],
+  progressSamples: [],
 }));
 
 const { getState: get, setState: set } = useCleanStore;
@@ -207,13 +214,18 @@ export const cleanActions = {
         return;
       }
       const { checked, total, parts, etaSeconds } = payload;
+      const at = Date.now();
+      const progressSamples = [
+        ...get().progressSamples.filter((sample) => sample.jobId === job.jobId && at - sample.at <= paceWindowMs),
+        { jobId: job.jobId, at, checked },
+      ];
       const progress = {
         checked,
         total,
         ...(parts ? { parts } : {}),
         ...(etaSeconds === undefined ? {} : { etaSeconds }),
       };
-      set({ job: { ...job, phase: payload.phase, progress, error: payload.error } });
+      set({ job: { ...job, phase: payload.phase, progress, error: payload.error }, progressSamples });
     } catch (error) {
       set({ error: errorMessage(error) });
     }
