@@ -14,7 +14,7 @@ import type { AddressIndex } from '../email/address-index.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
 import type { Part } from './list-store.ts';
 import { downloadPartResults, pagePartResults } from './part-results.ts';
-import { partKeyFor, submitParts, type SubmitProgress } from './part-submission.ts';
+import { partKeyFor, planJobParts, submitParts, type SubmitProgress } from './part-submission.ts';
 import { createEta } from './progress-eta.ts';
 
 export type JobProgress =
@@ -119,12 +119,9 @@ export async function runJob(
 ): Promise<JobRecord> {
   const list = store.list(job.id);
   await learnReach(client, reach, options.signal);
-  await submitParts(store, job, client, reach, {
-    signal: options.signal,
-    onProgress: (progress) => options.onProgress?.({ phase: 'submitting', ...progress }),
-  });
-  store.setPhase(job.id, 'reading');
-  // Parts set aside by a retry count with what they checked; the parts sent now count as they go.
+  planJobParts(store, job);
+  // Parts set aside by a retry count with what they checked; the parts sent now count as they go. A part
+  // split later hands on exactly its addresses, so the total holds.
   const allParts = list.parts();
   const parts = allParts.filter(isActivePart);
   const setAside =
@@ -135,23 +132,73 @@ export async function runJob(
   // What the batches' status says was checked, where it says (a service may send no summary).
   const checkedByPart = new Map(parts.map((part) => [part.part, part.resultsIn ? part.addresses : 0]));
   const eta = createEta(options.clock ?? realClock);
+  let sending: SubmitProgress | undefined;
   const report = () => {
     // Rows read back and what the status says are both lower bounds: the larger is the progress.
     const said = setAside + [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
     const checked = Math.min(total, Math.max(said, list.checkedCount()));
     store.setChecked(job.id, checked);
+    if (sending) options.onProgress?.({ phase: 'submitting', ...sending });
     options.onProgress?.({ phase: 'verifying', checked, total, etaSeconds: eta(checked, total) });
   };
   report();
-  // One part at a time: the service checks every batch meanwhile, and the status budget is not split many ways.
-  for (const part of parts.filter((part) => !part.resultsIn)) {
-    const onChecked = (checked: number) => {
-      checkedByPart.set(part.part, checked);
+
+  // Parts are read as soon as they are sent, while the next ones are sent: the service checks the first
+  // batches meanwhile. A failure on either side stops the other, and the job resumes from what was kept.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  let wake = () => {};
+  const partSent = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  let allSent = false;
+  const send = submitParts(store, job, client, reach, {
+    signal,
+    onProgress: (progress) => {
+      sending = progress;
       report();
-    };
-    const status = await readPart(store, job, client, index, reach, part, { ...options, onChecked, onPage: report });
-    list.setPartStatus(part.part, status);
-  }
+      wake();
+    },
+  }).then(() => {
+    allSent = true;
+    sending = undefined;
+    store.setPhase(job.id, 'reading');
+    wake();
+  });
+  const read = (async () => {
+    // One part at a time, in order: the status budget is not split many ways.
+    for (;;) {
+      signal.throwIfAborted();
+      const next = list.parts().find((part) => isActivePart(part) && !part.resultsIn);
+      if (!next) return;
+      if (!next.batchId) {
+        if (allSent) return; // nothing sent for it: the next run sends it
+        await partSent();
+        continue;
+      }
+      const onChecked = (checked: number) => {
+        checkedByPart.set(next.part, checked);
+        report();
+      };
+      const status = await readPart(store, job, client, index, reach, next, {
+        ...options,
+        signal,
+        onChecked,
+        onPage: report,
+      });
+      list.setPartStatus(next.part, status);
+    }
+  })();
+  const stopOnFailure = (error: unknown) => {
+    stop.abort(error);
+    throw error;
+  };
+  // The first failure is the one told; the other side's stop is its consequence.
+  const [sent, readAll] = await Promise.allSettled([send.catch(stopOnFailure), read.catch(stopOnFailure)]);
+  for (const outcome of [sent, readAll]) if (outcome.status === 'rejected') throw firstFailure(stop, outcome.reason);
+
   // Every verdict is in: the exact count replaces what the batches' status said along the way.
   store.setChecked(job.id, list.checkedCount());
   options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total, etaSeconds: 0 });
@@ -170,12 +217,18 @@ export async function runJob(
   return store.getJob(job.id)!;
 }
 
+/** The failure that stopped the run: the one given to `stop`, not the abort it caused on the other side. */
+const firstFailure = (stop: AbortController, reason: unknown): unknown =>
+  stop.signal.aborted ? stop.signal.reason : reason;
+
 /** Cancels the job's running batches at the service; a running job then reads what was checked and ends. */
 export async function cancelJob(
   store: JobStore,
   job: JobRecord,
   client: Pick<ServiceClient, 'cancelBatch'>,
 ): Promise<void> {
+  // What was not sent yet never will be: the job ends with what its batches checked.
+  store.list(job.id).setAsideUnsent();
   for (const part of store.list(job.id).parts()) {
     if (!part.batchId || part.status !== 'running') continue;
     try {

@@ -109,6 +109,11 @@ export function partsOf(db: Database) {
       });
     },
 
+    /** On cancel: parts not sent yet are set aside, never to be sent; a retry plans their addresses again. */
+    setAsideUnsent(): void {
+      sql(db, 'UPDATE parts SET status = ? WHERE batch_id IS NULL AND status = ?').run(supersededStatus, 'pending');
+    },
+
     /** Chooses how a part goes, before it is sent; a new key with it when the part had gone another way. */
     setPartRoute(part: number, via: PartRoute, idempotencyKey?: string): void {
       if (idempotencyKey)

@@ -104,7 +104,13 @@ async function submitPart(
   }
 }
 
-/** Plans the parts once (each with its key), then sends every part that has no batch yet. */
+/** Splits the job's addresses into parts, each with its key, once, before anything is sent. */
+export function planJobParts(store: JobStore, job: JobRecord): void {
+  store.list(job.id).planParts(job.settings.addressesPerBatch, partKeyFor(job), job.settings.sendLimit);
+  if (job.phase === 'imported') store.setPhase(job.id, 'submitting');
+}
+
+/** Sends every planned part that has no batch yet, in order; told after each part it sent (or reshaped). */
 export async function submitParts(
   store: JobStore,
   job: JobRecord,
@@ -113,8 +119,6 @@ export async function submitParts(
   options: { signal?: AbortSignal; onProgress?: (progress: SubmitProgress) => void } = {},
 ): Promise<void> {
   const list = store.list(job.id);
-  list.planParts(job.settings.addressesPerBatch, partKeyFor(job), job.settings.sendLimit);
-  if (job.phase === 'imported') store.setPhase(job.id, 'submitting');
   for (;;) {
     const parts = list.parts().filter(isActivePart);
     const unsent = parts.findIndex((part) => !part.batchId);

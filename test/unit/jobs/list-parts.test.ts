@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openListStore } from '../../../electron/core/jobs/list-store.ts';
 import { isActivePart } from '../../../electron/core/jobs/list-store-parts.ts';
+import { cancelJob, planRetry } from '../../../electron/core/jobs/job-runner.ts';
+import { jobSettings } from '../../../electron/core/jobs/job-settings.ts';
+import { openJobStore } from '../../../electron/core/jobs/job-store.ts';
 
 async function listOf(sendable: boolean[]) {
   const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-parts-')), 'list.sqlite'));
@@ -79,5 +82,50 @@ describe('planning parts', () => {
     // A route changed after a shortcut was not there comes with a new key.
     list.setPartRoute(1, 'files', 'fresh-key');
     expect(list.parts()[1]).toMatchObject({ via: 'files', idempotencyKey: 'fresh-key' });
+  });
+});
+
+describe('canceling while parts are still being sent', () => {
+  it('cancels the sent batches, sets the unsent parts aside, and a retry plans their addresses again', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sift-cancel-parts-'));
+    const store = openJobStore(dataDir);
+    const job = store.createJob(join(dataDir, 'list.csv'), 'x', jobSettings({ addressesPerBatch: 3 }));
+    const list = store.list(job.id);
+    list.appendImport(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((id) => ({
+        id,
+        key: `a${id}@example.com`,
+        address: `a${id}@example.com`,
+        firstRow: id,
+        sendable: true,
+        role: false,
+        disposable: false,
+        suggestion: null,
+      })),
+      1,
+      new Int32Array([1, 2, 3, 4, 5, 6, 7, 8]),
+    );
+    list.planParts(3, (part) => `key-${part}`);
+    list.setPartBatch(0, 'bat_sent');
+    const canceled: string[] = [];
+    await cancelJob(store, store.getJob(job.id)!, {
+      cancelBatch: async (id: string) => {
+        canceled.push(id);
+        return { id, status: 'canceled', submitted: 3, unique: 3 };
+      },
+    });
+    expect(canceled).toEqual(['bat_sent']);
+    expect(list.parts().map((part) => [part.part, part.status])).toEqual([
+      [0, 'running'],
+      [1, 'superseded'],
+      [2, 'superseded'],
+    ]);
+    expect(list.parts().filter(isActivePart)).toHaveLength(1);
+    // The canceled batch checked nothing here: a retry sends all eight again, in new parts.
+    list.setPartStatus(0, 'canceled');
+    list.recordResults(0, [], { resultsIn: true });
+    store.setPhase(job.id, 'canceled');
+    expect(planRetry(store, store.getJob(job.id)!)).toBe(8);
+    store.close();
   });
 });
