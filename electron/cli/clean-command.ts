@@ -29,13 +29,14 @@ function progressPrinter(io: CliIo) {
   let last = '';
   return (progress: JobProgress) => {
     if (!io.interactive) return;
-    const line =
-      progress.phase === 'importing'
-        ? `Reading list… ${count(progress.rows)} rows`
-        : progress.phase === 'submitting'
-          ? `Sending… ${count(progress.partsSent)} of ${count(progress.parts)} ${progress.parts === 1 ? 'batch' : 'batches'}`
-          : `Verifying… ${count(progress.checked)} of ${count(progress.total)}` +
-            (progress.etaSeconds ? `, about ${formatDuration(progress.etaSeconds)} left` : '');
+    let line: string;
+    if (progress.phase === 'importing') line = `Reading list… ${count(progress.rows)} rows`;
+    else {
+      const { checked, total, etaSeconds, parts } = progress;
+      const sending = parts ? `Sending… ${count(parts.partsSent)} of ${count(parts.parts)} batches sent; ` : '';
+      const left = etaSeconds ? `, about ${formatDuration(etaSeconds)} left` : '';
+      line = `${sending}${parts ? 'checked' : 'Verifying…'} ${count(checked)} of ${count(total)}${left}`;
+    }
     if (line !== last) io.err(`\r${line}\x1b[K`);
     last = line;
   };

@@ -56,11 +56,13 @@ export function createJobManager(deps: JobManagerDeps) {
 
   function report(jobId: string, progress?: JobProgress) {
     if (progress?.phase === 'verifying') {
-      const { checked, total, etaSeconds } = progress;
-      live.set(jobId, { checked, total, ...(etaSeconds === undefined ? {} : { etaSeconds }) });
-    } else if (progress?.phase === 'submitting') {
-      const job = store.getJob(jobId)!;
-      live.set(jobId, { ...progressOf(job), parts: { sent: progress.partsSent, total: progress.parts } });
+      const { checked, total, etaSeconds, parts } = progress;
+      live.set(jobId, {
+        checked,
+        total,
+        ...(etaSeconds === undefined ? {} : { etaSeconds }),
+        ...(parts ? { parts: { sent: parts.partsSent, total: parts.parts } } : {}),
+      });
     }
     const job = store.getJob(jobId)!;
     deps.emitProgress({ jobId, phase: job.phase, ...progressOf(job), error: job.error });

@@ -19,8 +19,8 @@ import { createEta } from './progress-eta.ts';
 
 export type JobProgress =
   | { phase: 'importing'; rows: number }
-  | ({ phase: 'submitting' } & SubmitProgress)
-  | { phase: 'verifying'; checked: number; total: number; etaSeconds?: number };
+  /** `parts`: while parts are still being sent, how many of them were. */
+  | { phase: 'verifying'; checked: number; total: number; etaSeconds?: number; parts?: SubmitProgress };
 
 export type RunOptions = {
   signal?: AbortSignal;
@@ -138,8 +138,8 @@ export async function runJob(
     const said = setAside + [...checkedByPart.values()].reduce((sum, value) => sum + value, 0);
     const checked = Math.min(total, Math.max(said, list.checkedCount()));
     store.setChecked(job.id, checked);
-    if (sending) options.onProgress?.({ phase: 'submitting', ...sending });
-    options.onProgress?.({ phase: 'verifying', checked, total, etaSeconds: eta(checked, total) });
+    const parts = sending ? { parts: sending } : {};
+    options.onProgress?.({ phase: 'verifying', checked, total, etaSeconds: eta(checked, total), ...parts });
   };
   report();
 

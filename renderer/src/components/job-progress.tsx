@@ -43,8 +43,10 @@ export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobPro
     ...(rate > 0 && !paused ? [`${formatCount(Math.round(rate))} a second`] : []),
     ...(secondsLeft !== undefined && remaining > 0 && !paused ? [`about ${formatDuration(secondsLeft)} left`] : []),
   ].join(' · ');
+  // Parts are read while the next ones are sent: what was checked so far shows beside what was sent.
   const sending = parts
-    ? `Sending the list… ${formatCount(parts.sent)} of ${formatCount(parts.total)} ${parts.total === 1 ? 'batch' : 'batches'} sent`
+    ? `Sending the list… ${formatCount(parts.sent)} of ${formatCount(parts.total)} ${parts.total === 1 ? 'batch' : 'batches'} sent` +
+      (checked > 0 ? ` · ${formatCount(checked)} of ${formatCount(total)} addresses checked` : '')
     : 'Sending the list…';
   return (
     <section className="card card--padded" aria-label="Cleaning progress">
