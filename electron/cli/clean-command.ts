@@ -43,10 +43,17 @@ function progressPrinter(io: CliIo) {
 }
 
 function describeCost(cost: Cost): string {
+  // Only what the service said: a balance it does not give is not printed as a number.
+  const known = [
+    ...(cost.freeRemaining === undefined ? [] : [`${count(cost.freeRemaining)} free checks left this month`]),
+    ...(cost.balance === undefined ? [] : [`balance ${count(cost.balance)}`]),
+  ];
   const how =
     cost.mode === 'sandbox'
       ? 'sandbox key: no credits are spent'
-      : `${cost.freeRemaining ?? '?'} free checks left this month, balance ${cost.balance ?? '?'}`;
+      : known.length > 0
+        ? known.join(', ')
+        : 'the service does not say its balance';
   return `${count(cost.checks)} addresses to check (${how}).\n`;
 }
 

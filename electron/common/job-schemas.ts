@@ -27,6 +27,8 @@ export const jobOverviewSchema = z.object({
   columnIndex: z.number().int(),
   hasHeader: z.boolean(),
   precheck: precheckCountsSchema,
+  /** Sent to Sift's own service (in the app), not a hosted one. */
+  ownService: z.boolean(),
   cost: z.object({
     checks: count,
     mode: z.enum(['live', 'sandbox']),

@@ -77,6 +77,9 @@ async function cleanOnPeer(page: Page, url: string) {
 
   await page.getByTestId('nav-clean').click();
   await page.getByTestId('file-input').setInputFiles(listPath);
+  await expect(page.getByTestId('cost')).toContainText(
+    'on the hosted service with a sandbox key: no credits are spent.',
+  );
   await page.getByTestId('start-button').click();
   // While it runs: how far reading has come, and once the pace is known, how long is left.
   await expect(page.getByTestId('progress-text')).toContainText(/Checking: \d+ of \d+ addresses/, { timeout: 20_000 });
@@ -100,3 +103,28 @@ async function cleanOnPeer(page: Page, url: string) {
   const cleaned = readFileSync((await (await download).path())!);
   expect(cleaned.equals(ownCleaned)).toBe(true);
 }
+
+test('a live key at a service that does not say its balance is never shown as having none', async ({ page }) => {
+  const liveKey = 'svc_live_peerE2E0123456789abcdef';
+  const live = await startSpecPeer({ apiKey: liveKey });
+  const host = await startHost();
+  try {
+    await page.goto(host.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByLabel('Service URL').fill(live.baseUrl);
+    await page.getByLabel('API key').fill(liveKey);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('connection-test')).toContainText('Connected with a live key.');
+    await expect(page.getByTestId('connection-test')).not.toContainText('Balance');
+    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await expect(page.getByTestId('account-badge')).toHaveText('Live');
+    await page.getByTestId('nav-clean').click();
+    await page.getByTestId('file-input').setInputFiles(listPath);
+    await expect(page.getByTestId('cost')).toContainText(
+      'The service does not say its balance, so Sift cannot tell whether the account covers them.',
+    );
+  } finally {
+    host.child.kill('SIGTERM');
+    await live.close();
+  }
+});

@@ -36,6 +36,7 @@ export function jobViews(
         columnIndex: job.columnIndex,
         hasHeader: job.hasHeader,
         precheck: job.precheck ?? noPrecheck,
+        ownService: job.service.kind === 'embedded',
         cost: costs.get(job.id) ?? { checks: progress.total, mode: 'sandbox', covered: true },
         progress,
         ...summaryOf(job),

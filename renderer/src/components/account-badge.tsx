@@ -11,7 +11,14 @@ export function AccountBadge() {
   const text = account.problem
     ? 'Service not reachable'
     : live
-      ? `Live · ${formatCount(account.balance ?? 0)} credits${account.low ? ' (low)' : ''} · ${formatCount(account.freeRemaining ?? 0)} free`
+      ? [
+          'Live',
+          // Only what the service said: a balance it does not give is not shown as none.
+          ...(account.balance === undefined
+            ? []
+            : [`${formatCount(account.balance)} credits${account.low ? ' (low)' : ''}`]),
+          ...(account.freeRemaining === undefined ? [] : [`${formatCount(account.freeRemaining)} free`]),
+        ].join(' · ')
       : 'Sandbox';
   const kind = account.problem || account.low ? ' account-badge--problem' : live ? ' account-badge--live' : '';
   return (

@@ -18,9 +18,19 @@ type JobReviewProps = {
 function costLine(job: JobOverview): string {
   const { cost } = job;
   if (cost.checks === 0) return 'Nothing to check: every row was settled locally.';
-  if (cost.mode === 'sandbox')
-    return `${formatCount(cost.checks)} checks on Sift's own service (sandbox): no credits are spent.`;
-  const available = `${formatCount(cost.freeRemaining ?? 0)} free checks left this month and a balance of ${formatCount(cost.balance ?? 0)}`;
+  if (cost.mode === 'sandbox') {
+    const where = job.ownService ? "Sift's own service (sandbox)" : 'the hosted service with a sandbox key';
+    return `${formatCount(cost.checks)} checks on ${where}: no credits are spent.`;
+  }
+  // Only what the service said: a balance it does not give is not taken for none.
+  const known = [
+    ...(cost.freeRemaining === undefined ? [] : [`${formatCount(cost.freeRemaining)} free checks left this month`]),
+    ...(cost.balance === undefined ? [] : [`a balance of ${formatCount(cost.balance)}`]),
+  ];
+  if (known.length === 0) {
+    return `${formatCount(cost.checks)} checks. The service does not say its balance, so Sift cannot tell whether the account covers them.`;
+  }
+  const available = known.join(' and ');
   return cost.covered
     ? `${formatCount(cost.checks)} checks, covered by ${available}.`
     : `${formatCount(cost.checks)} checks, but only ${available}.`;
