@@ -25,6 +25,7 @@ import { installDesktopIntegration } from './shell/desktop-integration.ts';
 import { desktopFiles } from './shell/desktop-files.ts';
 import { forwardEvents, registerContractHandlers } from './shell/ipc-bridge.ts';
 import { reportStartupFailure } from './shell/startup-failure.ts';
+import { quitAfterClose } from './shell/quit-after-close.ts';
 import { mainWindowOptions } from './shell/window-options.ts';
 
 const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
@@ -78,10 +79,8 @@ export const ready = app
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
     });
-    app.on(
-      'will-quit',
-      () => void runtime.close().catch((error: unknown) => console.error('Sift could not close cleanly:', error)),
-    );
+    // Quitting waits for jobs to pause and this run's keys to be revoked.
+    quitAfterClose(app, () => runtime.close());
     createMainWindow();
   })
   .catch((error: unknown) => reportStartupFailure(error, { app, dialog }));
