@@ -2,6 +2,7 @@
 // store modules, and lint refuses code Prettier would format differently.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as prettier from 'prettier';
 
@@ -28,7 +29,75 @@ const sqlHomes = [
 const sqlStatement =
   /(['"`])\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;
 
+/** A source file's relative imports that exist when it runs (type-only imports are erased). */
+function runtimeImports(path: string, source: string): string[] {
+  const imports: string[] = [];
+  for (const [, typeOnly, names, from] of source.matchAll(
+    /^(?:import|export)\s+(type\s+)?([^'"]*?)\s*from\s+'(\.[^']+)'/gm,
+  )) {
+    const named = /\{([^}]*)\}/.exec(names!)?.[1];
+    const everyNameIsType =
+      named !== undefined &&
+      /^\{[^}]*\}$/.test(names!.trim()) &&
+      named
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+        .every((name) => name.startsWith('type '));
+    if (!typeOnly && !everyNameIsType) imports.push(normalize(join(dirname(path), from!)));
+  }
+  return imports;
+}
+
+/** Every import circle, each as the files on it (Tarjan's strongly connected components). */
+function importCircles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (from: string) => {
+    order.set(from, order.size);
+    lowest.set(from, order.get(from)!);
+    stack.push(from);
+    for (const to of edges.get(from)!.filter((path) => edges.has(path))) {
+      if (!order.has(to)) {
+        visit(to);
+        lowest.set(from, Math.min(lowest.get(from)!, lowest.get(to)!));
+      } else if (stack.includes(to)) lowest.set(from, Math.min(lowest.get(from)!, order.get(to)!));
+    }
+    if (lowest.get(from) !== order.get(from)) return;
+    const component = stack.splice(stack.indexOf(from));
+    if (component.length > 1) circles.push(component);
+  };
+  for (const path of edges.keys()) if (!order.has(path)) visit(path);
+  return circles;
+}
+
 describe('code health', () => {
+  it('has no circle of imports among the modules that run', () => {
+    const edges = new Map(sources.map((path) => [path, runtimeImports(path, text(path))]));
+    expect(importCircles(edges)).toEqual([]);
+    // The check itself: a circle is found, a type-only import is not one.
+    const a = "import { b } from './b.ts';\nexport const a = 1;";
+    const b = "import type { A } from './a.ts';\nimport { type C, c } from './c.ts';\nexport const b = 2;";
+    const c = "import { a } from './a.ts';";
+    const found = new Map([
+      ['x/a.ts', runtimeImports('x/a.ts', a)],
+      ['x/b.ts', runtimeImports('x/b.ts', b)],
+      ['x/c.ts', runtimeImports('x/c.ts', c)],
+    ]);
+    expect(found.get('x/b.ts')).toEqual(['x/c.ts']);
+    expect(importCircles(found).map((circle) => circle.sort())).toEqual([['x/a.ts', 'x/b.ts', 'x/c.ts']]);
+    expect(
+      importCircles(
+        new Map([
+          ['x/b.ts', runtimeImports('x/b.ts', "import type { A } from './a.ts';")],
+          ['x/a.ts', ['x/b.ts']],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
   it('keeps every source file under 300 lines', () => {
     const long = sources
       .map((path) => [path, text(path).split('\n').length] as const)
