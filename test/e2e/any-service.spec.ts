@@ -9,6 +9,7 @@ import { writeMarketingList } from '../bench/marketing-list.ts';
 import { runSift } from '../support/run-sift.ts';
 import { startSpecPeer, type SpecPeer } from '../support/spec-peer.ts';
 import type { Page } from '@playwright/test';
+import { recordServerEvents, serverEvents } from './event-log.ts';
 import { expect, startHost, test } from './web-host-fixture.ts';
 
 const sandboxKey = 'svc_test_peerE2E0123456789abcdef';
@@ -45,21 +46,7 @@ test('a list is cleaned on a spec-only service, each address sent once, as on Si
 
 async function cleanOnPeer(page: Page, url: string) {
   // A copy of every server-sent event the page hears, for the progress it was told while parts were sent.
-  await page.addInitScript(() => {
-    const log: string[] = [];
-    (window as { siftEventLog?: string[] }).siftEventLog = log;
-    const original = window.fetch.bind(window);
-    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const response = await original(input, init);
-      if (String(input).includes('/api/events') && response.body) {
-        const reader = response.clone().body!.pipeThrough(new TextDecoderStream()).getReader();
-        void (async () => {
-          for (let read = await reader.read(); !read.done; read = await reader.read()) log.push(read.value);
-        })();
-      }
-      return response;
-    };
-  });
+  await recordServerEvents(page);
   await page.goto(url);
   await page.getByTestId('nav-settings').click();
   await page.getByLabel('Service URL').fill(peer.baseUrl);
@@ -94,7 +81,7 @@ async function cleanOnPeer(page: Page, url: string) {
   expect(Math.max(...peer.batches.map((batch) => batch.emails.length))).toBeLessThanOrEqual(60);
   expect(peer.calls.get('POST /files')).toBeUndefined();
   // While parts were sent, progress said how many of the batches there are had gone.
-  const events = (await page.evaluate(() => (window as { siftEventLog?: string[] }).siftEventLog ?? [])).join('');
+  const events = (await serverEvents(page)).join('');
   expect(events).toMatch(/"parts":\{"sent":\d+,"total":\d+\}/);
 
   await page.getByTestId('export-button').click();

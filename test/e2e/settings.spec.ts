@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
 import { startHostedService, type HostedService } from './hosted-service.ts';
+import { recordServerEvents, serverEvents } from './event-log.ts';
 import { expect, startHost, test } from './web-host-fixture.ts';
 
 let world: MailWorld;
@@ -41,21 +42,7 @@ test('a hosted service is tested, saved and used, and its key never reaches the 
     if (!response.url().includes('/api/events')) answers.push(await response.text().catch(() => ''));
   });
   // Every server-sent event the page hears is kept where the test can read it (a copy of the stream).
-  await page.addInitScript(() => {
-    const log: string[] = [];
-    (window as { siftEventLog?: string[] }).siftEventLog = log;
-    const original = window.fetch.bind(window);
-    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const response = await original(input, init);
-      if (String(input).includes('/api/events') && response.body) {
-        const reader = response.clone().body!.pipeThrough(new TextDecoderStream()).getReader();
-        void (async () => {
-          for (let read = await reader.read(); !read.done; read = await reader.read()) log.push(read.value);
-        })();
-      }
-      return response;
-    };
-  });
+  await recordServerEvents(page);
   await page.goto(hostUrl);
   await expect(page.getByTestId('account-badge')).toHaveText('Sandbox');
   await page.getByTestId('nav-settings').click();
@@ -120,7 +107,7 @@ test('a hosted service is tested, saved and used, and its key never reaches the 
   await page.screenshot({ path: 'test-results/screens/check.png', fullPage: true });
 
   // Nowhere the page can see: answers, events, the DOM, localStorage, IndexedDB.
-  const events = await page.evaluate(() => (window as { siftEventLog?: string[] }).siftEventLog ?? []);
+  const events = await serverEvents(page);
   expect(events.some((event) => event.includes('jobs:didProgress'))).toBe(true);
   const storage = await page.evaluate(async () => {
     const databases = await indexedDB.databases();
