@@ -136,6 +136,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       perStatusFiles: values['per-status'],
       neutraliseFormulas: !values['allow-formulas'],
       bom: !values['no-bom'],
+      ...(connection.addressesPerBatch ? { addressesPerBatch: connection.addressesPerBatch } : {}),
     });
     const { job, exported } = await createCleaner(store).cleanFile(
       connection.client,

@@ -3,22 +3,26 @@
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
 import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
-import { startEmbeddedService } from '../core/service/embedded-service.ts';
+import { startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
+import { threadedServicePartSize } from '../core/jobs/job-settings.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
-export type Connection = { client: ServiceClient; close(): Promise<void> };
+/** `addressesPerBatch`: the part size this service works best with, when it is not the default. */
+export type Connection = { client: ServiceClient; addressesPerBatch?: number; close(): Promise<void> };
 
 export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: string): Promise<Connection> {
   const apiKey = io.env.SIFT_API_KEY;
   const url = baseUrl ?? io.env.SIFT_BASE_URL;
   if (url === undefined && !apiKey) {
-    const embedded = await startEmbeddedService(dataDir);
+    // On a thread of its own: it checks one part while this thread reads the last.
+    const embedded = await startEmbeddedServiceThread(dataDir);
     return {
       client: createServiceClient({
         baseUrl: embedded.baseUrl,
         apiKey: embedded.apiKey,
         budget: sharedBudgetFor(embedded.apiKey, dataDir),
       }),
+      addressesPerBatch: threadedServicePartSize,
       close: () => embedded.close(),
     };
   }

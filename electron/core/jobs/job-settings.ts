@@ -38,6 +38,12 @@ export const defaultJobSettings: JobSettings = {
   addressesPerBatch: 1_000_000,
 };
 
+/**
+ * Addresses per part on Sift's own service running beside the CLI on its own thread: several parts, so
+ * the service checks one while the client reads the last (its upload budget has room for them).
+ */
+export const threadedServicePartSize = 100_000;
+
 export function jobSettings(overrides: Partial<JobSettings> = {}): JobSettings {
   return { ...defaultJobSettings, ...overrides };
 }

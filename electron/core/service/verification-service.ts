@@ -134,6 +134,7 @@ export async function startVerificationService(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await handler.settled();
       await background?.stop();
       await engines.live.stop?.();
       await presence.stop();

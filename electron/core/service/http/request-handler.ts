@@ -12,9 +12,15 @@ import type { ServiceContext } from './service-context.ts';
 /** Sift's own ceiling for unauthenticated requests per client address, so keys cannot be guessed quickly. */
 const anonymousRule = { limit: 60, windowSeconds: 60 };
 
-export function createServiceRequestHandler(context: ServiceContext) {
-  return (request: IncomingMessage, response: ServerResponse) => {
-    handleRequest(context, request, response).catch((error: unknown) => {
+/** The handler, and a promise of the end of every call still being worked (the service closes its database after). */
+export type ServiceRequestHandler = ((request: IncomingMessage, response: ServerResponse) => void) & {
+  settled(): Promise<void>;
+};
+
+export function createServiceRequestHandler(context: ServiceContext): ServiceRequestHandler {
+  const working = new Set<Promise<void>>();
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const call = handleRequest(context, request, response).catch((error: unknown) => {
       const known = toServiceError(error);
       if (!known) console.error('sift service: request failed:', error);
       if (response.headersSent) {
@@ -24,7 +30,11 @@ export function createServiceRequestHandler(context: ServiceContext) {
       request.resume();
       sendError(response, known ?? internalError());
     });
+    working.add(call);
+    void call.finally(() => working.delete(call));
   };
+  // A call whose client went away (an upload cut short by Ctrl-C) still ends its own writes first.
+  return Object.assign(handle, { settled: () => Promise.all([...working]).then(() => undefined) });
 }
 
 async function handleRequest(context: ServiceContext, request: IncomingMessage, response: ServerResponse) {
