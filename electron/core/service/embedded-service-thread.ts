@@ -13,17 +13,20 @@ const workerUrl = new URL(
 
 export async function startEmbeddedServiceThread(appDataDir: string): Promise<ServiceThread> {
   const worker = new Worker(workerUrl, { workerData: { appDataDir } });
+  /** The thread's next word; its end, or an error it threw, counts as one (so nothing waits forever). */
   const next = () =>
-    new Promise<ServiceThreadMessage>((resolve, reject) => {
-      const onMessage = (message: ServiceThreadMessage) => {
-        worker.off('error', reject);
+    new Promise<ServiceThreadMessage>((resolve) => {
+      const settle = (message: ServiceThreadMessage) => {
+        worker.off('message', settle);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
         resolve(message);
       };
-      worker.once('message', onMessage);
-      worker.once('error', (error) => {
-        worker.off('message', onMessage);
-        reject(error);
-      });
+      const onError = (error: Error) => settle({ kind: 'failed', message: error.message });
+      const onExit = (code: number) => settle({ kind: 'failed', message: `its thread ended (${code})` });
+      worker.on('message', settle);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
     });
   const ready = await next();
   if (ready.kind !== 'ready') {
@@ -37,7 +40,7 @@ export async function startEmbeddedServiceThread(appDataDir: string): Promise<Se
       const closed = next();
       worker.postMessage('close');
       const answer = await closed;
-      await new Promise((resolve) => worker.once('exit', resolve));
+      await worker.terminate();
       if (answer.kind === 'failed') throw new Error(`Sift's own service did not close cleanly: ${answer.message}`);
     },
   };
