@@ -33,7 +33,7 @@ function progressPrinter(io: CliIo) {
     if (progress.phase === 'importing') line = `Reading list… ${count(progress.rows)} rows`;
     else {
       const { checked, total, etaSeconds, parts } = progress;
-      const sending = parts ? `Sending… ${count(parts.partsSent)} of ${count(parts.parts)} batches sent; ` : '';
+      const sending = parts ? `Sending… ${count(parts.sent)} of ${count(parts.total)} batches sent; ` : '';
       const left = etaSeconds ? `, about ${formatDuration(etaSeconds)} left` : '';
       line = `${sending}${parts ? 'checked' : 'Verifying…'} ${count(checked)} of ${count(total)}${left}`;
     }

@@ -17,8 +17,6 @@ export type ReachMemory = {
   close(): void;
 };
 
-const columns = { files: 'files', resultsCsv: 'results_csv' } as const satisfies Record<Shortcut, string>;
-
 export function openReachMemory(dataDir: string): ReachMemory {
   const db: Database = openDatabase(join(dataDir, 'service-reach.sqlite'));
   db.exec(`CREATE TABLE IF NOT EXISTS reach (
@@ -45,10 +43,7 @@ export function openReachMemory(dataDir: string): ReachMemory {
       put(serviceUrl, { ...get(serviceUrl), ...shortcuts });
     },
     forgetShortcut(serviceUrl, shortcut) {
-      sql(db, `UPDATE reach SET ${columns[shortcut]} = 0, updated_at = ? WHERE service_url = ?`).run(
-        Date.now(),
-        serviceUrl,
-      );
+      put(serviceUrl, { ...get(serviceUrl), [shortcut]: false });
     },
     refusedSize(serviceUrl, refused) {
       const reach = get(serviceUrl);

@@ -56,13 +56,8 @@ export function createJobManager(deps: JobManagerDeps) {
 
   function report(jobId: string, progress?: JobProgress) {
     if (progress?.phase === 'verifying') {
-      const { checked, total, etaSeconds, parts } = progress;
-      live.set(jobId, {
-        checked,
-        total,
-        ...(etaSeconds === undefined ? {} : { etaSeconds }),
-        ...(parts ? { parts: { sent: parts.partsSent, total: parts.parts } } : {}),
-      });
+      const { phase: _phase, ...view } = progress;
+      live.set(jobId, view);
     }
     const job = store.getJob(jobId)!;
     deps.emitProgress({ jobId, phase: job.phase, ...progressOf(job), error: job.error });

@@ -14,7 +14,7 @@ import type { AddressIndex } from '../email/address-index.ts';
 import type { JobRecord, JobStore } from './job-store.ts';
 import type { Part } from './list-store.ts';
 import { downloadPartResults, pagePartResults } from './part-results.ts';
-import { partKeyFor, planJobParts, submitParts, type SubmitProgress } from './part-submission.ts';
+import { partFile, partKeyFor, planJobParts, submitParts, type SubmitProgress } from './part-submission.ts';
 import { createEta } from './progress-eta.ts';
 
 export type JobProgress =
@@ -92,14 +92,7 @@ async function readPart(
   if (reach.current().resultsCsv) {
     const status = await waitForEnd(client, part, options);
     try {
-      await downloadPartResults(
-        list,
-        index,
-        client,
-        part,
-        `${store.listPath(job.id)}.part-${part.part}.results.csv`,
-        options.signal,
-      );
+      await downloadPartResults(list, index, client, part, `${partFile(store, job, part)}.results`, options.signal);
       return status;
     } catch (error) {
       if (!isNotHere(error)) throw error;

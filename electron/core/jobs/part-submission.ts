@@ -17,12 +17,14 @@ import { isActivePart } from './list-store-parts.ts';
 export type SubmitClient = Pick<ServiceClient, 'uploadFile' | 'createBatch'>;
 
 /** How far sending has come: parts with a batch, of the parts there are now (a split adds parts). */
-export type SubmitProgress = { partsSent: number; parts: number };
+export type SubmitProgress = { sent: number; total: number };
 
 export const partKeyFor = (job: Pick<JobRecord, 'id'>) => (part: number) =>
   `sift-${job.id}-part-${part}-${randomBytes(6).toString('hex')}`;
 
-const partFile = (store: JobStore, job: JobRecord, part: Part) => `${store.listPath(job.id)}.part-${part.part}.csv`;
+/** Where a part's own files go while they are in use, beside the job's list (the upload; its download with `.results`). */
+export const partFile = (store: JobStore, job: Pick<JobRecord, 'id'>, part: Pick<Part, 'part'>) =>
+  `${store.listPath(job.id)}.part-${part.part}.csv`;
 
 /** The part's addresses as a CSV file, made the same byte for byte every time, so a re-sent upload replays. */
 async function writePartFile(list: ListStore, part: Part, path: string): Promise<void> {
@@ -77,9 +79,9 @@ async function submitPart(
 ): Promise<void> {
   const list = store.list(job.id);
   const keyFor = partKeyFor(job);
-  const via = part.via ?? (reach.current().files ? 'files' : 'batches');
+  const { files, batchSize } = reach.current();
+  const via = part.via ?? (files ? 'files' : 'batches');
   if (part.via !== via) list.setPartRoute(part.part, via);
-  const batchSize = reach.current().batchSize;
   if (via === 'batches' && part.addresses > batchSize) {
     list.splitPart({ ...part, via }, batchSize, keyFor);
     return;
@@ -122,7 +124,7 @@ export async function submitParts(
   for (;;) {
     const parts = list.parts().filter(isActivePart);
     const unsent = parts.findIndex((part) => !part.batchId);
-    options.onProgress?.({ partsSent: parts.filter((part) => part.batchId).length, parts: parts.length });
+    options.onProgress?.({ sent: parts.filter((part) => part.batchId).length, total: parts.length });
     if (unsent === -1) return;
     options.signal?.throwIfAborted();
     const name = `${displayNameOf(job)}${parts.length > 1 ? ` (${unsent + 1}/${parts.length})` : ''}`;
