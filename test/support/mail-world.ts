@@ -26,10 +26,18 @@ export type HostScript = {
   dropAfterRcpts?: number;
   /** Offer STARTTLS (the server's own self-signed certificate). */
   startTls?: boolean;
+  /** More MX names for this same server, as hosted mail gives each customer its own name on shared servers. */
+  aliases?: string[];
 };
 export type DomainScript = { mx: string[] } | { a: string } | 'null_mx' | 'nxdomain';
 
-export type HostLog = { connections: number; rcpts: { at: number; address: string }[]; commands: string[] };
+export type HostLog = {
+  connections: number;
+  /** The most connections that were open at once. */
+  peakOpen: number;
+  rcpts: { at: number; address: string }[];
+  commands: string[];
+};
 
 export type MailWorld = {
   resolver: string;
@@ -53,7 +61,9 @@ export async function startMailWorld(options: {
       const [question] = request.questions;
       const name = question!.name.toLowerCase();
       const domain = options.domains[name];
-      const host = Object.entries(options.hosts).find(([hostName]) => hostName === name)?.[1];
+      const host = Object.entries(options.hosts).find(
+        ([hostName, script]) => hostName === name || script.aliases?.includes(name),
+      )?.[1];
       const answer = (record: Record<string, unknown>) =>
         response.answers.push({ name: question!.name, class: Packet.CLASS.IN, ttl: dnsTtl, ...record } as never);
       if (question!.type === Packet.TYPE.MX && domain) {
@@ -99,7 +109,7 @@ async function listenEverywhere(
     const started: (() => Promise<void>)[] = [];
     try {
       for (const [name, script] of Object.entries(hosts)) {
-        logs[name] = { connections: 0, rcpts: [], commands: [] };
+        logs[name] = { connections: 0, peakOpen: 0, rcpts: [], commands: [] };
         if (script.greeting === 'closed') continue;
         started.push(await startHost(name, script, port, logs[name], now));
       }
@@ -156,6 +166,7 @@ async function startHost(
   }
   const firstTried = new Map<string, number>();
   const rcptsOn = new Map<string, number>();
+  let open = 0;
   const server = new SMTPServer({
     name,
     authOptional: true,
@@ -175,6 +186,8 @@ async function startHost(
     } as never,
     onConnect(_session, callback) {
       log.connections += 1;
+      open += 1;
+      log.peakOpen = Math.max(log.peakOpen, open);
       if (script.greeting === 'busy') return callback(rejection(421, 'Too busy, try later'));
       callback();
     },
@@ -201,6 +214,9 @@ async function startHost(
       firstTried.set(email, first);
       if (now() - first >= (script.greylistMs ?? 5 * 60_000)) return callback();
       callback(rejection(451, '4.7.1 Greylisted, please try again later'));
+    },
+    onClose() {
+      open -= 1;
     },
     onData(stream, _session, callback) {
       log.commands.push('DATA (message body received)');

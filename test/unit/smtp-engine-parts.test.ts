@@ -41,8 +41,21 @@ describe('mail hosts', () => {
     expect(providerOfMailHost('mta5.am0.yahoodns.net')).toBe('Yahoo');
     expect(providerOfMailHost('mx01.mail.icloud.com')).toBe('Apple');
     expect(providerOfMailHost('mail.notgoogle.com')).toBe('Other');
-    expect(budgetKeyOf('alt1.aspmx.l.google.com')).toBe(budgetKeyOf('aspmx.l.google.com'));
-    expect(budgetKeyOf('MX.Example.com.')).toBe('mx.example.com');
+    const host = (name: string, address: string) => ({ name, addresses: [address] });
+    expect(budgetKeyOf(host('alt1.aspmx.l.google.com', '192.0.2.1'))).toBe(
+      budgetKeyOf(host('aspmx.l.google.com', '192.0.2.2')),
+    );
+    // Tenants' own MX names on one shared server spend one budget; another server has its own.
+    expect(budgetKeyOf(host('acme.mail.hoster.test', '192.0.2.7'))).toBe(
+      budgetKeyOf(host('widgets.mail.hoster.test', '192.0.2.7')),
+    );
+    expect(budgetKeyOf(host('acme.mail.hoster.test', '192.0.2.7'))).not.toBe(
+      budgetKeyOf(host('acme.mail.hoster.test', '192.0.2.8')),
+    );
+    // Each egress is judged apart by the server, so each has its own budget there.
+    expect(budgetKeyOf(host('mx.acme.test', '192.0.2.7'), 'socks5://10.0.0.1:1080')).not.toBe(
+      budgetKeyOf(host('mx.acme.test', '192.0.2.7')),
+    );
     expect(isFreeMailboxDomain('gmail.com')).toBe(true);
     expect(isFreeMailboxDomain('acme.com')).toBe(false);
   });

@@ -64,7 +64,7 @@ export function createLiveEngine(
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
   ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
-    const key = budgetKeyOf(route.hosts[0]!.name);
+    const key = budgetKeyOf(route.hosts[0]!);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
     const reservation = await reserveHost(db, key, owner, config.now(), settings);
     if ('retryAt' in reservation) return reservation;

@@ -1,6 +1,8 @@
 // What a domain's mail hosts say about it: which mailbox provider runs them (all of Google's MX names
-// share one pacing budget), and whether the address's own domain is a free mailbox provider.
+// share one pacing budget), whose budget a conversation spends, and whether the address's own domain
+// is a free mailbox provider.
 import { mailboxProviders, type MailboxProvider } from '../../email/mailbox-providers.ts';
+import type { MailHost } from './mx-lookup.ts';
 
 /** MX host name suffixes of the big providers. */
 const providerHostSuffixes: [suffix: string, provider: MailboxProvider][] = [
@@ -37,10 +39,17 @@ export function providerOfMailHost(mxHost: string): MailboxProvider {
   return 'Other';
 }
 
-/** Whose budget a probe to this host spends: a big provider's as a whole, anyone else's per host. */
-export function budgetKeyOf(mxHost: string): string {
-  const provider = providerOfMailHost(mxHost);
-  return provider === 'Other' ? mxHost.toLowerCase().replace(/\.$/, '') : `provider:${provider}`;
+/**
+ * Whose budget a conversation with this mail host spends: a big provider's as a whole; anyone else's per
+ * server address, not per name, because hosted mail (Microsoft 365, Proofpoint, Mimecast, hosting
+ * companies) gives every customer its own MX name on shared servers, and a server counts what arrives at
+ * it. Servers judge by the sending address too, so each egress (a proxy, or `direct`) has its own budget.
+ */
+export function budgetKeyOf(host: MailHost, egress = 'direct'): string {
+  const provider = providerOfMailHost(host.name);
+  const server =
+    provider !== 'Other' ? `provider:${provider}` : `server:${host.addresses[0] ?? host.name.toLowerCase()}`;
+  return egress === 'direct' ? server : `${server} via ${egress}`;
 }
 
 export function isFreeMailboxDomain(asciiDomain: string): boolean {
