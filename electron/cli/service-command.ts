@@ -13,6 +13,7 @@ import type { Dashboard } from '../core/service/dashboard.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
 import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
+import { checkProxies, describeProxyCheck } from '../core/service/engine/proxy-check.ts';
 
 export const serviceUsage = `Usage:
   sift service [--port N] [--data DIR] [--database URL] [--role R] [engine flags]   run the service
@@ -82,11 +83,21 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       running = service;
     }
     out(`Live checks say EHLO ${running.config.smtp.helo} and MAIL FROM:<${running.config.smtp.mailFrom}>.`);
-    if (role !== 'api') {
+    const { smtp: engine } = running.config;
+    if (role !== 'api' && engine.proxies.length > 0) {
+      out(
+        `Live checks go out through ${engine.proxies.map((proxy) => proxy.label).join(', ')}; DNS is asked from here.`,
+      );
+      // In the background, as the port-25 check below.
+      void checkProxies(running.db, engine, running.config.now).then(
+        (checks) => checks.forEach((check) => out(describeProxyCheck(check, engine.port))),
+        (error: unknown) => out(`Proxies: not checked (${String(error)}).`),
+      );
+    } else if (role !== 'api') {
       // In the background: the service answers at once, and the finding follows when the check is done.
-      void checkPort25(running.db, running.config.smtp, running.config.now).then(
-        (check) => out(describePort25(check, running.config.smtp.port)),
-        (error: unknown) => out(`Port ${running.config.smtp.port}: not checked (${String(error)}).`),
+      void checkPort25(running.db, engine, running.config.now).then(
+        (check) => out(describePort25(check, engine.port)),
+        (error: unknown) => out(`Port ${engine.port}: not checked (${String(error)}).`),
       );
     }
     if (dashboard && (await dashboard.listKeys()).length === 0) {

@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import { checkSyntax } from '../core/email/syntax.ts';
 import type { SmtpSettings } from '../core/service/engine/smtp-settings.ts';
+import { parseProxyUrl } from '../core/service/engine/socks-proxy.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 
 export const smtpFlagOptions = {
@@ -15,6 +16,7 @@ export const smtpFlagOptions = {
   concurrency: { type: 'string' },
   'smtp-timeout': { type: 'string' },
   'greylist-retry': { type: 'string' },
+  proxy: { type: 'string', multiple: true },
 } as const;
 
 export const smtpFlagsUsage = `Local engine (live keys), see the README:
@@ -26,9 +28,14 @@ export const smtpFlagsUsage = `Local engine (live keys), see the README:
   --per-host-concurrency N    connections at once to one mail host (default 2)
   --concurrency N             connections at once overall (default 20)
   --smtp-timeout SECONDS      for each step of a conversation (default 15)
-  --greylist-retry MINUTES,…  waits before retrying a deferred address (default 5,10,20,40)`;
+  --greylist-retry MINUTES,…  waits before retrying a deferred address (default 5,10,20,40)
+  --proxy socks5://[USER:PASSWORD@]HOST:PORT
+                              send every SMTP conversation out through this SOCKS5 proxy (repeatable:
+                              a pool); or SIFT_PROXY, space-separated, which \`ps\` does not show`;
 
-type SmtpFlagValues = { [K in keyof typeof smtpFlagOptions]?: K extends 'resolver' ? string[] : string };
+type SmtpFlagValues = {
+  [K in keyof typeof smtpFlagOptions]?: K extends 'resolver' | 'proxy' ? string[] : string;
+};
 
 function positive(value: string, flag: string, integer: boolean): number {
   const number = Number(value);
@@ -51,8 +58,25 @@ function resolverAddress(value: string): string {
   return value;
 }
 
-export function smtpSettingsFromFlags(values: SmtpFlagValues): Partial<SmtpSettings> {
+/** Each proxy parsed, once each; a bad one is refused with its password masked. */
+function proxiesFrom(texts: string[]): SmtpSettings['proxies'] {
+  const proxies = texts.map((text) => {
+    try {
+      return parseProxyUrl(text);
+    } catch (error) {
+      throw new UsageError(`--proxy: ${(error as Error).message}`);
+    }
+  });
+  return proxies.filter((proxy, i) => proxies.findIndex((other) => other.label === proxy.label) === i);
+}
+
+export function smtpSettingsFromFlags(
+  values: SmtpFlagValues,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<SmtpSettings> {
   const settings: Partial<SmtpSettings> = {};
+  const proxyTexts = [...(values.proxy ?? []), ...(env.SIFT_PROXY ?? '').split(/\s+/).filter(Boolean)];
+  if (proxyTexts.length > 0) settings.proxies = proxiesFrom(proxyTexts);
   if (values.helo !== undefined) {
     if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(values.helo)) {
       throw new UsageError(`--helo must be a host name such as mail.example.com, got "${values.helo}".`);

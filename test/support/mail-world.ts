@@ -33,9 +33,13 @@ export type DomainScript = { mx: string[] } | { a: string } | 'null_mx' | 'nxdom
 
 export type HostLog = {
   connections: number;
-  /** The most connections that were open at once. */
+  /** The most connections that were open at once, in all and from each client address. */
   peakOpen: number;
-  rcpts: { at: number; address: string }[];
+  peakOpenFrom: Record<string, number>;
+  /** Connections turned away because they came from an address not accepted (see `acceptOnlyFrom`). */
+  refused: number;
+  /** Each RCPT, with the address of the client that sent it. */
+  rcpts: { at: number; address: string; from?: string }[];
   commands: string[];
 };
 
@@ -43,8 +47,12 @@ export type MailWorld = {
   resolver: string;
   smtpPort: number;
   logs: Record<string, HostLog>;
+  /** From now on, every server answers only connections from these addresses (a proxy's egress). */
+  acceptOnlyFrom(addresses: string[] | undefined): void;
   close(): Promise<void>;
 };
+
+type Access = { acceptFrom?: string[] };
 
 const dnsTtl = 300;
 
@@ -86,11 +94,16 @@ export async function startMailWorld(options: {
 
   const logs: Record<string, HostLog> = {};
   const closers: (() => Promise<void>)[] = [() => dns.close()];
-  const smtpPort = await listenEverywhere(options.hosts, logs, now, closers);
+  const access: Access = {};
+  const smtpPort = await listenEverywhere(options.hosts, logs, now, closers, access);
   return {
     resolver: `127.0.0.1:${dnsPort}`,
     smtpPort,
     logs,
+    acceptOnlyFrom(addresses) {
+      if (addresses) access.acceptFrom = addresses;
+      else delete access.acceptFrom;
+    },
     async close() {
       await Promise.all(closers.map((close) => close()));
     },
@@ -103,15 +116,16 @@ async function listenEverywhere(
   logs: Record<string, HostLog>,
   now: () => number,
   closers: (() => Promise<void>)[],
+  access: Access,
 ): Promise<number> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const port = 20_000 + Math.floor(Math.random() * 40_000);
     const started: (() => Promise<void>)[] = [];
     try {
       for (const [name, script] of Object.entries(hosts)) {
-        logs[name] = { connections: 0, peakOpen: 0, rcpts: [], commands: [] };
+        logs[name] = { connections: 0, peakOpen: 0, peakOpenFrom: {}, refused: 0, rcpts: [], commands: [] };
         if (script.greeting === 'closed') continue;
-        started.push(await startHost(name, script, port, logs[name], now));
+        started.push(await startHost(name, script, port, logs[name], now, access));
       }
       closers.push(...started);
       return port;
@@ -148,6 +162,7 @@ async function startHost(
   port: number,
   log: HostLog,
   now: () => number,
+  access: Access,
 ): Promise<() => Promise<void>> {
   if (script.greeting === 'pushy') return startPushyHost(name, script.ip, port, log, now);
   if (script.greeting === 'silent') {
@@ -166,7 +181,7 @@ async function startHost(
   }
   const firstTried = new Map<string, number>();
   const rcptsOn = new Map<string, number>();
-  let open = 0;
+  const open = new Map<string, string>();
   const server = new SMTPServer({
     name,
     authOptional: true,
@@ -184,16 +199,22 @@ async function startHost(
       error: () => undefined,
       fatal: () => undefined,
     } as never,
-    onConnect(_session, callback) {
+    onConnect(session, callback) {
+      if (access.acceptFrom && !access.acceptFrom.includes(session.remoteAddress)) {
+        log.refused += 1;
+        return callback(rejection(554, '5.7.1 Connections from your address are not accepted'));
+      }
       log.connections += 1;
-      open += 1;
-      log.peakOpen = Math.max(log.peakOpen, open);
+      open.set(session.id, session.remoteAddress);
+      log.peakOpen = Math.max(log.peakOpen, open.size);
+      const fromThere = [...open.values()].filter((from) => from === session.remoteAddress).length;
+      log.peakOpenFrom[session.remoteAddress] = Math.max(log.peakOpenFrom[session.remoteAddress] ?? 0, fromThere);
       if (script.greeting === 'busy') return callback(rejection(421, 'Too busy, try later'));
       callback();
     },
     onRcptTo(address, session, callback) {
       const email = address.address.toLowerCase();
-      log.rcpts.push({ at: now(), address: email });
+      log.rcpts.push({ at: now(), address: email, from: session.remoteAddress });
       const onThisConnection = (rcptsOn.get(session.id) ?? 0) + 1;
       rcptsOn.set(session.id, onThisConnection);
       if (script.dropAfterRcpts !== undefined && onThisConnection > script.dropAfterRcpts) {
@@ -215,8 +236,8 @@ async function startHost(
       if (now() - first >= (script.greylistMs ?? 5 * 60_000)) return callback();
       callback(rejection(451, '4.7.1 Greylisted, please try again later'));
     },
-    onClose() {
-      open -= 1;
+    onClose(session) {
+      open.delete(session.id);
     },
     onData(stream, _session, callback) {
       log.commands.push('DATA (message body received)');

@@ -106,6 +106,25 @@ describe('sift service engine flags', () => {
     expect(refusal({ 'per-host-rate': '-1' })).toContain('--per-host-rate must be a number above 0');
     expect(refusal({ concurrency: '2.5' })).toContain('--concurrency must be a whole number above 0');
     expect(refusal({ 'greylist-retry': '5,,10' })).toContain('--greylist-retry');
+    expect(refusal({ proxy: ['http://proxy.test:8080'] })).toContain('Only SOCKS5 proxies are supported');
+    // A refused proxy is quoted with its password masked.
+    const noPort = refusal({ proxy: ['socks5://me:hunter2@proxy.test'] });
+    expect(noPort).toContain('needs a host and a port');
+    expect(noPort).toContain('socks5://me:•••@proxy.test');
+    expect(noPort).not.toContain('hunter2');
+  });
+
+  it('takes proxies from --proxy and SIFT_PROXY, each once, named without the password', () => {
+    const { proxies } = smtpSettingsFromFlags(
+      { proxy: ['socks5://me:p%40ss@10.0.0.1:1080', 'socks5://[::1]:1081'] },
+      { SIFT_PROXY: ' socks5://10.0.0.1:1080  socks5://proxy.test:1082 ' },
+    );
+    expect(proxies).toEqual([
+      { label: 'socks5://10.0.0.1:1080', host: '10.0.0.1', port: 1080, userId: 'me', password: 'p@ss' },
+      { label: 'socks5://[::1]:1081', host: '::1', port: 1081 },
+      { label: 'socks5://proxy.test:1082', host: 'proxy.test', port: 1082 },
+    ]);
+    expect(smtpSettingsFromFlags({}, {})).not.toHaveProperty('proxies');
   });
 });
 

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkPort25 } from '../../../electron/core/service/engine/port25-check.ts';
 import { hostRate } from '../../../electron/core/service/store/mail-hosts-store.ts';
+import { budgetKeyOf } from '../../../electron/core/service/engine/mail-hosts.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
 import { waitFor } from '../../support/service-harness.ts';
 import { runBatch, startEngineService, type EngineRun } from '../../support/engine-harness.ts';
@@ -57,7 +58,7 @@ describe('the local engine when mail servers make trouble', () => {
     expect(status.summary).toMatchObject({ unknown: 2, billed: 0 });
     // Three conversations, each ended by a 421: the rate was halved each time (8 → 4 → 2 → 1).
     expect(world.logs['mx.busy.test']!.connections).toBe(3);
-    expect(await hostRate(run.service.db, 'mx.busy.test')).toBe(1);
+    expect(await hostRate(run.service.db, budgetKeyOf({ name: 'mx.busy.test', addresses: ['127.0.0.2'] }))).toBe(1);
     expect((await run.api('GET', '/account')).body.free_remaining).toBe(100);
   });
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { MailHost } from './mx-lookup.ts';
 import { meaningOf, replyLine } from './smtp-replies.ts';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
+import { connectThroughProxy, proxyFailureNow, type ProxyEndpoint, type ProxyFailure } from './socks-proxy.ts';
 
 export type AddressOutcome =
   | { kind: 'verdict'; result: 'valid' | 'invalid' | 'catch_all' | 'unknown'; reason: string; reply?: string }
@@ -23,6 +24,8 @@ export type DomainProbe = {
   end: 'ok' | 'busy' | 'deferred' | 'failed';
   deferrals: number;
   tls?: 'none' | 'ok' | 'certificate_not_trusted';
+  /** The proxy went away mid-conversation: the addresses not yet answered were not asked (not a try). */
+  proxyFailure?: ProxyFailure;
 };
 
 export type ProbeSettings = { helo: string; mailFrom: string; port: number; timeoutMs: number };
@@ -44,6 +47,8 @@ export async function probeDomain(request: {
   settings: ProbeSettings;
   /** Resolves when the next probe may go out, or with false when no slot is left on this connection. */
   nextSlot: () => Promise<boolean>;
+  /** The proxy every connection goes through; none: direct. Its own failure (ProxyFailure) is thrown. */
+  via?: ProxyEndpoint;
 }): Promise<DomainProbe> {
   const result: DomainProbe = {
     outcomes: new Map(),
@@ -60,14 +65,20 @@ export async function probeDomain(request: {
   for (const host of request.hosts) {
     let session: SmtpSession | undefined;
     try {
+      const address = host.addresses[0]!;
+      const { via } = request;
       session = await openSmtpSession({
-        address: host.addresses[0]!,
+        address,
         port: settings.port,
         servername: host.name,
         timeoutMs: settings.timeoutMs,
+        ...(via ? { socket: await connectThroughProxy(via, address, settings.port, settings.timeoutMs) } : {}),
       });
     } catch (error) {
       if (!(error instanceof SmtpFailure)) throw error;
+      // Through a proxy, a server that never spoke may be a proxy that went away: that is thrown.
+      const proxyGone = request.via && !error.greeted && (await proxyFailureNow(request.via, settings.timeoutMs));
+      if (proxyGone) throw proxyGone;
       result.attempts.push({ host: host.name, failure: error });
       continue;
     }
@@ -76,8 +87,11 @@ export async function probeDomain(request: {
       await converse(session, request, result, settleAll);
     } catch (error) {
       if (!(error instanceof SmtpFailure)) throw error;
-      // Hung up or went silent mid-dialogue: what was answered stands, the rest is asked again later.
-      settleAll({ kind: 'retry', reason: 'dropped', reply: error.message });
+      const proxyGone = request.via && (await proxyFailureNow(request.via, settings.timeoutMs));
+      // Hung up or went silent mid-dialogue: what was answered stands, the rest is asked again later;
+      // when it was the proxy that went, the rest was simply not asked.
+      if (proxyGone) result.proxyFailure = proxyGone;
+      else settleAll({ kind: 'retry', reason: 'dropped', reply: error.message });
       result.end = 'failed';
     } finally {
       await session.close();

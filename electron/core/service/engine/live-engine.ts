@@ -6,22 +6,24 @@ import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
 import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
-import { cachedCatchAll, cachedRoute, storeCatchAll, storeRoute } from '../store/mail-domains-store.ts';
+import { cachedCatchAll, cachedRoute, storeRoute } from '../store/mail-domains-store.ts';
 import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../store/mail-hosts-store.ts';
-import { notePort25Failure, notePort25Open, port25Finding, takePort25Recheck } from '../store/port25-store.ts';
+import { port25Finding, takePort25Recheck } from '../store/port25-store.ts';
 import {
   dequeue,
   dueDomains,
   enqueueLiveBatches,
-  makeAllDueNow,
   requeue,
   rescheduleDomain,
   takeDomainWork,
   type QueuedAddress,
 } from '../store/probe-queue-store.ts';
 import { probeDomain, type DomainProbe } from './domain-prober.ts';
+import { learnFromProbe } from './probe-learning.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
 import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
+import { createProxyPool } from './proxy-pool.ts';
+import { ProxyFailure } from './socks-proxy.ts';
 import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
 
 export type LiveEngine = VerificationEngine & {
@@ -40,6 +42,7 @@ export function createLiveEngine(
 ): LiveEngine {
   const settings = config.smtp;
   const lookup = createMailRouteLookup({ ...settings });
+  const proxies = createProxyPool(settings.proxies, settings.connectRetryMs);
   const tasks = new Set<Promise<void>>();
   /** Domains a conversation of this process is working on (their queue leases stand). */
   const busyDomains = new Set<string>();
@@ -64,7 +67,10 @@ export function createLiveEngine(
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
   ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
-    const key = budgetKeyOf(route.hosts[0]!);
+    const egress = proxies.pick(domain, config.now());
+    if ('retryAt' in egress) return egress;
+    // The budget of the first host, which is the one asked unless it cannot be reached.
+    const key = budgetKeyOf(route.hosts[0]!, egress.label);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
     const reservation = await reserveHost(db, key, owner, config.now(), settings);
     if ('retryAt' in reservation) return reservation;
@@ -79,43 +85,27 @@ export function createLiveEngine(
       return true;
     };
     let probe: DomainProbe | undefined;
+    const proxyFailed = (failure: ProxyFailure) => {
+      if (egress.via && proxies.failed(egress.via, config.now())) {
+        console.error(`sift service: ${failure.message}. Its work goes to the other proxies, or waits for it.`);
+      }
+    };
     try {
-      probe = await probeDomain({ domain, hosts: route.hosts, addresses, knownCatchAll, settings, nextSlot });
+      const via = egress.via ? { via: egress.via } : {};
+      probe = await probeDomain({ domain, hosts: route.hosts, addresses, knownCatchAll, settings, nextSlot, ...via });
+      if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
       return { probe };
+    } catch (error) {
+      if (!(error instanceof ProxyFailure)) throw error;
+      proxyFailed(error);
+      // No mail server was asked: the addresses wait for another way out, with no try counted.
+      const next = proxies.pick(domain, config.now());
+      return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
     } finally {
       if (!stopping) {
         await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
       }
     }
-  }
-
-  /**
-   * Port-25 bookkeeping and the catch-all finding, after a conversation: in one transaction, so no other
-   * conversation's findings land between reading the port-25 finding and writing it.
-   */
-  async function learn(domain: string, probe: DomainProbe): Promise<void> {
-    const now = config.now();
-    await db.transaction(async (tx) => {
-      for (const attempt of probe.attempts) {
-        if (!attempt.failure || attempt.failure.greeted) {
-          await notePort25Open(tx, now);
-          continue;
-        }
-        const before = (await port25Finding(tx)).state;
-        const after = await notePort25Failure(
-          tx,
-          { host: attempt.host, domain },
-          now,
-          settings.blockedAfterHosts,
-          settings.connectRetryMs,
-        );
-        // Just found blocked: no queued address can be checked, so none waits for its retry to be told so.
-        if (before !== 'blocked' && after.state === 'blocked') await makeAllDueNow(tx, now, [...busyDomains]);
-      }
-      if (probe.catchAll !== undefined && probe.attempts.some((attempt) => !attempt.failure)) {
-        await storeCatchAll(tx, domain, probe.catchAll, now + settings.catchAllCacheMs);
-      }
-    });
   }
 
   async function write(domain: string, decisions: Decisions, notBefore?: number): Promise<void> {
@@ -162,7 +152,7 @@ export function createLiveEngine(
     );
     if (stopping) return;
     if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
-    await learn(domain, answer.probe);
+    await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains);
     const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
     await write(domain, decideProbe(items, answer.probe, context));
   }
@@ -254,7 +244,7 @@ export function createLiveEngine(
       for (;;) {
         const answer = await converse(asciiDomain, route, [email]);
         if ('probe' in answer) {
-          await learn(asciiDomain, answer.probe);
+          await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains);
           const context = {
             domain: asciiDomain,
             provider,

@@ -47,8 +47,10 @@ export async function openSmtpSession(options: {
   port: number;
   servername: string;
   timeoutMs: number;
+  /** A connection already made to the server (through a proxy); else one is opened to address:port. */
+  socket?: Socket;
 }): Promise<SmtpSession> {
-  let socket: Socket | TLSSocket = connect({ host: options.address, port: options.port });
+  let socket: Socket | TLSSocket = options.socket ?? connect({ host: options.address, port: options.port });
   socket.setNoDelay(true);
   let greeted = false;
   let buffered = '';

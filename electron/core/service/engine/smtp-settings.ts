@@ -2,6 +2,7 @@
 // Defaults are conservative; a person running `sift service` on a server sets the HELO name and
 // MAIL FROM to match their own DNS (see the README).
 import { hostname } from 'node:os';
+import type { ProxyEndpoint } from './socks-proxy.ts';
 
 export type SmtpSettings = {
   /** The name given in EHLO/HELO; its DNS should point back at the machine that probes. */
@@ -37,6 +38,8 @@ export type SmtpSettings = {
   /** Bounds on how long a DNS answer is kept, whatever its TTL says. */
   dnsCacheMinMs: number;
   dnsCacheMaxMs: number;
+  /** SOCKS5 proxies every conversation goes out through (a pool); none: straight from this machine. */
+  proxies: ProxyEndpoint[];
 };
 
 const minute = 60_000;
@@ -61,6 +64,7 @@ export function smtpSettings(overrides: Partial<SmtpSettings> = {}): SmtpSetting
     catchAllCacheMs: 24 * 60 * minute,
     dnsCacheMinMs: minute,
     dnsCacheMaxMs: 24 * 60 * minute,
+    proxies: [],
     ...overrides,
   };
 }
