@@ -7,7 +7,8 @@ import { defaultDataDir } from '../core/app/app-paths.ts';
 import type { JobProgress } from '../core/jobs/job-runner.ts';
 import { jobSettings, type RemovedFlags } from '../core/jobs/job-settings.ts';
 import type { ListSummary } from '../common/contract.ts';
-import { openJobStore } from '../core/jobs/job-store.ts';
+import { hasDemoVerdicts, openJobStore } from '../core/jobs/job-store.ts';
+import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import type { Cost } from '../core/jobs/job-cost.ts';
 import { namedResults } from '../core/wire/spec.ts';
@@ -50,7 +51,7 @@ function describeCost(cost: Cost): string {
   ];
   const how =
     cost.mode === 'sandbox'
-      ? 'sandbox key: no credits are spent'
+      ? 'sandbox key: demo verdicts, no mail server is asked, no credits are spent'
       : known.length > 0
         ? known.join(', ')
         : 'the service does not say its balance';
@@ -77,8 +78,8 @@ function parseRemove(value: string): RemovedFlags {
   return { role: parts.includes('role'), disposable: parts.includes('disposable'), typos: parts.includes('typos') };
 }
 
-/** The list's funnel in a sentence or three: every row counted once. */
-function describeSummary(s: ListSummary): string {
+/** The list's funnel in a sentence or three: every row counted once; demo verdicts say what they are. */
+function describeSummary(s: ListSummary, demo: boolean): string {
   const other = Object.entries(s.other_results).map(([result, n]) => `, ${count(n)} ${result}`);
   const verdicts =
     `${count(s.valid)} valid, ${count(s.invalid)} invalid, ${count(s.catch_all)} catch-all, ` +
@@ -86,7 +87,9 @@ function describeSummary(s: ListSummary): string {
   return (
     `${count(s.rows)} rows: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
     `${count(s.duplicates)} duplicates, ${count(s.to_check)} to check.\n` +
-    `Checked: ${verdicts}; ${count(s.billed)} billed.\n` +
+    (demo
+      ? `Demo verdicts: ${verdicts}.\n${demoVerdictsNote}\n`
+      : `Checked: ${verdicts}; ${count(s.billed)} billed.\n`) +
     `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${count(s.typos)} likely typos.\n`
   );
 }
@@ -163,13 +166,14 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
         cleaned: exported.cleanedPath,
         annotated: exported.annotatedPath,
         files: exported.files,
+        ...(hasDemoVerdicts(job) ? { demo: true, note: demoVerdictsNote } : {}),
         summary: s,
       };
       io.out(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       const label = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1).replace('_', '-')}:`;
       const files = exported.files.map((file) => `${label(file.kind).padEnd(11)}${file.path}\n`).join('');
-      io.out(describeSummary(s) + files);
+      io.out(describeSummary(s, hasDemoVerdicts(job)) + files);
     }
     if (job.phase !== 'done') throw new CliExit(exitCodes.service, job.error ?? `The job ended ${job.phase}.`);
     return exitCodes.done;

@@ -4,6 +4,7 @@ import { defaultDataDir } from '../core/app/app-paths.ts';
 import { precheckAddress } from '../core/email/address-precheck.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect } from './service-connection.ts';
+import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 
 export const verifyUsage = 'sift verify <email> [--base-url URL] [--json]';
 
@@ -15,7 +16,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, `Usage: ${verifyUsage}`);
   const check = precheckAddress(positionals[0]!);
-  let verdict: { email: string; result: string; billed: boolean; reason?: string; suggestion?: string };
+  let verdict: { email: string; result: string; billed: boolean; reason?: string; suggestion?: string; demo?: true };
   if (!check.ok) {
     verdict = { email: positionals[0]!.trim(), result: 'invalid', billed: false, reason: check.reason };
   } else {
@@ -24,7 +25,12 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
     });
     try {
       const answer = await connection.client.verify(check.address, { signal: io.signal });
-      verdict = { ...answer, ...(check.suggestion ? { suggestion: check.suggestion } : {}) };
+      verdict = {
+        ...answer,
+        ...(check.suggestion ? { suggestion: check.suggestion } : {}),
+        // A sandbox key's verdict is scripted: said in the line itself and in the JSON, never left to guess.
+        ...(connection.client.mode === 'sandbox' ? { demo: true as const } : {}),
+      };
     } catch (error) {
       throw exitFor(error);
     } finally {
@@ -33,9 +39,14 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   }
   if (values.json) io.out(`${JSON.stringify(verdict)}\n`);
   else {
-    const reason = verdict.reason ? ` (${verdict.reason})` : '';
+    const reason = verdict.demo
+      ? ` (demo${verdict.reason ? `: ${verdict.reason}` : ''})`
+      : verdict.reason
+        ? ` (${verdict.reason})`
+        : '';
     const suggestion = verdict.suggestion ? `; did you mean ${verdict.suggestion}?` : '';
     io.out(`${verdict.email}: ${verdict.result}${reason}${suggestion}\n`);
+    if (verdict.demo) io.err(`${demoVerdictsNote}\n`);
   }
   return exitCodes.done;
 }

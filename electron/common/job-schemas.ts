@@ -29,6 +29,8 @@ export const jobOverviewSchema = z.object({
   precheck: precheckCountsSchema,
   /** Sent to Sift's own service (in the app), not a hosted one. */
   ownService: z.boolean(),
+  /** Its verdicts are (or will be) a sandbox key's scripted demo verdicts: no mail server is asked. */
+  demo: z.boolean(),
   cost: z.object({
     checks: count,
     mode: z.enum(['live', 'sandbox']),
@@ -49,6 +51,8 @@ export const jobListItemSchema = z.object({
   rows: count,
   /** Where it was sent, in words ("Sift's own service (sandbox)", or a hosted service's name). */
   service: z.string(),
+  /** Its verdicts are a sandbox key's scripted demo verdicts. */
+  demo: z.boolean(),
   progress: jobProgressSchema,
   createdAt: z.string(),
   /** The verdict split, once the job has ended. */

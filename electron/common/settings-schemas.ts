@@ -106,6 +106,8 @@ export const singleCheckSchema = z.object({
   suggestion: z.string().optional(),
   /** True when Sift answered without asking the service (bad syntax). */
   local: z.boolean(),
+  /** A sandbox key's scripted demo verdict: no mail server was asked. */
+  demo: z.boolean().optional(),
   checkedAt: z.string(),
 });
 export type SingleCheck = z.infer<typeof singleCheckSchema>;

@@ -1,5 +1,6 @@
 // Verdicts and reasons in the words a marketer uses, wherever the app shows one. A reason the app does
-// not know is shown as the service sent it.
+// not know is shown as the service sent it; a demo verdict's reason never claims a server answered.
+import { demoRowNote } from '../../electron/common/demo-verdicts.ts';
 
 export const verdictWords: Record<string, string> = {
   valid: 'Valid',
@@ -37,3 +38,12 @@ const reasons: Record<string, string> = {
 
 export const verdictWord = (result: string) => verdictWords[result] ?? result;
 export const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
+
+/** Results Sift decides itself before anything is sent: never a demo, whatever the key. */
+const localResults = new Set(['bad_syntax', 'no_address', 'unverified']);
+
+/** A row's reason in words; for a demo verdict, that it is one (no mail server was asked). */
+export function verdictNote(row: { result: string; reason?: string | null | undefined }, demo: boolean): string {
+  if (demo && !localResults.has(row.result)) return demoRowNote;
+  return reasonWords(row.reason ?? undefined);
+}

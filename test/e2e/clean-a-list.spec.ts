@@ -26,22 +26,27 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   await expect(page.getByTestId('precheck-bad-syntax')).toContainText('1');
   await expect(page.getByTestId('precheck-no-address')).toContainText('1');
   await expect(page.getByTestId('precheck-typos')).toContainText('1');
-  await expect(page.getByTestId('cost')).toHaveText("7 checks on Sift's own service (sandbox): no credits are spent.");
+  await expect(page.getByTestId('cost')).toHaveText(
+    "7 demo verdicts from Sift's own service with a sandbox key: scripted, no mail server is asked, no credits are spent.",
+  );
   await expect(page.getByTestId('preview-table').locator('thead th.is-email')).toHaveText('Email Address');
   await page.screenshot({ path: 'test-results/screens/review.png', fullPage: true });
 
   await page.getByTestId('start-button').click();
   // The results screen counts the same funnel the review screen did.
-  await expect(page.getByTestId('result-status')).toHaveText('Done: 7 addresses checked from 10 rows.', {
-    timeout: 20_000,
-  });
+  await expect(page.getByTestId('result-status')).toHaveText(
+    'Done: demo verdicts for 7 addresses from 10 rows. No mail server was asked.',
+    {
+      timeout: 20_000,
+    },
+  );
   await expect(page.getByTestId('summary-valid')).toContainText('3');
   await expect(page.getByTestId('summary-duplicates')).toContainText('1');
   await expect(page.getByTestId('summary-bad-syntax')).toContainText('1');
   await expect(page.getByTestId('funnel')).toHaveText(
-    ['Rows 10', 'No address 1', 'Bad syntax 1', 'Duplicates 1', 'Checked 7'].join(''),
+    ['Rows 10', 'No address 1', 'Bad syntax 1', 'Duplicates 1', 'Demo verdicts 7'].join(''),
   );
-  await expect(page.getByRole('table', { name: 'Verdicts of the 7 addresses checked' })).toContainText('Valid342.9%');
+  await expect(page.getByRole('table', { name: 'Demo verdicts of the 7 addresses' })).toContainText('Valid342.9%');
   await expect(page.getByRole('table', { name: 'Mailbox providers' })).toContainText('Other');
   await expect(page.getByRole('table', { name: 'Most used domains' })).toContainText('example.com');
   await expect(page.getByTestId('summary-no-address')).toContainText('1');
@@ -54,7 +59,7 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
   const download = page.waitForEvent('download');
   await page.getByTestId('download-cleaned').click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('newsletter.cleaned.csv');
+  expect(file.suggestedFilename()).toBe('newsletter.demo.cleaned.csv');
   const cleaned = readFileSync((await file.path())!, 'utf8');
   expect(cleaned.split('\r\n').filter(Boolean)).toEqual([
     '\uFEFFFirst Name,Last Name,Email Address,Signed Up,Notes',
@@ -91,13 +96,13 @@ test('a list can be picked up again after the window reloads', async ({ page, ho
     mimeType: 'text/csv',
     buffer: Buffer.from('email\nvalid.a@example.com\nvalid.b@example.com\n'),
   });
-  await expect(page.getByTestId('cost')).toContainText('2 checks');
+  await expect(page.getByTestId('cost')).toContainText('2 demo verdicts');
   await page.reload();
   const recent = page.getByTestId('recent-jobs').getByRole('button', { name: /reopened\.csv/ });
   await expect(recent).toContainText('Ready to clean');
   await page.screenshot({ path: 'test-results/screens/recent-lists.png' });
   await recent.click();
-  await expect(page.getByTestId('cost')).toContainText('2 checks');
+  await expect(page.getByTestId('cost')).toContainText('2 demo verdicts');
   await page.getByTestId('start-button').click();
   await expect(page.getByTestId('summary-valid')).toContainText('2', { timeout: 20_000 });
   await page.getByRole('button', { name: 'Clean another list' }).click();

@@ -57,7 +57,7 @@ test('History reopens a list to change its column, then deletes it', async ({ pa
     mimeType: 'text/csv',
     buffer: Buffer.from('Company,Email\nNorthwind,valid.a@example.com\nContoso,valid.b@example.com\n'),
   });
-  await expect(page.getByTestId('cost')).toContainText('2 checks');
+  await expect(page.getByTestId('cost')).toContainText('2 demo verdicts');
 
   await page.getByTestId('nav-history').click();
   await expect(page.getByRole('heading', { name: 'History' })).toBeFocused();

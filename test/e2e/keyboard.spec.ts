@@ -38,7 +38,7 @@ test('a list is cleaned and its file downloaded with the keyboard alone', async 
   await tabTo(page, page.getByTestId('download-cleaned'));
   const download = page.waitForEvent('download');
   await page.keyboard.press('Enter');
-  expect((await download).suggestedFilename()).toBe('newsletter.cleaned.csv');
+  expect((await download).suggestedFilename()).toBe('newsletter.demo.cleaned.csv');
 
   await tabTo(page, page.getByTestId('nav-history'), 120);
   await page.keyboard.press('Enter');

@@ -44,7 +44,7 @@ test('a hosted service is tested, saved and used, and its key never reaches the 
   // Every server-sent event the page hears is kept where the test can read it (a copy of the stream).
   await recordServerEvents(page);
   await page.goto(hostUrl);
-  await expect(page.getByTestId('account-badge')).toHaveText('Sandbox');
+  await expect(page.getByTestId('account-badge')).toHaveText('Demo (sandbox key)');
   await page.getByTestId('nav-settings').click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
 

@@ -70,16 +70,18 @@ describe('jobs in the app', () => {
         { jobId: created.jobId, keep: ['valid', 'catch_all'] },
       );
       expect(exported.files.map((file) => file.name)).toEqual([
-        'members.cleaned.csv',
-        'members.annotated.csv',
-        'members.summary.json',
+        'members.demo.cleaned.csv',
+        'members.demo.annotated.csv',
+        'members.demo.summary.json',
       ]);
       const host = await startWebHost({ ...runtime, rendererDir: dataDir });
       try {
         const annotated = exported.files[1]!;
         const withToken = await fetch(`${host.origin}/${annotated.downloadPath}?token=${host.token}`);
         expect(withToken.status).toBe(200);
-        expect(withToken.headers.get('content-disposition')).toContain('attachment; filename="members.annotated.csv"');
+        expect(withToken.headers.get('content-disposition')).toContain(
+          'attachment; filename="members.demo.annotated.csv"',
+        );
         expect((await withToken.text()).split('\r\n')).toHaveLength(54); // header, 52 rows, final newline
         expect((await fetch(`${host.origin}/${annotated.downloadPath}`)).status).toBe(401);
         expect(
@@ -207,7 +209,7 @@ describe('canceling a job', () => {
         keep: ['valid'],
       });
       expect(exported.summary.unverified).toBe(2000 - canceled.progress.checked);
-      const annotated = await readFile(join(dataDir, 'exports', created.jobId, 'slow.annotated.csv'), 'utf8');
+      const annotated = await readFile(join(dataDir, 'exports', created.jobId, 'slow.demo.annotated.csv'), 'utf8');
       expect(annotated.trim().split('\r\n')).toHaveLength(2001);
       expect(annotated).toContain(',unverified,false,');
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../electron/core/service/verification-service.ts';
+import { demoVerdictsNote } from '../../electron/common/demo-verdicts.ts';
 import { runSift } from '../support/run-sift.ts';
 import { apiClient, startTestService } from '../support/service-harness.ts';
 
@@ -224,12 +225,12 @@ describe('sift clean', () => {
     const fixture = new URL('../fixtures/import/no-header.csv', import.meta.url).pathname;
     const run = await runSift(['clean', fixture, '--out', dir], { SIFT_DATA_DIR: data });
     expect(run.code).toBe(0);
-    const cleaned = parse(await readFile(join(dir, 'no-header.cleaned.csv'), 'utf8'));
+    const cleaned = parse(await readFile(join(dir, 'no-header.demo.cleaned.csv'), 'utf8'));
     expect(cleaned).toEqual([
       ['valid.one@example.com', 'One'],
       ['valid.two@example.com', 'Two'],
     ]);
-    const annotated = parse(await readFile(join(dir, 'no-header.annotated.csv'), 'utf8'));
+    const annotated = parse(await readFile(join(dir, 'no-header.demo.annotated.csv'), 'utf8'));
     expect(annotated[0]!.slice(0, 3)).toEqual(['column_1', 'column_2', 'sift_result']);
     expect(annotated).toHaveLength(4);
     expect(annotated[3]!.slice(0, 4)).toEqual(['not-an-address', 'Three', 'bad_syntax', 'false']);
@@ -240,24 +241,48 @@ describe('sift clean', () => {
     const path = join(dir, 'gaps.csv');
     await writeFile(path, 'email,name\nvalid.a@example.com,A\n,\n\n   \nvalid.b@example.com,B\n');
     expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
-    const annotated = parse(await readFile(join(dir, 'gaps.annotated.csv'), 'utf8'));
+    const annotated = parse(await readFile(join(dir, 'gaps.demo.annotated.csv'), 'utf8'));
     expect(annotated.slice(1).map((row) => [row[0], row[1], row[2], row[7]])).toEqual([
-      ['valid.a@example.com', 'A', 'valid', 'accepted_email'],
+      ['valid.a@example.com', 'A', 'valid', 'demo:accepted_email'],
       ['', '', 'no_address', ''],
-      ['valid.b@example.com', 'B', 'valid', 'accepted_email'],
+      ['valid.b@example.com', 'B', 'valid', 'demo:accepted_email'],
     ]);
   });
 
-  it('runs on its own service with no key and no base URL, and verifies one address', async () => {
+  it('runs on its own service with no key and no base URL, and says its verdicts are demo verdicts', async () => {
     const { dir, inputPath, data } = await workspace();
     const run = await runSift(['clean', inputPath], { SIFT_DATA_DIR: data });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('billed');
-    expect(existsSync(join(dir, 'contacts.annotated.csv'))).toBe(true);
+    expect(run.stderr).toContain('sandbox key: demo verdicts, no mail server is asked');
+    expect(run.stdout).toContain('Demo verdicts: ');
+    expect(run.stdout).toContain(demoVerdictsNote);
+    // Nothing reads as a real check: no "Checked:" line, no billing.
+    expect(run.stdout).not.toMatch(/Checked:|billed/);
+    // Every file says so in its name, the annotated file in each reason, the summary in a field.
+    expect((await readdir(dir)).filter((name) => name.startsWith('contacts.')).sort()).toEqual([
+      'contacts.csv',
+      'contacts.demo.annotated.csv',
+      'contacts.demo.cleaned.csv',
+      'contacts.demo.summary.json',
+    ]);
+    const [header, ...annotated] = parse(await readFile(join(dir, 'contacts.demo.annotated.csv'), 'utf8'));
+    const [result, reason] = [header!.indexOf('sift_result'), header!.indexOf('sift_reason')];
+    expect(annotated.length).toBeGreaterThan(5);
+    for (const row of annotated) {
+      if (['bad_syntax', 'no_address'].includes(row[result]!)) expect(row[reason]).not.toMatch(/^demo/);
+      else expect(row[reason]).toMatch(/^demo(:|$)/);
+    }
+    // The cleaned list is re-importable as it was: its first line is the header (after the BOM), not a label.
+    const cleanedHead = (await readFile(join(dir, 'contacts.demo.cleaned.csv'), 'utf8')).split('\r\n')[0];
+    expect(cleanedHead!.replace(/^\uFEFF/, '')).toBe('Name,Email,Notes');
+    const summary = JSON.parse(await readFile(join(dir, 'contacts.demo.summary.json'), 'utf8'));
+    expect(summary).toMatchObject({ demo: true, note: demoVerdictsNote });
     const verify = await runSift(['verify', 'valid.someone@example.com'], { SIFT_DATA_DIR: data });
-    expect(verify).toMatchObject({ code: 0, stdout: 'valid.someone@example.com: valid (accepted_email)\n' });
+    // One address on a sandbox key: its line and its JSON say it is a demo verdict.
+    expect(verify).toMatchObject({ code: 0, stdout: 'valid.someone@example.com: valid (demo: accepted_email)\n' });
+    expect(verify.stderr).toContain(demoVerdictsNote);
     const typo = await runSift(['verify', 'ann@gmial.com', '--json'], { SIFT_DATA_DIR: data });
-    expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com' });
+    expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com', demo: true });
   });
 
   it('gives an address that starts like a formula its verdict, guarded in the annotated copy only', async () => {
@@ -265,13 +290,13 @@ describe('sift clean', () => {
     const path = join(dir, 'signs.csv');
     await writeFile(path, 'email\n=valid.eq@example.com\n-valid.dash@example.com\nvalid.plain@example.com\n');
     expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
-    const annotated = parse(await readFile(join(dir, 'signs.annotated.csv'), 'utf8'));
+    const annotated = parse(await readFile(join(dir, 'signs.demo.annotated.csv'), 'utf8'));
     expect(annotated.slice(1).map((row) => [row[0], row[1]])).toEqual([
       ["'=valid.eq@example.com", 'valid'],
       ["'-valid.dash@example.com", 'valid'],
       ['valid.plain@example.com', 'valid'],
     ]);
-    const cleaned = parse(await readFile(join(dir, 'signs.cleaned.csv'), 'utf8'));
+    const cleaned = parse(await readFile(join(dir, 'signs.demo.cleaned.csv'), 'utf8'));
     expect(cleaned.slice(1).map((row) => row[0])).toEqual([
       '=valid.eq@example.com',
       '-valid.dash@example.com',

@@ -140,7 +140,7 @@ describe('electron main', () => {
     expect(await readFile(target, 'utf8')).toContain('valid.s@example.com');
     expect(await call('exports:saveCopy', { downloadPath: cleaned.downloadPath })).toEqual({ savedTo: null });
     await call('exports:showInFolder', { downloadPath: cleaned.downloadPath });
-    expect(fake.shownInFolder).toEqual([expect.stringMatching(/to-save\.cleaned\.csv$/)]);
+    expect(fake.shownInFolder).toEqual([expect.stringMatching(/to-save\.demo\.cleaned\.csv$/)]);
     const elsewhere = await fake.handlers.get('exports:showInFolder')!(trusted, { downloadPath: '../../etc/passwd' });
     expect(elsewhere).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });

@@ -26,7 +26,8 @@ export function createSingleCheck(clients: ServiceClients, settings: SettingsSto
         return remember({ email: typed, result: 'invalid', billed: false, reason, local: true, checkedAt });
       }
       try {
-        const answer = await (await clients.clientFor(await clients.current())).verify(check.address);
+        const client = await clients.clientFor(await clients.current());
+        const answer = await client.verify(check.address);
         return remember({
           email: answer.email,
           result: answer.result,
@@ -36,6 +37,7 @@ export function createSingleCheck(clients: ServiceClients, settings: SettingsSto
           ...(typeof answer.reason === 'string' ? { reason: answer.reason } : {}),
           ...(check.suggestion ? { suggestion: check.suggestion } : {}),
           local: false,
+          ...(client.mode === 'sandbox' ? { demo: true } : {}),
           checkedAt,
         });
       } catch (error) {

@@ -33,14 +33,21 @@ type Annotated = VerdictColumns & { 4?: string; 5?: string };
  * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
  * file writes it. true and false need no quotes or guard, so only the words from the service go to `cell`.
  */
-function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string) {
+function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string, demo: boolean) {
   const d = delimiter;
+  /** A service's reason; a demo verdict's says it is one (Sift's own syntax check is not a demo). */
+  const reasonOf = (address: VerdictColumns) => {
+    const reason = address[column.reason];
+    const result = address[column.result];
+    if (!demo || result === null || result === badSyntaxResult) return reason;
+    return reason ? `${demoReasonPrefix}${reason}` : demoReasonPrefix.slice(0, -1);
+  };
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
     `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
   const noAddressTail = `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false${after}`;
   return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
     if (!address) return noAddressTail;
-    const reason = address[column.reason];
+    const reason = reasonOf(address);
     const suggestion = address[column.suggestion];
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
     return (
@@ -50,9 +57,12 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
   };
 }
 
+/** How a demo verdict's reason reads in the annotated file: `demo:accepted_email`, or `demo` alone. */
+export const demoReasonPrefix = 'demo:';
+
 /** The annotation of a row as text, kept on the address's own array once written. */
-export function annotationWriter(cell: (value: string) => string, delimiter: string) {
-  const encode = tailEncoder(cell, delimiter, '', '');
+export function annotationWriter(cell: (value: string) => string, delimiter: string, demo = false) {
+  const encode = tailEncoder(cell, delimiter, '', '', demo);
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
     if (!address) return encode(null, false, false);
@@ -69,8 +79,8 @@ const maxSharedTails = 1000;
  * The annotation of a row as bytes, from its delimiter to its line break. Tails without a suggestion
  * are shared by every address with the same result, reason and flags: a list has a few dozen of them.
  */
-export function annotationBytesWriter(cell: (value: string) => string, delimiter: string) {
-  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n');
+export function annotationBytesWriter(cell: (value: string) => string, delimiter: string, demo = false) {
+  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n', demo);
   const noAddressTail = Buffer.from(encode(null, false, false));
   const shared = new Map<string | null, Map<string | null, (Buffer | undefined)[]>>();
   let sharedPairs = 0;

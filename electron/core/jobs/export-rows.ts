@@ -19,7 +19,14 @@ export type ExportTargets = {
   byKind: ReadonlyMap<ExportKind, BufferedFileWriter>;
 };
 
-export type ExportLayout = { delimiter: string; columnIndex: number; width: number; settings: JobSettings };
+export type ExportLayout = {
+  delimiter: string;
+  columnIndex: number;
+  width: number;
+  settings: JobSettings;
+  /** The verdicts are a sandbox key's demo verdicts: the annotated file's reasons say so. */
+  demo?: boolean;
+};
 
 /** Called with each promise of a write that had to wait for the disk. */
 export type WaitFor = (wait: Promise<void> | undefined) => void;
@@ -62,7 +69,7 @@ export function textRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const line = csvLineWriter(delimiter);
   const guard = guardOf(layout.settings);
   const cellOf = csvCellWriter(delimiter);
-  const annotate = annotationWriter((value) => cellOf(value, guard), delimiter);
+  const annotate = annotationWriter((value) => cellOf(value, guard), delimiter, layout.demo);
   const route = createRouter(layout, targets);
   return (cells: string[], verdict: RowVerdict, waitFor: WaitFor) => {
     // A short row is padded to the header's width, so the sift_* columns line up.
@@ -92,7 +99,7 @@ export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const { delimiter, columnIndex, width } = layout;
   const guard = guardOf(layout.settings);
   const cellLine = csvCellWriter(delimiter);
-  const annotate = annotationBytesWriter((value) => cellLine(value, guard), delimiter);
+  const annotate = annotationBytesWriter((value) => cellLine(value, guard), delimiter, layout.demo);
   const route = createRouter(layout, targets);
   const paddings = Array.from({ length: width + 1 }, (_, n) => delimiter.repeat(n));
 

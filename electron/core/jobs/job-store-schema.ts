@@ -2,11 +2,12 @@
 //   0 → 2  a new data folder: the catalog table
 //   1 → 2  Sift 0.1 kept every job's rows in this one file (job_rows, job_addresses, job_batches, with no
 //          user_version set); each job moves to a list file of its own, then the old tables go.
+//   2 → 3  key_mode: whether the job's verdicts came with a sandbox key (demo verdicts) or a live one
 import type { PrecheckCounts } from '../../common/contract.ts';
 import { sql, transaction, type Database } from '../storage/sqlite.ts';
 import { rowsPerChunk, type ListStore, type NewAddress, type VerdictRow } from './list-store.ts';
 
-const currentVersion = 2;
+const currentVersion = 3;
 
 const catalogTable = `
   CREATE TABLE IF NOT EXISTS jobs (
@@ -14,7 +15,7 @@ const catalogTable = `
     settings TEXT NOT NULL, phase TEXT NOT NULL, column_index INTEGER NOT NULL DEFAULT -1,
     has_header INTEGER NOT NULL DEFAULT 0, delimiter TEXT NOT NULL DEFAULT ',', headers TEXT NOT NULL DEFAULT '[]',
     rows_total INTEGER NOT NULL DEFAULT 0, precheck TEXT, checked INTEGER NOT NULL DEFAULT 0, error TEXT, service TEXT,
-    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, key_mode TEXT
   );
   CREATE INDEX IF NOT EXISTS jobs_by_input ON jobs (input_path, created_at);
   CREATE INDEX IF NOT EXISTS jobs_by_phase ON jobs (phase);
@@ -46,7 +47,12 @@ export function migrateJobCatalog(db: Database, listOf: (jobId: string) => ListS
       db.exec(`UPDATE jobs SET settings = json_remove(json_set(settings, '$.addressesPerBatch',
         COALESCE(json_extract(settings, '$.maxBatchSize'), 50000)), '$.maxBatchSize')`);
     }
+    const hadCatalog = hasTable(db, 'jobs');
     db.exec(catalogTable);
+    const columns = sql(db, 'SELECT name FROM pragma_table_info(?)').all('jobs') as { name: string }[];
+    if (hadCatalog && !columns.some((column) => column.name === 'key_mode')) {
+      db.exec('ALTER TABLE jobs ADD COLUMN key_mode TEXT');
+    }
     db.exec(`PRAGMA user_version = ${currentVersion}`);
   });
 }

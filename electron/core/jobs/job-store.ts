@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import type { PrecheckCounts } from '../../common/contract.ts';
 import type { JobPhase } from '../../common/job-phases.ts';
 import { embeddedSandbox, type ServiceRef } from '../connections/service-ref.ts';
+import type { KeyMode } from '../wire/spec.ts';
 import { openDatabase, sql, type Database } from '../storage/sqlite.ts';
 import { migrateJobCatalog } from './job-store-schema.ts';
 import { defaultJobSettings, type JobSettings } from './job-settings.ts';
@@ -31,6 +32,8 @@ export type JobRecord = ListLayoutRecord & {
   error: string | null;
   /** The service the job's batches are sent to (jobs of Sift 0.1 went to Sift's own sandbox). */
   service: ServiceRef;
+  /** The kind of key its verdicts came with, once it was sent: a sandbox key's verdicts are demo verdicts. */
+  keyMode: KeyMode | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -51,6 +54,7 @@ type JobRow = {
   checked: number;
   error: string | null;
   service: string | null;
+  key_mode: KeyMode | null;
   created_at: number;
   updated_at: number;
 };
@@ -73,9 +77,19 @@ function toJob(row: JobRow): JobRecord {
     checked: row.checked,
     error: row.error,
     service: row.service === null ? embeddedSandbox : (JSON.parse(row.service) as ServiceRef),
+    keyMode: row.key_mode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * Whether the job's verdicts are scripted demo verdicts (a sandbox key's), not a mail server's answers.
+ * A job sent before Sift recorded the key's kind is judged by where it went.
+ */
+export function hasDemoVerdicts(job: Pick<JobRecord, 'keyMode' | 'service'>): boolean {
+  if (job.keyMode !== null) return job.keyMode === 'sandbox';
+  return job.service.kind === 'embedded' && job.service.mode === 'sandbox';
 }
 
 /** The name the person knows the job's file by. */
@@ -187,6 +201,11 @@ export function openJobStore(dataDir: string) {
     /** The service the job is (or will be) sent to. */
     setService(id: string, service: ServiceRef): void {
       touch(id, 'service = ?', JSON.stringify(service));
+    },
+
+    /** The kind of key the job is sent with: its verdicts are demo verdicts when it is a sandbox key. */
+    setKeyMode(id: string, mode: KeyMode): void {
+      touch(id, 'key_mode = ?', mode);
     },
 
     /** Moves the job on; `error` is what a person is told about how it ended or why it is paused. */

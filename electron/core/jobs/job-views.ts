@@ -5,7 +5,7 @@ import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { describeService } from '../connections/service-ref.ts';
 import type { Cost } from './job-cost.ts';
-import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
+import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from './job-store.ts';
 import { summariseJob } from './list-summary.ts';
 
 const noPrecheck = { toCheck: 0, duplicates: 0, badSyntax: 0, noAddress: 0, role: 0, disposable: 0, suggestions: 0 };
@@ -19,6 +19,10 @@ export function jobViews(
     const toSend = Math.min(job.precheck?.toCheck ?? 0, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
     return live.get(job.id) ?? { checked: job.checked, total: toSend };
   }
+
+  /** Once sent, the key it went with says; before, the key it would go with. */
+  const demoOf = (job: JobRecord) =>
+    job.keyMode !== null ? hasDemoVerdicts(job) : costs.get(job.id)?.mode === 'sandbox' || hasDemoVerdicts(job);
 
   const summaryOf = (job: JobRecord) => (isFinishedPhase(job.phase) ? { summary: summariseJob(store, job) } : {});
 
@@ -37,6 +41,7 @@ export function jobViews(
         hasHeader: job.hasHeader,
         precheck: job.precheck ?? noPrecheck,
         ownService: job.service.kind === 'embedded',
+        demo: demoOf(job),
         cost: costs.get(job.id) ?? { checks: progress.total, mode: 'sandbox', covered: true },
         progress,
         ...summaryOf(job),
@@ -51,6 +56,7 @@ export function jobViews(
         phase: job.phase,
         rows: job.rowsTotal,
         service: describeService(job.service),
+        demo: demoOf(job),
         progress: progressOf(job),
         createdAt: new Date(job.createdAt).toISOString(),
         ...summaryOf(job),

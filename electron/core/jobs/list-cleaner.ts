@@ -11,7 +11,8 @@ import { inputFingerprint } from './input-fingerprint.ts';
 import { CostNotCovered, estimateCost, type Cost } from './job-cost.ts';
 import { cancelJob, planRetry, runJob, type JobProgress, type RunOptions } from './job-runner.ts';
 import type { JobSettings } from './job-settings.ts';
-import type { JobRecord, JobStore } from './job-store.ts';
+import { hasDemoVerdicts, type JobRecord, type JobStore } from './job-store.ts';
+import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, type ExportResult } from './list-export.ts';
 import { importList, loadAddressIndex } from './list-import.ts';
 
@@ -46,9 +47,15 @@ export function createCleaner(store: JobStore) {
 
     /**
      * The job for an input file: its unfinished job (only with `resume`), its finished job when the file
-     * and column are unchanged (exported again, nothing sent), else a new one (`restart` always makes one).
+     * and column are unchanged and its verdicts are of the kind `mode` gives (demo verdicts are never handed
+     * out for a live key's clean), else a new one (`restart` always makes one).
      */
-    async jobForInput(inputPath: string, settings: JobSettings, policy: InputPolicy = {}): Promise<JobRecord> {
+    async jobForInput(
+      inputPath: string,
+      settings: JobSettings,
+      policy: InputPolicy = {},
+      mode?: KeyMode,
+    ): Promise<JobRecord> {
       const fingerprint = await inputFingerprint(inputPath);
       const latest = policy.restart ? undefined : store.latestJobFor(inputPath);
       if (latest && !isFinishedPhase(latest.phase)) {
@@ -67,7 +74,10 @@ export function createCleaner(store: JobStore) {
         return latest;
       }
       const sameList =
-        latest?.phase === 'done' && latest.fingerprint === fingerprint && latest.settings.column === settings.column;
+        latest?.phase === 'done' &&
+        latest.fingerprint === fingerprint &&
+        latest.settings.column === settings.column &&
+        (mode === undefined || hasDemoVerdicts(latest) === (mode === 'sandbox'));
       if (latest && sameList) {
         store.updateSettings(latest.id, {
           ...latest.settings,
@@ -92,9 +102,10 @@ export function createCleaner(store: JobStore) {
 
     /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
     async run(job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
+      if (job.keyMode !== client.mode) store.setKeyMode(job.id, client.mode);
       const finished = await runJob(
         store,
-        job,
+        store.getJob(job.id)!,
         client,
         indexFor(job),
         reachOf(store.reach, client.serviceUrl),
@@ -117,7 +128,7 @@ export function createCleaner(store: JobStore) {
       request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
       hooks: CleanHooks = {},
     ): Promise<{ job: JobRecord; exported: ExportResult }> {
-      let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy);
+      let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, client.mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
         job = await cleaner.prepare(job, hooks.onProgress);

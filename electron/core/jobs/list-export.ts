@@ -4,6 +4,8 @@
 //   <name>.annotated.csv  for reading in a spreadsheet: every row plus sift_* columns, formulas guarded
 //   <name>.summary.json   the list's funnel (common/list-funnel.ts)
 //   <name>.<status>.csv   when asked: one file per verdict and flag, in the cleaned list's form
+// Demo verdicts (a sandbox key's) say so in every file's name (<name>.demo.cleaned.csv), in the annotated
+// file's reasons and in the summary; never as an extra first line, which would break a re-import.
 // Each file is written under a temporary name and renamed when complete, and only when the input is
 // still the file that was checked: verdicts never land on rows that moved.
 import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
@@ -15,7 +17,8 @@ import { readCsvByteRows } from '../lists/csv-byte-rows.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { BufferedFileWriter, csvLineWriter, writeFailure } from '../lists/csv-writer.ts';
 import { neutraliseFormula } from '../lists/formula-guard.ts';
-import { displayNameOf, type JobRecord, type JobStore } from './job-store.ts';
+import { demoVerdictsNote } from '../../common/demo-verdicts.ts';
+import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from './job-store.ts';
 import { annotationColumns } from './annotation.ts';
 import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
 import { createRowVerdicts, type RowVerdict, type RowVerdicts } from './row-verdicts.ts';
@@ -45,7 +48,8 @@ function inputChanged(job: JobRecord, detail: string): AppError {
 
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
   const source = displayNameOf(job);
-  const name = basename(source, extname(source));
+  const demo = hasDemoVerdicts(job);
+  const name = `${basename(source, extname(source))}${demo ? '.demo' : ''}`;
   const kinds: ExportKind[] = ['cleaned', 'annotated', 'summary', ...(job.settings.perStatusFiles ? statusKinds : [])];
   const paths = new Map(
     kinds.map((kind) => [kind, join(outDir, `${name}.${fileSuffix(kind)}.${kind === 'summary' ? 'json' : 'csv'}`)]),
@@ -60,6 +64,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     columnIndex: job.columnIndex,
     width: job.headers.length,
     settings: job.settings,
+    demo,
   };
   const line = csvLineWriter(job.delimiter);
   const guard = job.settings.neutraliseFormulas ? neutraliseFormula : undefined;
@@ -132,7 +137,8 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
       throw inputChanged(job, 'its contents differ');
     for (const writer of writers.values()) await writer.close();
     const summary = summariseJob(store, job);
-    await writeFile(partial(pathOf('summary')), `${JSON.stringify(summary, null, 2)}\n`).catch((error: unknown) => {
+    const labelled = demo ? { demo: true, note: demoVerdictsNote, ...summary } : summary;
+    await writeFile(partial(pathOf('summary')), `${JSON.stringify(labelled, null, 2)}\n`).catch((error: unknown) => {
       throw writeFailure(error, pathOf('summary'));
     });
     for (const path of paths.values()) {

@@ -3,7 +3,7 @@ import { go } from '../stores/nav-store.ts';
 import { useSettingsStore } from '../stores/settings-store.ts';
 import '../screens/settings-screen.css';
 
-/** Sandbox or Live, and a live account's credits, on every screen; a click opens Settings. */
+/** Demo (a sandbox key) or Live, and a live account's credits, on every screen; a click opens Settings. */
 export function AccountBadge() {
   const account = useSettingsStore((state) => state.account);
   if (!account) return null;
@@ -19,7 +19,7 @@ export function AccountBadge() {
             : [`${formatCount(account.balance)} credits${account.low ? ' (low)' : ''}`]),
           ...(account.freeRemaining === undefined ? [] : [`${formatCount(account.freeRemaining)} free`]),
         ].join(' · ')
-      : 'Sandbox';
+      : 'Demo (sandbox key)';
   const kind = account.problem || account.low ? ' account-badge--problem' : live ? ' account-badge--live' : '';
   return (
     <button

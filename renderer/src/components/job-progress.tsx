@@ -4,6 +4,7 @@ import type { JobOverview } from '../../../electron/common/contract.ts';
 import { formatDuration } from '../../../electron/common/durations.ts';
 import { formatCount } from '../format.ts';
 import { describePhase } from '../phase-words.ts';
+import { DemoNotice } from './demo-notice.tsx';
 
 type JobProgressProps = {
   job: JobOverview;
@@ -46,11 +47,16 @@ export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobPro
   // Parts are read while the next ones are sent: what was checked so far shows beside what was sent.
   const sending = parts
     ? `Sending the list… ${formatCount(parts.sent)} of ${formatCount(parts.total)} ${parts.total === 1 ? 'batch' : 'batches'} sent` +
-      (checked > 0 ? ` · ${formatCount(checked)} of ${formatCount(total)} addresses checked` : '')
+      (checked > 0
+        ? ` · ${formatCount(checked)} of ${formatCount(total)} addresses ${job.demo ? 'given demo verdicts' : 'checked'}`
+        : '')
     : 'Sending the list…';
   return (
     <section className="card card--padded" aria-label="Cleaning progress">
-      <h2 className="card__title">Cleaning {job.fileName}</h2>
+      <h2 className="card__title">
+        {job.demo ? 'Demo run of' : 'Cleaning'} {job.fileName}
+      </h2>
+      {job.demo && <DemoNotice />}
       <p className="card__meta" data-testid="progress-text">
         {canceling
           ? 'Canceling… what was checked so far is kept.'

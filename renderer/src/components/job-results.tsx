@@ -1,3 +1,4 @@
+import { DemoNotice } from './demo-notice.tsx';
 import {
   keepableResults,
   type ExportChoices,
@@ -88,9 +89,12 @@ export function JobResults({
           <h2 className="card__title">{job.fileName}</h2>
           <p className="card__meta" data-testid="result-status">
             {job.phase === 'done'
-              ? `Done: ${formatCount(summary.to_check)} addresses checked from ${formatCount(summary.rows)} rows.`
+              ? job.demo
+                ? `Done: demo verdicts for ${formatCount(summary.to_check)} addresses from ${formatCount(summary.rows)} rows. No mail server was asked.`
+                : `Done: ${formatCount(summary.to_check)} addresses checked from ${formatCount(summary.rows)} rows.`
               : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
+          {job.demo && <DemoNotice />}
         </div>
         <div className="card__actions">
           {job.phase !== 'done' && summary.unverified > 0 && (
@@ -109,7 +113,7 @@ export function JobResults({
           </button>
         </div>
       </header>
-      <VerdictChart summary={summary} />
+      <VerdictChart summary={summary} demo={job.demo} />
       <ListBreakdownView jobId={job.jobId} />
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (

@@ -19,8 +19,8 @@ function costLine(job: JobOverview): string {
   const { cost } = job;
   if (cost.checks === 0) return 'Nothing to check: every row was settled locally.';
   if (cost.mode === 'sandbox') {
-    const where = job.ownService ? "Sift's own service (sandbox)" : 'the hosted service with a sandbox key';
-    return `${formatCount(cost.checks)} checks on ${where}: no credits are spent.`;
+    const where = job.ownService ? "Sift's own service" : 'the hosted service';
+    return `${formatCount(cost.checks)} demo verdicts from ${where} with a sandbox key: scripted, no mail server is asked, no credits are spent.`;
   }
   // Only what the service said: a balance it does not give is not taken for none.
   const known = [
@@ -118,7 +118,11 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
           }
           onClick={() => onStart()}
         >
-          {job.cost.checks > 0 ? `Clean ${formatCount(job.cost.checks)} addresses` : 'Finish'}
+          {job.cost.checks === 0
+            ? 'Finish'
+            : job.cost.mode === 'sandbox'
+              ? `Demo-clean ${formatCount(job.cost.checks)} addresses`
+              : `Clean ${formatCount(job.cost.checks)} addresses`}
         </button>
       </footer>
     </section>

@@ -16,8 +16,9 @@ export function RecentJobs({ jobs, onOpen }: RecentJobsProps) {
               <span className="recent__name">{job.fileName}</span>
               <span className={`recent__phase recent__phase--${job.phase}`}>{describePhase(job.phase, job.error)}</span>
               <span className="recent__meta">
-                {formatCount(job.progress.checked)} / {formatCount(job.progress.total)} checked ·{' '}
-                {new Date(job.createdAt).toLocaleString()}
+                {job.demo ? 'Demo · ' : ''}
+                {formatCount(job.progress.checked)} / {formatCount(job.progress.total)} {job.demo ? 'given' : 'checked'}{' '}
+                · {new Date(job.createdAt).toLocaleString()}
               </span>
             </button>
           </li>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
-import { reasonWords, verdictWord } from '../reason-words.ts';
+import { verdictNote, verdictWord } from '../reason-words.ts';
 import './row-explorer.css';
 
 const filterWords: Record<ExplorerFilter, string> = {
@@ -24,14 +24,14 @@ const pageSize = 200;
 const rowHeight = 34;
 
 /** Flags and reason of a row, in words. */
-function notesOf(row: ExplorerRow): string {
+function notesOf(row: ExplorerRow, demo: boolean): string {
   return [
     row.duplicate ? 'duplicate' : '',
     row.role ? 'role' : '',
     row.disposable ? 'disposable' : '',
     row.suggestion && !row.accepted ? `did you mean ${row.suggestion}?` : '',
     row.accepted ? `corrected to ${row.suggestion}` : '',
-    reasonWords(row.reason ?? undefined),
+    verdictNote(row, demo),
   ]
     .filter(Boolean)
     .join(' · ');
@@ -178,7 +178,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
                     ))}
                     <span className={`explorer__verdict--${row.result}`}>{verdictWord(row.result)}</span>
                     <span className="explorer__notes">
-                      {notesOf(row)}
+                      {notesOf(row, job.demo)}
                       {row.suggestion && !row.duplicate && (
                         <TypoActions
                           row={row}

@@ -17,7 +17,7 @@ const VerdictBars = lazy(() => import('./verdict-bars.tsx'));
  * The list's funnel (every row counted once) and its verdicts as a bar chart with counts and shares; the
  * table beside the chart says the same for screen readers, the chart itself is hidden from them.
  */
-export function VerdictChart({ summary }: { summary: ListSummary }) {
+export function VerdictChart({ summary, demo }: { summary: ListSummary; demo: boolean }) {
   const others = Object.entries(summary.other_results);
   const rows = [
     ...verdicts.map(([key, label, color]) => ({ label, count: summary[key] as number, color })),
@@ -29,7 +29,8 @@ export function VerdictChart({ summary }: { summary: ListSummary }) {
     ['Bad syntax', summary.bad_syntax],
     ['Duplicates', summary.duplicates],
     // A canceled or stopped list has addresses still to check: the last step names them all honestly.
-    [summary.unverified > 0 ? 'To check' : 'Checked', summary.to_check],
+    // Demo verdicts were given, not checked: no mail server was asked.
+    [summary.unverified > 0 ? 'To check' : demo ? 'Demo verdicts' : 'Checked', summary.to_check],
   ];
   return (
     <div className="verdicts">
@@ -51,7 +52,9 @@ export function VerdictChart({ summary }: { summary: ListSummary }) {
           <caption>
             {summary.unverified > 0
               ? `Verdicts of the ${formatCount(summary.to_check)} addresses to check, ${formatCount(summary.unverified)} not checked yet`
-              : `Verdicts of the ${formatCount(summary.to_check)} addresses checked`}
+              : demo
+                ? `Demo verdicts of the ${formatCount(summary.to_check)} addresses`
+                : `Verdicts of the ${formatCount(summary.to_check)} addresses checked`}
           </caption>
           <thead>
             <tr>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SingleCheck } from '../../../electron/common/contract.ts';
-import { reasonWords, verdictWord } from '../reason-words.ts';
+import { verdictNote, verdictWord } from '../reason-words.ts';
 import { checkActions, useCheckStore } from '../stores/check-store.ts';
 import { settingsActions } from '../stores/settings-store.ts';
 import { useFocusHeading } from '../use-focus-heading.ts';
@@ -65,9 +65,10 @@ export function CheckScreen() {
         {latest && (
           <>
             <p className={`check__verdict check__verdict--${latest.result}`}>
-              {latest.email}: {verdictWord(latest.result)}
+              {latest.email}: {latest.demo ? 'Demo verdict ' : ''}
+              {verdictWord(latest.result)}
             </p>
-            {latest.reason && <p>{reasonWords(latest.reason)}</p>}
+            {(latest.reason || latest.demo) && <p>{verdictNote(latest, latest.demo === true)}</p>}
             {flagsOf(latest).length > 0 && <p>Also: {flagsOf(latest).join('; ')}</p>}
             <p className="note">{billing(latest)}</p>
           </>
@@ -85,7 +86,10 @@ export function CheckScreen() {
             {recent.map((check) => (
               <li key={`${check.checkedAt}-${check.email}`}>
                 <span className="check__recent-email">{check.email}</span>{' '}
-                <span className={`check__verdict--${check.result}`}>{verdictWord(check.result)}</span>
+                <span className={`check__verdict--${check.result}`}>
+                  {check.demo ? 'Demo: ' : ''}
+                  {verdictWord(check.result)}
+                </span>
                 <span className="note"> · {new Date(check.checkedAt).toLocaleString()}</span>
               </li>
             ))}

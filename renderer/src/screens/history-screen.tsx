@@ -73,7 +73,9 @@ export function HistoryScreen() {
 function verdictSplit(job: JobListItem): string {
   const summary = job.summary;
   if (job.phase === 'imported') return 'Not cleaned yet';
-  if (!summary) return `${formatCount(job.progress.checked)} of ${formatCount(job.progress.total)} checked`;
+  if (!summary) {
+    return `${formatCount(job.progress.checked)} of ${formatCount(job.progress.total)} ${job.demo ? 'given demo verdicts' : 'checked'}`;
+  }
   const parts: [string, number][] = [
     ['valid', summary.valid],
     ['invalid', summary.invalid],
@@ -81,10 +83,11 @@ function verdictSplit(job: JobListItem): string {
     ['unknown', summary.unknown],
     ['not checked', summary.unverified],
   ];
-  return parts
+  const split = parts
     .filter(([, count]) => count > 0)
     .map(([label, count]) => `${formatCount(count)} ${label}`)
     .join(' · ');
+  return job.demo ? `Demo verdicts: ${split}` : split;
 }
 
 function HistoryRow({ job }: { job: JobListItem }) {

@@ -21,7 +21,10 @@ function describeTest(test: ConnectionTestResult): string {
   const balance = test.balance === undefined ? '' : ` Balance ${formatCount(test.balance)} credits.`;
   const free =
     test.freeRemaining === undefined ? '' : ` ${formatCount(test.freeRemaining)} free checks left this month.`;
-  const credits = test.mode === 'live' ? `${balance}${free}` : ' Sandbox checks are free and give scripted verdicts.';
+  const credits =
+    test.mode === 'live'
+      ? `${balance}${free}`
+      : ' A sandbox key gives scripted demo verdicts: no mail server is asked.';
   return `Connected with ${mode}.${credits}`;
 }
 
@@ -86,8 +89,10 @@ export function SettingsScreen() {
           <h3 className="settings__title">Where lists are checked</h3>
           <p className="note" data-testid="current-service">
             {settings.service === 'own'
-              ? "Now: Sift's own service, sandbox (scripted verdicts, no credits spent, no account needed)."
-              : `Now: ${hosted?.label} (${hosted?.mode === 'live' ? 'live' : 'sandbox'} key ${hosted?.maskedKey}).`}
+              ? settings.ownMode === 'live'
+                ? "Now: Sift's own service on this computer, live: it asks each address's mail server."
+                : "Now: a demo. Sift's own service with a sandbox key gives scripted verdicts: no mail server is asked."
+              : `Now: ${hosted?.label} (${hosted?.mode === 'live' ? 'live' : 'sandbox: demo verdicts,'} key ${hosted?.maskedKey}).`}
           </p>
           {settings.service === 'hosted' && (
             <button type="button" className="button" disabled={busy} onClick={() => void settingsActions.useOwn()}>

@@ -41,11 +41,17 @@ const clean = (folder: string, env: Record<string, string>, extra: string[] = []
     ...env,
   });
 
-const outputs = ['list.cleaned.csv', 'list.summary.json', 'list.valid.csv', 'list.invalid.csv', 'list.unknown.csv'];
+const outputs = [
+  'list.demo.cleaned.csv',
+  'list.demo.summary.json',
+  'list.demo.valid.csv',
+  'list.demo.invalid.csv',
+  'list.demo.unknown.csv',
+];
 
 /** The annotated copy without `sift_reason`: a service that follows the spec sends no reasons. */
 async function annotatedWithoutReasons(folder: string): Promise<string> {
-  const lines = (await readFile(join(root, folder, 'list.annotated.csv'), 'utf8')).split('\r\n');
+  const lines = (await readFile(join(root, folder, 'list.demo.annotated.csv'), 'utf8')).split('\r\n');
   const at = lines[0]!.split(',').indexOf('sift_reason');
   // The sift_* cells never hold a comma or a quote, and they close every row.
   const fromEnd = at - lines[0]!.split(',').length;
@@ -70,7 +76,7 @@ const count = (seen: readonly SeenRequest[], route: string) => seen.filter((r) =
 describe('cleaning on any service that follows the spec', () => {
   it('sends a list as batches the service accepts and reads it page by page, with the outputs of Sift’s own service', async () => {
     expect((await clean('own', {})).code).toBe(0);
-    const summary = JSON.parse(await readFile(join(root, 'own', 'list.summary.json'), 'utf8'));
+    const summary = JSON.parse(await readFile(join(root, 'own', 'list.demo.summary.json'), 'utf8'));
     // Batches of at most 1,500: the first part (the whole list) is refused and halved until it fits.
     const peer = await startSpecPeer({
       apiKey: sandboxKey,
@@ -147,7 +153,7 @@ describe('cleaning on any service that follows the spec', () => {
     } finally {
       await proxy.close();
     }
-    const summary = JSON.parse(await readFile(join(root, 'own', 'list.summary.json'), 'utf8'));
+    const summary = JSON.parse(await readFile(join(root, 'own', 'list.demo.summary.json'), 'utf8'));
     const api = apiClient(service, ownKey);
     let submitted = 0;
     for (const id of new Set(batchIds)) submitted += (await api('GET', `/batches/${id}`)).body.submitted;

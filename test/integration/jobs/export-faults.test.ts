@@ -66,14 +66,18 @@ describe('export', () => {
     const out = join(dir, 'out');
     await mkdir(out);
     await exportJob(store, job, out);
-    expect(await outputsIn(out)).toEqual(['people.annotated.csv', 'people.cleaned.csv', 'people.summary.json']);
+    expect(await outputsIn(out)).toEqual([
+      'people.demo.annotated.csv',
+      'people.demo.cleaned.csv',
+      'people.demo.summary.json',
+    ]);
   });
 
   it('says the disk is full, leaves nothing half-written, and exports once there is room', async () => {
     const out = join(dir, 'out');
     await mkdir(out);
     // Every write to /dev/full fails with ENOSPC, as on a full disk.
-    await symlink('/dev/full', join(out, 'people.annotated.csv.partial'));
+    await symlink('/dev/full', join(out, 'people.demo.annotated.csv.partial'));
     await expect(exportJob(store, job, out)).rejects.toMatchObject({
       code: 'unwritable',
       message: expect.stringContaining('is full'),
@@ -81,7 +85,7 @@ describe('export', () => {
     expect(await readdir(out)).toEqual([]);
     const { summary } = await exportJob(store, job, out);
     expect(summary).toMatchObject({ valid: 2, invalid: 1, billed: 3 });
-    expect((await readFile(join(out, 'people.cleaned.csv'), 'utf8')).split('\r\n')).toEqual([
+    expect((await readFile(join(out, 'people.demo.cleaned.csv'), 'utf8')).split('\r\n')).toEqual([
       'email,name',
       'valid.a@example.com,A',
       'valid.b@example.com,B',

@@ -114,7 +114,7 @@ describe('a Sift 0.1 data folder', () => {
         billed: 2,
         no_address: 1,
       });
-      const annotated = (await readFile(join(dataDir, 'old.annotated.csv'), 'utf8')).trim().split('\r\n');
+      const annotated = (await readFile(join(dataDir, 'old.demo.annotated.csv'), 'utf8')).trim().split('\r\n');
       expect(annotated.slice(1).map((line) => line.split(',').slice(2, 5).join(','))).toEqual([
         'valid,true,false',
         'valid,false,true',
