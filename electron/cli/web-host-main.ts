@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from '../core/app/app-runtime.ts';
 import { defaultDataDir } from '../core/app/app-paths.ts';
 import { startWebHost } from '../core/web-host/web-host.ts';
+import { smtpFlagOptions, smtpSettingsFromFlags } from './smtp-flags.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -18,12 +19,19 @@ export async function runWebHost(argv: string[]): Promise<void> {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
       renderer: { type: 'string', default: defaultRendererDir },
+      // The live-check flags of `sift service`, over what Settings says (a resolver, a test's SMTP port).
+      ...smtpFlagOptions,
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, got "${values.port}"`);
-  const runtime = await createAppRuntime({ dataDir: values.data ?? defaultDataDir(), appVersion: packageJson.version });
+  const smtp = smtpSettingsFromFlags(values);
+  const runtime = await createAppRuntime({
+    dataDir: values.data ?? defaultDataDir(),
+    appVersion: packageJson.version,
+    ...(Object.keys(smtp).length > 0 ? { service: { smtp } } : {}),
+  });
   const host = await startWebHost({ ...runtime, rendererDir: values.renderer, port });
   console.log(`Sift is running at ${host.url}`);
   console.log("Open that link in a browser (it carries this run's access token). Press Ctrl-C to stop.");

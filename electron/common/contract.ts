@@ -13,6 +13,8 @@ import {
   connectionTestSchema,
   engineSettingsSchema,
   keyModeSchema,
+  liveCheckTestSchema,
+  proxyTextSchema,
   settingsViewSchema,
   singleCheckSchema,
 } from './settings-schemas.ts';
@@ -32,6 +34,7 @@ export type {
   AccountView,
   ConnectionTestResult,
   EngineSettings,
+  LiveCheckTest,
   SettingsView,
   SingleCheck,
 } from './settings-schemas.ts';
@@ -154,8 +157,19 @@ export const calls = {
     request: z.strictObject({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) }),
     result: settingsViewSchema,
   },
-  /** How Sift's own service checks live addresses (HELO name, MAIL FROM, resolvers, pacing), from the next start. */
+  /**
+   * How Sift's own service checks live addresses (HELO name, MAIL FROM, resolvers, pacing, proxies): its next
+   * conversations follow at once. A proxy's password goes to main's vault, never back.
+   */
   'settings:setEngine': { request: engineSettingsSchema, result: settingsViewSchema },
+  /**
+   * Tries port 25 from this computer now, directly and through each proxy given (a saved proxy's password
+   * shown as ••• is the saved one), and says what it found. Nothing is saved.
+   */
+  'settings:testLiveChecks': {
+    request: z.strictObject({ proxies: z.array(proxyTextSchema).max(8) }),
+    result: liveCheckTestSchema,
+  },
   'settings:setAppearance': {
     request: z.strictObject({ appearance: appearanceSchema }),
     result: settingsViewSchema,

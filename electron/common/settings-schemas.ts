@@ -9,6 +9,19 @@ const hostName = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 const resolverAddress = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|[0-9A-Fa-f:]+|\[[0-9A-Fa-f:]+\](?::\d{1,5})?)$/;
 
 /**
+ * A SOCKS5 proxy as a person types it, `socks5://[user[:password]@]host:port`. Shown back with its password
+ * as `•••`, which, sent again, keeps the password saved for that proxy and user (see proxy-secrets.ts).
+ */
+export const proxyTextSchema = z
+  .string()
+  .trim()
+  .max(600)
+  .regex(/^socks5h?:\/\/\S+$/i, 'socks5://[user:password@]host:port');
+
+/** The password of a saved proxy as the renderer sees it: never the password itself. */
+export const keptProxyPassword = '•••';
+
+/**
  * How Sift's own service checks live addresses (its local SMTP engine), as the person sets it; what is
  * left out keeps the engine's default. The same settings as `sift service`'s flags.
  */
@@ -30,6 +43,8 @@ export const engineSettingsSchema = z.strictObject({
     .min(1)
     .max(10)
     .optional(),
+  /** Every SMTP conversation goes out through one of these (a pool); none: straight from this computer. */
+  proxies: z.array(proxyTextSchema).max(8).optional(),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 
@@ -59,6 +74,8 @@ export const settingsViewSchema = z.object({
   engine: engineSettingsSchema,
   engineDefaults: z.object({ helo: z.string(), mailFrom: z.string() }),
   appearance: appearanceSchema,
+  /** The person has chosen how addresses are checked (the first-run question is answered). */
+  checkingChosen: z.boolean(),
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
@@ -79,6 +96,21 @@ export const connectionTestSchema = z.discriminatedUnion('ok', [
   }),
 ]);
 export type ConnectionTestResult = z.infer<typeof connectionTestSchema>;
+
+/** Whether live checks can reach mail servers from this computer, directly and through each proxy, now. */
+export const liveCheckTestSchema = z.object({
+  direct: z.object({ state: z.enum(['open', 'blocked', 'not_checked']), message: z.string() }),
+  proxies: z.array(
+    z.object({
+      proxy: z.string(),
+      state: z.enum(['ok', 'failed', 'no_port_25', 'not_checked']),
+      message: z.string(),
+    }),
+  ),
+  /** Some way out reached a mail server: live checks from this computer will get real answers. */
+  usable: z.boolean(),
+});
+export type LiveCheckTest = z.infer<typeof liveCheckTestSchema>;
 
 /** The current service's account, for the badge on every screen; `problem` when it cannot be read. */
 export const accountViewSchema = z.object({

@@ -1,18 +1,26 @@
 // Starts the real web host (`npm run web`'s entry point) as a child process on a random
 // loopback port, with a throwaway data folder, and hands the test its URL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 
 const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
 
-/** A web host of its own (a test that restarts the app passes the same data folder again). */
+/**
+ * A web host of its own (a test that restarts the app passes the same data folder again). A new data folder
+ * starts with the first-run question answered (the demo), unless `firstRun`; `args` are `npm run web` flags.
+ */
 export async function startHost(
   dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-')),
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [entry, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  options: { firstRun?: boolean; args?: string[] } = {},
+): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const settingsFile = join(dataDir, 'settings.json');
+  if (!options.firstRun && !existsSync(settingsFile)) writeFileSync(settingsFile, '{"checkingChosen":true}');
+  const child = spawn(process.execPath, [entry, '--data', dataDir, ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('web host did not start within 15 s')), 15_000);
     let output = '';
@@ -26,7 +34,7 @@ export async function startHost(
     });
     child.once('exit', (code) => reject(new Error(`web host exited with ${code}: ${output}`)));
   });
-  return { url, child };
+  return { url, child, dataDir };
 }
 
 export const test = base.extend<{}, { hostUrl: string }>({

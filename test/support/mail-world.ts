@@ -47,12 +47,18 @@ export type MailWorld = {
   resolver: string;
   smtpPort: number;
   logs: Record<string, HostLog>;
-  /** From now on, every server answers only connections from these addresses (a proxy's egress). */
-  acceptOnlyFrom(addresses: string[] | undefined): void;
+  /**
+   * From now on, every server answers only connections from these addresses (a proxy's egress); others are
+   * refused with a 554 greeting, or with `firewall` cut off before any greeting, as a network that blocks
+   * port 25 looks from inside it.
+   */
+  acceptOnlyFrom(addresses: string[] | undefined, options?: { firewall?: boolean }): void;
   close(): Promise<void>;
 };
 
-type Access = { acceptFrom?: string[] };
+type Access = { acceptFrom?: string[]; firewall?: boolean };
+const turnedAway = (access: Access, from: string | undefined) =>
+  access.acceptFrom !== undefined && !access.acceptFrom.includes(from ?? '');
 
 const dnsTtl = 300;
 
@@ -100,8 +106,8 @@ export async function startMailWorld(options: {
     resolver: `127.0.0.1:${dnsPort}`,
     smtpPort,
     logs,
-    acceptOnlyFrom(addresses) {
-      if (addresses) access.acceptFrom = addresses;
+    acceptOnlyFrom(addresses, { firewall = false } = {}) {
+      if (addresses) Object.assign(access, { acceptFrom: addresses, firewall });
       else delete access.acceptFrom;
     },
     async close() {
@@ -200,7 +206,7 @@ async function startHost(
       fatal: () => undefined,
     } as never,
     onConnect(session, callback) {
-      if (access.acceptFrom && !access.acceptFrom.includes(session.remoteAddress)) {
+      if (turnedAway(access, session.remoteAddress)) {
         log.refused += 1;
         return callback(rejection(554, '5.7.1 Connections from your address are not accepted'));
       }
@@ -246,6 +252,13 @@ async function startHost(
     },
   });
   server.on('error', () => undefined);
+  // Behind a firewall, a connection from elsewhere is reset before the server sees it.
+  (server as unknown as { server: import('node:net').Server }).server.prependListener('connection', (socket) => {
+    if (!access.firewall || !turnedAway(access, socket.remoteAddress)) return;
+    log.refused += 1;
+    socket.on('error', () => undefined);
+    socket.resetAndDestroy();
+  });
   await listen(server, port, script.ip);
   return () => new Promise((resolve) => server.close(() => resolve()));
 }

@@ -14,6 +14,7 @@ type SettingsCall =
   | 'settings:useOwn'
   | 'settings:setSharing'
   | 'settings:setEngine'
+  | 'settings:testLiveChecks'
   | 'settings:setAppearance'
   | 'settings:forgetHosted'
   | 'account:get'
@@ -32,6 +33,7 @@ export function settingsHandlers(
     'settings:useOwn': async ({ mode }) => connections.useOwn(mode),
     'settings:setSharing': async (sharing) => connections.setSharing(sharing),
     'settings:setEngine': async (engine) => connections.setEngine(engine),
+    'settings:testLiveChecks': async (request) => connections.testLiveChecks(request),
     'settings:setAppearance': async ({ appearance }) => {
       const view = connections.setAppearance(appearance);
       emit('settings:didChangeAppearance', { appearance });

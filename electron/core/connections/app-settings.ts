@@ -28,8 +28,10 @@ export const appSettingsSchema = z.object({
   sharing: z
     .object({ enabled: z.boolean(), port: z.number().int().min(1024).max(65535) })
     .default({ enabled: false, port: 7455 }),
-  /** How Sift's own service checks live addresses (from the next start). */
+  /** How Sift's own service checks live addresses; proxies without their passwords (those are in the vault). */
   engine: engineSettingsSchema.default({}),
+  /** The person answered the first-run question (how addresses are checked); until then the app asks. */
+  checkingChosen: z.boolean().default(false),
   /** Light, dark, or as the system is (the window, its menus and dialogs follow). */
   appearance: appearanceSchema.default('system'),
   recentChecks: z.array(singleCheckSchema).max(maxRecentChecks).default([]),

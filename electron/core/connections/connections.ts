@@ -13,6 +13,8 @@ import type { ServiceOverrides } from '../service/service-config.ts';
 import { smtpSettings } from '../service/engine/smtp-settings.ts';
 import type { Appearance, EngineSettings } from '../../common/settings-schemas.ts';
 import { smtpSettingsOf } from './engine-settings.ts';
+import { testLiveChecks } from './live-check-test.ts';
+import { keepProxies, proxyEndpointsOf } from './proxy-secrets.ts';
 import { keyModeOf, maskKey } from '../wire/spec.ts';
 import type { SettingsStorage } from './app-settings.ts';
 import { accountFacts, interactiveClient, problemOf, testConnection, type ConnectionTest } from './connection-test.ts';
@@ -34,13 +36,15 @@ export function createConnections(deps: ConnectionsDeps) {
   const clients = new Map<string, Promise<ServiceClient>>();
   const settings = () => deps.settings.read();
 
+  /** The own service's live-check settings: the person's, under what the caller set (tests, flags). */
+  const ownSmtp = (engine: EngineSettings) => ({ ...smtpSettingsOf(engine, deps.vault), ...deps.service?.smtp });
+
   function ownService(): Promise<EmbeddedService> {
     const { sharing } = settings();
-    const smtp = { ...smtpSettingsOf(settings().engine), ...deps.service?.smtp };
     own ??= startEmbeddedService(deps.dataDir, {
       ...deps.service,
       ...(sharing.enabled ? { port: sharing.port } : {}),
-      smtp,
+      smtp: ownSmtp(settings().engine),
     });
     return own;
   }
@@ -117,6 +121,7 @@ export function createConnections(deps: ConnectionsDeps) {
       engine: current.engine,
       engineDefaults: (({ helo, mailFrom }) => ({ helo, mailFrom }))(smtpSettings()),
       appearance: current.appearance,
+      checkingChosen: current.checkingChosen,
     };
   }
 
@@ -159,15 +164,16 @@ export function createConnections(deps: ConnectionsDeps) {
       deps.settings.write({
         ...settings(),
         service: 'hosted',
+        checkingChosen: true,
         hosted: { id, baseUrl: request.baseUrl.trim(), label, maskedKey: maskKey(key), mode },
       });
       clients.delete(`hosted:${id}`);
       return view();
     },
 
-    /** Sift's own service from now on, with a sandbox or a live key. */
+    /** Sift's own service from now on: a demo (sandbox key), or live checks from this computer. */
     useOwn(mode: 'sandbox' | 'live') {
-      deps.settings.write({ ...settings(), service: 'own', ownMode: mode });
+      deps.settings.write({ ...settings(), service: 'own', ownMode: mode, checkingChosen: true });
       return view();
     },
 
@@ -177,10 +183,22 @@ export function createConnections(deps: ConnectionsDeps) {
       return view();
     },
 
-    /** How Sift's own service checks live addresses, from the next start (as sharing is). */
-    setEngine(engine: EngineSettings) {
-      deps.settings.write({ ...settings(), engine });
+    /** How Sift's own service checks live addresses: its next conversations follow at once. */
+    async setEngine(engine: EngineSettings) {
+      const { proxies: typed = [], ...rest } = engine;
+      const proxies = keepProxies(typed, settings().engine.proxies ?? [], deps.vault);
+      const saved = proxies.length > 0 ? { ...rest, proxies } : rest;
+      deps.settings.write({ ...settings(), engine: saved });
+      await (await own?.catch(() => undefined))?.reconfigure(ownSmtp(saved));
       return view();
+    },
+
+    /** Port 25 from this computer now, directly and through each proxy given; nothing is saved. */
+    async testLiveChecks(request: { proxies: string[] }) {
+      const { proxies: _saved, ...engine } = settings().engine;
+      return testLiveChecks(
+        smtpSettings({ ...ownSmtp(engine), proxies: proxyEndpointsOf(request.proxies, deps.vault) }),
+      );
     },
 
     /** Light, dark or the system's, at once. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { KeyMode } from '../wire/spec.ts';
 import type { Dashboard } from './dashboard.ts';
 import type { ServiceOverrides } from './service-config.ts';
-import { startVerificationService } from './verification-service.ts';
+import { startVerificationService, type VerificationService } from './verification-service.ts';
 
 export type EmbeddedService = {
   baseUrl: string;
@@ -16,6 +16,8 @@ export type EmbeddedService = {
   keyFor(mode: KeyMode): Promise<string>;
   /** The ids of the keys this run made for the app itself. */
   appKeyIds(): string[];
+  /** New live-check settings, at once (see VerificationService.reconfigure). */
+  reconfigure: VerificationService['reconfigure'];
   close(): Promise<void>;
 };
 
@@ -49,6 +51,7 @@ export async function startEmbeddedService(
     apiKey,
     keyFor,
     appKeyIds: () => [...made.values()].map((entry) => entry.id),
+    reconfigure: (smtp) => service.reconfigure(smtp),
     async close() {
       for (const { id } of made.values()) await service.dashboard.revokeKey(id);
       await service.close();

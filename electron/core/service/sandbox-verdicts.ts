@@ -7,6 +7,7 @@ import { hash } from 'node:crypto';
 import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
 import { memoByDomain } from '../email/domain-memo.ts';
 import { finalise32, fnv1a } from '../email/text-hash.ts';
+import type { SmtpSettings } from './engine/smtp-settings.ts';
 
 export type Verdict = {
   result: string;
@@ -29,6 +30,8 @@ export type VerificationEngine = {
   runQueue?(): Promise<number>;
   /** The worker asks to be woken when a conversation ends, so a domain's next work starts at once. */
   onWorkFreed?(wake: () => void): void;
+  /** An engine that talks to mail servers takes new settings for what it starts from now on. */
+  reconfigure?(settings: SmtpSettings): Promise<void>;
   stop?(): Promise<void>;
 };
 

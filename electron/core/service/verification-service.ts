@@ -18,6 +18,8 @@ import { sandboxEngine, type VerificationEngine } from './sandbox-verdicts.ts';
 import { migrate, metaSecret } from './store/schema.ts';
 import { serviceConfig, type ServiceConfig, type ServiceOverrides } from './service-config.ts';
 import { createLiveEngine } from './engine/live-engine.ts';
+import { smtpSettings, type SmtpSettings } from './engine/smtp-settings.ts';
+import { forgetPort25Finding } from './store/port25-store.ts';
 import { createDeliveryWorker } from './webhook-delivery.ts';
 import { joinService } from './service-presence.ts';
 import type { ProcessRole } from './store/service-processes-store.ts';
@@ -32,6 +34,8 @@ export type VerificationService = {
   db: SqlConnection;
   /** This process's id among the service processes sharing the database. */
   processId: string;
+  /** New live-check settings, for every conversation started from now on (the app's Settings). */
+  reconfigure(smtp: Partial<SmtpSettings>): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -130,6 +134,14 @@ export async function startVerificationService(
     dashboard,
     db,
     processId: presence.id,
+    async reconfigure(smtp) {
+      const next = smtpSettings(smtp);
+      const egress = (settings: SmtpSettings) => settings.proxies.map((proxy) => proxy.label).join(' ');
+      // Port 25 found blocked (or open) by another way out says nothing about the new one.
+      if (egress(next) !== egress(config.smtp)) await forgetPort25Finding(db);
+      config.smtp = next;
+      await engines.live.reconfigure?.(next);
+    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -5,7 +5,8 @@ import { HistoryScreen } from '../screens/history-screen.tsx';
 import { SettingsScreen } from '../screens/settings-screen.tsx';
 import { CheckScreen } from '../screens/check-screen.tsx';
 import { ServiceScreen } from '../screens/service-screen.tsx';
-import { settingsActions } from '../stores/settings-store.ts';
+import { SetupScreen } from '../screens/setup-screen.tsx';
+import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { Port25Banner } from './port25-banner.tsx';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
@@ -18,12 +19,13 @@ import { ScreenBoundary } from './screen-boundary.tsx';
 import { useAppearance } from './appearance-picker.tsx';
 
 /** Every screen, one component each, shown under the header. */
-const screenComponents: Record<Screen, () => React.JSX.Element> = {
+const screenComponents: Record<Screen, () => React.JSX.Element | null> = {
   clean: CleanScreen,
   history: HistoryScreen,
   settings: SettingsScreen,
   check: CheckScreen,
   service: ServiceScreen,
+  setup: SetupScreen,
 };
 
 /** A file dropped anywhere in the window opens, as on the drop zone (which handles its own drops first). */
@@ -56,6 +58,11 @@ export function App() {
     void appActions.load();
     void cleanActions.loadRecent();
     void settingsActions.refreshAccount();
+    // A first start asks how addresses are checked before anything gets a verdict (a list opened meanwhile wins).
+    void settingsActions.load().then(() => {
+      const unanswered = useSettingsStore.getState().settings?.checkingChosen === false;
+      if (unanswered && useNavStore.getState().screen === 'clean' && !useCleanStore.getState().job) go('setup');
+    });
     const stopProgress = sift.jobs.onDidProgress((payload) => {
       void cleanActions.progress(payload);
       // A job that ended spent credits: the badge shows what is left.

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStateResetBy } from '../use-state-reset-by.ts';
 import { engineSettingsSchema, type EngineSettings } from '../../../electron/common/settings-schemas.ts';
 import { serviceActions, useServiceStore } from '../stores/service-store.ts';
+import { LiveCheckTestButton, ProxiesField, proxyRowsOf, proxyTextsOf, type ProxyRow } from './live-check-reach.tsx';
 
 type Field = { name: keyof EngineSettings; label: string; hint: string; kind: 'text' | 'number' | 'list' };
 
@@ -53,6 +54,10 @@ export function LiveChecksForm() {
       engine ? Object.fromEntries(fields.map((field) => [field.name, asText(engine.saved[field.name])])) : typed,
     engine,
   );
+  const [proxyRows, setProxyRows] = useStateResetBy<ProxyRow[]>(
+    (typed = []) => (engine ? proxyRowsOf(engine.saved.proxies) : typed),
+    engine,
+  );
   const [problem, setProblem] = useState<{ field: string; message: string }>();
   if (!engine) return null;
   const placeholder = (field: Field) =>
@@ -64,13 +69,14 @@ export function LiveChecksForm() {
       aria-describedby="live-checks-note"
       onSubmit={(event) => {
         event.preventDefault();
-        const parsed = engineSettingsSchema.safeParse(parse(texts));
+        const parsed = engineSettingsSchema.safeParse({ ...parse(texts), proxies: proxyTextsOf(proxyRows) });
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = fields.find((candidate) => candidate.name === issue.path[0]);
+          const label = issue.path[0] === 'proxies' ? 'Each proxy' : (field?.label ?? 'A value');
           setProblem({
             field: String(issue.path[0]),
-            message: `${field?.label ?? 'A value'}: ${field?.hint ?? issue.message}.`,
+            message: `${label}: ${field?.hint ?? issue.message}.`,
           });
           return;
         }
@@ -99,6 +105,8 @@ export function LiveChecksForm() {
           </label>
         ))}
       </div>
+      <ProxiesField rows={proxyRows} onChange={setProxyRows} />
+      <LiveCheckTestButton proxies={proxyTextsOf(proxyRows)} />
       {problem && (
         <p className="alert" role="alert" data-testid="live-checks-problem">
           {problem.message}

@@ -1,74 +1,34 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useStateResetBy } from '../use-state-reset-by.ts';
-import type { ConnectionTestResult, SettingsView } from '../../../electron/common/contract.ts';
-import { formatCount } from '../format.ts';
+import { useEffect } from 'react';
+import type { SettingsView } from '../../../electron/common/contract.ts';
 import { AppearancePicker } from '../components/appearance-picker.tsx';
-import { settingsActions, useSettingsStore, type HostedForm } from '../stores/settings-store.ts';
+import { describeTest, HostedServiceForm } from '../components/hosted-service-form.tsx';
+import { go } from '../stores/nav-store.ts';
+import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { useFocusHeading } from '../use-focus-heading.ts';
 import './settings-screen.css';
 
-const protectionWords: Record<SettingsView['keyProtection'], string> = {
-  encrypted: "The key is kept encrypted with your system's keychain.",
-  'this-run-only':
-    'This computer has no keychain Sift can use: the key is kept in memory and forgotten when Sift quits.',
-  'file-0600': 'In the browser version the key is kept in a file only your user account can read; it is not encrypted.',
-};
-
-function describeTest(test: ConnectionTestResult): string {
-  if (!test.ok) return test.message;
-  const mode = test.mode === 'live' ? 'a live key' : test.mode === 'sandbox' ? 'a sandbox key' : `a ${test.mode} key`;
-  // A service that does not say its balance is not said to have none.
-  const balance = test.balance === undefined ? '' : ` Balance ${formatCount(test.balance)} credits.`;
-  const free =
-    test.freeRemaining === undefined ? '' : ` ${formatCount(test.freeRemaining)} free checks left this month.`;
-  const credits =
-    test.mode === 'live'
-      ? `${balance}${free}`
-      : ' A sandbox key gives scripted demo verdicts: no mail server is asked.';
-  return `Connected with ${mode}.${credits}`;
+/** Where lists go now, in a sentence that never lets a demo pass for real checks. */
+function describeCurrent(settings: SettingsView): string {
+  const hosted = settings.hosted;
+  if (settings.service === 'own') {
+    return settings.ownMode === 'live'
+      ? "Now: on this computer. Sift's own service asks each address's mail server."
+      : "Now: a demo. Sift's own service with a sandbox key gives scripted verdicts: no mail server is asked.";
+  }
+  return `Now: ${hosted?.label} (${hosted?.mode === 'live' ? 'live' : 'sandbox: demo verdicts,'} key ${hosted?.maskedKey}).`;
 }
 
-/** What the service takes and gives beside the spec's main path, under a successful test. */
-function TestSupports({ test }: { test: ConnectionTestResult }) {
-  if (!test.ok) return null;
-  return (
-    <dl className="settings__supports" data-testid="connection-supports">
-      <dt>Lists are sent</dt>
-      <dd>{test.supports.uploads}</dd>
-      <dt>Results are read</dt>
-      <dd>{test.supports.results}</dd>
-    </dl>
-  );
-}
-
-/** Where lists are checked: Sift's own service, or a hosted one by its URL and an API key. */
+/** Where lists are checked (the first-run question again, or a hosted service by URL and key), and appearance. */
 export function SettingsScreen() {
   const settings = useSettingsStore((state) => state.settings);
   const test = useSettingsStore((state) => state.test);
-  const busy = useSettingsStore((state) => state.busy);
   const notice = useSettingsStore((state) => state.notice);
   const error = useSettingsStore((state) => state.error);
   const heading = useFocusHeading<HTMLHeadingElement>('settings');
-  const hosted = settings?.hosted ?? null;
-  // The form follows the saved service whenever that changes (saved, replaced or forgotten), keeping what was typed otherwise.
-  const [form, setForm] = useStateResetBy<HostedForm>(
-    (typed = { baseUrl: '', label: '', apiKey: '' }) =>
-      hosted ? { ...typed, baseUrl: hosted.baseUrl, label: hosted.label, apiKey: '' } : typed,
-    hosted && `${hosted.baseUrl}\0${hosted.label}\0${hosted.maskedKey}`,
-  );
-  const [replacingKey, setReplacingKey] = useState(false);
 
   useEffect(() => {
     void settingsActions.load();
   }, []);
-
-  const needsKey = !hosted || replacingKey || !hosted.keyAvailable;
-  const update = (field: keyof HostedForm) => (event: { target: { value: string } }) =>
-    setForm({ ...form, [field]: event.target.value });
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    void settingsActions.saveHosted(form).then(() => setReplacingKey(false));
-  };
 
   return (
     <section className="card card--padded settings" aria-labelledby="settings-heading">
@@ -88,94 +48,14 @@ export function SettingsScreen() {
         <>
           <h3 className="settings__title">Where lists are checked</h3>
           <p className="note" data-testid="current-service">
-            {settings.service === 'own'
-              ? settings.ownMode === 'live'
-                ? "Now: Sift's own service on this computer, live: it asks each address's mail server."
-                : "Now: a demo. Sift's own service with a sandbox key gives scripted verdicts: no mail server is asked."
-              : `Now: ${hosted?.label} (${hosted?.mode === 'live' ? 'live' : 'sandbox: demo verdicts,'} key ${hosted?.maskedKey}).`}
+            {describeCurrent(settings)}
           </p>
-          {settings.service === 'hosted' && (
-            <button type="button" className="button" disabled={busy} onClick={() => void settingsActions.useOwn()}>
-              Use Sift's own service instead
-            </button>
-          )}
+          <button type="button" className="button settings__change" onClick={() => go('setup')}>
+            Change how addresses are checked
+          </button>
 
           <h3 className="settings__title">A hosted service</h3>
-          <form className="settings__form" onSubmit={save}>
-            <label className="settings__field">
-              <span>Service URL</span>
-              <input
-                type="url"
-                required
-                placeholder="https://verify.example.com"
-                value={form.baseUrl}
-                onChange={update('baseUrl')}
-                autoComplete="url"
-              />
-            </label>
-            <label className="settings__field">
-              <span>Name (optional)</span>
-              <input type="text" value={form.label} onChange={update('label')} maxLength={100} />
-            </label>
-            {needsKey ? (
-              <label className="settings__field">
-                <span>API key</span>
-                <input
-                  type="password"
-                  required
-                  value={form.apiKey}
-                  onChange={update('apiKey')}
-                  autoComplete="off"
-                  spellCheck={false}
-                  placeholder="svc_live_…"
-                />
-              </label>
-            ) : (
-              <p className="settings__key" data-testid="saved-key">
-                API key {hosted?.maskedKey}{' '}
-                <button type="button" className="button" onClick={() => setReplacingKey(true)}>
-                  Replace key
-                </button>
-              </p>
-            )}
-            {hosted && !hosted.keyAvailable && (
-              <p className="note">The key was kept for one run only and is gone: enter it again.</p>
-            )}
-            <p className="note">{protectionWords[settings.keyProtection]}</p>
-            <div className="card__actions">
-              <button
-                type="button"
-                className="button"
-                disabled={busy || form.baseUrl.trim() === '' || (needsKey && form.apiKey.trim() === '')}
-                onClick={() => void settingsActions.testConnection(form)}
-              >
-                {busy ? 'Working…' : 'Test connection'}
-              </button>
-              <button type="submit" className="button button--primary" disabled={busy}>
-                Save and use this service
-              </button>
-              {hosted && (
-                <button
-                  type="button"
-                  className="button button--danger"
-                  disabled={busy}
-                  onClick={() => void settingsActions.forgetHosted()}
-                >
-                  Forget this service
-                </button>
-              )}
-            </div>
-          </form>
-          {test && (
-            <div
-              className={test.ok ? 'settings__test settings__test--ok' : 'alert'}
-              role={test.ok ? undefined : 'alert'}
-              data-testid="connection-test"
-            >
-              {describeTest(test)}
-              <TestSupports test={test} />
-            </div>
-          )}
+          <HostedServiceForm settings={settings} />
           <AppearancePicker />
         </>
       )}

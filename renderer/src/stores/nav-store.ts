@@ -1,8 +1,9 @@
-// Which screen is shown. Every screen is reachable from every other through the header.
+// Which screen is shown. Every screen in the header is reachable from every other; the question of how
+// addresses are checked opens on a first start and from Settings.
 import { create } from 'zustand';
 
 export const screens = ['clean', 'history', 'check', 'service', 'settings'] as const;
-export type Screen = (typeof screens)[number];
+export type Screen = (typeof screens)[number] | 'setup';
 
 export const screenTitles: Record<Screen, string> = {
   clean: 'Clean a list',
@@ -10,6 +11,7 @@ export const screenTitles: Record<Screen, string> = {
   check: 'Check one address',
   service: "Sift's service",
   settings: 'Settings',
+  setup: 'How addresses are checked',
 };
 
 type NavState = { screen: Screen };

@@ -63,7 +63,7 @@ export const serviceActions = {
       const settings = await sift.settings.setEngine(engine);
       set({
         engine: { saved: settings.engine, defaults: settings.engineDefaults },
-        notice: "Saved. Sift's service checks live addresses this way from the next start of Sift.",
+        notice: "Saved. Sift's service checks live addresses this way from its next conversation with a mail server.",
       });
     }),
 

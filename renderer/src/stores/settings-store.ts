@@ -1,7 +1,12 @@
 // Settings and the account badge: what main says about the service lists go to. The API key a person
 // types goes to main once, from the form, and is never kept here.
 import { create } from 'zustand';
-import type { AccountView, ConnectionTestResult, SettingsView } from '../../../electron/common/contract.ts';
+import type {
+  AccountView,
+  ConnectionTestResult,
+  LiveCheckTest,
+  SettingsView,
+} from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 
 type SettingsState = {
@@ -9,21 +14,27 @@ type SettingsState = {
   account?: AccountView;
   /** The last "Test connection" answer. */
   test?: ConnectionTestResult;
+  /** The last port-25 test from this computer (directly and through each proxy), and whether one runs. */
+  liveTest?: LiveCheckTest;
+  liveTesting: boolean;
   busy: boolean;
   notice?: string;
   error?: string;
 };
 
-export const useSettingsStore = create<SettingsState>()(() => ({ busy: false }));
+export const useSettingsStore = create<SettingsState>()(() => ({ busy: false, liveTesting: false }));
 
 const { setState: set } = useSettingsStore;
 
-async function busyWhile(work: () => Promise<void>): Promise<void> {
+/** Runs a change with the form busy; answers whether it went through (a failure is shown as the error). */
+async function busyWhile(work: () => Promise<void>): Promise<boolean> {
   set({ busy: true, error: undefined, notice: undefined });
   try {
     await work();
+    return true;
   } catch (error) {
     set({ error: errorMessage(error) });
+    return false;
   } finally {
     set({ busy: false });
   }
@@ -64,9 +75,37 @@ export const settingsActions = {
       await settingsActions.refreshAccount();
     }),
 
-  useOwn: () =>
+  /** Sift's own service: the demo (a sandbox key's scripted verdicts). */
+  useDemo: () =>
     busyWhile(async () => {
-      set({ settings: await sift.settings.useOwn({ mode: 'sandbox' }), notice: "Lists now go to Sift's own service." });
+      set({
+        settings: await sift.settings.useOwn({ mode: 'sandbox' }),
+        notice: 'Lists now get demo verdicts: scripted, no mail server is asked.',
+      });
+      await settingsActions.refreshAccount();
+    }),
+
+  /** Port 25 from this computer now, directly and through each proxy (one per line); nothing is saved. */
+  async testLiveChecks(proxies: string[]) {
+    set({ liveTesting: true, liveTest: undefined, error: undefined });
+    try {
+      set({ liveTest: await sift.settings.testLiveChecks({ proxies }) });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    } finally {
+      set({ liveTesting: false });
+    }
+  },
+
+  /** Live checks on this computer, through these proxies (none: straight out). */
+  checkOnThisComputer: (proxies: string[]) =>
+    busyWhile(async () => {
+      const saved = useSettingsStore.getState().settings?.engine ?? {};
+      await sift.settings.setEngine({ ...saved, proxies });
+      set({
+        settings: await sift.settings.useOwn({ mode: 'live' }),
+        notice: "Lists are now checked on this computer: Sift asks each address's mail server.",
+      });
       await settingsActions.refreshAccount();
     }),
 

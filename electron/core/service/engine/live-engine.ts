@@ -4,20 +4,13 @@
 // state (queue, budgets, domain findings) is in the service's store; only open sockets live here.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { ServiceConfig } from '../service-config.ts';
-import { ProbeError, type VerificationEngine, type Verdict } from '../sandbox-verdicts.ts';
-import { recordOutcomes } from '../store/batch-lifecycle-store.ts';
+import type { SmtpSettings } from './smtp-settings.ts';
+import { ProbeError, type VerificationEngine } from '../sandbox-verdicts.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../store/mail-domains-store.ts';
 import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../store/port25-store.ts';
-import {
-  dequeue,
-  dueDomains,
-  enqueueLiveBatches,
-  requeue,
-  rescheduleDomain,
-  takeDomainWork,
-  type QueuedAddress,
-} from '../store/probe-queue-store.ts';
+import { dueDomains, enqueueLiveBatches, takeDomainWork, type QueuedAddress } from '../store/probe-queue-store.ts';
+import { outcomeWrites } from './outcome-writes.ts';
 import { probeDomain, type DomainProbe } from './domain-prober.ts';
 import { learnFromProbe } from './probe-learning.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
@@ -29,6 +22,8 @@ import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } 
 export type LiveEngine = VerificationEngine & {
   /** Starts conversations for due work; answers how many it started. */
   runQueue(): Promise<number>;
+  /** New settings (a proxy added in the app, say) for every conversation started from now on. */
+  reconfigure(settings: SmtpSettings): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -40,16 +35,18 @@ export function createLiveEngine(
   /** This process's id: the owner of the connections it opens. */
   owner: string,
 ): LiveEngine {
-  const settings = config.smtp;
-  const lookup = createMailRouteLookup({ ...settings });
-  const proxies = createProxyPool(settings.proxies, settings.connectRetryMs);
+  // Replaced whole by `reconfigure`; a conversation under way keeps the settings it started with.
+  let settings = config.smtp;
+  let lookup = createMailRouteLookup({ ...settings });
+  let proxies = createProxyPool(settings.proxies, settings.connectRetryMs);
   const tasks = new Set<Promise<void>>();
   /** Domains a conversation of this process is working on (their queue leases stand). */
   const busyDomains = new Set<string>();
   let wake = () => {};
   let stopping = false;
+  const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
   /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
-  const ready = capHostRates(db, settings);
+  let ready = capHostRates(db, settings);
   // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
   ready.catch(() => undefined);
 
@@ -67,16 +64,18 @@ export function createLiveEngine(
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
   ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
-    const egress = proxies.pick(domain, config.now());
+    // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
+    const [smtp, pool] = [settings, proxies];
+    const egress = pool.pick(domain, config.now());
     if ('retryAt' in egress) return egress;
     // The budget of the first host, which is the one asked unless it cannot be reached.
     const key = budgetKeyOf(route.hosts[0]!, egress.label);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
-    const reservation = await reserveHost(db, key, owner, config.now(), settings);
+    const reservation = await reserveHost(db, key, owner, config.now(), smtp);
     if ('retryAt' in reservation) return reservation;
     const nextSlot = async () => {
       if (stopping) return false;
-      const at = await takeSlot(db, key, config.now(), settings);
+      const at = await takeSlot(db, key, config.now(), smtp);
       if (at === undefined) return false;
       const wait = at - config.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -86,42 +85,34 @@ export function createLiveEngine(
     };
     let probe: DomainProbe | undefined;
     const proxyFailed = (failure: ProxyFailure) => {
-      if (egress.via && proxies.failed(egress.via, config.now())) {
+      if (egress.via && pool.failed(egress.via, config.now())) {
         console.error(`sift service: ${failure.message}. Its work goes to the other proxies, or waits for it.`);
       }
     };
     try {
       const via = egress.via ? { via: egress.via } : {};
-      probe = await probeDomain({ domain, hosts: route.hosts, addresses, knownCatchAll, settings, nextSlot, ...via });
+      probe = await probeDomain({
+        domain,
+        hosts: route.hosts,
+        addresses,
+        knownCatchAll,
+        settings: smtp,
+        nextSlot,
+        ...via,
+      });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
       return { probe };
     } catch (error) {
       if (!(error instanceof ProxyFailure)) throw error;
       proxyFailed(error);
       // No mail server was asked: the addresses wait for another way out, with no try counted.
-      const next = proxies.pick(domain, config.now());
+      const next = pool.pick(domain, config.now());
       return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
     } finally {
       if (!stopping) {
-        await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), settings);
+        await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), smtp);
       }
     }
-  }
-
-  async function write(domain: string, decisions: Decisions, notBefore?: number): Promise<void> {
-    await db.transaction(async (tx) => {
-      const byBatch = new Map<string, { seq: number; verdict: Verdict }[]>();
-      for (const { batchId, seq, verdict } of decisions.verdicts) {
-        byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), { seq, verdict }]);
-      }
-      // Batches in one order everywhere: two processes locking the same two batches cannot deadlock.
-      for (const batchId of [...byBatch.keys()].sort()) {
-        await recordOutcomes(tx, config, config.now(), batchId, byBatch.get(batchId)!);
-      }
-      await dequeue(tx, decisions.verdicts);
-      await requeue(tx, decisions.retries);
-      await rescheduleDomain(tx, domain, notBefore);
-    });
   }
 
   async function work(domain: string, items: QueuedAddress[]): Promise<void> {
@@ -155,32 +146,6 @@ export function createLiveEngine(
     await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains);
     const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
     await write(domain, decideProbe(items, answer.probe, context));
-  }
-
-  /**
-   * A conversation that failed in Sift itself (not at the mail server): each address counts a failed
-   * attempt, as in the sandbox, so a batch that keeps failing is given up and refunded rather than
-   * retried for ever; the rest wait a little and go back in the queue instead of sitting out the lease.
-   */
-  async function checkFailed(domain: string, items: readonly QueuedAddress[], error: unknown): Promise<void> {
-    const now = config.now();
-    const message = `Checking ${domain} failed: ${error instanceof Error ? error.message : String(error)}`;
-    try {
-      await db.transaction(async (tx) => {
-        for (const batchId of [...new Set(items.map((item) => item.batchId))].sort()) {
-          const outcomes = items.filter((item) => item.batchId === batchId).map(({ seq }) => ({ seq, error: message }));
-          await recordOutcomes(tx, config, now, batchId, outcomes);
-        }
-        await requeue(
-          tx,
-          items.map(({ batchId, seq }) => ({ batchId, seq, notBefore: now + settings.connectRetryMs })),
-        );
-        await rescheduleDomain(tx, domain);
-      });
-    } catch (storeError) {
-      // The store itself is failing: the lease runs out and the work is picked up again then.
-      console.error(`sift service: could not record that ${domain} failed:`, storeError);
-    }
   }
 
   function leaseUntil(now: number): number {
@@ -267,6 +232,16 @@ export function createLiveEngine(
 
     onWorkFreed(callback) {
       wake = callback;
+    },
+
+    async reconfigure(next) {
+      await ready.catch(() => undefined);
+      settings = next;
+      lookup = createMailRouteLookup({ ...next });
+      proxies = createProxyPool(next.proxies, next.connectRetryMs);
+      ready = capHostRates(db, next);
+      ready.catch(() => undefined);
+      await ready;
     },
 
     async stop() {

@@ -10,14 +10,16 @@ import type { SmtpSettings } from './smtp-settings.ts';
 export type Port25Check =
   { state: 'open'; host: string } | { state: 'blocked'; hosts: string[] } | { state: 'not_checked'; reason: string };
 
-export async function checkPort25(db: SqlConnection, settings: SmtpSettings, now: () => number): Promise<Port25Check> {
+/**
+ * Tries now, records nothing: the app's first-run question and Settings ▸ Test ask this. The probe domains'
+ * hosts are tried side by side, so a blocked port (silence until the timeout) costs one timeout, not three.
+ */
+export async function probePort25(settings: SmtpSettings): Promise<Port25Check> {
   const lookup = createMailRouteLookup(settings);
-  const tried: string[] = [];
-  for (const domain of settings.port25ProbeDomains) {
+  const tries = settings.port25ProbeDomains.map(async (domain) => {
     const route = await lookup(domain);
-    if (route.kind !== 'hosts') continue;
+    if (route.kind !== 'hosts') return undefined;
     const host = route.hosts[0]!;
-    tried.push(host.name);
     try {
       const session = await openSmtpSession({
         address: host.addresses[0]!,
@@ -26,15 +28,24 @@ export async function checkPort25(db: SqlConnection, settings: SmtpSettings, now
         timeoutMs: settings.timeoutMs,
       });
       await session.close();
-      await recordPort25Check(db, 'open', now(), settings.connectRetryMs);
-      return { state: 'open', host: host.name };
+      return { host: host.name, open: true };
     } catch (error) {
-      if (!(error instanceof SmtpFailure) || error.greeted) return { state: 'open', host: host.name };
+      // A server that spoke and then hung up is reachable all the same.
+      return { host: host.name, open: !(error instanceof SmtpFailure) || error.greeted };
     }
-  }
+  });
+  const tried = (await Promise.all(tries)).filter((outcome) => outcome !== undefined);
+  const open = tried.find((outcome) => outcome.open);
+  if (open) return { state: 'open', host: open.host };
   if (tried.length === 0) return { state: 'not_checked', reason: 'DNS did not answer for the probe domains' };
-  await recordPort25Check(db, 'blocked', now(), settings.connectRetryMs);
-  return { state: 'blocked', hosts: tried };
+  return { state: 'blocked', hosts: tried.map((outcome) => outcome.host) };
+}
+
+/** Tries now and records what it found, so the engine acts on it (`sift service` at start). */
+export async function checkPort25(db: SqlConnection, settings: SmtpSettings, now: () => number): Promise<Port25Check> {
+  const check = await probePort25(settings);
+  if (check.state !== 'not_checked') await recordPort25Check(db, check.state, now(), settings.connectRetryMs);
+  return check;
 }
 
 /** The finding in a sentence for a person running `sift service`. */

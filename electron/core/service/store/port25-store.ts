@@ -82,3 +82,8 @@ export async function takePort25Recheck(db: SqlConnection, now: number, recheckM
     return true;
   });
 }
+
+/** The way out changed (a proxy added or removed): what was found the old way says nothing any more. */
+export async function forgetPort25Finding(db: SqlConnection): Promise<void> {
+  await db.run('DELETE FROM meta WHERE name = ?', [name]);
+}
