@@ -74,6 +74,17 @@ export default defineConfig(({ mode }) => {
               testTimeout: 1_800_000,
             },
           },
+          {
+            // The soak's runs on PostgreSQL: a worker killed with the default leases (15 s) is taken over in time.
+            extends: true,
+            test: {
+              name: 'soak-postgres',
+              include: ['test/integration/service/worker-takeover.test.ts'],
+              env: { SIFT_TEST_DATABASE: 'postgres', SIFT_SOAK_DEFAULT_LEASES: '1' },
+              globalSetup: ['test/support/postgres-global-setup.ts'],
+              testTimeout: 600_000,
+            },
+          },
         ],
       },
     };

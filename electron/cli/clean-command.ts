@@ -12,7 +12,7 @@ import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import type { Cost } from '../core/jobs/job-cost.ts';
 import { namedResults } from '../core/wire/spec.ts';
-import { formatDuration } from '../common/durations.ts';
+import { describeTimeLeft } from '../common/durations.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
@@ -33,9 +33,9 @@ function progressPrinter(io: CliIo) {
     let line: string;
     if (progress.phase === 'importing') line = `Reading list… ${count(progress.rows)} rows`;
     else {
-      const { checked, total, etaSeconds, parts } = progress;
+      const { checked, total, etaSeconds, politePace, parts } = progress;
       const sending = parts ? `Sending… ${count(parts.sent)} of ${count(parts.total)} batches sent; ` : '';
-      const left = etaSeconds ? `, about ${formatDuration(etaSeconds)} left` : '';
+      const left = etaSeconds ? `, ${describeTimeLeft(etaSeconds, politePace)}` : '';
       line = `${sending}${parts ? 'checked' : 'Verifying…'} ${count(checked)} of ${count(total)}${left}`;
     }
     if (line !== last) io.err(`\r${line}\x1b[K`);

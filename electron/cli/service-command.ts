@@ -14,6 +14,7 @@ import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
 import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
 import { checkProxies, describeProxyCheck } from '../core/service/engine/proxy-check.ts';
+import { describeTimeLeft } from '../common/durations.ts';
 
 export const serviceUsage = `Usage:
   sift service [--port N] [--data DIR] [--database URL] [--role R] [engine flags]   run the service
@@ -26,6 +27,7 @@ export const serviceUsage = `Usage:
   sift service webhooks                         list endpoints
   sift service deliveries                       list webhook deliveries
   sift service deliveries replay DELIVERY_ID
+  sift service status                           running batches: how far, and time left at a polite pace
 
 --database postgres://user:password@host:5432/name (or SIFT_DATABASE_URL) keeps the service's data in
 PostgreSQL instead of DIR/service.sqlite; every command above takes it.
@@ -114,7 +116,8 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     return;
   }
 
-  const { db, dashboard } = await openServiceStore(place);
+  // The engine flags say which proxies the workers use: a budget is per way out (the status command's estimate).
+  const { db, dashboard } = await openServiceStore({ ...place, smtp: smtpSettingsFromFlags(values) });
   try {
     if (command === 'keys' && sub === undefined) {
       for (const key of await dashboard.listKeys())
@@ -142,6 +145,16 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     } else if (command === 'deliveries' && sub === undefined) {
       for (const d of await dashboard.listDeliveries())
         out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);
+    } else if (command === 'status' && sub === undefined) {
+      const running = await dashboard.runningBatches();
+      if (running.length === 0) out('No batch is running.');
+      for (const batch of running) {
+        const left = batch.estimate
+          ? `; ${describeTimeLeft(batch.estimate.secondsLeft, { ...(batch.estimate.largest ? { largest: batch.estimate.largest } : {}) })}`
+          : '';
+        const done = `${batch.done.toLocaleString('en')} of ${batch.unique.toLocaleString('en')} checked`;
+        out(`${batch.id}  ${batch.mode}  ${JSON.stringify(batch.name)}  ${done}${left}`);
+      }
     } else if (command === 'deliveries' && sub === 'replay' && arg) {
       await dashboard.replayDelivery(arg);
       out(`${arg} queued again`);

@@ -8,3 +8,18 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor((s % 3600) / 60);
   return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
 }
+
+/** Where the time left comes from the service's politeness bound: where most of it goes. */
+export type PolitePace = { largest?: { name: string; pending: number } };
+
+/**
+ * The time left in words: "about 3 h 20 min left", or, from the politeness bound, "about 3 h 20 min at a
+ * polite pace; most of it 41,000 addresses at Microsoft".
+ */
+export function describeTimeLeft(seconds: number, polite?: PolitePace): string {
+  if (!polite) return `about ${formatDuration(seconds)} left`;
+  const largest = polite.largest
+    ? `; most of it ${polite.largest.pending.toLocaleString('en')} ${polite.largest.pending === 1 ? 'address' : 'addresses'} at ${polite.largest.name}`
+    : '';
+  return `about ${formatDuration(seconds)} at a polite pace${largest}`;
+}

@@ -15,6 +15,8 @@ export const jobProgressSchema = z.object({
   total: count,
   parts: z.object({ sent: count, total: count }).optional(),
   etaSeconds: count.optional(),
+  /** The seconds left are the service's politeness bound (each mail server at its pace), and where most of them go. */
+  politePace: z.object({ largest: z.object({ name: z.string(), pending: count }).optional() }).optional(),
 });
 export type JobProgressView = z.infer<typeof jobProgressSchema>;
 

@@ -1,15 +1,23 @@
 // The local engine's pacing against mail servers on loopback: many hosts, each allowed `rate` probes a
-// second. From the servers' own logs: how close each host came to its bound (goal: ≥ 90%), and whether
-// any window ever went over it (goal: never). Figures only, never asserted.
+// second, straight out and again through a SOCKS5 proxy (the servers then answer only its address). From
+// the servers' own logs: how close each host came to its bound (goal: ≥ 90%), and whether any window ever
+// went over it (goal: never). Figures only, never asserted.
 import { startEngineService } from '../support/engine-harness.ts';
 import { startMailWorld, type HostScript } from '../support/mail-world.ts';
 import { worstExcess } from '../support/pacing.ts';
+import { startSocks5Server } from '../support/socks5-server.ts';
+import { parseProxyUrl } from '../../electron/core/service/engine/socks-proxy.ts';
 
 /** The servers stamp a probe when their (shared) event loop gets to it: a few milliseconds late at times. */
 const jitterMs = 15;
 
 export async function runEngineBench(options = { hosts: 24, perHost: 60, rate: 20 }): Promise<void> {
-  const { hosts, perHost, rate } = options;
+  await runPacing({ ...options, viaProxy: false });
+  await runPacing({ ...options, viaProxy: true });
+}
+
+async function runPacing(options: { hosts: number; perHost: number; rate: number; viaProxy: boolean }): Promise<void> {
+  const { hosts, perHost, rate, viaProxy } = options;
   const names = Array.from({ length: hosts }, (_, i) => `host${i}`);
   const world = await startMailWorld({
     hosts: Object.fromEntries(
@@ -17,7 +25,15 @@ export async function runEngineBench(options = { hosts: 24, perHost: 60, rate: 2
     ),
     domains: Object.fromEntries(names.map((name) => [`${name}.test`, { mx: [`mx.${name}.test`] }])),
   });
-  const run = await startEngineService(world, { perHostRate: rate, perHostConcurrency: 2, concurrency: 64 });
+  const egress = '127.0.1.250';
+  const proxy = viaProxy ? await startSocks5Server({ egress }) : undefined;
+  if (proxy) world.acceptOnlyFrom([egress], { firewall: true });
+  const run = await startEngineService(world, {
+    perHostRate: rate,
+    perHostConcurrency: 2,
+    concurrency: 64,
+    ...(proxy ? { proxies: [parseProxyUrl(proxy.url)] } : {}),
+  });
   try {
     const emails = names.flatMap((name) => Array.from({ length: perHost }, (_, i) => `p${i}@${name}.test`));
     await run.service.dashboard.topUp(emails.length);
@@ -43,7 +59,7 @@ export async function runEngineBench(options = { hosts: 24, perHost: 60, rate: 2
     const probes = hosts * (perHost + 1);
     const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
     console.log(
-      `\nlocal engine pacing: ${hosts} mail hosts on loopback × ${perHost} addresses, ${rate} probes/s per host`,
+      `\nlocal engine pacing${proxy ? ', through a SOCKS5 proxy' : ''}: ${hosts} mail hosts on loopback × ${perHost} addresses, ${rate} probes/s per host`,
     );
     console.log(
       `  whole batch         ${seconds.toFixed(2).padStart(7)} s  (${probes} probes; ideal ${((perHost + 1) / rate).toFixed(2)} s)`,
@@ -56,6 +72,7 @@ export async function runEngineBench(options = { hosts: 24, perHost: 60, rate: 2
     console.log(`                      raw: ${over(worstRaw)}`);
   } finally {
     await run.service.close();
+    await proxy?.kill();
     await world.close();
   }
 }

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 
 const entry = new URL('./service-child.ts', import.meta.url).pathname;
 
-export type ChildService = { baseUrl: string; child: ChildProcess; kill(): Promise<void>; peakRssKb(): number };
+export type ChildService = {
+  baseUrl: string;
+  /** Its id among the service processes on the database. */
+  processId: string;
+  child: ChildProcess;
+  /** What it wrote to stderr, a line each, with when the test heard it (it is passed on to the test's stderr). */
+  log: { at: number; line: string }[];
+  kill(): Promise<void>;
+  peakRssKb(): number;
+};
 
 export async function startChildService(
   config: Record<string, unknown>,
@@ -22,18 +31,26 @@ export async function startChildService(
       parts.liveEngine ?? 'sandbox',
     ],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const log: ChildService['log'] = [];
+  let partial = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) log.push({ at: Date.now(), line });
+  });
+  const [baseUrl, processId] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('service child did not start in 15 s')), 15_000);
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /READY (\S+)/.exec(output);
+      const match = /READY (\S+) (\S+)\n/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve([match[1]!, match[2]!]);
       }
     });
     child.once('exit', (code) => {
@@ -43,7 +60,9 @@ export async function startChildService(
   });
   return {
     baseUrl,
+    processId,
     child,
+    log,
     /** SIGKILL: no cleanup of any kind, as in a crash or a power cut. */
     kill: () =>
       new Promise<void>((resolve) => {

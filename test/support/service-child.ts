@@ -1,7 +1,7 @@
 // Runs the embedded service in its own process, for tests that kill it, measure its memory, or run
 // several processes on one database. argv[2]: JSON config overrides (must include dataDir); argv[3]: the
 // role (all, api or worker; all when absent); argv[4]: the live keys' engine (sandbox, the default, or
-// smtp). Prints `READY <baseUrl>` when listening, or `READY worker <processId>` for a worker.
+// smtp). Prints `READY <baseUrl> <processId>` when listening, or `READY worker <processId>` for a worker.
 import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
 import { startServiceWorkers, startVerificationService } from '../../electron/core/service/verification-service.ts';
 
@@ -14,5 +14,5 @@ if (role === 'worker') {
   console.log(`READY worker ${workers.processId}`);
 } else {
   const service = await startVerificationService(JSON.parse(config!), liveEngine, role === 'api' ? 'api' : 'all');
-  console.log(`READY ${service.baseUrl}`);
+  console.log(`READY ${service.baseUrl} ${service.processId}`);
 }

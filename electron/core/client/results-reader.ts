@@ -28,6 +28,8 @@ export type ReadResultsOptions = {
   stallTimeoutMs?: number;
   clock?: Clock;
   signal?: AbortSignal;
+  /** Each batch status asked along the way (its estimate, where the service gives one). */
+  onStatus?: (status: BatchStatus) => void;
 };
 
 export async function* readResults(
@@ -70,6 +72,7 @@ export async function* readResults(
     if (!page.has_more && endedBeforePage) return endedBeforePage;
     if (!page.has_more || clock.now() - lastStatusAt >= statusEveryMs) {
       const status = await client.getBatch(batchId, { signal: options.signal });
+      options.onStatus?.(status);
       lastStatusAt = clock.now();
       if (status.status !== lastStatus) {
         lastStatus = status.status;

@@ -16,11 +16,21 @@ import type { Part } from './list-store.ts';
 import { downloadPartResults, pagePartResults } from './part-results.ts';
 import { partFile, partKeyFor, planJobParts, submitParts, type SubmitProgress } from './part-submission.ts';
 import { createEta } from './progress-eta.ts';
+import type { PolitePace } from '../../common/durations.ts';
+import type { BatchEstimate, BatchObject } from '../wire/assumptions.ts';
 
 export type JobProgress =
   | { phase: 'importing'; rows: number }
   /** `parts`: while parts are still being sent, how many of them were. */
-  | { phase: 'verifying'; checked: number; total: number; etaSeconds?: number; parts?: SubmitProgress };
+  | {
+      phase: 'verifying';
+      checked: number;
+      total: number;
+      etaSeconds?: number;
+      /** `etaSeconds` is the service's politeness bound (Sift's own, live), and where most of it goes. */
+      politePace?: PolitePace;
+      parts?: SubmitProgress;
+    };
 
 export type RunOptions = {
   signal?: AbortSignal;
@@ -41,13 +51,14 @@ type RunClient = Pick<
 async function waitForEnd(
   client: RunClient,
   part: Part,
-  options: RunOptions & { onChecked(checked: number): void },
+  options: RunOptions & { onChecked(checked: number): void; onStatus(status: BatchObject): void },
 ): Promise<string> {
   const clock = options.clock ?? realClock;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30 * 60_000;
   let last = { checked: -1, status: '', at: clock.now() };
   for (;;) {
     const batch = await client.getBatch(part.batchId!, { signal: options.signal });
+    options.onStatus(batch);
     const summary = batch.summary;
     const checked = summary ? summary.valid + summary.invalid + summary.catch_all + summary.unknown : 0;
     if (checked !== last.checked || batch.status !== last.status) {
@@ -86,7 +97,7 @@ async function readPart(
   index: AddressIndex,
   reach: Reach,
   part: Part,
-  options: RunOptions & { onChecked(checked: number): void; onPage(): void },
+  options: RunOptions & { onChecked(checked: number): void; onPage(): void; onStatus(status: BatchObject): void },
 ): Promise<string> {
   const list = store.list(job.id);
   if (reach.current().resultsCsv) {
@@ -125,6 +136,8 @@ export async function runJob(
   // What the batches' status says was checked, where it says (a service may send no summary).
   const checkedByPart = new Map(parts.map((part) => [part.part, part.resultsIn ? part.addresses : 0]));
   const eta = createEta(options.clock ?? realClock);
+  /** What each part's batch last said of its time left at a polite pace (Sift's own service, live keys). */
+  const estimates = new Map<number, BatchEstimate>();
   let sending: SubmitProgress | undefined;
   const report = () => {
     // Rows read back and what the status says are both lower bounds: the larger is the progress.
@@ -132,7 +145,23 @@ export async function runJob(
     const checked = Math.min(total, Math.max(said, list.checkedCount()));
     store.setChecked(job.id, checked);
     const parts = sending ? { parts: sending } : {};
-    options.onProgress?.({ phase: 'verifying', checked, total, etaSeconds: eta(checked, total), ...parts });
+    // The service's bound where it gives one (the batches share the mail servers: the last to finish
+    // says), else the pace seen in this run.
+    const polite = [...estimates.values()].sort((a, b) => b.seconds_left - a.seconds_left)[0];
+    const timing = polite
+      ? {
+          etaSeconds: Math.ceil(polite.seconds_left),
+          politePace: polite.largest ? { largest: { name: polite.largest.name, pending: polite.largest.pending } } : {},
+        }
+      : { etaSeconds: eta(checked, total) };
+    options.onProgress?.({ phase: 'verifying', checked, total, ...timing, ...parts });
+  };
+  const onStatus = (part: Part) => (status: BatchObject) => {
+    const before = estimates.get(part.part)?.seconds_left;
+    if (status.estimate) estimates.set(part.part, status.estimate);
+    else estimates.delete(part.part);
+    // The pace changed (a server slowed us down, or let us go faster): said at once.
+    if (status.estimate?.seconds_left !== before) report();
   };
   report();
 
@@ -180,7 +209,9 @@ export async function runJob(
         signal,
         onChecked,
         onPage: report,
+        onStatus: onStatus(next),
       });
+      estimates.delete(next.part);
       list.setPartStatus(next.part, status);
     }
   })();

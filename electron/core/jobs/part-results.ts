@@ -8,6 +8,7 @@ import { readResults } from '../client/results-reader.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { resultsPageLimits, type ResultRow } from '../wire/spec.ts';
+import type { BatchObject } from '../wire/assumptions.ts';
 import type { Clock } from '../client/clock.ts';
 import type { AddressIndex } from '../email/address-index.ts';
 import { keyCheck } from './list-import.ts';
@@ -23,6 +24,8 @@ type PageOptions = {
   clock?: Clock;
   /** After each page is committed. */
   onPage?: () => void;
+  /** Each status of the batch asked along the way. */
+  onStatus?: (status: BatchObject) => void;
 };
 
 /** The address key a result row names; a download may guard one that starts like a formula with a leading '. */
@@ -141,6 +144,7 @@ export async function pagePartResults(
     pollIntervalMs: options.pollIntervalMs ?? 500,
     stallTimeoutMs: options.stallTimeoutMs,
     clock: options.clock,
+    ...(options.onStatus ? { onStatus: options.onStatus } : {}),
   });
   for (let step = await pages.next(); ; step = await pages.next()) {
     if (step.done) {

@@ -1,5 +1,6 @@
 // A batch as the spec shows it: the batch object and its summary counters, from a stored batch.
-import { batchStatuses, type BatchObject } from '../wire/assumptions.ts';
+import { batchStatuses, type BatchEstimate, type BatchObject } from '../wire/assumptions.ts';
+import type { PaceEstimate } from './engine/pace-estimate.ts';
 import type { BatchSummary } from '../wire/spec.ts';
 import type { BatchRecord } from './store/batches-store.ts';
 import type { Verdict } from './sandbox-verdicts.ts';
@@ -32,7 +33,19 @@ export function summaryOf(batch: BatchRecord): BatchSummary {
   };
 }
 
-export function batchObject(batch: BatchRecord): BatchObject {
+/** The estimate as the wire carries it (Sift's own field, see batchEstimateSchema). */
+export function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEstimate } {
+  if (!estimate) return {};
+  return {
+    estimate: {
+      seconds_left: estimate.secondsLeft,
+      pace: 'polite',
+      ...(estimate.largest ? { largest: estimate.largest } : {}),
+    },
+  };
+}
+
+export function batchObject(batch: BatchRecord, estimate?: PaceEstimate): BatchObject {
   return {
     id: batch.id,
     name: batch.name,
@@ -43,5 +56,6 @@ export function batchObject(batch: BatchRecord): BatchObject {
     completed_at:
       batch.status === batchStatuses.complete && batch.ended_at ? new Date(batch.ended_at).toISOString() : null,
     summary: summaryOf(batch),
+    ...estimateField(estimate),
   };
 }

@@ -10,7 +10,15 @@ import type { ServiceConfig } from './service-config.ts';
 import { recordOutcomes, type ProbeOutcome } from './store/batch-lifecycle-store.ts';
 import { pendingRows, runningBatches, type PendingRow } from './store/batches-store.ts';
 import { takeHostTokens } from './store/host-tokens-store.ts';
-import { chunkRows, claimChunks, dropChunks, makeChunks, releaseChunk } from './store/work-chunks-store.ts';
+import {
+  chunkRows,
+  claimChunks,
+  dropChunks,
+  makeChunks,
+  releaseChunk,
+  renewChunks,
+} from './store/work-chunks-store.ts';
+import { tellTakeover, whileRenewing } from './work-leases.ts';
 
 export type BatchWorker = { runOnce(): Promise<number>; start(): void; stop(): Promise<void> };
 
@@ -50,10 +58,17 @@ export function createBatchWorker(
     }
     const now = config.now();
     const claimed = await claimChunks(db, batch.id, owner, now, now + config.workLeaseMs, count);
+    for (const from of new Set(claimed.flatMap((range) => range.takenFrom ?? []))) {
+      const chunks = claimed.filter((range) => range.takenFrom === from).length;
+      tellTakeover(`${chunks} chunk${chunks === 1 ? '' : 's'} of ${batch.id}`, from);
+    }
+    const renew = () => renewChunks(db, batch.id, owner, claimed, config.now() + config.workLeaseMs);
     try {
-      const rows: PendingRow[] = [];
-      for (const range of claimed) rows.push(...(await pendingRows(db, batch.id, range.firstSeq, range.lastSeq)));
-      return rows.length === 0 ? 0 : await work(rows);
+      return await whileRenewing(config.workLeaseMs, renew, async () => {
+        const rows: PendingRow[] = [];
+        for (const range of claimed) rows.push(...(await pendingRows(db, batch.id, range.firstSeq, range.lastSeq)));
+        return rows.length === 0 ? 0 : await work(rows);
+      });
     } finally {
       for (const range of claimed) await releaseChunk(db, batch.id, owner, range);
     }

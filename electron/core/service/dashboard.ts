@@ -4,6 +4,9 @@ import type { KeyMode } from '../wire/spec.ts';
 import type { SqlConnection } from '../storage/sql-connection.ts';
 import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './store/keys-store.ts';
 import { failBatch } from './store/batch-lifecycle-store.ts';
+import { loadBatch, runningBatches } from './store/batches-store.ts';
+import { estimatePace, type PaceEstimate } from './engine/pace-estimate.ts';
+import { createProxyPool, directEgress } from './engine/proxy-pool.ts';
 import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './store/credits-store.ts';
 import type { RateLimitOperation, RateLimitRule, ServiceConfig } from './service-config.ts';
 import {
@@ -33,6 +36,17 @@ export type Dashboard = {
   setLowBalanceThreshold(threshold: number | null): Promise<void>;
   /** For operators: give up a running batch (refunded, `batch.failed`). */
   failBatch(id: string, message: string): Promise<void>;
+  /** The running batches, oldest first, each with how far it is and, for live ones, its time left at a polite pace. */
+  runningBatches(): Promise<RunningBatch[]>;
+};
+
+export type RunningBatch = {
+  id: string;
+  name: string;
+  mode: KeyMode;
+  unique: number;
+  done: number;
+  estimate?: PaceEstimate;
 };
 
 export function createDashboard(db: SqlConnection, config: ServiceConfig): Dashboard {
@@ -53,5 +67,30 @@ export function createDashboard(db: SqlConnection, config: ServiceConfig): Dashb
     },
     setLowBalanceThreshold: (threshold) => setLowBalanceThreshold(db, threshold),
     failBatch: (id, message) => failBatch(db, config.now(), id, message),
+    async runningBatches() {
+      const now = config.now();
+      // Budgets are per way out: the proxies given to this command, as the workers would pick them.
+      const proxies = createProxyPool(config.smtp.proxies, config.smtp.connectRetryMs);
+      const egressOf = (domain: string) => {
+        const egress = proxies.pick(domain, now);
+        return 'label' in egress ? egress.label : directEgress;
+      };
+      const running: RunningBatch[] = [];
+      for (const { id } of await runningBatches(db)) {
+        const batch = await loadBatch(db, id);
+        if (!batch) continue;
+        const estimate =
+          batch.mode === 'live' ? await estimatePace(db, batch.row_key, config.smtp, egressOf, now) : undefined;
+        running.push({
+          id,
+          name: batch.name,
+          mode: batch.mode,
+          unique: batch.unique_count,
+          done: batch.done_count,
+          ...(estimate ? { estimate } : {}),
+        });
+      }
+      return running;
+    },
   };
 }

@@ -8,6 +8,7 @@ import { isDisposableDomain, isRoleLocalPart } from '../email/address-lists.ts';
 import { memoByDomain } from '../email/domain-memo.ts';
 import { finalise32, fnv1a } from '../email/text-hash.ts';
 import type { SmtpSettings } from './engine/smtp-settings.ts';
+import type { PaceEstimate } from './engine/pace-estimate.ts';
 
 export type Verdict = {
   result: string;
@@ -30,6 +31,8 @@ export type VerificationEngine = {
   runQueue?(): Promise<number>;
   /** The worker asks to be woken when a conversation ends, so a domain's next work starts at once. */
   onWorkFreed?(wake: () => void): void;
+  /** How long the batch whose rows carry `rowKey` has left at this engine's pace, where it can tell. */
+  estimate?(rowKey: number): Promise<PaceEstimate | undefined>;
   /** An engine that talks to mail servers takes new settings for what it starts from now on. */
   reconfigure?(settings: SmtpSettings): Promise<void>;
   stop?(): Promise<void>;

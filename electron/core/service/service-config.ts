@@ -25,7 +25,10 @@ export type ServiceConfig = {
   /** At most this many addresses per worker round. */
   probesPerRound: number;
   workerTickMs: number;
-  /** How long a worker holds the chunks of a batch it claimed; if it dies, another takes them after this. */
+  /**
+   * How long a claim on shared work (a batch's chunks, a live domain) lasts unless its holder renews it;
+   * the holder renews it while it works, so a dead worker's work is taken over within this of its last sign.
+   */
   workLeaseMs: number;
   /** How often a process tells the database it is alive. */
   processHeartbeatMs: number;
@@ -73,9 +76,9 @@ export function serviceConfig(overrides: ServiceOverrides & { dataDir: string })
     probeConcurrency: 32,
     probesPerRound: 1000,
     workerTickMs: 50,
-    workLeaseMs: 60_000,
+    workLeaseMs: 15_000,
     processHeartbeatMs: 5000,
-    processGoneAfterMs: 30_000,
+    processGoneAfterMs: 15_000,
     maxProbeAttempts: 3,
     freeChecksPerMonth: 100,
     maxBatchAddresses: 1_000_000,

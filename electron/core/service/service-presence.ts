@@ -8,7 +8,9 @@ import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { discardUnfinishedImports } from './store/batches-store.ts';
 import { releaseUnsettledKeys } from './store/idempotency-store.ts';
-import { forgetGoneConnections } from './store/mail-hosts-store.ts';
+import { forgetGoneConnections, forgetIdleHosts } from './store/mail-hosts-store.ts';
+import { forgetFullBuckets } from './store/host-tokens-store.ts';
+import { forgetExpiredDomains } from './store/mail-domains-store.ts';
 import { reviveClaimedDeliveries } from './store/webhooks-store.ts';
 import { newId } from './store/schema.ts';
 import {
@@ -39,6 +41,7 @@ export async function joinService(
   await letGoOfGoneProcesses(db, config);
 
   let beat: Promise<void> | undefined;
+  let beats = 0;
   const timer = setInterval(() => {
     if (beat) return;
     beat = (async () => {
@@ -52,6 +55,8 @@ export async function joinService(
         return;
       }
       await letGoOfGoneProcesses(db, config);
+      beats += 1;
+      if (beats % beatsPerHousekeeping === 0) await forgetWhatOnlyGrows(db, config.now());
     })()
       .catch((error: unknown) =>
         console.error('sift service: could not tell the database this process is alive:', error),
@@ -68,6 +73,19 @@ export async function joinService(
       await unregisterProcess(db, self.id);
     },
   };
+}
+
+/** About a minute at the default heartbeat: tables that only grow are pruned this often. */
+const beatsPerHousekeeping = 12;
+
+/**
+ * What the engine keeps per host, bucket and domain would otherwise grow with every one ever met; each
+ * store forgets what says no more than a missing row would.
+ */
+export async function forgetWhatOnlyGrows(db: SqlConnection, now: number): Promise<void> {
+  await forgetFullBuckets(db, now);
+  await forgetIdleHosts(db, now);
+  await forgetExpiredDomains(db, now);
 }
 
 async function letGoOfGoneProcesses(db: SqlConnection, config: ServiceConfig): Promise<void> {

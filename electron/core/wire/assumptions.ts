@@ -30,6 +30,19 @@ export const createdStatus = 201;
  * `completed_at` (or null) and `summary` (counting what is done so far).
  * Spec: "Other batch fields are not shown." Readers treat every field but id/status/submitted/unique as optional.
  */
+/**
+ * SIFT'S OWN: a live batch on Sift's own service says how long it has left at a polite pace (each mail
+ * server asked at most its rate), and where most of that time goes: `{ seconds_left, pace: "polite",
+ * largest: { name, pending } }`. Spec: "Other batch fields are not shown." Readers take it only when it
+ * is there and has this shape; anything else under that name is ignored, never a failure.
+ */
+export const batchEstimateSchema = z.looseObject({
+  seconds_left: z.number().nonnegative(),
+  pace: z.string().optional(),
+  largest: z.looseObject({ name: z.string(), pending: z.number().int().nonnegative() }).optional(),
+});
+export type BatchEstimate = z.infer<typeof batchEstimateSchema>;
+
 export const batchObjectSchema = z.looseObject({
   id: z.string(),
   name: z.string().optional(),
@@ -39,6 +52,7 @@ export const batchObjectSchema = z.looseObject({
   created_at: z.string().optional(),
   completed_at: z.string().nullable().optional(),
   summary: batchSummarySchema.optional(),
+  estimate: batchEstimateSchema.optional().catch(undefined),
 });
 export type BatchObject = z.infer<typeof batchObjectSchema>;
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useCleanStore } from '../stores/clean-store.ts';
 import type { JobOverview } from '../../../electron/common/contract.ts';
-import { formatDuration } from '../../../electron/common/durations.ts';
+import { describeTimeLeft, formatDuration } from '../../../electron/common/durations.ts';
 import { formatCount } from '../format.ts';
 import { describePhase } from '../phase-words.ts';
 import { DemoNotice } from './demo-notice.tsx';
@@ -32,7 +32,7 @@ function useRate(jobId: string) {
 }
 
 export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobProgressProps) {
-  const { checked, total, parts, etaSeconds } = job.progress;
+  const { checked, total, parts, etaSeconds, politePace } = job.progress;
   const percent = total === 0 ? 100 : Math.floor((checked / total) * 100);
   const { rate, elapsedSeconds } = useRate(job.jobId);
   const remaining = total - checked;
@@ -42,7 +42,7 @@ export function JobProgress({ job, busy, canceling, onCancel, onResume }: JobPro
   const timing = [
     `${formatDuration(elapsedSeconds)} elapsed`,
     ...(rate > 0 && !paused ? [`${formatCount(Math.round(rate))} a second`] : []),
-    ...(secondsLeft !== undefined && remaining > 0 && !paused ? [`about ${formatDuration(secondsLeft)} left`] : []),
+    ...(secondsLeft !== undefined && remaining > 0 && !paused ? [describeTimeLeft(secondsLeft, politePace)] : []),
   ].join(' · ');
   // Parts are read while the next ones are sent: what was checked so far shows beside what was sent.
   const sending = parts

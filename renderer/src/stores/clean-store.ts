@@ -213,7 +213,7 @@ export const cleanActions = {
         set({ job: latest, stage: 'finished', canceling: false });
         return;
       }
-      const { checked, total, parts, etaSeconds } = payload;
+      const { checked, total, parts, etaSeconds, politePace } = payload;
       const at = Date.now();
       const progressSamples = [
         ...get().progressSamples.filter((sample) => sample.jobId === job.jobId && at - sample.at <= paceWindowMs),
@@ -224,6 +224,7 @@ export const cleanActions = {
         total,
         ...(parts ? { parts } : {}),
         ...(etaSeconds === undefined ? {} : { etaSeconds }),
+        ...(politePace === undefined ? {} : { politePace }),
       };
       set({ job: { ...job, phase: payload.phase, progress, error: payload.error }, progressSamples });
     } catch (error) {

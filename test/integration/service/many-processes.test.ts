@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openServiceStore } from '../../../electron/core/service/verification-service.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
+import { firstLogged, killWhileHolding } from '../../support/kill-holding.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
 import {
   addresses,
@@ -49,7 +50,7 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000, deliveryTickMs: 20 };
     const apiProcess = await start(config, 'api');
     const doomed = await start(config, 'worker');
-    await start(config, 'worker');
+    const survivor = await start(config, 'worker');
     const api = apiClient(apiProcess, key);
 
     // Local parts that the scripted verdicts answer "valid": every address is billed.
@@ -61,7 +62,12 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
       const billed = (await api('GET', `/batches/${id}`)).body.summary.billed as number;
       return billed >= 5000 && billed;
     }, 60_000);
-    await doomed.kill();
+    // Killed while it holds chunks, which the other worker takes up once their lease runs out.
+    const store = await openServiceStore(place);
+    onTestFinished(() => store.db.close());
+    const chunksOf = async (owner: string) =>
+      (await store.db.all<{ chunk: number }>('SELECT chunk FROM work_chunks WHERE owner = ?', [owner])).map(String);
+    const killed = await killWhileHolding(doomed, () => chunksOf(doomed.processId));
     expect(billedAtKill).toBeLessThan(50_000);
 
     const done = await waitFor(
@@ -73,6 +79,10 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
       250,
     );
     expect(done).toMatchObject({ submitted: 50_000, unique: 50_000, summary: { billed: 50_000 } });
+    // The take-over, from the surviving worker's log: within a lease of the kill.
+    const tookOver = firstLogged(survivor, new RegExp(`took over \\d+ chunks? of ${id} from ${doomed.processId}`));
+    expect(tookOver, survivor.log.map((entry) => entry.line).join('\n')).toBeDefined();
+    expect(tookOver! - killed.at).toBeLessThanOrEqual(quickLeases.workLeaseMs + 1500);
     const seen = new Map<string, number>();
     let cursor: string | undefined;
     do {

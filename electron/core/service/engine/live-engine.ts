@@ -9,13 +9,21 @@ import { ProbeError, type VerificationEngine } from '../sandbox-verdicts.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../store/mail-domains-store.ts';
 import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../store/port25-store.ts';
-import { dueDomains, enqueueLiveBatches, takeDomainWork, type QueuedAddress } from '../store/probe-queue-store.ts';
+import {
+  dueDomains,
+  enqueueLiveBatches,
+  renewDomainLeases,
+  takeDomainWork,
+  type QueuedAddress,
+} from '../store/probe-queue-store.ts';
+import { renewEveryMs, tellTakeover } from '../work-leases.ts';
 import { outcomeWrites } from './outcome-writes.ts';
 import { probeDomain, type DomainProbe } from './domain-prober.ts';
 import { learnFromProbe } from './probe-learning.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
 import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
-import { createProxyPool } from './proxy-pool.ts';
+import { createProxyPool, directEgress } from './proxy-pool.ts';
+import { estimatePace, type PaceEstimate } from './pace-estimate.ts';
 import { ProxyFailure } from './socks-proxy.ts';
 import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
 
@@ -26,6 +34,9 @@ export type LiveEngine = VerificationEngine & {
   reconfigure(settings: SmtpSettings): Promise<void>;
   stop(): Promise<void>;
 };
+
+/** A batch's estimate is worked out at most this often; status calls in between get the last one. */
+const estimateEveryMs = 2000;
 
 const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
 
@@ -45,6 +56,7 @@ export function createLiveEngine(
   let wake = () => {};
   let stopping = false;
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
+  const estimates = new Map<number, { at: number; estimate: PaceEstimate }>();
   /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
   let ready = capHostRates(db, settings);
   // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
@@ -148,10 +160,16 @@ export function createLiveEngine(
     await write(domain, decideProbe(items, answer.probe, context));
   }
 
-  function leaseUntil(now: number): number {
-    // Long enough for the slowest conversation; after a crash the work is picked up again when it ends.
-    return now + settings.timeoutMs * 6 + (settings.rcptPerConnection / settings.perHostRate) * 1000;
-  }
+  // The domains this process works are held on a short lease, renewed while it lives: after a crash
+  // another worker takes them up within a lease of the last renewal.
+  const lease = (now: number) => ({ owner, until: now + config.workLeaseMs });
+  const renewal = setInterval(() => {
+    if (busyDomains.size === 0 || stopping) return;
+    renewDomainLeases(db, owner, [...busyDomains], lease(config.now()).until).catch((error: unknown) =>
+      console.error('sift service: could not renew the hold on the domains being checked:', error),
+    );
+  }, renewEveryMs(config.workLeaseMs));
+  renewal.unref();
 
   return {
     async runQueue() {
@@ -164,8 +182,9 @@ export function createLiveEngine(
       let started = 0;
       for (const domain of await dueDomains(db, now, room)) {
         if (stopping) break;
-        const items = await takeDomainWork(db, domain, now, settings.rcptPerConnection, leaseUntil(now));
+        const { items, takenFrom } = await takeDomainWork(db, domain, now, settings.rcptPerConnection, lease(now));
         if (items.length === 0) continue;
+        if (takenFrom && takenFrom !== owner) tellTakeover(`the addresses at ${domain}`, takenFrom);
         started += 1;
         busyDomains.add(domain);
         const task = work(domain, items)
@@ -234,6 +253,22 @@ export function createLiveEngine(
       wake = callback;
     },
 
+    async estimate(rowKey) {
+      // Status is asked often; the queue is grouped at most once per interval for each batch.
+      const now = config.now();
+      const cached = estimates.get(rowKey);
+      if (cached && now - cached.at < estimateEveryMs) return cached.estimate;
+      const egressOf = (domain: string) => {
+        const egress = proxies.pick(domain, now);
+        return 'label' in egress ? egress.label : directEgress;
+      };
+      const estimate = await estimatePace(db, rowKey, settings, egressOf, now);
+      // None yet (not queued until the next round) is asked again next time.
+      if (estimate) estimates.set(rowKey, { at: now, estimate });
+      if (estimates.size > 100) estimates.delete(estimates.keys().next().value!);
+      return estimate;
+    },
+
     async reconfigure(next) {
       await ready.catch(() => undefined);
       settings = next;
@@ -246,6 +281,7 @@ export function createLiveEngine(
 
     async stop() {
       stopping = true;
+      clearInterval(renewal);
       // The reset at start is done before the caller closes the store.
       await ready.catch(() => undefined);
       if (tasks.size === 0) return;

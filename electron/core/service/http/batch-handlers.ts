@@ -1,6 +1,6 @@
 // POST /batches, GET /batches/{id}, POST /batches/{id}/cancel, and the staging both ways of creating a
 // batch share (a JSON list here, a file in files-handler.ts).
-import { createBatchRequestSchema, createdStatus } from '../../wire/assumptions.ts';
+import { batchStatuses, createBatchRequestSchema, createdStatus } from '../../wire/assumptions.ts';
 import { batchObject } from '../batch-objects.ts';
 import { invalidRequest } from '../service-errors.ts';
 import { cancelBatch, openBatch } from '../store/batch-lifecycle-store.ts';
@@ -86,7 +86,14 @@ export async function createStagedBatch(
 }
 
 export async function batchStatus(context: ServiceContext, call: Call): Promise<void> {
-  sendJson(call.response, 200, batchObject(await getBatchFor(context.db, call.params[0]!, call.key.mode)));
+  const batch = await getBatchFor(context.db, call.params[0]!, call.key.mode);
+  // A running batch whose engine paces itself says how long it has left at that pace.
+  const running = batch.status === batchStatuses.running;
+  // An estimate is a courtesy: a store that cannot give one leaves it out, never fails the status call.
+  const estimate = running
+    ? await context.engines[batch.mode].estimate?.(batch.row_key).catch(() => undefined)
+    : undefined;
+  sendJson(call.response, 200, batchObject(batch, estimate));
 }
 
 export async function cancel(context: ServiceContext, call: Call): Promise<void> {

@@ -60,5 +60,8 @@ export const postgresOwnerColumns = ownerColumns
   .map(([table, column]) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} TEXT;`)
   .join('\n');
 
+/** Which process holds a domain of the live engine's queue (added in SQLite's version 8, PostgreSQL's 3). */
+export const leaseColumnsSql = 'ALTER TABLE probe_domains ADD COLUMN lease_owner TEXT;';
+
 /** Counted in `mail_host_connections` instead: one count for all processes could not tell whose they were. */
 export const droppedColumns = [['mail_hosts', 'in_flight']] as const;

@@ -48,3 +48,11 @@ export async function takeHostTokens(
     return given;
   });
 }
+
+/**
+ * Buckets untouched for a minute are full, which is what a missing row gives: they go, so the table holds
+ * the hosts worked lately, not every host ever seen.
+ */
+export async function forgetFullBuckets(db: SqlConnection, now: number): Promise<number> {
+  return (await db.run('DELETE FROM host_tokens WHERE at < ?', [now - 60_000])).changes;
+}

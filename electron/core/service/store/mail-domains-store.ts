@@ -2,6 +2,7 @@
 // for its TTL) and whether it accepts every address (catch-all, for a day by default).
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { MailRoute } from '../engine/mx-lookup.ts';
+import { jsonListSql } from './json-list-sql.ts';
 
 type Row = { route: string | null; route_expires_at: number; catch_all: number | null; catch_all_expires_at: number };
 
@@ -43,4 +44,34 @@ export async function storeCatchAll(
      ON CONFLICT (domain) DO UPDATE SET catch_all = excluded.catch_all, catch_all_expires_at = excluded.catch_all_expires_at`,
     [domain, catchAll ? 1 : 0, expiresAt],
   );
+}
+
+/** What was learned about a domain and has expired in full (route and catch-all) goes. */
+export async function forgetExpiredDomains(db: SqlConnection, now: number): Promise<number> {
+  return (await db.run('DELETE FROM mail_domains WHERE route_expires_at < ? AND catch_all_expires_at < ?', [now, now]))
+    .changes;
+}
+
+/** The routes known now for these domains (the DNS answers kept), by domain. */
+export async function cachedRoutes(
+  db: SqlConnection,
+  domains: readonly string[],
+  now: number,
+): Promise<Map<string, MailRoute>> {
+  const rows = await db.all<{ domain: string; route: string }>(
+    `SELECT domain, route FROM mail_domains WHERE route IS NOT NULL AND route_expires_at > ?
+     AND domain IN (${jsonListSql(db.dialect)})`,
+    [now, JSON.stringify(domains)],
+  );
+  return new Map(rows.map((row) => [row.domain, JSON.parse(row.route) as MailRoute]));
+}
+
+/** Which of these domains have a catch-all finding in force (their next conversation skips that probe). */
+export async function knownCatchAlls(db: SqlConnection, domains: readonly string[], now: number): Promise<Set<string>> {
+  const rows = await db.all<{ domain: string }>(
+    `SELECT domain FROM mail_domains WHERE catch_all IS NOT NULL AND catch_all_expires_at > ?
+     AND domain IN (${jsonListSql(db.dialect)})`,
+    [now, JSON.stringify(domains)],
+  );
+  return new Set(rows.map((row) => row.domain));
 }

@@ -4,6 +4,7 @@
 // All of it in the database, so a restart keeps the budgets a host was given and workers sharing a
 // database share them. Open connections are counted per process: a gone process's stop counting.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { jsonListSql } from './json-list-sql.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 
 export type HostPacing = {
@@ -144,4 +145,32 @@ export async function forgetGoneConnections(db: SqlConnection): Promise<void> {
 
 export async function hostRate(db: SqlConnection, key: string): Promise<number | undefined> {
   return (await db.get<{ rate: number }>('SELECT rate FROM mail_hosts WHERE budget_key = ?', [key]))?.rate;
+}
+
+/**
+ * Budgets of servers left alone for a day (no slot taken, no back-off running, no connection open) go:
+ * the table holds the servers worked lately, and a server met again starts at the configured rate.
+ * Connection counts at zero go too.
+ */
+export async function forgetIdleHosts(db: SqlConnection, now: number): Promise<number> {
+  const dayAgo = now - 24 * 60 * 60_000;
+  await db.run('DELETE FROM mail_host_connections WHERE open <= 0');
+  const { changes } = await db.run(
+    `DELETE FROM mail_hosts WHERE next_slot_at < ? AND backoff_until < ?
+     AND budget_key NOT IN (SELECT budget_key FROM mail_host_connections)`,
+    [dayAgo, now],
+  );
+  return changes;
+}
+
+/** The budgets' current pace (rate, and the next slot it may give), by budget key; a missing one is fresh. */
+export async function hostPaces(
+  db: SqlConnection,
+  keys: readonly string[],
+): Promise<Map<string, { rate: number; nextSlotAt: number }>> {
+  const rows = await db.all<{ key: string; rate: number; next: number }>(
+    `SELECT budget_key AS key, rate, next_slot_at AS next FROM mail_hosts WHERE budget_key IN (${jsonListSql(db.dialect)})`,
+    [JSON.stringify(keys)],
+  );
+  return new Map(rows.map((row) => [row.key, { rate: row.rate, nextSlotAt: row.next }]));
 }

@@ -3,12 +3,12 @@
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { coordinationTables, droppedColumns, postgresOwnerColumns } from './coordination-schema.ts';
+import { coordinationTables, droppedColumns, leaseColumnsSql, postgresOwnerColumns } from './coordination-schema.ts';
 
 /** Any number of Sift's own: the lock that lets one starting process at a time change the schema. */
 const migrationLock = 0x51f7_0001;
 /** 1: SQLite's version 6. 2: and its version 7, the tables several processes share (added in place). */
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 const tables = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -143,6 +143,9 @@ const tables = `
  * process that waited for the lock sees what the first one committed.
  */
 export async function migratePostgres(db: SqlConnection): Promise<void> {
+  // Tables already at this version: no DDL at all. Even a CREATE INDEX IF NOT EXISTS takes a lock on its
+  // table, and a dashboard command (keys, top-up) run beside busy workers would deadlock with them.
+  if ((await schemaVersionOf(db)) >= schemaVersion) return;
   await db.exec(`
     BEGIN;
     SELECT pg_advisory_xact_lock(${migrationLock});
@@ -155,9 +158,19 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
         ${postgresOwnerColumns}
         ${droppedColumns.map(([table, column]) => `ALTER TABLE ${table} DROP COLUMN IF EXISTS ${column};`).join('\n')}
       END IF;
+      IF NOT EXISTS (SELECT 1 FROM sift_schema WHERE version >= 3) THEN
+        ${leaseColumnsSql.replace('ADD COLUMN', 'ADD COLUMN IF NOT EXISTS')}
+      END IF;
     END $$;
     INSERT INTO sift_schema (version) SELECT ${schemaVersion} WHERE NOT EXISTS (SELECT 1 FROM sift_schema);
     UPDATE sift_schema SET version = ${schemaVersion} WHERE version < ${schemaVersion};
     COMMIT;
   `);
+}
+
+/** The version the tables are at; 0 when Sift has not made them yet. */
+async function schemaVersionOf(db: SqlConnection): Promise<number> {
+  const { made } = (await db.get<{ made: string | null }>("SELECT CAST(to_regclass('sift_schema') AS TEXT) AS made"))!;
+  if (made === null) return 0;
+  return (await db.get<{ version: number | null }>('SELECT MAX(version) AS version FROM sift_schema'))?.version ?? 0;
 }

@@ -51,22 +51,29 @@ export async function dueDomains(db: SqlConnection, now: number, limit: number):
   return rows.map((row) => row.domain);
 }
 
+/** A domain's work, and the process whose lease on it ran out before it finished (a takeover). */
+export type DomainWork = { items: QueuedAddress[]; takenFrom?: string };
+
 /**
- * Takes up to `limit` of a domain's due addresses and holds the domain until `leaseUntil` (so it is not
- * picked twice while its probe runs; after a crash the lease runs out and the work is picked again).
- * A domain with nothing due is rescheduled for its next due address, or dropped when it has none.
+ * Takes up to `limit` of a domain's due addresses and holds the domain for `owner` until `leaseUntil` (so
+ * it is not picked twice while its probe runs; the holder renews the lease while it works, and after a
+ * crash the lease runs out and the work is picked again). A domain with nothing due is rescheduled for
+ * its next due address, or dropped when it has none.
  */
 export async function takeDomainWork(
   db: SqlConnection,
   domain: string,
   now: number,
   limit: number,
-  leaseUntil: number,
-): Promise<QueuedAddress[]> {
+  lease: { owner: string; until: number },
+): Promise<DomainWork> {
   return db.transaction(async (tx) => {
     // Still due: another process may have taken the domain since the caller listed it.
-    const due = await tx.get('SELECT 1 AS due FROM probe_domains WHERE domain = ? AND next_at <= ?', [domain, now]);
-    if (!due) return [];
+    const due = await tx.get<{ owner: string | null }>(
+      'SELECT lease_owner AS owner FROM probe_domains WHERE domain = ? AND next_at <= ?',
+      [domain, now],
+    );
+    if (!due) return { items: [] };
     const rows = await tx.all<QueuedAddress>(
       `SELECT b.id AS "batchId", q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
        FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
@@ -74,22 +81,48 @@ export async function takeDomainWork(
       [domain, now, limit],
     );
     if (rows.length > 0) {
-      await tx.run('UPDATE probe_domains SET next_at = ? WHERE domain = ?', [leaseUntil, domain]);
-      return rows;
+      await tx.run('UPDATE probe_domains SET next_at = ?, lease_owner = ? WHERE domain = ?', [
+        lease.until,
+        lease.owner,
+        domain,
+      ]);
+      return { items: rows, ...(due.owner ? { takenFrom: due.owner } : {}) };
     }
     await rescheduleDomain(tx, domain);
-    return [];
+    return { items: [] };
   });
 }
 
-/** The domain is next due with its earliest queued address; with none left it leaves the queue. */
+/** The domains `owner` is still working: their leases run on to `until` (only where it still holds them). */
+export async function renewDomainLeases(
+  db: SqlConnection,
+  owner: string,
+  domains: readonly string[],
+  until: number,
+): Promise<void> {
+  if (domains.length === 0) return;
+  await db.run(
+    `UPDATE probe_domains SET next_at = ? WHERE lease_owner = ? AND domain IN (${jsonListSql(db.dialect)})`,
+    [until, owner, JSON.stringify(domains)],
+  );
+}
+
+/**
+ * The domain is next due with its earliest queued address, and no longer held; with none left it leaves
+ * the queue.
+ */
 export async function rescheduleDomain(db: SqlConnection, domain: string, notBefore?: number): Promise<void> {
   const { next } = (await db.get<{ next: number | null }>(
     'SELECT MIN(not_before) AS next FROM probe_queue WHERE domain = ?',
     [domain],
   ))!;
   if (next === null) await db.run('DELETE FROM probe_domains WHERE domain = ?', [domain]);
-  else await db.run('UPDATE probe_domains SET next_at = ? WHERE domain = ?', [Math.max(next, notBefore ?? 0), domain]);
+  else {
+    await db.run('UPDATE probe_domains SET next_at = ?, lease_owner = NULL WHERE domain = ?', [
+      Math.max(next, notBefore ?? 0),
+      domain,
+    ]);
+  }
 }
 
 /** Addresses that got their verdict leave the queue. */
@@ -130,4 +163,18 @@ export async function makeAllDueNow(db: SqlConnection, now: number, busyDomains:
       [now, now, JSON.stringify(busyDomains)],
     );
   });
+}
+
+/** One domain's queued work: all of it (every batch shares the mail server), this batch's part, and when the last may go. */
+export type DomainLoad = { domain: string; pending: number; mine: number; latestAt: number };
+
+/** Every queued domain's load, with what of it belongs to the batch whose row key is `rowKey`. */
+export async function queuedLoads(db: SqlConnection, rowKey: number): Promise<DomainLoad[]> {
+  return db.all<DomainLoad>(
+    `SELECT domain, COUNT(*) AS pending,
+       SUM(CASE WHEN ${inBatchSql('CAST(? AS BIGINT)', 'row_id')} THEN 1 ELSE 0 END) AS mine,
+       MAX(not_before) AS "latestAt"
+     FROM probe_queue GROUP BY domain`,
+    [rowKey, rowKey],
+  );
 }

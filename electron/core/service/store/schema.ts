@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
-import { coordinationTables, droppedColumns, ownerColumns } from './coordination-schema.ts';
+import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } from './coordination-schema.ts';
 
-const schemaVersion = 7;
+const schemaVersion = 8;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
@@ -20,6 +20,8 @@ export function migrate(db: Database): void {
   if (current < 6) transaction(db, () => keyRowsByOneInteger(db));
   // 7: what several processes on one database share (coordination-schema.ts).
   if (current < 7) transaction(db, () => addCoordinationTables(db));
+  // 8: which process holds a domain of the live queue, so that only it renews the hold.
+  if (current < 8 && !hasColumn(db, 'probe_domains', 'lease_owner')) db.exec(leaseColumnsSql);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
@@ -253,15 +255,16 @@ function keyRowsByOneInteger(db: Database): void {
 }
 
 /** 7: see coordination-schema.ts. Columns are added and dropped only where they are (not) yet. */
+const hasColumn = (db: Database, table: string, column: string) =>
+  (sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
+
 function addCoordinationTables(db: Database): void {
   db.exec(coordinationTables);
-  const has = (table: string, column: string) =>
-    (sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
   for (const [table, column] of ownerColumns) {
-    if (!has(table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
   }
   for (const [table, column] of droppedColumns) {
-    if (has(table, column)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    if (hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
 }
 

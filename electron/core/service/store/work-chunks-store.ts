@@ -1,17 +1,20 @@
 // A running batch's rows in chunks of consecutive seqs, for the batch worker: a worker claims chunks for
-// a while (a lease), works their pending rows, and hands them back, done or not. A chunk is held by one
-// worker at a time; a worker that dies holds its chunks only until the lease
-// ends. (A worker whose round outlasts its lease may find its chunk taken: its rows are then checked
-// twice, but written and billed once.) On PostgreSQL the claim skips chunks another worker is claiming at
+// a short while (a lease), renews the lease while it works them, and hands them back, done or not. A chunk
+// is held by one worker at a time; a worker that dies holds its chunks only until the lease it last
+// renewed ends. (A worker that could not renew in time may find its chunk taken: its rows are then
+// checked twice, but written and billed once.) On PostgreSQL the claim skips chunks another worker is claiming at
 // that moment (SKIP LOCKED), so workers never queue behind one another; SQLite has one writer.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { rowIdSql, rowKeyOfSql } from './row-ids.ts';
+import { jsonListSql } from './json-list-sql.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 
 /** Rows per chunk. */
 export const chunkRows = 1000;
 
 export type ChunkRange = { chunk: number; firstSeq: number; lastSeq: number };
+/** A claimed chunk; `takenFrom` names the process whose lease on it ran out before it handed it back. */
+export type ClaimedChunk = ChunkRange & { takenFrom?: string };
 
 export const chunkRange = (chunk: number): ChunkRange => ({
   chunk,
@@ -43,17 +46,41 @@ export async function claimChunks(
   now: number,
   leaseUntil: number,
   limit: number,
-): Promise<ChunkRange[]> {
+): Promise<ClaimedChunk[]> {
   const skipLocked = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const rows = await db.all<{ chunk: number }>(
-    `UPDATE work_chunks SET owner = ?, lease_until = ? WHERE batch_id = ? AND chunk IN (
-       SELECT chunk FROM work_chunks WHERE batch_id = ? AND done = 0
+  return db.transaction(async (tx) => {
+    // The holder before, if any: a chunk handed back has none, one whose lease ran out names its holder.
+    const picked = await tx.all<{ chunk: number; previous: string | null }>(
+      `SELECT chunk, owner AS previous FROM work_chunks WHERE batch_id = ? AND done = 0
        AND (lease_until <= ? OR owner IS NULL OR owner NOT IN (${livingProcessesSql}))
-       ORDER BY chunk LIMIT ? ${skipLocked})
-     RETURNING chunk`,
-    [owner, leaseUntil, batchId, batchId, now, limit],
+       ORDER BY chunk LIMIT ? ${skipLocked}`,
+      [batchId, now, limit],
+    );
+    if (picked.length === 0) return [];
+    await tx.run(
+      `UPDATE work_chunks SET owner = ?, lease_until = ? WHERE batch_id = ?
+       AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${jsonListSql(tx.dialect)}) AS list)`,
+      [owner, leaseUntil, batchId, JSON.stringify(picked.map((row) => row.chunk))],
+    );
+    return picked
+      .map((row) => ({ ...chunkRange(row.chunk), ...(row.previous ? { takenFrom: row.previous } : {}) }))
+      .sort((a, b) => a.chunk - b.chunk);
+  });
+}
+
+/** The worker still works these chunks: their lease runs on to `leaseUntil` (only where it still holds them). */
+export async function renewChunks(
+  db: SqlConnection,
+  batchId: string,
+  owner: string,
+  chunks: readonly ChunkRange[],
+  leaseUntil: number,
+): Promise<void> {
+  if (chunks.length === 0) return;
+  await db.run(
+    `UPDATE work_chunks SET lease_until = ? WHERE batch_id = ? AND owner = ? AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${jsonListSql(db.dialect)}) AS list)`,
+    [leaseUntil, batchId, owner, JSON.stringify(chunks.map((range) => range.chunk))],
   );
-  return rows.map((row) => chunkRange(row.chunk)).sort((a, b) => a.chunk - b.chunk);
 }
 
 /**

@@ -1,0 +1,29 @@
+// Kills a service process at a moment it holds shared work (a batch's chunks, a live domain), so a test of
+// the take-over never passes by catching it between rounds: the process is frozen (SIGSTOP), asked about
+// in the database, and killed (SIGKILL) when it holds some, else let go on (SIGCONT) and tried again.
+import type { ChildService } from './child-service.ts';
+
+export async function killWhileHolding(
+  target: ChildService,
+  held: () => Promise<string[]>,
+  withinMs = 30_000,
+): Promise<{ at: number; held: string[] }> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    target.child.kill('SIGSTOP');
+    const holding = await held();
+    if (holding.length > 0) {
+      const at = Date.now();
+      await target.kill();
+      return { at, held: holding };
+    }
+    target.child.kill('SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
+  }
+  throw new Error(`${target.processId} held no work within ${withinMs / 1000} s`);
+}
+
+/** When a line matching `pattern` first appeared in the process's stderr, if it did. */
+export function firstLogged(target: ChildService, pattern: RegExp): number | undefined {
+  return target.log.find((entry) => pattern.test(entry.line))?.at;
+}
