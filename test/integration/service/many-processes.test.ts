@@ -16,6 +16,8 @@ import {
 } from '../../support/service-harness.ts';
 import { worstExcess } from '../../support/pacing.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
+import { startSocks5Server } from '../../support/socks5-server.ts';
+import { parseProxyUrl } from '../../../electron/core/service/engine/socks-proxy.ts';
 
 const children: ChildService[] = [];
 let world: MailWorld | undefined;
@@ -148,77 +150,95 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     expect(Math.max(...accepted.values())).toBe(rule.limit);
   }, 30_000);
 
-  it("keeps each mail server within its rate and connection cap across two workers, from the servers' logs", async () => {
-    const hosts = ['alpha', 'beta', 'gamma'];
-    // Four customers of one hosting company: four MX names, one server.
-    const tenants = ['acme', 'widgets', 'gizmos', 'sprockets'];
-    world = await startMailWorld({
-      hosts: {
-        ...Object.fromEntries(
-          hosts.map((name, i) => [`mx.${name}.test`, { ip: `127.0.0.${i + 2}`, others: 'accept' as const }]),
-        ),
-        'mx1.hoster.test': {
-          ip: '127.0.0.20',
-          others: 'accept',
-          aliases: tenants.map((name) => `${name}.mx.hoster.test`),
+  it.each([
+    ['straight out', false],
+    ['through two proxies, each way out held to its own budget', true],
+  ])(
+    'keeps each mail server within its rate and connection cap across two workers, %s',
+    async (_, viaProxies) => {
+      const hosts = ['alpha', 'beta', 'gamma'];
+      // Four customers of one hosting company: four MX names, one server.
+      const tenants = ['acme', 'widgets', 'gizmos', 'sprockets'];
+      world = await startMailWorld({
+        hosts: {
+          ...Object.fromEntries(
+            hosts.map((name, i) => [`mx.${name}.test`, { ip: `127.0.0.${i + 2}`, others: 'accept' as const }]),
+          ),
+          'mx1.hoster.test': {
+            ip: '127.0.0.20',
+            others: 'accept',
+            aliases: tenants.map((name) => `${name}.mx.hoster.test`),
+          },
         },
-      },
-      domains: {
-        ...Object.fromEntries(hosts.map((name) => [`${name}.test`, { mx: [`mx.${name}.test`] }])),
-        ...Object.fromEntries(tenants.map((name) => [`${name}.test`, { mx: [`${name}.mx.hoster.test`] }])),
-      },
-    });
-    const rate = 20;
-    const place = await testServicePlace();
-    const limits = { batchStatus: { limit: 100_000, windowSeconds: 60 } };
-    const key = await prepareKey(place, { mode: 'live', limits, topUp: 1000 });
-    const smtp = {
-      helo: 'probe.sift.test',
-      mailFrom: 'bounces@sift.test',
-      resolvers: [world.resolver],
-      port: world.smtpPort,
-      timeoutMs: 1500,
-      perHostRate: rate,
-      perHostConcurrency: 2,
-      rcptPerConnection: 5,
-      greylistRetryMs: [100, 100],
-      connectRetryMs: 100,
-      backoffMs: 200,
-    };
-    const config = { ...place, ...quickLeases, smtp };
-    const apiProcess = await start(config, 'api', 'smtp');
-    await start(config, 'worker', 'smtp');
-    await start(config, 'worker', 'smtp');
-    const api = apiClient(apiProcess, key);
+        domains: {
+          ...Object.fromEntries(hosts.map((name) => [`${name}.test`, { mx: [`mx.${name}.test`] }])),
+          ...Object.fromEntries(tenants.map((name) => [`${name}.test`, { mx: [`${name}.mx.hoster.test`] }])),
+        },
+      });
+      const rate = 20;
+      const place = await testServicePlace();
+      const limits = { batchStatus: { limit: 100_000, windowSeconds: 60 } };
+      const key = await prepareKey(place, { mode: 'live', limits, topUp: 1000 });
+      const smtp = {
+        helo: 'probe.sift.test',
+        mailFrom: 'bounces@sift.test',
+        resolvers: [world.resolver],
+        port: world.smtpPort,
+        timeoutMs: 1500,
+        perHostRate: rate,
+        perHostConcurrency: 2,
+        rcptPerConnection: 5,
+        greylistRetryMs: [100, 100],
+        connectRetryMs: 100,
+        backoffMs: 200,
+      };
+      const egresses = viaProxies ? ['127.0.0.81', '127.0.0.82'] : [];
+      const proxies = await Promise.all(egresses.map((egress) => startSocks5Server({ egress })));
+      onTestFinished(() => Promise.all(proxies.map((proxy) => proxy.kill())).then(() => undefined));
+      if (viaProxies) world.acceptOnlyFrom(egresses, { firewall: true });
+      const config = {
+        ...place,
+        ...quickLeases,
+        smtp: { ...smtp, proxies: proxies.map((proxy) => parseProxyUrl(proxy.url)) },
+      };
+      const apiProcess = await start(config, 'api', 'smtp');
+      await start(config, 'worker', 'smtp');
+      await start(config, 'worker', 'smtp');
+      const api = apiClient(apiProcess, key);
 
-    const emails = [...hosts, ...tenants].flatMap((name) => addresses(30, `${name}.test`, 'person'));
-    const created = await api('POST', '/batches', { name: 'paced', emails });
-    expect(created.status).toBe(201);
-    const done = await waitFor(
-      async () => {
-        const status = await api('GET', `/batches/${created.body.id}`);
-        return status.body.status === 'complete' && status.body;
-      },
-      60_000,
-      100,
-    );
-    expect(done.summary).toMatchObject({ catch_all: emails.length, billed: emails.length });
-    for (const name of [...hosts.map((host) => `mx.${host}.test`), 'mx1.hoster.test']) {
-      const log = world.logs[name]!;
-      const domains = name === 'mx1.hoster.test' ? tenants : [name.split('.')[1]!];
-      const probed = log.rcpts.filter((rcpt) => rcpt.address.startsWith('person'));
-      // Every address asked once, by whichever worker held the domain.
-      expect(probed.map((rcpt) => rcpt.address).sort()).toEqual(
-        domains.flatMap((domain) => addresses(30, `${domain}.test`, 'person')).sort(),
+      const emails = [...hosts, ...tenants].flatMap((name) => addresses(30, `${name}.test`, 'person'));
+      const created = await api('POST', '/batches', { name: 'paced', emails });
+      expect(created.status).toBe(201);
+      const done = await waitFor(
+        async () => {
+          const status = await api('GET', `/batches/${created.body.id}`);
+          return status.body.status === 'complete' && status.body;
+        },
+        60_000,
+        100,
       );
-      // The configured rate, give or take one probe a second for loopback's delivery jitter.
-      expect(
-        worstExcess(
-          log.rcpts.map((rcpt) => rcpt.at),
-          rate,
-        ),
-      ).toBeLessThanOrEqual(1);
-      expect(log.peakOpen).toBeLessThanOrEqual(2);
-    }
-  }, 120_000);
+      expect(done.summary).toMatchObject({ catch_all: emails.length, billed: emails.length });
+      for (const name of [...hosts.map((host) => `mx.${host}.test`), 'mx1.hoster.test']) {
+        const log = world.logs[name]!;
+        const domains = name === 'mx1.hoster.test' ? tenants : [name.split('.')[1]!];
+        const probed = log.rcpts.filter((rcpt) => rcpt.address.startsWith('person'));
+        // Every address asked once, by whichever worker held the domain.
+        expect(probed.map((rcpt) => rcpt.address).sort()).toEqual(
+          domains.flatMap((domain) => addresses(30, `${domain}.test`, 'person')).sort(),
+        );
+        // The configured rate per way out, give or take one probe a second for loopback's delivery jitter.
+        for (const from of viaProxies ? egresses : [undefined]) {
+          const times = log.rcpts.filter((rcpt) => from === undefined || rcpt.from === from).map((rcpt) => rcpt.at);
+          expect(worstExcess(times, rate)).toBeLessThanOrEqual(1);
+          expect(from === undefined ? log.peakOpen : (log.peakOpenFrom[from] ?? 0)).toBeLessThanOrEqual(2);
+        }
+      }
+      // Through proxies, every conversation came from one of them, and both were used.
+      if (viaProxies) {
+        const froms = new Set(Object.values(world.logs).flatMap((log) => log.rcpts.map((rcpt) => rcpt.from)));
+        expect([...froms].sort()).toEqual(egresses);
+      }
+    },
+    120_000,
+  );
 });
