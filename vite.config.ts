@@ -22,8 +22,8 @@ export default defineConfig(({ mode }) => {
           // The import's writer and the export's reader are files of their own, which main starts as workers.
           input: {
             main: 'electron/main.ts',
-            'import-writer-worker': 'electron/core/jobs/import-writer-worker.ts',
-            'verdict-reader-worker': 'electron/core/jobs/verdict-reader-worker.ts',
+            'import-writer-worker': 'electron/core/jobs/import/import-writer-worker.ts',
+            'verdict-reader-worker': 'electron/core/jobs/export/verdict-reader-worker.ts',
           },
           external: nodeExternals,
           // Everything in one folder, so a module finds the worker's file beside it wherever rollup put it.
@@ -59,7 +59,7 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: {
               name: 'postgres',
-              include: ['test/integration/service/**/*.test.ts', 'test/integration/engine/**/*.test.ts'],
+              include: ['test/integration/core/service/**/*.test.ts'],
               env: { SIFT_TEST_DATABASE: 'postgres' },
               globalSetup: ['test/support/postgres-global-setup.ts'],
             },
@@ -69,7 +69,10 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: {
               name: 'soak',
-              include: ['test/integration/sift-clean-kill.test.ts', 'test/integration/jobs/any-service-kill.test.ts'],
+              include: [
+                'test/integration/cli/sift-clean-kill.test.ts',
+                'test/integration/core/jobs/any-service-kill.test.ts',
+              ],
               env: { SIFT_SOAK_KILLS: '20' },
               testTimeout: 1_800_000,
             },
@@ -79,7 +82,7 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: {
               name: 'soak-postgres',
-              include: ['test/integration/service/worker-takeover.test.ts'],
+              include: ['test/integration/core/service/worker-takeover.test.ts'],
               env: { SIFT_TEST_DATABASE: 'postgres', SIFT_SOAK_DEFAULT_LEASES: '1' },
               globalSetup: ['test/support/postgres-global-setup.ts'],
               testTimeout: 600_000,

@@ -4,7 +4,7 @@
 // run the same command again to write it, nothing is sent twice); 130 stopped by Ctrl-C.
 import { AppError } from '../common/app-error.ts';
 import { ServiceClientError } from '../core/client/client-errors.ts';
-import { CostNotCovered } from '../core/jobs/job-cost.ts';
+import { CostNotCovered } from '../core/jobs/run/index.ts';
 
 export const exitCodes = {
   done: 0,

@@ -5,6 +5,7 @@ import { fileResponse } from '../core/app/file-response.ts';
 import {
   contentDisposition,
   contentTypeFor,
+  isDownloadPath,
   resolveDownloadPath,
   resolveStaticPath,
 } from '../core/app/static-files.ts';
@@ -21,7 +22,7 @@ export async function serveAppRequest(
   requestUrl: string,
 ): Promise<Response> {
   const url = new URL(requestUrl);
-  const download = url.pathname.startsWith('/downloads/');
+  const download = isDownloadPath(url.pathname);
   const path =
     url.host !== appHost
       ? null

@@ -4,7 +4,7 @@
 // argv: <input.csv> <data dir> <out dir>. Prints one JSON line of seconds and peak RSS.
 import { keepHeapNearLive } from '../../electron/core/app/heap-tuning.ts';
 import { defaultJobSettings } from '../../electron/core/jobs/job-settings.ts';
-import { openJobStore } from '../../electron/core/jobs/job-store.ts';
+import { openJobStore } from '../../electron/core/jobs/store/index.ts';
 import { createCleaner } from '../../electron/core/jobs/list-cleaner.ts';
 import { createServiceClient } from '../../electron/core/client/service-client.ts';
 import { startEmbeddedService } from '../../electron/core/service/embedded-service.ts';

@@ -1,6 +1,6 @@
 // The screen for Sift's own service: a key is made (its secret shown once, with Copy) and revoked, and a
 // webhook endpoint is added and removed. (Replaying a failed delivery is tested through the same calls
-// in test/integration/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
+// in test/integration/core/app/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './web-host-fixture.ts';

@@ -22,19 +22,23 @@ const text = (path: string) => readFileSync(`${root}${path}`, 'utf8');
 /** Where SQL may be written: the store modules of each database, and the storage adapters. */
 const sqlHomes = [
   /^electron\/core\/storage\//,
-  /^electron\/core\/jobs\/(job-store|job-store-schema|list-store|list-store-schema|list-store-append|list-store-breakdown|list-store-parts|list-store-rows|list-store-verdicts)\.ts$/,
+  /^electron\/core\/jobs\/store\//,
   /^electron\/core\/service\/store\//,
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
 ];
 const sqlStatement =
   /(['"`])\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;
 
-/** A source file's relative imports that exist when it runs (type-only imports are erased). */
-function runtimeImports(path: string, source: string): string[] {
+/** A source file's relative imports: all of them, or (`runtimeOnly`) those that exist when it runs. */
+function runtimeImports(path: string, source: string, runtimeOnly = true): string[] {
   const imports: string[] = [];
   for (const [, typeOnly, names, from] of source.matchAll(
     /^(?:import|export)\s+(type\s+)?([^'"]*?)\s*from\s+'(\.[^']+)'/gm,
   )) {
+    if (!runtimeOnly) {
+      imports.push(normalize(join(dirname(path), from!)));
+      continue;
+    }
     const named = /\{([^}]*)\}/.exec(names!)?.[1];
     const everyNameIsType =
       named !== undefined &&
@@ -73,7 +77,38 @@ function importCircles(edges: ReadonlyMap<string, readonly string[]>): string[][
   return circles;
 }
 
+/**
+ * jobs/ by concern: each folder's modules are reached from outside it only through its face (index.ts).
+ * The job threads are the exception: each opens the one list module it runs with, so that a thread loads
+ * SQLite and little else.
+ */
+const faced = /^electron\/core\/jobs\/(store|import|run|export|views)\//;
+const threadModules = [
+  'electron/core/jobs/store/list-store-append.ts',
+  'electron/core/jobs/store/list-store-verdicts.ts',
+  'electron/core/jobs/store/list-types.ts',
+];
+
 describe('code health', () => {
+  it('has no circle of imports, counting the ones only types go through', () => {
+    const edges = new Map(sources.map((path) => [path, runtimeImports(path, text(path), false)]));
+    expect(importCircles(edges)).toEqual([]);
+  });
+
+  it('reaches each of jobs/ folders only through its face', () => {
+    const strays: string[] = [];
+    for (const path of sources) {
+      for (const target of runtimeImports(path, text(path), false)) {
+        const folder = faced.exec(target)?.[0];
+        if (!folder || path.startsWith(folder) || target === `${folder}index.ts`) continue;
+        if (threadModules.includes(target) && /-worker\.ts$/.test(path)) continue;
+        if (threadModules.includes(target) && path.startsWith('electron/core/jobs/export/')) continue;
+        strays.push(`${path} → ${target}`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+
   it('has no circle of imports among the modules that run', () => {
     const edges = new Map(sources.map((path) => [path, runtimeImports(path, text(path))]));
     expect(importCircles(edges)).toEqual([]);

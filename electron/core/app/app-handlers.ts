@@ -1,9 +1,10 @@
 // What main does for each contract call. Plain Node: the Electron shell and the web host both call these.
 import { basename, isAbsolute } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
-import type { EventName, EventPayload, FileRef } from '../../common/contract.ts';
+import type { FileRef } from '../../common/contract.ts';
+import type { Emit } from './event-hub.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
-import type { UploadStore } from '../web-host/upload-store.ts';
+import type { UploadStore } from './upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
@@ -11,8 +12,6 @@ import type { createSingleCheck } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
 import { serviceDashboardHandlers } from './service-dashboard-handlers.ts';
 import { exportFileHandlers, type DesktopFiles } from './export-file-handlers.ts';
-
-export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
 
 export type AppDeps = {
   appName: string;

@@ -3,6 +3,9 @@ import { events, type EventName, type EventPayload } from '../../common/contract
 
 export type EventListener = (name: EventName, payload: unknown) => void;
 
+/** How main-side code sends a push event (the hub's `emit`, handed to whoever needs it). */
+export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
+
 export type EventHub = {
   emit<N extends EventName>(name: N, payload: EventPayload<N>): void;
   subscribe(listener: EventListener): () => void;

@@ -1,7 +1,7 @@
 // The Settings screen's calls and the account badge's: which service lists go to, and its account.
 // Every answer comes from connections.view(), which holds a key's masked form only.
 import type { Connections } from '../connections/connections.ts';
-import type { Emit } from './app-handlers.ts';
+import type { Emit } from './event-hub.ts';
 import type { Handlers } from './dispatch.ts';
 import type { createSingleCheck } from '../connections/single-check.ts';
 

@@ -1,5 +1,8 @@
 // Serving the built renderer, for the web host and for Electron's app:// protocol alike.
 import { extname, join, normalize, sep } from 'node:path';
+import { downloadsFolder } from '../jobs/store/index.ts';
+
+export { isDownloadPath } from '../jobs/store/index.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,7 +40,7 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
 
 /** An exported file named by `downloads/<jobId>/<file name>`, or null for anything else. */
 export function resolveDownloadPath(exportsDir: string, urlPath: string): string | null {
-  const match = /^\/?downloads\/(job_[0-9a-f]{16})\/([^/\\]+)$/.exec(urlPath);
+  const match = new RegExp(`^/?${downloadsFolder}/(job_[0-9a-f]{16})/([^/\\\\]+)$`).exec(urlPath);
   if (!match) return null;
   let name: string;
   try {

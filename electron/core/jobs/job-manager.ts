@@ -10,17 +10,21 @@ import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
-import { inputFingerprint } from './input-fingerprint.ts';
-import { appFilesOf, exportFolder, inputCopyPath, removeFiles, sizeOnDisk } from './job-files.ts';
-import type { Cost } from './job-cost.ts';
-import type { JobProgress } from './job-runner.ts';
+import { inputFingerprint } from './import/index.ts';
+import type { Cost, JobProgress } from './run/index.ts';
 import { jobSettings, type JobSettings } from './job-settings.ts';
-import { openJobStore, type JobRecord } from './job-store.ts';
+import {
+  appFilesOf,
+  downloadPathOf,
+  exportFolder,
+  inputCopyPath,
+  openJobStore,
+  removeFiles,
+  sizeOnDisk,
+  type JobRecord,
+} from './store/index.ts';
 import { createCleaner } from './list-cleaner.ts';
-import { jobViews } from './job-views.ts';
-import { createRowExplorer } from './row-explorer.ts';
-import { jobReads } from './job-reads.ts';
-import { summariseJob } from './list-summary.ts';
+import { createRowExplorer, jobReads, jobViews, summariseJob } from './views/index.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -258,7 +262,7 @@ export function createJobManager(deps: JobManagerDeps) {
           kind,
           name,
           sizeBytes: (await stat(path)).size,
-          downloadPath: `downloads/${jobId}/${encodeURIComponent(name)}`,
+          downloadPath: downloadPathOf(jobId, name),
         });
       }
       return { files, summary: result.summary };

@@ -5,11 +5,12 @@
 export type ThreadFailure = { message: string; code?: string; errcode?: number };
 
 /**
- * A thread's file beside this module: its TypeScript source where Sift runs from source (tests, the
- * CLI), the built file where it runs from the bundle (vite.config.ts builds both beside main.js).
+ * A thread's file, beside the module that starts it (`from`, its import.meta.url): its TypeScript source
+ * where Sift runs from source (tests, the CLI), the built file where it runs from the bundle
+ * (vite.config.ts builds every thread beside main.js).
  */
-export const threadFile = (source: string, built: string): URL =>
-  new URL(import.meta.url.endsWith('.ts') ? source : built, import.meta.url);
+export const threadFile = (from: string, source: string, built: string): URL =>
+  new URL(from.endsWith('.ts') ? source : built, from);
 
 /** The message, and an error code when there is one (an SQLite error's, say). */
 export function describeFailure(error: unknown): ThreadFailure {

@@ -7,14 +7,21 @@ import { AppError } from '../../common/app-error.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { AddressIndex } from '../email/address-index.ts';
-import { inputFingerprint } from './input-fingerprint.ts';
-import { CostNotCovered, estimateCost, type Cost } from './job-cost.ts';
-import { cancelJob, planRetry, runJob, type JobProgress, type RunOptions } from './job-runner.ts';
+import { importList, inputFingerprint, loadAddressIndex } from './import/index.ts';
+import {
+  cancelJob,
+  CostNotCovered,
+  estimateCost,
+  planRetry,
+  runJob,
+  type Cost,
+  type JobProgress,
+  type RunOptions,
+} from './run/index.ts';
 import type { JobSettings } from './job-settings.ts';
-import { hasDemoVerdicts, type JobRecord, type JobStore } from './job-store.ts';
+import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts';
 import type { KeyMode } from '../wire/spec.ts';
-import { exportJob, type ExportResult } from './list-export.ts';
-import { importList, loadAddressIndex } from './list-import.ts';
+import { exportJob, type ExportResult } from './export/index.ts';
 
 export type InputPolicy = { resume?: boolean; restart?: boolean };
 

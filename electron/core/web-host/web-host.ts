@@ -14,8 +14,14 @@ import { sendFile } from '../app/file-response.ts';
 import { readLimitedBody, SizeLimitError } from '../streams/size-limit.ts';
 import { failure, type Dispatch } from '../app/dispatch.ts';
 import type { EventHub } from '../app/event-hub.ts';
-import { contentDisposition, contentTypeFor, resolveDownloadPath, resolveStaticPath } from '../app/static-files.ts';
-import type { UploadStore } from './upload-store.ts';
+import {
+  contentDisposition,
+  contentTypeFor,
+  isDownloadPath,
+  resolveDownloadPath,
+  resolveStaticPath,
+} from '../app/static-files.ts';
+import type { UploadStore } from '../app/upload-store.ts';
 
 const maxCallBodyBytes = 1024 * 1024;
 const keepAliveMs = 15_000;
@@ -99,7 +105,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await serveIndex(response, url);
       return;
     }
-    if (url.pathname.startsWith('/downloads/')) {
+    if (isDownloadPath(url.pathname)) {
       await serveDownload(response, url);
       return;
     }

@@ -1,0 +1,107 @@
+// The sift_* columns the annotated file adds to each row, encoded once and reused: as text, once per
+// address (a first occurrence and a repeat differ only in billed and duplicate); as bytes, once per
+// result, reason and flags when there is no suggestion.
+import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../../common/list-funnel.ts';
+import { verdictFlag, type VerdictColumns } from '../store/index.ts';
+import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
+
+export const annotationColumns = [
+  'sift_result',
+  'sift_billed',
+  'sift_duplicate',
+  'sift_role',
+  'sift_disposable',
+  'sift_reason',
+  'sift_suggestion',
+  'sift_suggestion_accepted',
+] as const;
+
+/** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
+export const resultOf = (address: VerdictColumns) => address[column.result] ?? unverifiedResult;
+
+/**
+ * Whether a row counts as a duplicate on the funnel: a repeat of an address to check. A repeat of bad
+ * syntax stays bad syntax (the funnel counts it there, once per row).
+ */
+const isFunnelDuplicate = (verdict: RowVerdict) =>
+  verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
+
+/** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
+type Annotated = VerdictColumns & { 4?: string; 5?: string };
+
+/**
+ * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
+ * file writes it. true and false need no quotes or guard, so only the words from the service go to `cell`.
+ */
+function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string, demo: boolean) {
+  const d = delimiter;
+  /** A service's reason; a demo verdict's says it is one (Sift's own syntax check is not a demo). */
+  const reasonOf = (address: VerdictColumns) => {
+    const reason = address[column.reason];
+    const result = address[column.result];
+    if (!demo || result === null || result === badSyntaxResult) return reason;
+    return reason ? `${demoReasonPrefix}${reason}` : demoReasonPrefix.slice(0, -1);
+  };
+  const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
+    `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
+  const noAddressTail = `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false${after}`;
+  return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
+    if (!address) return noAddressTail;
+    const reason = reasonOf(address);
+    const suggestion = address[column.suggestion];
+    const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
+    return (
+      `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}` +
+      `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}${after}`
+    );
+  };
+}
+
+/** How a demo verdict's reason reads in the annotated file: `demo:accepted_email`, or `demo` alone. */
+export const demoReasonPrefix = 'demo:';
+
+/** The annotation of a row as text, kept on the address's own array once written. */
+export function annotationWriter(cell: (value: string) => string, delimiter: string, demo = false) {
+  const encode = tailEncoder(cell, delimiter, '', '', demo);
+  return (verdict: RowVerdict): string => {
+    const address = verdict.address as Annotated | null;
+    if (!address) return encode(null, false, false);
+    // A credit is spent once per address: on its first row, not on its duplicates.
+    if (isFunnelDuplicate(verdict)) return (address[5] ??= encode(address, false, true));
+    return (address[4] ??= encode(address, hasFlag(address, 'billed'), false));
+  };
+}
+
+/** Distinct (result, reason) pairs whose tails are kept; a service naming more is encoded row by row. */
+const maxSharedTails = 1000;
+
+/**
+ * The annotation of a row as bytes, from its delimiter to its line break. Tails without a suggestion
+ * are shared by every address with the same result, reason and flags: a list has a few dozen of them.
+ */
+export function annotationBytesWriter(cell: (value: string) => string, delimiter: string, demo = false) {
+  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n', demo);
+  const noAddressTail = Buffer.from(encode(null, false, false));
+  const shared = new Map<string | null, Map<string | null, (Buffer | undefined)[]>>();
+  let sharedPairs = 0;
+  const flagBits = verdictFlag.role | verdictFlag.disposable | verdictFlag.accepted;
+  return (verdict: RowVerdict): Buffer => {
+    const address = verdict.address;
+    if (!address) return noAddressTail;
+    const duplicate = isFunnelDuplicate(verdict);
+    const billed = !duplicate && hasFlag(address, 'billed');
+    if (address[column.suggestion] !== null) return Buffer.from(encode(address, billed, duplicate));
+    const result = address[column.result];
+    const reason = address[column.reason];
+    let byReason = shared.get(result);
+    let tails = byReason?.get(reason);
+    if (!tails) {
+      if (sharedPairs >= maxSharedTails) return Buffer.from(encode(address, billed, duplicate));
+      if (!byReason) shared.set(result, (byReason = new Map()));
+      byReason.set(reason, (tails = []));
+      sharedPairs += 1;
+    }
+    const slot = ((address[column.flags] & flagBits) << 2) | (billed ? 1 : 0) | (duplicate ? 2 : 0);
+    return (tails[slot] ??= Buffer.from(encode(address, billed, duplicate)));
+  };
+}

@@ -1,0 +1,163 @@
+// Writes a job's outputs, streaming, with the input's columns, header, order and delimiter kept:
+//   <name>.cleaned.csv    for re-import: rows whose verdict is kept and whose flags are not removed, each
+//                         address once (first occurrence), cells as they were but the address normalised
+//   <name>.annotated.csv  for reading in a spreadsheet: every row plus sift_* columns, formulas guarded
+//   <name>.summary.json   the list's funnel (common/list-funnel.ts)
+//   <name>.<status>.csv   when asked: one file per verdict and flag, in the cleaned list's form
+// Demo verdicts (a sandbox key's) say so in every file's name (<name>.demo.cleaned.csv), in the annotated
+// file's reasons and in the summary; never as an extra first line, which would break a re-import.
+// Each file is written under a temporary name and renamed when complete, and only when the input is
+// still the file that was checked: verdicts never land on rows that moved.
+import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { AppError } from '../../../common/app-error.ts';
+import type { ExportKind, ListSummary } from '../../../common/contract.ts';
+import { readCsvByteRows } from '../../lists/csv-byte-rows.ts';
+import { readCsvRows } from '../../lists/csv-reader.ts';
+import { BufferedFileWriter, csvLineWriter, writeFailure } from '../../lists/csv-writer.ts';
+import { neutraliseFormula } from '../../lists/formula-guard.ts';
+import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
+import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from '../store/index.ts';
+import { annotationColumns } from './annotation.ts';
+import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
+import { createRowVerdicts, type RowVerdict, type RowVerdicts } from './row-verdicts.ts';
+import { summariseJob } from '../views/index.ts';
+
+export type ExportedFile = { kind: ExportKind; path: string };
+export type ExportResult = {
+  cleanedPath: string;
+  annotatedPath: string;
+  summaryPath: string;
+  /** Every file written, the three above first. */
+  files: ExportedFile[];
+  summary: ListSummary;
+};
+
+/** The per-status files, in the order they are listed; a verdict file holds the addresses with it. */
+const statusKinds = ['valid', 'invalid', 'catch_all', 'unknown', 'role', 'disposable'] as const;
+const fileSuffix = (kind: ExportKind) => kind.replace('_', '-');
+
+function inputChanged(job: JobRecord, detail: string): AppError {
+  return new AppError(
+    'input_changed',
+    `"${displayNameOf(job)}" changed since it was checked (${detail}). Sift will not put verdicts on rows that moved: ` +
+      'restore the file, or clean it again.',
+  );
+}
+
+export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
+  const source = displayNameOf(job);
+  const demo = hasDemoVerdicts(job);
+  const name = `${basename(source, extname(source))}${demo ? '.demo' : ''}`;
+  const kinds: ExportKind[] = ['cleaned', 'annotated', 'summary', ...(job.settings.perStatusFiles ? statusKinds : [])];
+  const paths = new Map(
+    kinds.map((kind) => [kind, join(outDir, `${name}.${fileSuffix(kind)}.${kind === 'summary' ? 'json' : 'csv'}`)]),
+  );
+  const pathOf = (kind: ExportKind) => paths.get(kind)!;
+  const partial = (path: string) => `${path}.partial`;
+  await access(outDir, constants.W_OK).catch((error: unknown) => {
+    throw writeFailure(error, pathOf('cleaned'));
+  });
+  const layout = {
+    delimiter: job.delimiter,
+    columnIndex: job.columnIndex,
+    width: job.headers.length,
+    settings: job.settings,
+    demo,
+  };
+  const line = csvLineWriter(job.delimiter);
+  const guard = job.settings.neutraliseFormulas ? neutraliseFormula : undefined;
+  const writers = new Map<ExportKind, BufferedFileWriter>();
+  const openWriters = async () => {
+    for (const kind of kinds)
+      if (kind !== 'summary') writers.set(kind, await BufferedFileWriter.create(partial(pathOf(kind))));
+    const bom = job.settings.bom ? '\uFEFF' : '';
+    // job.headers names every column, made up as column_N when the input has no header row.
+    const header = job.hasHeader ? `${line(job.headers)}\r\n` : '';
+    for (const [kind, writer] of writers)
+      writer.write(
+        bom + (kind === 'annotated' ? `${line([...job.headers, ...annotationColumns], guard)}\r\n` : header),
+      );
+    return {
+      annotated: writers.get('annotated')!,
+      cleaned: writers.get('cleaned')!,
+      byKind: writers,
+    };
+  };
+  const discardWriters = async () => {
+    for (const writer of writers.values()) await writer.discard();
+    writers.clear();
+  };
+  // The list's readers (one per reading of the input); each ends with the export.
+  const readers: RowVerdicts[] = [];
+  try {
+    let row = 0;
+    let hash = createHash('sha256');
+    // The writes a row had to wait for; one array for every row, as rows rarely wait.
+    const waits: Promise<void>[] = [];
+    const waitFor = (wait: Promise<void> | undefined) => {
+      if (wait) waits.push(wait);
+    };
+    /**
+     * Counts the row and finds its verdict; answers the writes, and the next row's verdicts, to wait for
+     * before the next row.
+     */
+    const eachRow = async <Row>(write: (row: Row, verdict: RowVerdict, waitFor: WaitFor) => void) => {
+      for (const reader of readers.splice(0)) await reader.close();
+      store.list(job.id); // opened here first: an older list file is migrated before the reader thread reads it
+      const rowVerdicts = createRowVerdicts(store.listPath(job.id));
+      readers.push(rowVerdicts);
+      await rowVerdicts.readyFor(1);
+      return (cells: Row) => {
+        row += 1;
+        const verdict = rowVerdicts.next(row);
+        if (!verdict) throw inputChanged(job, `it has more than the ${job.rowsTotal} rows it had`);
+        waits.length = 0;
+        write(cells, verdict, waitFor);
+        waitFor(rowVerdicts.readyFor(row + 1));
+        if (waits.length > 0) return Promise.all(waits).then(() => undefined);
+      };
+    };
+    const readOptions = { delimiter: job.delimiter, skipFirstRow: job.hasHeader };
+    // Rows as bytes when the file is of the common shape; else from the start again, as text.
+    const asBytes = await readCsvByteRows(job.inputPath, await eachRow(byteRowWriter(layout, await openWriters())), {
+      ...readOptions,
+      onBytes: (bytes) => hash.update(bytes),
+    });
+    if (!asBytes) {
+      await discardWriters();
+      row = 0;
+      hash = createHash('sha256');
+      const write = await eachRow(textRowWriter(layout, await openWriters()));
+      await readCsvRows(job.inputPath, source, write, { ...readOptions, onBytes: (bytes) => hash.update(bytes) });
+    }
+    if (row !== job.rowsTotal) throw inputChanged(job, `it has ${row} rows now, ${job.rowsTotal} when it was checked`);
+    if (job.contentHash !== null && hash.digest('hex') !== job.contentHash)
+      throw inputChanged(job, 'its contents differ');
+    for (const writer of writers.values()) await writer.close();
+    const summary = summariseJob(store, job);
+    const labelled = demo ? { demo: true, note: demoVerdictsNote, ...summary } : summary;
+    await writeFile(partial(pathOf('summary')), `${JSON.stringify(labelled, null, 2)}\n`).catch((error: unknown) => {
+      throw writeFailure(error, pathOf('summary'));
+    });
+    for (const path of paths.values()) {
+      await rename(partial(path), path).catch((error: unknown) => {
+        throw writeFailure(error, path);
+      });
+    }
+    return {
+      cleanedPath: pathOf('cleaned'),
+      annotatedPath: pathOf('annotated'),
+      summaryPath: pathOf('summary'),
+      files: kinds.map((kind) => ({ kind, path: pathOf(kind) })),
+      summary,
+    };
+  } catch (error) {
+    await discardWriters();
+    await rm(partial(pathOf('summary')), { force: true }).catch(() => {});
+    throw error;
+  } finally {
+    for (const reader of readers) await reader.close();
+  }
+}

@@ -1,0 +1,41 @@
+// The import's writer thread (import-writer.ts): stores each packed chunk of a list in its own
+// transaction, on its own connection to the job's list file, and says when each is stored. After a
+// failure it stores nothing more: the import is then started over from the file.
+import { parentPort, workerData } from 'node:worker_threads';
+import { unpackChunk, type PackedChunk } from './import-chunks.ts';
+import { describeFailure } from '../job-threads.ts';
+import { openListAppender } from '../store/list-store-append.ts';
+import type { WriterMessage } from './import-writer.ts';
+
+const port = parentPort!;
+const post = (message: WriterMessage) => port.postMessage(message);
+let failed = false;
+
+try {
+  const list = openListAppender((workerData as { listPath: string }).listPath);
+  list.beginBulk();
+  port.on('message', (chunk: PackedChunk | 'close') => {
+    if (chunk === 'close') {
+      try {
+        list.endBulk();
+        list.close();
+        post({ closed: true });
+      } catch (error) {
+        post({ failed: describeFailure(error) });
+      } finally {
+        port.close();
+      }
+      return;
+    }
+    if (failed) return;
+    try {
+      list.appendImport(unpackChunk(chunk), chunk.firstRow, chunk.rowIds);
+      post({ stored: chunk.firstId });
+    } catch (error) {
+      failed = true;
+      post({ failed: describeFailure(error) });
+    }
+  });
+} catch (error) {
+  post({ failed: describeFailure(error) });
+}

@@ -1,0 +1,158 @@
+// Reads the verdicts of a part's batch into the job's list: page by page as the spec shows, resuming from
+// the cursor kept with each page, or, where the service offers it, as one CSV download once the batch ended
+// (a million rows would take a thousand pages). Both are safe to repeat: a verdict already recorded is
+// never written twice.
+import { rm } from 'node:fs/promises';
+import { ServiceClientError } from '../../client/client-errors.ts';
+import { readResults } from '../../client/results-reader.ts';
+import type { ServiceClient } from '../../client/service-client.ts';
+import { readCsvRows } from '../../lists/csv-reader.ts';
+import { resultsPageLimits, type ResultRow } from '../../wire/spec.ts';
+import type { BatchObject } from '../../wire/assumptions.ts';
+import type { Clock } from '../../client/clock.ts';
+import type { AddressIndex } from '../../email/address-index.ts';
+import { keyCheck } from '../import/index.ts';
+import type { ListStore, Part, VerdictRow } from '../store/index.ts';
+
+const rowsPerCommit = 20_000;
+
+type ResultsClient = Pick<ServiceClient, 'downloadCsv' | 'getResultsPage' | 'getBatch'>;
+type PageOptions = {
+  signal?: AbortSignal;
+  pollIntervalMs?: number;
+  stallTimeoutMs?: number;
+  clock?: Clock;
+  /** After each page is committed. */
+  onPage?: () => void;
+  /** Each status of the batch asked along the way. */
+  onStatus?: (status: BatchObject) => void;
+};
+
+/** The address key a result row names; a download may guard one that starts like a formula with a leading '. */
+const keysOfRow = (email: string): [string, string | undefined] => {
+  const key = email.trim().toLowerCase();
+  return [key, key.startsWith("'") ? key.slice(1) : undefined];
+};
+
+function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultRow[]): VerdictRow[] {
+  // Fingerprint candidates first, then their stored keys in one query: one lookup per page, not per row.
+  const anyCandidate = () => true;
+  const rowKeys: string[] = new Array(rows.length);
+  const rowCandidates: (number | undefined)[] = new Array(rows.length);
+  const candidates: number[] = [];
+  for (let i = 0; i < rows.length; i += 1) {
+    const [key, unguarded] = keysOfRow(rows[i]!.email);
+    rowKeys[i] = key;
+    rowCandidates[i] = index.find(key, anyCandidate);
+    if (rowCandidates[i] !== undefined) candidates.push(rowCandidates[i]!);
+    const other = unguarded === undefined ? undefined : index.find(unguarded, anyCandidate);
+    if (other !== undefined) candidates.push(other);
+  }
+  const storedKeys = list.keysOf(candidates);
+  const sameKey = keyCheck(list, storedKeys);
+  const verdicts: VerdictRow[] = [];
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const key = rowKeys[i]!;
+    const candidate = rowCandidates[i];
+    // Almost always the first candidate is the address; a fingerprint shared by two keys, or a guarded
+    // key, takes the full search.
+    let id = candidate !== undefined && storedKeys.get(candidate) === key ? candidate : undefined;
+    if (id === undefined) {
+      const unguarded = keysOfRow(row.email)[1];
+      // An address the job never sent (a service's own addition) has no row to land on.
+      id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
+      if (id === undefined) continue;
+    }
+    const reason = typeof row.reason === 'string' ? row.reason : null;
+    const provider = typeof row.provider === 'string' && row.provider !== '' ? row.provider : null;
+    verdicts.push({ id, result: row.result, billed: row.billed, reason, provider });
+  }
+  return verdicts;
+}
+
+async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Part, path: string): Promise<void> {
+  let at: Record<'email' | 'result' | 'billed' | 'reason' | 'provider', number> | null = null;
+  let batch: ResultRow[] = [];
+  await readCsvRows(path, 'results', (cells) => {
+    if (!at) {
+      const columns = new Map(cells.map((name, position) => [name.trim().toLowerCase(), position]));
+      if (!columns.has('email') || !columns.has('result')) {
+        throw new ServiceClientError('protocol', 'The results download has no email and result columns.');
+      }
+      // A column the download lacks reads as -1: no cell.
+      const position = (name: string) => columns.get(name) ?? -1;
+      at = {
+        email: position('email'),
+        result: position('result'),
+        billed: position('billed'),
+        reason: position('reason'),
+        provider: position('provider'),
+      };
+      return;
+    }
+    const reason = cells[at.reason];
+    const provider = cells[at.provider];
+    batch.push({
+      email: cells[at.email] ?? '',
+      result: cells[at.result] ?? '',
+      billed: cells[at.billed] === 'true',
+      ...(reason ? { reason } : {}),
+      ...(provider ? { provider } : {}),
+    });
+    if (batch.length === rowsPerCommit) {
+      list.recordResults(part.part, toVerdicts(list, index, batch), {});
+      batch = [];
+    }
+  });
+  list.recordResults(part.part, toVerdicts(list, index, batch), { resultsIn: true });
+}
+
+/** The whole batch as one CSV download (a shortcut: only where the service offers it), after it ended. */
+export async function downloadPartResults(
+  list: ListStore,
+  index: AddressIndex,
+  client: ResultsClient,
+  part: Part,
+  file: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await client.downloadCsv(part.batchId!, file, { signal });
+  try {
+    await readDownloadedCsv(list, index, part, file);
+  } finally {
+    await rm(file, { force: true });
+  }
+}
+
+/**
+ * The spec's way: cursor pages of 1,000 while the batch runs, each committed with the cursor to resume from,
+ * until the status is an end and a page asked after it says has_more false. Answers the batch's end status.
+ */
+export async function pagePartResults(
+  list: ListStore,
+  index: AddressIndex,
+  client: ResultsClient,
+  part: Part,
+  options: PageOptions,
+): Promise<string> {
+  const pages = readResults(client, part.batchId!, {
+    cursor: part.cursor,
+    skip: part.skip,
+    limit: resultsPageLimits.max,
+    signal: options.signal,
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+    stallTimeoutMs: options.stallTimeoutMs,
+    clock: options.clock,
+    ...(options.onStatus ? { onStatus: options.onStatus } : {}),
+  });
+  for (let step = await pages.next(); ; step = await pages.next()) {
+    if (step.done) {
+      list.recordResults(part.part, [], { resultsIn: true });
+      return step.value.status;
+    }
+    const page = step.value;
+    list.recordResults(part.part, toVerdicts(list, index, page.rows), { cursor: page.cursor, skip: page.skip });
+    options.onPage?.();
+  }
+}

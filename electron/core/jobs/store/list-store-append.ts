@@ -1,0 +1,74 @@
+// How an import adds to a job's list file (list-store.ts has the schema and every other query): on its
+// own, so the import's writer thread (import-writer-worker.ts) loads this and SQLite alone.
+import { badSyntaxResult } from '../../../common/list-funnel.ts';
+import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
+import type { ListAppender, NewAddress } from './list-types.ts';
+
+/** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
+const insertGroup = 32;
+const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
+
+export function listAppender(db: Database): ListAppender {
+  const groupInsert = sql(
+    db,
+    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  );
+  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const columnCount = 10;
+  const groupArgs: (string | number | null)[] = new Array(insertGroup * columnCount);
+  /** Writes an address's values into `args` at `at`, in `addressColumns` order. */
+  const fill = (args: (string | number | null)[], at: number, a: NewAddress) => {
+    args[at] = a.id;
+    args[at + 1] = a.key;
+    args[at + 2] = a.address;
+    args[at + 3] = a.firstRow;
+    args[at + 4] = a.sendable ? 1 : 0;
+    args[at + 5] = a.role ? 1 : 0;
+    args[at + 6] = a.disposable ? 1 : 0;
+    args[at + 7] = a.suggestion;
+    // Bad syntax has its verdict from the start.
+    args[at + 8] = a.sendable ? null : badSyntaxResult;
+    args[at + 9] = a.sendable ? null : 'syntax';
+  };
+
+  return {
+    /**
+     * Import mode: commits are not flushed to disk one by one. An import cut short by a crash is
+     * started over from the file anyway (`clear`).
+     */
+    beginBulk: () => db.exec('PRAGMA synchronous = OFF'),
+    /**
+     * Full durability again, for what the import wrote too: its last commits are copied into the list
+     * file and flushed, before the catalog records the list as imported.
+     */
+    endBulk: () => db.exec('PRAGMA synchronous = FULL; PRAGMA wal_checkpoint(FULL)'),
+
+    /** Appends addresses and a chunk of rows together, in one transaction. */
+    appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void {
+      transaction(db, () => {
+        let i = 0;
+        for (; i + insertGroup <= addresses.length; i += insertGroup) {
+          for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!);
+          groupInsert.run(...groupArgs);
+        }
+        const oneArgs: (string | number | null)[] = new Array(columnCount);
+        for (; i < addresses.length; i += 1) {
+          fill(oneArgs, 0, addresses[i]!);
+          oneInsert.run(...oneArgs);
+        }
+        if (addressIds.length > 0) {
+          sql(db, 'INSERT INTO row_chunks (first_row, address_ids) VALUES (?, ?)').run(
+            firstRow,
+            new Uint8Array(addressIds.buffer, addressIds.byteOffset, addressIds.byteLength),
+          );
+        }
+      });
+    },
+  };
+}
+
+/** The appender on a connection of its own, to a list file list-store.ts has made. */
+export function openListAppender(path: string): ListAppender & { close(): void } {
+  const db = openDatabase(path);
+  return { ...listAppender(db), close: () => db.close() };
+}

@@ -1,0 +1,32 @@
+// The breakdown of a job's addresses to check, for the results screen: per mailbox provider (known by
+// domain) and the most used domains. One pass over the list's addresses each, when results are shown.
+import { sql, type Database } from '../../storage/sqlite.ts';
+
+const domainOfKey = "substr(key, instr(key, '@') + 1)";
+
+/** Addresses to check per domain, the most used first. */
+export function domainCounts(db: Database, limit: number): { domain: string; count: number }[] {
+  return sql(
+    db,
+    `SELECT ${domainOfKey} AS domain, COUNT(*) AS count FROM addresses WHERE sendable = 1
+     GROUP BY domain ORDER BY count DESC, domain LIMIT ?`,
+  ).all(limit) as { domain: string; count: number }[];
+}
+
+/**
+ * Addresses to check per provider: the one the service found from the mail hosts where it said (a
+ * company domain on Google's mail is Google), else the one the domain names; the rest count as Other.
+ */
+export function providerCounts(
+  db: Database,
+  providers: Record<string, readonly string[]>,
+): { provider: string; count: number }[] {
+  const names = Object.keys(providers);
+  const cases = names.map(() => 'WHEN domain IN (SELECT value FROM json_each(?)) THEN ?').join(' ');
+  return sql(
+    db,
+    `SELECT CASE WHEN found IS NOT NULL THEN found ${cases} ELSE 'Other' END AS provider, COUNT(*) AS count
+     FROM (SELECT ${domainOfKey} AS domain, provider AS found FROM addresses WHERE sendable = 1)
+     GROUP BY 1 ORDER BY count DESC, provider`,
+  ).all(...names.flatMap((name) => [JSON.stringify(providers[name]), name])) as { provider: string; count: number }[];
+}

@@ -1,0 +1,91 @@
+// What the row explorer reads from a job's list file: the rows' own text (kept in chunks the first time a
+// list is explored), the address id of any row, and the facts of the addresses on a page.
+import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import type { AddressFacts, RowTextStore } from './list-types.ts';
+
+/** Rows per stored chunk of text. */
+export const rowsPerTextChunk = 512;
+
+export function rowTextStore(db: Database): RowTextStore {
+  const done = () =>
+    (sql(db, "SELECT value FROM counters WHERE name = 'row_text_rows'").get() as { value: number } | undefined)
+      ?.value ?? -1;
+  return {
+    /** How many rows of text are kept; -1 when the text was never (or not completely) kept. */
+    rowsKept: done,
+
+    /** Keeps a list's rows: `write` is called with each chunk's first row and its rows, then `finish`. */
+    start(): void {
+      transaction(db, () => {
+        sql(db, 'DELETE FROM row_text').run();
+        sql(db, "DELETE FROM counters WHERE name = 'row_text_rows'").run();
+      });
+    },
+    write(firstRow: number, rows: string[][]): void {
+      sql(db, 'INSERT INTO row_text (first_row, rows) VALUES (?, ?)').run(firstRow, JSON.stringify(rows));
+    },
+    finish(rows: number): void {
+      sql(db, "INSERT OR REPLACE INTO counters (name, value) VALUES ('row_text_rows', ?)").run(rows);
+    },
+
+    /** The chunk of rows that holds `row` (1-based). */
+    chunkOf(row: number): { firstRow: number; rows: string[][] } | undefined {
+      const chunk = sql(
+        db,
+        'SELECT first_row, rows FROM row_text WHERE first_row <= ? ORDER BY first_row DESC LIMIT 1',
+      ).get(row) as { first_row: number; rows: string } | undefined;
+      return chunk && { firstRow: chunk.first_row, rows: JSON.parse(chunk.rows) as string[][] };
+    },
+
+    /** Every chunk in row order, for a search over the whole list. */
+    *chunks(): Generator<{ firstRow: number; rows: string[][] }> {
+      for (const chunk of sql(db, 'SELECT first_row, rows FROM row_text ORDER BY first_row').iterate()) {
+        const { first_row: firstRow, rows } = chunk as { first_row: number; rows: string };
+        yield { firstRow, rows: JSON.parse(rows) as string[][] };
+      }
+    },
+
+    /** The address ids of the chunk of rows that holds `row`. */
+    idsAround(row: number): { firstRow: number; ids: Int32Array } | undefined {
+      const chunk = sql(
+        db,
+        'SELECT first_row, address_ids FROM row_chunks WHERE first_row <= ? ORDER BY first_row DESC LIMIT 1',
+      ).get(row) as { first_row: number; address_ids: Uint8Array } | undefined;
+      return chunk && { firstRow: chunk.first_row, ids: new Int32Array(chunk.address_ids.slice().buffer) };
+    },
+
+    /** The facts of some addresses, by id, in one query. */
+    facts(ids: readonly number[]): Map<number, AddressFacts> {
+      const rows = sql(
+        db,
+        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted FROM addresses
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(ids)) as AddressFacts[];
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+
+    /**
+     * Accepts (or takes back) the typo suggestion of one address, or of every address at a domain that has
+     * one; answers how many changed.
+     */
+    acceptSuggestions(target: { addressId: number } | { domain: string }, accept: boolean): number {
+      const where = 'addressId' in target ? 'id = ?' : "substr(key, instr(key, '@') + 1) = ?";
+      return Number(
+        sql(db, `UPDATE addresses SET accepted = ? WHERE suggestion IS NOT NULL AND accepted <> ? AND ${where}`).run(
+          accept ? 1 : 0,
+          accept ? 1 : 0,
+          'addressId' in target ? target.addressId : target.domain.toLowerCase(),
+        ).changes,
+      );
+    },
+
+    /** Every address's facts in id order, for working out a filter once. */
+    *allFacts(): Generator<AddressFacts> {
+      const rows = sql(
+        db,
+        'SELECT id, first_row, result, role, disposable, reason, suggestion FROM addresses ORDER BY id',
+      );
+      for (const row of rows.iterate()) yield row as AddressFacts;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// The schema of a job's list file and the mappers from its rows to records (list-store.ts owns the queries).
+import { sql, type Database } from '../../storage/sqlite.ts';
+import { badSyntaxResult } from '../../../common/list-funnel.ts';
+import type { AddressRecord, Part } from './list-types.ts';
+
+const schemaVersion = 7;
+
+export type AddressRow = {
+  id: number;
+  key: string;
+  address: string;
+  first_row: number;
+  sendable: number;
+  role: number;
+  disposable: number;
+  suggestion: string | null;
+  result: string | null;
+  billed: number;
+  reason: string | null;
+};
+
+export type PartRow = {
+  part: number;
+  idempotency_key: string;
+  first_id: number;
+  last_id: number;
+  addresses: number;
+  batch_id: string | null;
+  status: string;
+  cursor: string | null;
+  skip: number;
+  results_in: number;
+  pending_only: number;
+  via: string | null;
+};
+
+export const toAddress = (row: AddressRow): AddressRecord => ({
+  id: row.id,
+  key: row.key,
+  address: row.address,
+  firstRow: row.first_row,
+  sendable: row.sendable === 1,
+  role: row.role === 1,
+  disposable: row.disposable === 1,
+  suggestion: row.suggestion,
+  result: row.result,
+  billed: row.billed === 1,
+  reason: row.reason,
+});
+
+export const toPart = (row: PartRow): Part => ({
+  part: row.part,
+  idempotencyKey: row.idempotency_key,
+  firstId: row.first_id,
+  lastId: row.last_id,
+  addresses: row.addresses,
+  batchId: row.batch_id,
+  status: row.status,
+  cursor: row.cursor,
+  skip: row.skip,
+  resultsIn: row.results_in === 1,
+  pendingOnly: row.pending_only === 1,
+  via: row.via === 'files' || row.via === 'batches' ? row.via : null,
+});
+
+export function migrateListStore(db: Database): void {
+  const { user_version: version } = sql(db, 'PRAGMA user_version').get() as { user_version: number };
+  if (version >= schemaVersion) return;
+  if (version < 1) createTables(db);
+  // 2: bad syntax has a verdict of its own, no longer folded into the service's `invalid`.
+  if (version < 2) sql(db, `UPDATE addresses SET result = '${badSyntaxResult}' WHERE sendable = 0`).run();
+  // 3: a part that checks again what a canceled or failed batch left sends only addresses still without a verdict.
+  if (version < 3) db.exec('ALTER TABLE parts ADD COLUMN pending_only INTEGER NOT NULL DEFAULT 0');
+  // 4: the rows' own text, kept the first time a person explores the list (import does not pay for it).
+  if (version < 4) db.exec('CREATE TABLE IF NOT EXISTS row_text (first_row INTEGER PRIMARY KEY, rows TEXT NOT NULL)');
+  // 5: a typo suggestion the person accepted goes into the cleaned list in place of what was typed.
+  if (version < 5) db.exec('ALTER TABLE addresses ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0');
+  // 6: the mailbox provider the service found from the address's mail hosts (Sift's live engine says so).
+  if (version < 6) db.exec('ALTER TABLE addresses ADD COLUMN provider TEXT');
+  // 7: how each part goes to the service (a file upload or the spec's POST /batches), chosen before it is
+  // sent. Before, every part was uploaded as a file, so a part planned then goes that way on resume.
+  if (version < 7) db.exec("ALTER TABLE parts ADD COLUMN via TEXT; UPDATE parts SET via = 'files'");
+  db.exec(`PRAGMA user_version = ${schemaVersion}`);
+}
+
+function createTables(db: Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS addresses (
+      id INTEGER PRIMARY KEY, key TEXT NOT NULL, address TEXT NOT NULL, first_row INTEGER NOT NULL,
+      sendable INTEGER NOT NULL, role INTEGER NOT NULL, disposable INTEGER NOT NULL, suggestion TEXT,
+      result TEXT, billed INTEGER NOT NULL DEFAULT 0, reason TEXT
+    );
+    CREATE TABLE IF NOT EXISTS row_chunks (first_row INTEGER PRIMARY KEY, address_ids BLOB NOT NULL);
+    CREATE TABLE IF NOT EXISTS parts (
+      part INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL, first_id INTEGER NOT NULL, last_id INTEGER NOT NULL,
+      addresses INTEGER NOT NULL, batch_id TEXT, status TEXT NOT NULL DEFAULT 'pending', cursor TEXT,
+      skip INTEGER NOT NULL DEFAULT 0, results_in INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+  `);
+}

@@ -1,0 +1,165 @@
+// One job's list in its own SQLite file (<data>/jobs/<jobId>.sqlite), owned by this module alone:
+//   addresses   every distinct address in order of first appearance, its pre-check flags and its verdict
+//   row_chunks  for each run of rows, the address id of every row (0: no address), packed
+//   parts       the batches the addresses are sent in, with the Idempotency-Key chosen before sending,
+//               the batch id the service gave, and how far its results have been read
+//   counters    running totals (addresses checked), so progress is O(1), never a count over the job
+// A job's file goes away whole when the job is deleted.
+import { listAppender } from './list-store-append.ts';
+import { listVerdicts } from './list-store-verdicts.ts';
+import type { StatementSync } from 'node:sqlite';
+import { openDatabase, sql, transaction } from '../../storage/sqlite.ts';
+import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
+import { partsOf } from './list-store-parts.ts';
+import { rowTextStore } from './list-store-rows.ts';
+import { domainCounts, providerCounts } from './list-store-breakdown.ts';
+import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
+
+/** Verdicts per multi-row UPDATE, for the same reason; each verdict is five values (id, result, billed, reason, provider). */
+const updateGroup = 32;
+const valuesPerVerdict = 5;
+const verdictValues = `(${Array(valuesPerVerdict).fill('?').join(', ')})`;
+
+export function openListStore(path: string): ListStore {
+  const db = openDatabase(path);
+  migrateListStore(db);
+
+  /** Verdicts for `count` addresses in one statement; RETURNING tells which were their first. */
+  const verdictUpdate = (count: number) => {
+    const statement = sql(
+      db,
+      `UPDATE addresses SET result = v.column2, billed = v.column3, reason = v.column4, provider = v.column5
+       FROM (VALUES ${Array(count).fill(verdictValues).join(', ')}) AS v
+       WHERE addresses.id = v.column1 AND addresses.result IS NULL RETURNING addresses.result, addresses.billed`,
+    );
+    statement.setReturnArrays(true);
+    return statement;
+  };
+  const groupUpdate = verdictUpdate(updateGroup);
+  const keysBetween = sql(db, 'SELECT id, key FROM addresses WHERE id BETWEEN ? AND ?');
+  keysBetween.setReturnArrays(true);
+  const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
+  keysIn.setReturnArrays(true);
+
+  return {
+    close: () => db.close(),
+
+    /** Drops whatever an earlier, interrupted import left. Nothing has been sent for it. */
+    clear() {
+      transaction(db, () => {
+        for (const table of ['addresses', 'row_chunks', 'parts', 'counters']) sql(db, `DELETE FROM ${table}`).run();
+      });
+    },
+
+    /**
+     * The stored keys of many addresses in one query (confirming a page of results at once); the answer may
+     * hold more. Results come back in about the order addresses were sent, so ids that are mostly one dense
+     * range are read as that range.
+     */
+    keysOf(ids: readonly number[]): Map<number, string> {
+      if (ids.length === 0) return new Map();
+      let low = Infinity;
+      let high = -Infinity;
+      for (const id of ids) {
+        if (id < low) low = id;
+        if (id > high) high = id;
+      }
+      const rows = (high - low < 2 * ids.length
+        ? keysBetween.all(low, high)
+        : keysIn.all(JSON.stringify(ids))) as unknown as [number, string][];
+      return new Map(rows);
+    },
+
+    keyOf(id: number): string | undefined {
+      return (sql(db, 'SELECT key FROM addresses WHERE id = ?').get(id) as { key: string } | undefined)?.key;
+    },
+
+    /** Every (id, key), in id order: to rebuild an address index without holding rows. */
+    *keys(): Generator<{ id: number; key: string }> {
+      for (const row of sql(db, 'SELECT id, key FROM addresses ORDER BY id').iterate()) {
+        yield row as { id: number; key: string };
+      }
+    },
+
+    addressesBetween(firstId: number, lastId: number): AddressRecord[] {
+      return (
+        sql(db, 'SELECT * FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id').all(firstId, lastId) as AddressRow[]
+      ).map(toAddress);
+    },
+
+    address(id: number): AddressRecord | undefined {
+      const row = sql(db, 'SELECT * FROM addresses WHERE id = ?').get(id) as AddressRow | undefined;
+      return row && toAddress(row);
+    },
+
+    ...partsOf(db),
+
+    ...listAppender(db),
+
+    ...listVerdicts(db),
+
+    rowText: () => rowTextStore(db),
+    domainCounts: (limit) => domainCounts(db, limit),
+    providerCounts: (providers) => providerCounts(db, providers),
+
+    /**
+     * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict
+     * already recorded is never written twice, so rows read again after a crash change nothing.
+     * Answers how many addresses got their first verdict.
+     */
+    recordResults(
+      part: number,
+      rows: readonly VerdictRow[],
+      position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
+    ): number {
+      return transaction(db, () => {
+        const added = new Map<string, number>();
+        const add = (name: string, by = 1) => added.set(name, (added.get(name) ?? 0) + by);
+        // Only the first verdict for an address counts: a later one in `rows` would change nothing.
+        const seen = new Set<number>();
+        const args: (string | number | null)[] = [];
+        const write = (statement: StatementSync) => {
+          for (const [result, billed] of statement.all(...args) as unknown as [string, number][]) {
+            add('checked');
+            add(`result:${result}`);
+            if (billed === 1) add('billed');
+          }
+          args.length = 0;
+        };
+        for (const row of rows) {
+          if (seen.has(row.id)) continue;
+          seen.add(row.id);
+          args.push(row.id, row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null);
+          if (args.length === updateGroup * valuesPerVerdict) write(groupUpdate);
+        }
+        if (args.length > 0) write(verdictUpdate(args.length / valuesPerVerdict));
+        const bump = sql(
+          db,
+          'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+        );
+        for (const [name, value] of added) bump.run(name, value);
+        if (position.cursor !== undefined) {
+          sql(db, 'UPDATE parts SET cursor = ?, skip = ? WHERE part = ?').run(
+            position.cursor,
+            position.skip ?? 0,
+            part,
+          );
+        }
+        if (position.resultsIn) sql(db, 'UPDATE parts SET results_in = 1 WHERE part = ?').run(part);
+        return added.get('checked') ?? 0;
+      });
+    },
+
+    /** Every running total, by name (`checked`, `billed`, `result:<verdict>` …): O(1), never a count. */
+    counters(): Map<string, number> {
+      const rows = sql(db, 'SELECT name, value FROM counters').all() as { name: string; value: number }[];
+      return new Map(rows.map((row) => [row.name, row.value]));
+    },
+
+    /** How many sent addresses have their verdict. */
+    checkedCount(): number {
+      const row = sql(db, "SELECT value FROM counters WHERE name = 'checked'").get() as { value: number } | undefined;
+      return row?.value ?? 0;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+// What a job's list file holds and what may be asked of it, declared once: the store modules implement
+// these (list-store.ts and the query modules beside it), everything else reads and writes a list through
+// them and never through its database handle.
+
+/**
+ * [result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable and
+ * accepted (`verdictFlag`). Four values per address: reading them is a good part of an export.
+ */
+export type VerdictColumns = [string | null, number, string | null, string | null];
+
+/** The bits of `VerdictColumns`' flags. */
+export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8 } as const;
+
+/** Rows per packed chunk of address ids. */
+export const rowsPerChunk = 4096;
+
+export type NewAddress = {
+  id: number;
+  key: string;
+  address: string;
+  firstRow: number;
+  /** False for bad syntax: settled here as `bad_syntax`, never sent. */
+  sendable: boolean;
+  role: boolean;
+  disposable: boolean;
+  suggestion: string | null;
+};
+
+export type AddressRecord = NewAddress & {
+  result: string | null;
+  billed: boolean;
+  reason: string | null;
+};
+
+export type VerdictRow = {
+  id: number;
+  result: string;
+  billed: boolean;
+  reason: string | null;
+  /** Who runs the address's mail hosts, when the service found out (Sift's live engine does). */
+  provider?: string | null;
+};
+
+/** A list as one CSV upload (POST /files, a shortcut), or the spec's POST /batches with the addresses as JSON. */
+export type PartRoute = 'files' | 'batches';
+
+export type Part = {
+  part: number;
+  idempotencyKey: string;
+  firstId: number;
+  lastId: number;
+  addresses: number;
+  batchId: string | null;
+  status: string;
+  cursor: string | null;
+  skip: number;
+  resultsIn: boolean;
+  /** A part made to check again what a canceled or failed batch left: it sends only addresses without a verdict. */
+  pendingOnly: boolean;
+  /** How it goes to the service, chosen (and kept) before it is first sent; null until then. */
+  via: PartRoute | null;
+};
+
+/** Sift's own part status for a part whose unchecked addresses were handed to a newer part. */
+export const supersededStatus = 'superseded';
+/** Sift's own part status for a part never sent, whose addresses went into smaller parts instead. */
+export const splitStatus = 'split';
+
+/** A part that stands for its addresses: neither handed on after it ended nor split before it was sent. */
+export const isActivePart = (part: Pick<Part, 'status'>) =>
+  part.status !== supersededStatus && part.status !== splitStatus;
+
+/** The parts the list is sent in (list-store-parts.ts). */
+export type ListParts = {
+  parts(): Part[];
+  /** The part's addresses to send, in id order, a range of ids at a time. */
+  sendableAddresses(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<string[]>;
+  /** Plans the parts once (each with its Idempotency-Key), at most `limit` addresses in all; answers every part. */
+  planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit?: number): Part[];
+  /** Sets ended parts aside and plans what they left unchecked again; answers how many will be sent. */
+  planRetry(perPart: number, idempotencyKeyFor: (part: number) => string): number;
+  /** A part refused for its size, not sent: its addresses go into parts of `perPart`. */
+  splitPart(part: Part, perPart: number, idempotencyKeyFor: (part: number) => string): void;
+  /** Canceled while sending: the parts not sent yet are set aside. */
+  setAsideUnsent(): void;
+  setPartRoute(part: number, via: PartRoute, idempotencyKey?: string): void;
+  setPartBatch(part: number, batchId: string): void;
+  setPartStatus(part: number, status: string): void;
+};
+
+/** How an import adds to a list (list-store-append.ts; the import's writer thread uses it alone). */
+export type ListAppender = {
+  beginBulk(): void;
+  endBulk(): void;
+  /** Appends addresses and a chunk of rows together, in one transaction. */
+  appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void;
+};
+
+/** What an export reads (list-store-verdicts.ts; the export's reader thread uses it alone). */
+export type ListVerdictReads = {
+  /** Rows' address ids chunk by chunk, in row order. */
+  rowChunks(): Generator<{ firstRow: number; addressIds: Int32Array }>;
+  verdictsBetween(firstId: number, lastId: number): VerdictColumns[];
+};
+
+/** What the row explorer needs of an address on a page. */
+export type AddressFacts = {
+  id: number;
+  first_row: number;
+  result: string | null;
+  role: number;
+  disposable: number;
+  reason: string | null;
+  suggestion: string | null;
+  accepted: number;
+};
+
+/** The rows' own text, kept the first time a list is explored, and the addresses behind a page (list-store-rows.ts). */
+export type RowTextStore = {
+  /** How many rows of text are kept; -1 when the text was never (or not completely) kept. */
+  rowsKept(): number;
+  start(): void;
+  write(firstRow: number, rows: string[][]): void;
+  finish(rows: number): void;
+  chunkOf(row: number): { firstRow: number; rows: string[][] } | undefined;
+  chunks(): Generator<{ firstRow: number; rows: string[][] }>;
+  idsAround(row: number): { firstRow: number; ids: Int32Array } | undefined;
+  facts(ids: readonly number[]): Map<number, AddressFacts>;
+  /** Accepts (or takes back) the suggested correction of one address or a whole domain; answers how many. */
+  acceptSuggestions(target: { addressId: number } | { domain: string }, accept: boolean): number;
+  allFacts(): Generator<AddressFacts>;
+};
+
+/** A job's list file: its addresses, rows, parts, verdicts and running totals. */
+export type ListStore = ListParts &
+  ListAppender &
+  ListVerdictReads & {
+    close(): void;
+    /** Drops whatever an earlier, interrupted import left. Nothing has been sent for it. */
+    clear(): void;
+    /** The stored keys of many addresses in one query; the answer may hold more. */
+    keysOf(ids: readonly number[]): Map<number, string>;
+    keyOf(id: number): string | undefined;
+    /** Every (id, key), in id order. */
+    keys(): Generator<{ id: number; key: string }>;
+    addressesBetween(firstId: number, lastId: number): AddressRecord[];
+    address(id: number): AddressRecord | undefined;
+    /** Verdicts and where reading stopped, in one transaction; answers how many addresses got their first verdict. */
+    recordResults(
+      part: number,
+      rows: readonly VerdictRow[],
+      position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
+    ): number;
+    /** Every running total, by name (`checked`, `billed`, `result:<verdict>` …). */
+    counters(): Map<string, number>;
+    /** How many sent addresses have their verdict. */
+    checkedCount(): number;
+    /** The rows' own text and the explorer's reads. */
+    rowText(): RowTextStore;
+    /** Addresses to check per domain, the most used first. */
+    domainCounts(limit: number): { domain: string; count: number }[];
+    /** Addresses to check per mailbox provider (found by the service, else named by the domain). */
+    providerCounts(providers: Record<string, readonly string[]>): { provider: string; count: number }[];
+  };

@@ -1,0 +1,81 @@
+// Recording a page of verdicts into a job's list: each address keeps its first verdict, the running totals
+// count each address once however often a page (or a repeated page) names it, and a page's addresses are
+// confirmed by their stored keys whether its ids are one dense range or scattered.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openListStore } from '../../../../../electron/core/jobs/store/list-store.ts';
+import { type VerdictRow } from '../../../../../electron/core/jobs/store/list-types.ts';
+
+async function listOf(count: number) {
+  const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite'));
+  const ids = Array.from({ length: count }, (_, i) => i + 1);
+  list.appendImport(
+    ids.map((id) => ({
+      id,
+      key: `person.${id}@example.com`,
+      address: `Person.${id}@example.com`,
+      firstRow: id,
+      sendable: true,
+      role: false,
+      disposable: false,
+      suggestion: null,
+    })),
+    1,
+    new Int32Array(ids),
+  );
+  return list;
+}
+
+const verdict = (id: number, result: string, billed = result !== 'unknown'): VerdictRow => ({
+  id,
+  result,
+  billed,
+  reason: `${result}_reason`,
+});
+
+describe('recording verdicts', () => {
+  it('keeps the first verdict of each address and counts it once, across a page and across pages', async () => {
+    const list = await listOf(100);
+    // 70 rows: more than one multi-row statement's worth, with ids 5 and 40 named twice on the page.
+    const page = [
+      ...Array.from({ length: 60 }, (_, i) => verdict(i + 1, i % 10 === 0 ? 'unknown' : 'valid')),
+      verdict(5, 'invalid'),
+      verdict(40, 'invalid'),
+      ...Array.from({ length: 8 }, (_, i) => verdict(61 + i, 'catch_all')),
+    ];
+    expect(list.recordResults(1, page, {})).toBe(68);
+    // The same page again (a crash before its position was kept) and one new address.
+    expect(list.recordResults(1, [...page, verdict(99, 'invalid')], { resultsIn: true })).toBe(1);
+
+    expect(Object.fromEntries(list.counters())).toEqual({
+      checked: 69,
+      billed: 63,
+      'result:valid': 54,
+      'result:unknown': 6,
+      'result:catch_all': 8,
+      'result:invalid': 1,
+    });
+    const stored = new Map(list.addressesBetween(1, 100).map((address) => [address.id, address]));
+    expect(stored.get(5)).toMatchObject({ result: 'valid', billed: true, reason: 'valid_reason' });
+    expect(stored.get(40)).toMatchObject({ result: 'valid' });
+    expect(stored.get(11)).toMatchObject({ result: 'unknown', billed: false });
+    expect(stored.get(99)).toMatchObject({ result: 'invalid' });
+    expect(stored.get(100)).toMatchObject({ result: null });
+    expect(list.checkedCount()).toBe(69);
+    list.close();
+  });
+
+  it('finds the stored keys of a dense run of ids and of scattered ids', async () => {
+    const list = await listOf(5000);
+    const dense = Array.from({ length: 300 }, (_, i) => 1000 + i);
+    const scattered = [3, 2500, 4999, 17];
+    for (const ids of [dense, scattered, [42]]) {
+      const keys = list.keysOf(ids);
+      for (const id of ids) expect(keys.get(id)).toBe(`person.${id}@example.com`);
+    }
+    expect(list.keysOf([]).size).toBe(0);
+    list.close();
+  });
+});
