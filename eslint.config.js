@@ -7,6 +7,8 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+// jsx-a11y's maintained fork for ESLint 10 (the original declares ESLint 9 at most).
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 
 const noElectron = {
   name: 'electron',
@@ -86,6 +88,11 @@ export default tseslint.config(
     // React's rules of hooks and the effect dependencies, on the renderer's components.
     files: ['renderer/**/*.tsx', 'renderer/**/*.ts'],
     ...reactHooks.configs.flat.recommended,
+  },
+  {
+    // Accessibility of the markup: labels, roles, keyboard reach, alternatives to pictures.
+    files: ['renderer/**/*.tsx'],
+    ...jsxA11y.configs.recommended,
   },
   {
     // The service's stores are asynchronous (SQLite or PostgreSQL): a store call not awaited is a write

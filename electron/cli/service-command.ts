@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { Dashboard } from '../core/service/dashboard.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
-import { checkPort25, describePort25 } from '../core/service/engine/port25-check.ts';
-import { checkProxies, describeProxyCheck } from '../core/service/engine/proxy-check.ts';
+import { checkPort25, describePort25 } from '../core/service/engines/live/port25-check.ts';
+import { checkProxies, describeProxyCheck } from '../core/service/engines/live/proxy-check.ts';
 import { describeTimeLeft } from '../common/durations.ts';
 
 export const serviceUsage = `Usage:

@@ -2,8 +2,8 @@
 // may probe. Each bad value is refused with a sentence that says what was expected.
 import { isIP } from 'node:net';
 import { checkSyntax } from '../core/email/syntax.ts';
-import type { SmtpSettings } from '../core/service/engine/smtp-settings.ts';
-import { parseProxyUrl } from '../core/service/engine/socks-proxy.ts';
+import type { SmtpSettings } from '../core/service/engines/live/smtp-settings.ts';
+import { parseProxyUrl } from '../core/service/engines/live/socks-proxy.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 
 export const smtpFlagOptions = {

@@ -6,7 +6,7 @@ import { startEngineService } from '../support/engine-harness.ts';
 import { startMailWorld, type HostScript } from '../support/mail-world.ts';
 import { worstExcess } from '../support/pacing.ts';
 import { startSocks5Server } from '../support/socks5-server.ts';
-import { parseProxyUrl } from '../../electron/core/service/engine/socks-proxy.ts';
+import { parseProxyUrl } from '../../electron/core/service/engines/live/socks-proxy.ts';
 
 /** The servers stamp a probe when their (shared) event loop gets to it: a few milliseconds late at times. */
 const jitterMs = 15;

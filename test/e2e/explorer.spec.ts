@@ -1,5 +1,6 @@
 // The row explorer on the results screen: every row with its verdict, read from main as the list
 // scrolls; filters and a search narrow it.
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './web-host-fixture.ts';
 
 test('the rows of a cleaned list can be scrolled, filtered and searched', async ({ page, hostUrl }) => {
@@ -22,6 +23,25 @@ test('the rows of a cleaned list can be scrolled, filtered and searched', async 
   await page.getByTestId('explorer').evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
   await expect(page.getByTestId('explorer-row').last()).toContainText('unknown.p2999@example.com');
   expect(await page.getByTestId('explorer-row').count()).toBeLessThan(100);
+
+  // A grid to a screen reader: every row counted (the header too), one tab stop, the arrow keys move.
+  const grid = page.getByRole('grid', { name: 'Rows of the list' });
+  await expect(grid).toHaveAttribute('aria-rowcount', '3001');
+  await expect(grid.getByRole('columnheader')).toHaveText(['#', 'email', 'name', 'Verdict', 'Notes']);
+  await page.getByTestId('explorer').evaluate((element) => element.scrollTo({ top: 0 }));
+  const firstRow = grid.getByRole('row').nth(1);
+  await expect(firstRow).toHaveAttribute('aria-rowindex', '2');
+  await firstRow.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(':focus')).toHaveAttribute('aria-rowindex', '3');
+  await expect(page.locator(':focus')).toContainText('valid.p1@example.com');
+  await page.keyboard.press('End');
+  await expect(page.locator(':focus')).toHaveAttribute('aria-rowindex', '3001');
+  await expect(page.locator(':focus')).toContainText('unknown.p2999@example.com');
+  await page.keyboard.press('Home');
+  await expect(page.locator(':focus')).toHaveAttribute('aria-rowindex', '2');
+  const { violations } = await new AxeBuilder({ page }).include('.explorer').analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
   await page.getByLabel('Show').selectOption('unknown');
   await expect(page.getByTestId('explorer-count')).toHaveText('300 rows');

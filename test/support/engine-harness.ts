@@ -1,5 +1,5 @@
 // A verification service whose live keys use the local SMTP engine, pointed at a mail world on loopback.
-import type { SmtpSettings } from '../../electron/core/service/engine/smtp-settings.ts';
+import type { SmtpSettings } from '../../electron/core/service/engines/live/smtp-settings.ts';
 import {
   startVerificationService,
   type VerificationService,

@@ -2,7 +2,7 @@
 // several processes on one database. argv[2]: JSON config overrides (must include dataDir); argv[3]: the
 // role (all, api or worker; all when absent); argv[4]: the live keys' engine (sandbox, the default, or
 // smtp). Prints `READY <baseUrl> <processId>` when listening, or `READY worker <processId>` for a worker.
-import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
+import { sandboxEngine } from '../../electron/core/service/engines/sandbox-engine.ts';
 import { startServiceWorkers, startVerificationService } from '../../electron/core/service/verification-service.ts';
 
 const [config, role = 'all', engine = 'sandbox'] = process.argv.slice(2);

@@ -11,7 +11,7 @@ import type {
   RateLimitRule,
   ServiceOverrides,
 } from '../../electron/core/service/service-config.ts';
-import { sandboxEngine } from '../../electron/core/service/sandbox-verdicts.ts';
+import { sandboxEngine } from '../../electron/core/service/engines/sandbox-engine.ts';
 import {
   openServiceStore,
   startVerificationService,

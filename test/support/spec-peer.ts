@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { sandboxVerdict } from '../../electron/core/service/sandbox-verdicts.ts';
+import { sandboxVerdict } from '../../electron/core/service/engines/sandbox-engine.ts';
 
 export type SpecPeerOptions = {
   /** The one key it accepts (`svc_live_…` bills, `svc_test_…` does not). */

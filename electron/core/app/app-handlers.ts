@@ -8,7 +8,7 @@ import type { UploadStore } from './upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
-import type { createSingleCheck } from '../connections/single-check.ts';
+import type { SingleChecks } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
 import { serviceDashboardHandlers } from './service-dashboard-handlers.ts';
 import { exportFileHandlers, type DesktopFiles } from './export-file-handlers.ts';
@@ -19,7 +19,7 @@ export type AppDeps = {
   uploads: UploadStore;
   jobs: JobManager;
   connections: Connections;
-  checks: ReturnType<typeof createSingleCheck>;
+  checks: SingleChecks;
   exportsDir: string;
   /** The desktop app's file dialogs; absent in the browser version. */
   desktop?: DesktopFiles;

@@ -3,9 +3,7 @@
 import type { Connections } from '../connections/connections.ts';
 import type { Emit } from './event-hub.ts';
 import type { Handlers } from './dispatch.ts';
-import type { createSingleCheck } from '../connections/single-check.ts';
-
-type SingleChecks = ReturnType<typeof createSingleCheck>;
+import type { SingleChecks } from '../connections/single-check.ts';
 
 type SettingsCall =
   | 'settings:get'

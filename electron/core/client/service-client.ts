@@ -60,7 +60,28 @@ export type CallOptions = { signal?: AbortSignal };
 export type WriteOptions = CallOptions & { idempotencyKey?: string };
 export type ResultsPageOptions = CallOptions & { cursor?: string | null; limit?: number; filter?: string };
 
-export type ServiceClient = ReturnType<typeof createServiceClient>;
+/** Every call Sift makes to a verification service (operations.ts has each one's method, path and answer). */
+export type ServiceClient = {
+  /** The kind of key: a sandbox key's verdicts are demo verdicts. */
+  mode: KeyMode;
+  /** The key as it may be shown: `svc_live_…abcd`. */
+  maskedKey: string;
+  /** The service's API root (`{base_url}/v1`): what Sift learns of a service is kept under it, never under a key. */
+  serviceUrl: string;
+  verify(email: string, options?: WriteOptions): Promise<VerifyResult>;
+  /** One batch; the caller keeps `idempotencyKey` with its job so a resumed job never creates it twice. */
+  createBatch(request: CreateBatchRequest, options?: WriteOptions): Promise<BatchObject>;
+  /** A list longer than the maximum batch size, as several batches; part i uses `${idempotencyKey}.${i}`. */
+  createBatches(request: CreateBatchRequest, options?: WriteOptions): Promise<BatchObject[]>;
+  /** Streams a CSV file from disk as a new batch named `name` (a shortcut, where the service offers it). */
+  uploadFile(path: string, options: WriteOptions & { name: string }): Promise<BatchObject>;
+  getBatch(id: string, options?: CallOptions): Promise<BatchStatus>;
+  getResultsPage(id: string, options?: ResultsPageOptions): Promise<ResultsPage>;
+  /** Streams a finished batch's CSV to `destination`, written under a temporary name and renamed when whole. */
+  downloadCsv(id: string, destination: string, options?: CallOptions): Promise<void>;
+  cancelBatch(id: string, options?: WriteOptions): Promise<BatchObject>;
+  getAccount(options?: CallOptions): Promise<Account>;
+};
 
 /**
  * A file as a request body, read as fetch pulls it. Not `Readable.toWeb`: when a service answers before
@@ -86,7 +107,7 @@ function fileBody(path: string): ReadableStream<Uint8Array> {
   });
 }
 
-export function createServiceClient(options: ServiceClientOptions) {
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const mode: KeyMode | null = keyModeOf(options.apiKey);
   if (!mode) {
     throw new ServiceClientError(
@@ -123,7 +144,7 @@ export function createServiceClient(options: ServiceClientOptions) {
           ),
   });
 
-  const client = {
+  const client: ServiceClient = {
     mode,
     maskedKey: keys.masked,
     /** The service's API root (`{base_url}/v1`): what Sift learns of a service is kept under it, never under a key. */

@@ -10,8 +10,14 @@ import { openReachMemory } from '../client/reach-store.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
-import { smtpSettings } from '../service/engine/smtp-settings.ts';
-import type { Appearance, EngineSettings } from '../../common/settings-schemas.ts';
+import { smtpSettings } from '../service/engines/live/smtp-settings.ts';
+import type {
+  AccountView,
+  Appearance,
+  EngineSettings,
+  LiveCheckTest,
+  SettingsView,
+} from '../../common/settings-schemas.ts';
 import { smtpSettingsOf } from './engine-settings.ts';
 import { testLiveChecks } from './live-check-test.ts';
 import { keepProxies, proxyEndpointsOf } from './proxy-secrets.ts';
@@ -29,9 +35,31 @@ export type ConnectionsDeps = {
   service?: ServiceOverrides;
 };
 
-export type Connections = ReturnType<typeof createConnections>;
+/** The services the app reaches and the person's choices about them (every answer holds a key's masked form only). */
+export type Connections = {
+  clients: ServiceClients;
+  /** Sift's own service, started on first use. */
+  ownService(): Promise<EmbeddedService>;
+  view(): SettingsView;
+  /** Tries a URL and key (or the saved key when none is given) with one GET /account. */
+  test(request: { baseUrl: string; apiKey?: string }): Promise<ConnectionTest>;
+  /** Saves a hosted service (a new key, or the saved one with a new URL or label) and makes it current. */
+  saveHosted(request: { baseUrl: string; label: string; apiKey?: string }): SettingsView;
+  /** Sift's own service from now on: a demo (sandbox key), or live checks from this computer. */
+  useOwn(mode: 'sandbox' | 'live'): SettingsView;
+  setSharing(sharing: { enabled: boolean; port: number }): SettingsView;
+  /** How Sift's own service checks live addresses: its next conversations follow at once. */
+  setEngine(engine: EngineSettings): Promise<SettingsView>;
+  /** Port 25 from this computer now, directly and through each proxy given; nothing is saved. */
+  testLiveChecks(request: { proxies: string[] }): Promise<LiveCheckTest>;
+  setAppearance(appearance: Appearance): SettingsView;
+  /** Removes the hosted service and its key from this computer. */
+  forgetHosted(): SettingsView;
+  /** The current service's account, for the badge on every screen. */
+  account(): Promise<AccountView>;
+};
 
-export function createConnections(deps: ConnectionsDeps) {
+export function createConnections(deps: ConnectionsDeps): Connections {
   let own: Promise<EmbeddedService> | undefined;
   const clients = new Map<string, Promise<ServiceClient>>();
   const settings = () => deps.settings.read();

@@ -2,7 +2,7 @@
 // engine takes them. What the person left empty keeps the engine's default; a proxy's password comes
 // from the vault.
 import type { EngineSettings } from '../../common/settings-schemas.ts';
-import type { SmtpSettings } from '../service/engine/smtp-settings.ts';
+import type { SmtpSettings } from '../service/engines/live/smtp-settings.ts';
 import type { KeyVault } from './key-vault.ts';
 import { proxyEndpointsOf } from './proxy-secrets.ts';
 

@@ -2,9 +2,9 @@
 // Settings: port 25 straight out, and through each proxy given, each named in the answer (never with its
 // password). Nothing is recorded: the engine learns for itself once it works.
 import type { LiveCheckTest } from '../../common/settings-schemas.ts';
-import { probePort25, type Port25Check } from '../service/engine/port25-check.ts';
-import { checkProxy, describeProxyCheck } from '../service/engine/proxy-check.ts';
-import type { SmtpSettings } from '../service/engine/smtp-settings.ts';
+import { probePort25, type Port25Check } from '../service/engines/live/port25-check.ts';
+import { checkProxy, describeProxyCheck } from '../service/engines/live/proxy-check.ts';
+import type { SmtpSettings } from '../service/engines/live/smtp-settings.ts';
 
 /** A person waits for this answer: each step gets at most this long, whatever the engine's own timeout. */
 const interactiveTimeoutMs = 8000;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../common/app-error.ts';
 import { keptProxyPassword } from '../../common/settings-schemas.ts';
-import { parseProxyUrl, type ProxyEndpoint } from '../service/engine/socks-proxy.ts';
+import { parseProxyUrl, type ProxyEndpoint } from '../service/engines/live/socks-proxy.ts';
 import type { KeyVault } from './key-vault.ts';
 
 const idOf = (proxy: ProxyEndpoint) =>

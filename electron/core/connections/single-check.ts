@@ -7,7 +7,17 @@ import { maxRecentChecks, type SettingsStorage, type SingleCheck } from './app-s
 import { problemOf } from './connection-test.ts';
 import type { ServiceClients } from './service-ref.ts';
 
-export function createSingleCheck(clients: ServiceClients, settings: SettingsStorage, now = () => new Date()) {
+/** One address checked now on the service lists go to, and the recent checks. */
+export type SingleChecks = {
+  recent(): SingleCheck[];
+  verify(email: string): Promise<SingleCheck>;
+};
+
+export function createSingleCheck(
+  clients: ServiceClients,
+  settings: SettingsStorage,
+  now = () => new Date(),
+): SingleChecks {
   function remember(check: SingleCheck): SingleCheck {
     const current = settings.read();
     settings.write({ ...current, recentChecks: [check, ...current.recentChecks].slice(0, maxRecentChecks) });

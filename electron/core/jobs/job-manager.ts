@@ -24,6 +24,9 @@ import {
   type JobRecord,
 } from './store/index.ts';
 import { createCleaner } from './list-cleaner.ts';
+import type { JobManager } from './job-manager-types.ts';
+
+export type { JobManager } from './job-manager-types.ts';
 import { createRowExplorer, jobReads, jobViews, summariseJob } from './views/index.ts';
 
 export type JobManagerDeps = {
@@ -34,14 +37,12 @@ export type JobManagerDeps = {
   log?: (message: string) => void;
 };
 
-export type JobManager = ReturnType<typeof createJobManager>;
-
 function userMessage(error: unknown): string {
   if (error instanceof ServiceClientError) return explainClientError(error);
   return error instanceof Error ? error.message : String(error);
 }
 
-export function createJobManager(deps: JobManagerDeps) {
+export function createJobManager(deps: JobManagerDeps): JobManager {
   const store = openJobStore(deps.dataDir);
   const cleaner = createCleaner(store);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -111,7 +112,6 @@ export function createJobManager(deps: JobManagerDeps) {
   }
 
   return {
-    store,
     ...jobReads(store, jobOrThrow, explorer),
 
     /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */

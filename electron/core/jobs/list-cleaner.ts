@@ -35,9 +35,30 @@ export type CleanHooks = {
   pollIntervalMs?: number;
 };
 
-export type Cleaner = ReturnType<typeof createCleaner>;
+/** The one sequence for a list, step by step (the app's job manager) or whole (`sift clean`). */
+export type Cleaner = {
+  /** The job for an input file: its unfinished one (with `resume`), its finished one when unchanged, else a new one. */
+  jobForInput(inputPath: string, settings: JobSettings, policy?: InputPolicy, mode?: KeyMode): Promise<JobRecord>;
+  /** Reads the job's list from its input, if that is still to do. */
+  prepare(job: JobRecord, onProgress?: (progress: JobProgress) => void): Promise<JobRecord>;
+  estimate(job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal): Promise<Cost>;
+  /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
+  run(job: JobRecord, client: ServiceClient, options?: RunOptions): Promise<JobRecord>;
+  cancel(job: JobRecord, client: ServiceClient): Promise<void>;
+  /** Plans checking again what a canceled or failed job left; answers how many addresses that is. */
+  retry(job: JobRecord): number;
+  export(job: JobRecord, outDir: string): Promise<ExportResult>;
+  /** The whole sequence for one input file, to `outDir`. */
+  cleanFile(
+    client: ServiceClient,
+    request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
+    hooks?: CleanHooks,
+  ): Promise<{ job: JobRecord; exported: ExportResult }>;
+  /** Forgets what is kept in memory for a job (its index), when the job is deleted. */
+  forget(jobId: string): void;
+};
 
-export function createCleaner(store: JobStore) {
+export function createCleaner(store: JobStore): Cleaner {
   /** Each job's address index, kept from its import to its last verdict so results need no rebuild. */
   const indexes = new Map<string, AddressIndex>();
   const indexFor = (job: JobRecord) => {
@@ -49,9 +70,7 @@ export function createCleaner(store: JobStore) {
     return index;
   };
 
-  const cleaner = {
-    store,
-
+  const cleaner: Cleaner = {
     /**
      * The job for an input file: its unfinished job (only with `resume`), its finished job when the file
      * and column are unchanged and its verdicts are of the kind `mode` gives (demo verdicts are never handed

@@ -1,9 +1,9 @@
 // A batch as the spec shows it: the batch object and its summary counters, from a stored batch.
 import { batchStatuses, type BatchEstimate, type BatchObject } from '../wire/assumptions.ts';
-import type { PaceEstimate } from './engine/pace-estimate.ts';
+import type { PaceEstimate } from './engines/live/pace-estimate.ts';
 import type { BatchSummary } from '../wire/spec.ts';
 import type { BatchRecord } from './store/batches-store.ts';
-import type { Verdict } from './sandbox-verdicts.ts';
+import type { Verdict } from './engines/engine.ts';
 
 /** The local engine's extras as the wire carries them (see localEngineRowExtras), only those it has. */
 export function verdictExtras(verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply' | 'smtpTls'>): {

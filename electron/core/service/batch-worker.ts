@@ -5,7 +5,7 @@
 // (the sandbox's scripted verdicts) with no pacing asked for is worked in large rounds at once.
 import type { KeyMode } from '../wire/spec.ts';
 import type { SqlConnection } from '../storage/sql-connection.ts';
-import type { VerificationEngine, Verdict } from './sandbox-verdicts.ts';
+import type { VerificationEngine, Verdict } from './engines/engine.ts';
 import type { ServiceConfig } from './service-config.ts';
 import { recordOutcomes, type ProbeOutcome } from './store/batch-lifecycle-store.ts';
 import { pendingRows, runningBatches, type PendingRow } from './store/batches-store.ts';

@@ -5,8 +5,8 @@ import type { SqlConnection } from '../storage/sql-connection.ts';
 import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyRecord } from './store/keys-store.ts';
 import { failBatch } from './store/batch-lifecycle-store.ts';
 import { loadBatch, runningBatches } from './store/batches-store.ts';
-import { estimatePace, type PaceEstimate } from './engine/pace-estimate.ts';
-import { createProxyPool, directEgress } from './engine/proxy-pool.ts';
+import { estimatePace, type PaceEstimate } from './engines/live/pace-estimate.ts';
+import { createProxyPool, directEgress } from './engines/live/proxy-pool.ts';
 import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './store/credits-store.ts';
 import type { RateLimitOperation, RateLimitRule, ServiceConfig } from './service-config.ts';
 import {

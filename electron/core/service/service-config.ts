@@ -1,6 +1,6 @@
 // The embedded service's settings. Defaults follow the spec where it shows a number; the rest are Sift's own.
 import { defaultRateLimits } from '../wire/spec.ts';
-import { smtpSettings, type SmtpSettings } from './engine/smtp-settings.ts';
+import { smtpSettings, type SmtpSettings } from './engines/live/smtp-settings.ts';
 import { maxIndexId } from '../email/address-index.ts';
 import { seqMask } from './store/row-ids.ts';
 

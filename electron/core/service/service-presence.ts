@@ -37,7 +37,7 @@ export async function joinService(
 ): Promise<ServicePresence> {
   const self = { id: newId('proc'), role, host: hostname(), pid: process.pid };
   await registerProcess(db, self);
-  if (db.dialect === 'sqlite') await forgetOtherProcesses(db, self.id);
+  if (db.dialect.oneProcess) await forgetOtherProcesses(db, self.id);
   await letGoOfGoneProcesses(db, config);
 
   let beat: Promise<void> | undefined;

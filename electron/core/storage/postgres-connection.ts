@@ -4,6 +4,7 @@
 // process is run again from the top (its work changes nothing outside the database until it returns).
 import pg from 'pg';
 import type { SqlConnection, SqlValue } from './sql-connection.ts';
+import { postgresDialect } from './sql-dialect.ts';
 
 // Counts, sums and 64-bit keys arrive as numbers: stores take whole keys apart in SQL, never in JS, so
 // every 64-bit value that reaches JS is a count, a seq or a time, all well below 2^53.
@@ -57,7 +58,7 @@ function over(queryable: Queryable, transaction: SqlConnection['transaction'], c
       ...(rowMode ? { rowMode } : {}),
     });
   const connection: SqlConnection = {
-    dialect: 'postgres',
+    dialect: postgresDialect,
     get: async <Row>(text: string, params?: readonly SqlValue[]) =>
       (await query(text, params)).rows[0] as Row | undefined,
     all: async <Row>(text: string, params?: readonly SqlValue[]) => (await query(text, params)).rows as Row[],

@@ -4,9 +4,11 @@
 // it, use that one, never the outer one (on SQLite the outer one waits for the transaction to end).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Database } from './sqlite.ts';
+import { sqliteDialect, type SqlDialect } from './sql-dialect.ts';
+
+export type { SqlDialect } from './sql-dialect.ts';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
-export type SqlDialect = 'sqlite' | 'postgres';
 
 export type SqlConnection = {
   readonly dialect: SqlDialect;
@@ -44,7 +46,7 @@ export function sqliteConnection(db: Database): SqlConnection {
   const statement = (text: string) => sql(db, text);
   /** The statements themselves, run at once: what a transaction's work is given. */
   const inside: SqlConnection = {
-    dialect: 'sqlite',
+    dialect: sqliteDialect,
     get: async <Row>(text: string, params: readonly SqlValue[] = []) =>
       statement(text).get(...(params as SqlValue[])) as Row | undefined,
     all: async <Row>(text: string, params: readonly SqlValue[] = []) =>
@@ -84,7 +86,7 @@ export function sqliteConnection(db: Database): SqlConnection {
   }
 
   return {
-    dialect: 'sqlite',
+    dialect: sqliteDialect,
     get: (text, params) => inTurn(() => inside.get(text, params)),
     all: (text, params) => inTurn(() => inside.all(text, params)),
     arrays: (text, params) => inTurn(() => inside.arrays(text, params)),

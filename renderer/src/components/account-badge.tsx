@@ -1,7 +1,7 @@
 import { formatCount } from '../format.ts';
 import { go } from '../stores/nav-store.ts';
 import { useSettingsStore } from '../stores/settings-store.ts';
-import '../screens/settings-screen.css';
+import './account-badge.css';
 
 /** Demo (a sandbox key) or Live, and a live account's credits, on every screen; a click opens Settings. */
 export function AccountBadge() {

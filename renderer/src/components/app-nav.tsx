@@ -1,4 +1,5 @@
 import { go, screens, screenTitles, useNavStore } from '../stores/nav-store.ts';
+import './app-nav.css';
 
 export function AppNav() {
   const screen = useNavStore((state) => state.screen);

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { sift } from '../bridge.ts';
-import { CleanScreen } from '../screens/clean-screen.tsx';
-import { HistoryScreen } from '../screens/history-screen.tsx';
-import { SettingsScreen } from '../screens/settings-screen.tsx';
-import { CheckScreen } from '../screens/check-screen.tsx';
-import { ServiceScreen } from '../screens/service-screen.tsx';
-import { SetupScreen } from '../screens/setup-screen.tsx';
+import { CleanScreen } from '../screens/clean/clean-screen.tsx';
+import { HistoryScreen } from '../screens/history/history-screen.tsx';
+import { SettingsScreen } from '../screens/settings/settings-screen.tsx';
+import { CheckScreen } from '../screens/check/check-screen.tsx';
+import { ServiceScreen } from '../screens/service/service-screen.tsx';
+import { SetupScreen } from '../screens/setup/setup-screen.tsx';
 import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { Port25Banner } from './port25-banner.tsx';
@@ -17,6 +17,7 @@ import { go, screenTitles, useNavStore, type Screen } from '../stores/nav-store.
 import { AppNav } from './app-nav.tsx';
 import { ScreenBoundary } from './screen-boundary.tsx';
 import { useAppearance } from './appearance-picker.tsx';
+import './app.css';
 
 /** Every screen, one component each, shown under the header. */
 const screenComponents: Record<Screen, () => React.JSX.Element | null> = {

@@ -33,10 +33,10 @@ export function useAppearance(): void {
 export function AppearancePicker() {
   const appearance = useSettingsStore((state) => state.settings?.appearance ?? 'system');
   return (
-    <fieldset className="settings__choices" data-testid="appearance">
-      <legend className="settings__title">Appearance</legend>
+    <fieldset className="choices" data-testid="appearance">
+      <legend className="section-title">Appearance</legend>
       {choices.map(([value, label]) => (
-        <label key={value} className="settings__choice">
+        <label key={value} className="choice">
           <input
             type="radio"
             name="appearance"

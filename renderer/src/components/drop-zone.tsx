@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
+import './drop-zone.css';
 
 type DropZoneProps = { busy: boolean; onFile(file: File): void };
 

@@ -3,7 +3,7 @@ import type { ConnectionTestResult, SettingsView } from '../../../electron/commo
 import { formatCount } from '../format.ts';
 import { settingsActions, useSettingsStore, type HostedForm } from '../stores/settings-store.ts';
 import { useStateResetBy } from '../use-state-reset-by.ts';
-import '../screens/settings-screen.css';
+import './hosted-service-form.css';
 
 const protectionWords: Record<SettingsView['keyProtection'], string> = {
   encrypted: "The key is kept encrypted with your system's keychain.",
@@ -30,7 +30,7 @@ export function describeTest(test: ConnectionTestResult): string {
 function TestSupports({ test }: { test: ConnectionTestResult }) {
   if (!test.ok) return null;
   return (
-    <dl className="settings__supports" data-testid="connection-supports">
+    <dl className="hosted-form__supports" data-testid="connection-supports">
       <dt>Lists are sent</dt>
       <dd>{test.supports.uploads}</dd>
       <dt>Results are read</dt>
@@ -72,8 +72,8 @@ export function HostedServiceForm({ settings, urlLabel = 'Service URL', onSaved 
 
   return (
     <>
-      <form className="settings__form" onSubmit={save}>
-        <label className="settings__field">
+      <form className="form-stack" onSubmit={save}>
+        <label className="form-field">
           <span>{urlLabel}</span>
           <input
             type="url"
@@ -84,12 +84,12 @@ export function HostedServiceForm({ settings, urlLabel = 'Service URL', onSaved 
             autoComplete="url"
           />
         </label>
-        <label className="settings__field">
+        <label className="form-field">
           <span>Name (optional)</span>
           <input type="text" value={form.label} onChange={update('label')} maxLength={100} />
         </label>
         {needsKey ? (
-          <label className="settings__field">
+          <label className="form-field">
             <span>API key</span>
             <input
               type="password"
@@ -102,7 +102,7 @@ export function HostedServiceForm({ settings, urlLabel = 'Service URL', onSaved 
             />
           </label>
         ) : (
-          <p className="settings__key" data-testid="saved-key">
+          <p className="hosted-form__key" data-testid="saved-key">
             API key {hosted?.maskedKey}{' '}
             <button type="button" className="button" onClick={() => setReplacingKey(true)}>
               Replace key

@@ -5,6 +5,7 @@ import { describeTimeLeft, formatDuration } from '../../../electron/common/durat
 import { formatCount } from '../format.ts';
 import { describePhase } from '../phase-words.ts';
 import { DemoNotice } from './demo-notice.tsx';
+import './job-progress.css';
 
 type JobProgressProps = {
   job: JobOverview;

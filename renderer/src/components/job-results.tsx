@@ -13,6 +13,7 @@ import { VerdictChart } from './verdict-chart.tsx';
 import { ListBreakdownView } from './list-breakdown.tsx';
 import { RowExplorer } from './row-explorer.tsx';
 import { cleanActions, type KeepableResult } from '../stores/clean-store.ts';
+import './job-results.css';
 
 type JobResultsProps = {
   job: JobOverview;
@@ -128,7 +129,7 @@ export function JobResults({
         <fieldset className="keep">
           <legend>Keep in the cleaned list</legend>
           {keepableResults.map((result) => (
-            <label key={result} className="keep__option">
+            <label key={result} className="choice">
               <input type="checkbox" checked={keep.includes(result)} onChange={() => toggleKeep(result)} />{' '}
               {labels[result]}
             </label>
@@ -137,7 +138,7 @@ export function JobResults({
         <fieldset className="keep">
           <legend>Also leave out</legend>
           {removable.map(([flag, label]) => (
-            <label key={flag} className="keep__option">
+            <label key={flag} className="choice">
               <input
                 type="checkbox"
                 checked={remove[flag]}
@@ -147,7 +148,7 @@ export function JobResults({
             </label>
           ))}
         </fieldset>
-        <label className="keep__option">
+        <label className="choice">
           <input
             type="checkbox"
             checked={perStatusFiles}

@@ -90,7 +90,7 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
             Only {formatCount(holding)} of {formatCount(job.rows)} rows hold an address in “{columns[job.columnIndex]}”.
             Is this the email column?
           </p>
-          <label className="keep__option">
+          <label className="choice">
             <input type="checkbox" checked={confirmed} onChange={() => setConfirmed(!confirmed)} /> Clean this column
             anyway
           </label>

@@ -1,5 +1,6 @@
 import type { ListPreview as Preview } from '../../../electron/common/contract.ts';
 import { describeDelimiter, formatBytes } from '../format.ts';
+import './list-preview.css';
 
 type ListPreviewProps = { preview: Preview; highlightColumn?: number };
 

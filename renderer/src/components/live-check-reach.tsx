@@ -38,11 +38,11 @@ export function ProxiesField({ rows, onChange }: { rows: ProxyRow[]; onChange(ro
   return (
     <fieldset className="reach__proxies">
       <legend>
-        SOCKS5 proxies <span className="live-checks__hint">(optional; for networks that block port 25)</span>
+        SOCKS5 proxies <span className="hint">(optional; for networks that block port 25)</span>
       </legend>
       {rows.map((row, index) => (
         <div className="reach__proxy" key={index}>
-          <label className="settings__field">
+          <label className="form-field">
             <span>Proxy {index + 1}</span>
             <input
               type="text"
@@ -53,7 +53,7 @@ export function ProxiesField({ rows, onChange }: { rows: ProxyRow[]; onChange(ro
               onChange={(event) => change(index, { address: event.target.value })}
             />
           </label>
-          <label className="settings__field">
+          <label className="form-field">
             <span>Password{row.kept ? ' (saved)' : ''}</span>
             <input
               type="password"
@@ -80,7 +80,7 @@ export function ProxiesField({ rows, onChange }: { rows: ProxyRow[]; onChange(ro
       >
         Add a proxy
       </button>
-      <p className="live-checks__hint">
+      <p className="hint">
         Every conversation with a mail server goes out through one of them; DNS is asked from this computer. Passwords
         are kept encrypted where the system has a keychain, and never shown again.
       </p>
@@ -116,7 +116,7 @@ export function LiveCheckTestButton({ proxies }: { proxies: string[] }) {
       )}
       {test && (
         <div
-          className={`settings__test ${test.usable ? 'settings__test--ok' : 'reach__blocked'}`}
+          className={`test-result ${test.usable ? 'test-result--ok' : 'reach__blocked'}`}
           role="status"
           data-testid="live-check-test"
         >

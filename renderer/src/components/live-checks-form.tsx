@@ -3,6 +3,7 @@ import { useStateResetBy } from '../use-state-reset-by.ts';
 import { engineSettingsSchema, type EngineSettings } from '../../../electron/common/settings-schemas.ts';
 import { serviceActions, useServiceStore } from '../stores/service-store.ts';
 import { LiveCheckTestButton, ProxiesField, proxyRowsOf, proxyTextsOf, type ProxyRow } from './live-check-reach.tsx';
+import './live-checks-form.css';
 
 type Field = { name: keyof EngineSettings; label: string; hint: string; kind: 'text' | 'number' | 'list' };
 
@@ -90,9 +91,9 @@ export function LiveChecksForm() {
       </p>
       <div className="live-checks__fields">
         {fields.map((field) => (
-          <label className="settings__field" key={field.name}>
+          <label className="form-field" key={field.name}>
             <span>
-              {field.label} <span className="live-checks__hint">({field.hint})</span>
+              {field.label} <span className="hint">({field.hint})</span>
             </span>
             <input
               type="text"

@@ -1,5 +1,6 @@
 import { go } from '../stores/nav-store.ts';
 import { useSettingsStore } from '../stores/settings-store.ts';
+import './port25-banner.css';
 
 /**
  * Live checks need the service to reach mail servers on port 25, which most home and office networks

@@ -1,6 +1,7 @@
 import type { JobListItem } from '../../../electron/common/contract.ts';
 import { formatCount } from '../format.ts';
 import { describePhase } from '../phase-words.ts';
+import './recent-jobs.css';
 
 type RecentJobsProps = { jobs: JobListItem[]; onOpen(jobId: string): void };
 

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
@@ -47,6 +47,9 @@ export function RowExplorer({ job }: { job: JobOverview }) {
   const [error, setError] = useState<string>();
   const asked = useRef(new Set<number>());
   const scroller = useRef<HTMLDivElement>(null);
+  /** The row the keyboard is on (one tab stop for the whole grid; the arrow keys move it). */
+  const [activeRow, setActiveRow] = useState(0);
+  const focusAfterMove = useRef(false);
 
   const load = useCallback(
     async (pageIndex: number) => {
@@ -75,6 +78,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
     setPages(new Map());
     setTotal(undefined);
     setError(undefined);
+    setActiveRow(0);
     scroller.current?.scrollTo({ top: 0 });
     void load(0);
   }, [load]);
@@ -91,6 +95,35 @@ export function RowExplorer({ job }: { job: JobOverview }) {
   useEffect(() => {
     for (const item of items) void load(Math.floor(item.index / pageSize));
   }, [items, load]);
+  // A move by keyboard focuses the row it lands on once the virtualiser has drawn it.
+  useEffect(() => {
+    if (!focusAfterMove.current) return;
+    const target = scroller.current?.querySelector<HTMLElement>(`[data-index="${activeRow}"]`);
+    if (!target) return;
+    focusAfterMove.current = false;
+    target.focus();
+  }, [activeRow, items]);
+
+  /** Up and down a row, a page, or to either end, as in a spreadsheet. */
+  const moveByKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const last = (total ?? 0) - 1;
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? rowHeight) / rowHeight) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: activeRow + 1,
+      ArrowUp: activeRow - 1,
+      PageDown: activeRow + page,
+      PageUp: activeRow - page,
+      Home: 0,
+      End: last,
+    };
+    const next = moves[event.key];
+    if (next === undefined || last < 0 || (event.target as HTMLElement).closest('button')) return;
+    event.preventDefault();
+    const row = Math.min(last, Math.max(0, next));
+    focusAfterMove.current = true;
+    setActiveRow(row);
+    virtualizer.scrollToIndex(row, { align: 'auto' });
+  };
 
   /** Accepts or takes back a typo suggestion, for this address or its whole domain, then reads the rows again. */
   const accept = async (target: { addressId: number } | { domain: string }, yes: boolean) => {
@@ -115,7 +148,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
       aria-labelledby="explorer-heading"
       style={{ ['--explorer-columns' as string]: `4rem repeat(${headers.length}, minmax(7rem, 1fr)) 6rem 16rem` }}
     >
-      <h3 id="explorer-heading" className="settings__title">
+      <h3 id="explorer-heading" className="section-title">
         Rows
       </h3>
       <form className="explorer__controls" onSubmit={applySearch}>
@@ -145,55 +178,77 @@ export function RowExplorer({ job }: { job: JobOverview }) {
           {error}
         </div>
       )}
-      <div className="explorer__head" aria-hidden="true">
-        <span>#</span>
-        {headers.map((header, index) => (
-          <span key={index}>{header}</span>
-        ))}
-        <span>Verdict</span>
-        <span>Notes</span>
-      </div>
+      {/* An ARIA grid: a screen reader hears the columns and where it is among every row, though only
+          the rows in view exist; the rows not yet read say so. */}
       <div
-        className="explorer__scroll"
-        ref={scroller}
-        data-testid="explorer"
-        tabIndex={0}
+        role="grid"
         aria-label="Rows of the list"
+        aria-readonly="true"
+        aria-rowcount={(total ?? 0) + 1}
+        aria-colcount={headers.length + 3}
+        // One tab stop inside (the active row); the grid itself is focusable only from script.
+        tabIndex={-1}
+        onKeyDown={moveByKey}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = pages.get(Math.floor(item.index / pageSize))?.[item.index % pageSize];
-            return (
-              <div
-                key={item.key}
-                className="explorer__row"
-                data-testid="explorer-row"
-                style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
-              >
-                {row ? (
-                  <>
-                    <span>{row.row}</span>
-                    {headers.map((_, index) => (
-                      <span key={index}>{row.cells[index] ?? ''}</span>
-                    ))}
-                    <span className={`explorer__verdict--${row.result}`}>{verdictWord(row.result)}</span>
-                    <span className="explorer__notes">
-                      {notesOf(row, job.demo)}
-                      {row.suggestion && !row.duplicate && (
-                        <TypoActions
-                          row={row}
-                          typed={row.cells[job.columnIndex] ?? ''}
-                          onAccept={(target, yes) => void accept(target, yes)}
-                        />
-                      )}
+        <div role="rowgroup">
+          <div className="explorer__head" role="row" aria-rowindex={1}>
+            <span role="columnheader">#</span>
+            {headers.map((header, index) => (
+              <span role="columnheader" key={index}>
+                {header}
+              </span>
+            ))}
+            <span role="columnheader">Verdict</span>
+            <span role="columnheader">Notes</span>
+          </div>
+        </div>
+        <div className="explorer__scroll" ref={scroller} data-testid="explorer" role="rowgroup">
+          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = pages.get(Math.floor(item.index / pageSize))?.[item.index % pageSize];
+              return (
+                <div
+                  key={item.key}
+                  className="explorer__row"
+                  data-testid="explorer-row"
+                  data-index={item.index}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  tabIndex={item.index === activeRow ? 0 : -1}
+                  onFocus={() => setActiveRow(item.index)}
+                  style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+                >
+                  {row ? (
+                    <>
+                      <span role="gridcell">{row.row}</span>
+                      {headers.map((_, index) => (
+                        <span role="gridcell" key={index}>
+                          {row.cells[index] ?? ''}
+                        </span>
+                      ))}
+                      <span role="gridcell" className={`explorer__verdict--${row.result}`}>
+                        {verdictWord(row.result)}
+                      </span>
+                      <span role="gridcell" className="explorer__notes">
+                        {notesOf(row, job.demo)}
+                        {row.suggestion && !row.duplicate && (
+                          <TypoActions
+                            row={row}
+                            typed={row.cells[job.columnIndex] ?? ''}
+                            onAccept={(target, yes) => void accept(target, yes)}
+                          />
+                        )}
+                      </span>
+                    </>
+                  ) : (
+                    <span role="gridcell" aria-colspan={headers.length + 3} className="note">
+                      Reading…
                     </span>
-                  </>
-                ) : (
-                  <span className="note">…</span>
-                )}
-              </div>
-            );
-          })}
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
     </section>

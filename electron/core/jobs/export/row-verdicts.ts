@@ -25,9 +25,16 @@ const closeGraceMs = 5_000;
 
 const readerUrl = threadFile(import.meta.url, './verdict-reader-worker.ts', './verdict-reader-worker.js');
 
-export type RowVerdicts = ReturnType<typeof createRowVerdicts>;
+/** Each row's verdict, in row order, read a few chunks ahead on a thread of its own. */
+export type RowVerdicts = {
+  /** A promise when row `row`'s chunk has not arrived yet (wait for it before `next`); undefined when it has. */
+  readyFor(row: number): Promise<void> | undefined;
+  /** The verdict of row `row`; rows are asked for every one, in order. */
+  next(row: number): RowVerdict | undefined;
+  close(): Promise<void>;
+};
 
-export function createRowVerdicts(listPath: string) {
+export function createRowVerdicts(listPath: string): RowVerdicts {
   const worker = new Worker(readerUrl, { workerData: { listPath } });
   const unpacker = createVerdictUnpacker();
   const arrived: VerdictChunk[] = [];

@@ -1,13 +1,32 @@
 // What the app reads of a job besides its overview: the first rows of its own input, its rows with
 // their verdicts a page at a time (the explorer), and where its addresses live (providers, domains).
 import { AppError } from '../../../common/app-error.ts';
-import type { ExplorerFilter, ListBreakdown, ListPreview } from '../../../common/contract.ts';
+import type { ExplorerFilter, ExplorerRow, ListBreakdown, ListPreview } from '../../../common/contract.ts';
 import { mailboxProviders } from '../../email/mailbox-providers.ts';
 import { previewCsv } from '../../lists/csv-preview.ts';
 import { displayNameOf, type JobRecord, type JobStore } from '../store/index.ts';
 import type { RowExplorer } from './row-explorer.ts';
 
-export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobRecord, explorer: RowExplorer) {
+/** What the app reads of a job besides its overview. */
+export type JobReads = {
+  /** The first rows of the job's own input (a reopened job has no dropped file to read). */
+  preview(jobId: string, maxRows: number): Promise<ListPreview>;
+  /** A page of the job's rows with their verdicts (the row explorer). */
+  rows(
+    jobId: string,
+    page: { offset: number; limit: number; filter: ExplorerFilter; search: string },
+  ): Promise<{ total: number; rows: ExplorerRow[] }>;
+  /** Accepts (or takes back) typo suggestions for one address or every address at a domain. */
+  acceptSuggestions(
+    jobId: string,
+    target: { addressId: number } | { domain: string },
+    accept: boolean,
+  ): { changed: number };
+  /** Mailbox providers and the ten most used domains of the job's addresses to check. */
+  breakdown(jobId: string): ListBreakdown;
+};
+
+export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobRecord, explorer: RowExplorer): JobReads {
   return {
     /** The first rows of the job's own input (a reopened job has no dropped file to read). */
     async preview(jobId: string, maxRows: number): Promise<ListPreview> {

@@ -39,9 +39,21 @@ export function createRowExplorer(store: JobStore): RowExplorer {
     return cache;
   }
 
-  async function keepRowText(job: JobRecord): Promise<void> {
+  /** Each job's keeping of its rows' text while it runs: pages asked for meanwhile wait for the one pass. */
+  const keeping = new Map<string, Promise<void>>();
+
+  function keepRowText(job: JobRecord): Promise<void> {
+    if (store.list(job.id).rowText().rowsKept() === job.rowsTotal) return Promise.resolve();
+    let pass = keeping.get(job.id);
+    if (!pass) {
+      pass = writeRowText(job).finally(() => keeping.delete(job.id));
+      keeping.set(job.id, pass);
+    }
+    return pass;
+  }
+
+  async function writeRowText(job: JobRecord): Promise<void> {
     const text = store.list(job.id).rowText();
-    if (text.rowsKept() === job.rowsTotal) return;
     text.start();
     let chunk: string[][] = [];
     let row = 0;

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { CursorCodec } from '../cursors.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
-import type { VerificationEngine } from '../sandbox-verdicts.ts';
+import type { VerificationEngine } from '../engines/engine.ts';
 import type { RateLimitOperation, ServiceConfig } from '../service-config.ts';
 import type { ApiKeyRecord } from '../store/keys-store.ts';
 

@@ -3,7 +3,7 @@
 // definitive verdict.
 import { checkSyntax } from '../../email/syntax.ts';
 import { verifyRequestSchema } from '../../wire/assumptions.ts';
-import { billableResults, ProbeError } from '../sandbox-verdicts.ts';
+import { billableResults, ProbeError } from '../engines/engine.ts';
 import { verdictExtras } from '../batch-objects.ts';
 import { invalidRequest } from '../service-errors.ts';
 import { assertCanPay, reserveCredits } from '../store/credits-store.ts';

@@ -4,7 +4,7 @@
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import { summaryOf } from '../batch-objects.ts';
-import { billableResults, type Verdict } from '../sandbox-verdicts.ts';
+import { billableResults, type Verdict } from '../engines/engine.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import { ServiceError } from '../service-errors.ts';
 import { discardBatch, loadBatch, lockBatch, type BatchRecord } from './batches-store.ts';

@@ -5,7 +5,7 @@ import type { ResultRow } from '../../wire/spec.ts';
 import { verdictExtras } from '../batch-objects.ts';
 import type { ServiceConfig } from '../service-config.ts';
 import type { BatchRecord } from './batches-store.ts';
-import type { Verdict } from '../sandbox-verdicts.ts';
+import type { Verdict } from '../engines/engine.ts';
 import { afterSeqInBatchSql, withBatchBaseSql } from './row-ids.ts';
 
 export function resultsExpired(config: ServiceConfig, batch: BatchRecord, now: number): boolean {

@@ -3,7 +3,7 @@
 // lifecycle in batch-lifecycle-store.ts.
 import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { checkSyntax } from '../../email/syntax.ts';
-import type { SqlConnection, SqlDialect } from '../../storage/sql-connection.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { assumedErrors, batchStatuses } from '../../wire/assumptions.ts';
 import type { KeyMode } from '../../wire/spec.ts';
 import type { ServiceConfig } from '../service-config.ts';
@@ -11,7 +11,7 @@ import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask, withBatchBaseSql } from './row-ids.ts';
-import type { Verdict } from '../sandbox-verdicts.ts';
+import type { Verdict } from '../engines/engine.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
 export const importing = 'importing';
@@ -49,8 +49,7 @@ export async function loadBatch(db: SqlConnection, id: string): Promise<BatchRec
 
 /** The batch, locked until the transaction ends (on SQLite the one transaction at a time is the lock). */
 export async function lockBatch(db: SqlConnection, id: string): Promise<BatchRecord | undefined> {
-  const forUpdate = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
-  return (await db.get(`SELECT * FROM batches WHERE id = ?${forUpdate}`, [id])) as BatchRecord | undefined;
+  return (await db.get(`SELECT * FROM batches WHERE id = ? ${db.dialect.forUpdate}`, [id])) as BatchRecord | undefined;
 }
 
 /** A batch the key may see: its own mode's batches (sandbox and live data never mix). */
@@ -63,10 +62,8 @@ export async function getBatchFor(db: SqlConnection, id: string, mode: KeyMode):
 }
 
 /** SQL: a new batch's row key. On PostgreSQL several processes make batches at once, so a sequence gives it. */
-const nextRowKeySql: Record<SqlDialect, string> = {
-  sqlite: '(SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches)',
-  postgres: "nextval('batch_row_keys')",
-};
+const nextRowKeySql = (db: SqlConnection) =>
+  db.dialect.nextInSequence('batch_row_keys', '(SELECT COALESCE(MAX(row_key), 0) + 1 FROM batches)');
 
 export async function beginBatch(
   db: SqlConnection,
@@ -79,7 +76,7 @@ export async function beginBatch(
   const id = newId('bat');
   await db.run(
     `INSERT INTO batches (id, key_id, mode, name, status, created_at, import_owner, row_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ${nextRowKeySql[db.dialect]})`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ${nextRowKeySql(db)})`,
     [id, key.id, key.mode, name, importing, now, owner],
   );
   return id;

@@ -1,7 +1,6 @@
 // The paced batch worker's token bucket per mail host, in the database so that every worker on it draws
 // from the same buckets: together they never probe a host faster than its rate.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { jsonListSql } from './json-list-sql.ts';
 
 /** Buckets per upsert: three parameters each. */
 const bucketsPerStatement = 1000;
@@ -22,7 +21,7 @@ export async function takeHostTokens(
     const stored = new Map(
       (
         await tx.arrays<[string, number, number]>(
-          `SELECT bucket, tokens, at FROM host_tokens WHERE bucket IN (${jsonListSql(tx.dialect)})`,
+          `SELECT bucket, tokens, at FROM host_tokens WHERE bucket IN (${tx.dialect.jsonList})`,
           [JSON.stringify([...wanted.keys()])],
         )
       ).map(([bucket, tokens, at]) => [bucket, { tokens, at }]),

@@ -1,8 +1,7 @@
 // What the engine learned about each domain, kept with an expiry: where its mail goes (the DNS answer,
 // for its TTL) and whether it accepts every address (catch-all, for a day by default).
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import type { MailRoute } from '../engine/mx-lookup.ts';
-import { jsonListSql } from './json-list-sql.ts';
+import type { MailRoute } from '../engines/live/mx-lookup.ts';
 
 type Row = { route: string | null; route_expires_at: number; catch_all: number | null; catch_all_expires_at: number };
 
@@ -60,7 +59,7 @@ export async function cachedRoutes(
 ): Promise<Map<string, MailRoute>> {
   const rows = await db.all<{ domain: string; route: string }>(
     `SELECT domain, route FROM mail_domains WHERE route IS NOT NULL AND route_expires_at > ?
-     AND domain IN (${jsonListSql(db.dialect)})`,
+     AND domain IN (${db.dialect.jsonList})`,
     [now, JSON.stringify(domains)],
   );
   return new Map(rows.map((row) => [row.domain, JSON.parse(row.route) as MailRoute]));
@@ -70,7 +69,7 @@ export async function cachedRoutes(
 export async function knownCatchAlls(db: SqlConnection, domains: readonly string[], now: number): Promise<Set<string>> {
   const rows = await db.all<{ domain: string }>(
     `SELECT domain FROM mail_domains WHERE catch_all IS NOT NULL AND catch_all_expires_at > ?
-     AND domain IN (${jsonListSql(db.dialect)})`,
+     AND domain IN (${db.dialect.jsonList})`,
     [now, JSON.stringify(domains)],
   );
   return new Set(rows.map((row) => row.domain));

@@ -4,7 +4,6 @@
 // All of it in the database, so a restart keeps the budgets a host was given and workers sharing a
 // database share them. Open connections are counted per process: a gone process's stop counting.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { jsonListSql } from './json-list-sql.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 
 export type HostPacing = {
@@ -169,7 +168,7 @@ export async function hostPaces(
   keys: readonly string[],
 ): Promise<Map<string, { rate: number; nextSlotAt: number }>> {
   const rows = await db.all<{ key: string; rate: number; next: number }>(
-    `SELECT budget_key AS key, rate, next_slot_at AS next FROM mail_hosts WHERE budget_key IN (${jsonListSql(db.dialect)})`,
+    `SELECT budget_key AS key, rate, next_slot_at AS next FROM mail_hosts WHERE budget_key IN (${db.dialect.jsonList})`,
     [JSON.stringify(keys)],
   );
   return new Map(rows.map((row) => [row.key, { rate: row.rate, nextSlotAt: row.next }]));

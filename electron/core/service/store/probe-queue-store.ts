@@ -3,7 +3,6 @@
 // connection); `probe_domains` says when each domain is next due, so picking work costs the same with
 // ten pending addresses or a million.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { jsonListSql } from './json-list-sql.ts';
 import { batchStatuses } from '../../wire/assumptions.ts';
 import { inBatchSql, rowIdSql, rowKeyOfSql, seqMask } from './row-ids.ts';
 
@@ -101,10 +100,11 @@ export async function renewDomainLeases(
   until: number,
 ): Promise<void> {
   if (domains.length === 0) return;
-  await db.run(
-    `UPDATE probe_domains SET next_at = ? WHERE lease_owner = ? AND domain IN (${jsonListSql(db.dialect)})`,
-    [until, owner, JSON.stringify(domains)],
-  );
+  await db.run(`UPDATE probe_domains SET next_at = ? WHERE lease_owner = ? AND domain IN (${db.dialect.jsonList})`, [
+    until,
+    owner,
+    JSON.stringify(domains),
+  ]);
 }
 
 /**
@@ -158,10 +158,11 @@ export async function nextDueAt(db: SqlConnection): Promise<number | undefined> 
 export async function makeAllDueNow(db: SqlConnection, now: number, busyDomains: readonly string[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.run('UPDATE probe_queue SET not_before = ? WHERE not_before > ?', [now, now]);
-    await tx.run(
-      `UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (${jsonListSql(tx.dialect)})`,
-      [now, now, JSON.stringify(busyDomains)],
-    );
+    await tx.run(`UPDATE probe_domains SET next_at = ? WHERE next_at > ? AND domain NOT IN (${tx.dialect.jsonList})`, [
+      now,
+      now,
+      JSON.stringify(busyDomains),
+    ]);
   });
 }
 

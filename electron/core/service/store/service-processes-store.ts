@@ -1,27 +1,18 @@
 // The service processes working on this database, each seen every few seconds. What a process claims
 // while it works (an upload mid-way, a request mid-way) names it, so that when it stops being seen (a
 // crash, a killed machine) another process can let its claims go, and never those of a living one.
-import type { SqlConnection, SqlDialect } from '../../storage/sql-connection.ts';
+import type { SqlConnection } from '../../storage/sql-connection.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
 /** SQL: the ids of the processes still alive (gone ones are forgotten before their claims are let go). */
 export const livingProcessesSql = 'SELECT id FROM service_processes';
 
-/**
- * SQL: the database's own clock, in milliseconds since the epoch. Whether a process is alive is judged
- * by one clock, whatever each machine's says.
- */
-const databaseNowSql = (dialect: SqlDialect) =>
-  dialect === 'postgres'
-    ? 'CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS DOUBLE PRECISION)'
-    : "((julianday('now') - 2440587.5) * 86400000.0)";
-
 export async function registerProcess(
   db: SqlConnection,
   process: { id: string; role: ProcessRole; host: string; pid: number },
 ): Promise<void> {
-  const now = databaseNowSql(db.dialect);
+  const now = db.dialect.nowMs;
   await db.run(
     `INSERT INTO service_processes (id, role, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ${now}, ${now})`,
     [process.id, process.role, process.host, process.pid],
@@ -30,10 +21,7 @@ export async function registerProcess(
 
 /** Says the process is alive; false when it had been taken for gone (and what it claimed let go). */
 export async function markSeen(db: SqlConnection, id: string): Promise<boolean> {
-  const { changes } = await db.run(
-    `UPDATE service_processes SET seen_at = ${databaseNowSql(db.dialect)} WHERE id = ?`,
-    [id],
-  );
+  const { changes } = await db.run(`UPDATE service_processes SET seen_at = ${db.dialect.nowMs} WHERE id = ?`, [id]);
   return changes > 0;
 }
 
@@ -44,7 +32,7 @@ export async function forgetOtherProcesses(db: SqlConnection, id: string): Promi
 
 /** Forgets the processes not seen for `goneAfterMs`; answers how many. */
 export async function forgetGoneProcesses(db: SqlConnection, goneAfterMs: number): Promise<number> {
-  const cutoff = `${databaseNowSql(db.dialect)} - CAST(? AS DOUBLE PRECISION)`;
+  const cutoff = `${db.dialect.nowMs} - CAST(? AS DOUBLE PRECISION)`;
   return (await db.run(`DELETE FROM service_processes WHERE seen_at < ${cutoff}`, [goneAfterMs])).changes;
 }
 

@@ -1,8 +1,7 @@
 // Writing a round's verdicts into a batch's rows. SQLite runs one prepared statement per row in-process;
 // PostgreSQL is a round trip per statement, so there a round's rows go in a few statements of many rows.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import type { Verdict } from '../sandbox-verdicts.ts';
-import { jsonListSql } from './json-list-sql.ts';
+import type { Verdict } from '../engines/engine.ts';
 import { rowIdSql, seqMask } from './row-ids.ts';
 
 export type VerdictWrite = { seq: number; verdict: Verdict; billed: boolean; fromFree: boolean; resultSeq: number };
@@ -12,7 +11,7 @@ export async function stillPending(db: SqlConnection, rowKey: number, seqs: read
   if (seqs.length === 0) return new Set();
   const rows = await db.arrays<[number]>(
     `SELECT id & ${seqMask} FROM batch_rows
-     WHERE id IN (SELECT ${rowIdSql('?', 'list.value')} FROM (${jsonListSql(db.dialect)}) AS list)
+     WHERE id IN (SELECT ${rowIdSql('?', 'list.value')} FROM (${db.dialect.jsonList}) AS list)
      AND result IS NULL`,
     [rowKey, JSON.stringify(seqs)],
   );
@@ -60,7 +59,7 @@ const valueRow = `(${valueTypes.map((type) => `CAST(? AS ${type})`).join(', ')})
  */
 export async function writeVerdicts(db: SqlConnection, rowKey: number, writes: readonly VerdictWrite[]) {
   let written = 0;
-  if (db.dialect === 'sqlite') {
+  if (db.dialect.statementPerRow) {
     const write = `UPDATE batch_rows SET result = ?, reason = ?, role = ?, disposable = ?, billed = ?, billed_free = ?,
        provider = ?, free = ?, smtp_reply = ?, smtp_tls = ?, result_key = ${rowIdSql('?', '?')}
        WHERE id = ${rowIdSql('?', '?')} AND result IS NULL`;

@@ -6,7 +6,6 @@
 // that moment (SKIP LOCKED), so workers never queue behind one another; SQLite has one writer.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { rowIdSql, rowKeyOfSql } from './row-ids.ts';
-import { jsonListSql } from './json-list-sql.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 
 /** Rows per chunk. */
@@ -47,19 +46,18 @@ export async function claimChunks(
   leaseUntil: number,
   limit: number,
 ): Promise<ClaimedChunk[]> {
-  const skipLocked = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return db.transaction(async (tx) => {
     // The holder before, if any: a chunk handed back has none, one whose lease ran out names its holder.
     const picked = await tx.all<{ chunk: number; previous: string | null }>(
       `SELECT chunk, owner AS previous FROM work_chunks WHERE batch_id = ? AND done = 0
        AND (lease_until <= ? OR owner IS NULL OR owner NOT IN (${livingProcessesSql}))
-       ORDER BY chunk LIMIT ? ${skipLocked}`,
+       ORDER BY chunk LIMIT ? ${tx.dialect.skipLocked}`,
       [batchId, now, limit],
     );
     if (picked.length === 0) return [];
     await tx.run(
       `UPDATE work_chunks SET owner = ?, lease_until = ? WHERE batch_id = ?
-       AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${jsonListSql(tx.dialect)}) AS list)`,
+       AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${tx.dialect.jsonList}) AS list)`,
       [owner, leaseUntil, batchId, JSON.stringify(picked.map((row) => row.chunk))],
     );
     return picked
@@ -78,7 +76,7 @@ export async function renewChunks(
 ): Promise<void> {
   if (chunks.length === 0) return;
   await db.run(
-    `UPDATE work_chunks SET lease_until = ? WHERE batch_id = ? AND owner = ? AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${jsonListSql(db.dialect)}) AS list)`,
+    `UPDATE work_chunks SET lease_until = ? WHERE batch_id = ? AND owner = ? AND chunk IN (SELECT CAST(value AS INTEGER) FROM (${db.dialect.jsonList}) AS list)`,
     [leaseUntil, batchId, owner, JSON.stringify(chunks.map((range) => range.chunk))],
   );
 }

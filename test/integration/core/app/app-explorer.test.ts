@@ -48,7 +48,13 @@ describe('row explorer', () => {
       const page = (request: { offset: number; limit: number; filter?: string; search?: string }) =>
         call<{ total: number; rows: ExplorerRow[] }>(runtime, 'jobs:rows', { jobId: created.jobId, ...request });
 
-      const last = await page({ offset: rows - 1, limit: 5 });
+      // The first look at a list keeps its rows' text in one pass, however many pages are asked for at once.
+      const [first, , last] = await Promise.all([
+        page({ offset: 0, limit: 5 }),
+        page({ offset: 200, limit: 5 }),
+        page({ offset: rows - 1, limit: 5 }),
+      ]);
+      expect(first.rows[0]).toMatchObject({ row: 1, cells: ['1', emailOf(1), 'Name 1'] });
       expect(last.total).toBe(rows);
       expect(last.rows).toEqual([
         expect.objectContaining({ row: rows, cells: [String(rows), emailOf(rows), `Name ${rows}`] }),

@@ -25,7 +25,7 @@ function expectRateHeaders(response: ApiResponse) {
 
 describe('the store', () => {
   it('is the database this run of the suite names (SQLite, or PostgreSQL on its run)', () => {
-    expect(service.db.dialect).toBe(testDatabase);
+    expect(service.db.dialect.name).toBe(testDatabase);
   });
 });
 

@@ -3,7 +3,7 @@
 // database, and what it wrote is whole.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sandboxEngine } from '../../../../electron/core/service/sandbox-verdicts.ts';
+import { sandboxEngine } from '../../../../electron/core/service/engines/sandbox-engine.ts';
 import { openServiceStore, startVerificationService } from '../../../../electron/core/service/verification-service.ts';
 import { addresses, testServicePlace, waitFor } from '../../../support/service-harness.ts';
 

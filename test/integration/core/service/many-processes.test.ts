@@ -17,7 +17,7 @@ import {
 import { worstExcess } from '../../../support/pacing.ts';
 import { startReceiver } from '../../../support/webhook-receiver.ts';
 import { startSocks5Server } from '../../../support/socks5-server.ts';
-import { parseProxyUrl } from '../../../../electron/core/service/engine/socks-proxy.ts';
+import { parseProxyUrl } from '../../../../electron/core/service/engines/live/socks-proxy.ts';
 
 const children: ChildService[] = [];
 let world: MailWorld | undefined;

@@ -28,6 +28,6 @@ describe(`transactions on ${testDatabase}`, () => {
       });
     await Promise.all(Array.from({ length: 20 }, increment));
     expect((await db.get<{ value: number }>('SELECT value FROM counter WHERE id = 1'))!.value).toBe(20);
-    expect(db.dialect).toBe(testDatabase);
+    expect(db.dialect.name).toBe(testDatabase);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stageChunk } from '../../../../electron/core/service/http/batch-handlers.ts';
-import { sandboxEngine } from '../../../../electron/core/service/sandbox-verdicts.ts';
+import { sandboxEngine } from '../../../../electron/core/service/engines/sandbox-engine.ts';
 import {
   openServiceStore,
   startVerificationService,

@@ -1,0 +1,33 @@
+// The app's jobs as main offers them to the handlers (job-manager.ts implements it).
+import type { ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
+import type { JobSettings } from './job-settings.ts';
+import type { JobReads } from './views/index.ts';
+
+export type JobManager = JobReads & {
+  /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
+  create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview>;
+  get(jobId: string): Promise<JobOverview>;
+  /** Every job, newest first, for History and the recent lists. */
+  list(): JobListItem[];
+  /** Reads the list again with another column as the address; nothing has been sent for it. */
+  remap(jobId: string, column: string): Promise<JobOverview>;
+  /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
+  delete(jobId: string): Promise<{ freedBytes: number }>;
+  /** What Sift keeps in its data folder, in bytes. */
+  dataUsage(): Promise<{ bytes: number }>;
+  /** Sends the list (the first `limit` addresses, when given) and reads its verdicts back, in the background. */
+  start(jobId: string, limit?: number): Promise<JobOverview>;
+  /** Checks again what a canceled or stopped job left unchecked. */
+  retry(jobId: string): Promise<JobOverview>;
+  /** Stops the job: parts not sent are never sent, running batches are canceled, what was checked is kept. */
+  cancel(jobId: string): Promise<JobOverview>;
+  /** Writes the job's outputs as chosen, into its export folder. */
+  export(
+    jobId: string,
+    choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles'>>,
+  ): Promise<{ files: ExportFile[]; summary: ListSummary }>;
+  /** After a restart: jobs that were sending or reading carry on by themselves. */
+  resumeUnfinished(): void;
+  /** Lets running jobs pause where they are and closes the store. */
+  close(): Promise<void>;
+};

@@ -1,0 +1,298 @@
+// The local verification engine for live keys: real DNS and SMTP checks, paced per mail host. The
+// batch worker calls `runQueue` each round; it starts a conversation for every due domain whose host
+// has budget, up to the global concurrency cap, and each conversation writes its own verdicts. All
+// state (queue, budgets, domain findings) is in the service's store; only open sockets live here.
+import type { SqlConnection } from '../../../storage/sql-connection.ts';
+import type { ServiceConfig } from '../../service-config.ts';
+import type { SmtpSettings } from './smtp-settings.ts';
+import { ProbeError, type VerificationEngine } from '../engine.ts';
+import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
+import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../../store/mail-hosts-store.ts';
+import { port25Finding, takePort25Recheck } from '../../store/port25-store.ts';
+import {
+  dueDomains,
+  enqueueLiveBatches,
+  renewDomainLeases,
+  takeDomainWork,
+  type QueuedAddress,
+} from '../../store/probe-queue-store.ts';
+import { renewEveryMs, tellTakeover } from '../../work-leases.ts';
+import { outcomeWrites } from './outcome-writes.ts';
+import { probeDomain, type DomainProbe } from './domain-prober.ts';
+import { learnFromProbe } from './probe-learning.ts';
+import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
+import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
+import { createProxyPool, directEgress } from './proxy-pool.ts';
+import { estimatePace, type PaceEstimate } from './pace-estimate.ts';
+import { ProxyFailure } from './socks-proxy.ts';
+import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
+
+export type LiveEngine = VerificationEngine & {
+  /** Starts conversations for due work; answers how many it started. */
+  runQueue(): Promise<number>;
+  /** New settings (a proxy added in the app, say) for every conversation started from now on. */
+  reconfigure(settings: SmtpSettings): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/** A batch's estimate is worked out at most this often; status calls in between get the last one. */
+const estimateEveryMs = 2000;
+
+const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
+
+export function createLiveEngine(
+  db: SqlConnection,
+  config: ServiceConfig,
+  /** This process's id: the owner of the connections it opens. */
+  owner: string,
+): LiveEngine {
+  // Replaced whole by `reconfigure`; a conversation under way keeps the settings it started with.
+  let settings = config.smtp;
+  let lookup = createMailRouteLookup({ ...settings });
+  let proxies = createProxyPool(settings.proxies, settings.connectRetryMs);
+  const tasks = new Set<Promise<void>>();
+  /** Domains a conversation of this process is working on (their queue leases stand). */
+  const busyDomains = new Set<string>();
+  let wake = () => {};
+  let stopping = false;
+  const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
+  const estimates = new Map<number, { at: number; estimate: PaceEstimate }>();
+  /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
+  let ready = capHostRates(db, settings);
+  // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
+  ready.catch(() => undefined);
+
+  async function routeOf(domain: string): Promise<MailRoute> {
+    const cached = await cachedRoute(db, domain, config.now());
+    if (cached) return cached;
+    const route = await lookup(domain);
+    if (!stopping) await storeRoute(db, domain, route, config.now());
+    return route;
+  }
+
+  /** One paced conversation; resolves with the probe and the budget key it spent. */
+  async function converse(
+    domain: string,
+    route: Extract<MailRoute, { kind: 'hosts' }>,
+    addresses: string[],
+  ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
+    // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
+    const [smtp, pool] = [settings, proxies];
+    const egress = pool.pick(domain, config.now());
+    if ('retryAt' in egress) return egress;
+    // The budget of the first host, which is the one asked unless it cannot be reached.
+    const key = budgetKeyOf(route.hosts[0]!, egress.label);
+    const knownCatchAll = await cachedCatchAll(db, domain, config.now());
+    const reservation = await reserveHost(db, key, owner, config.now(), smtp);
+    if ('retryAt' in reservation) return reservation;
+    const nextSlot = async () => {
+      if (stopping) return false;
+      const at = await takeSlot(db, key, config.now(), smtp);
+      if (at === undefined) return false;
+      const wait = at - config.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (stopping) return false;
+      await probeSent(db, key, config.now());
+      return true;
+    };
+    let probe: DomainProbe | undefined;
+    const proxyFailed = (failure: ProxyFailure) => {
+      if (egress.via && pool.failed(egress.via, config.now())) {
+        console.error(`sift service: ${failure.message}. Its work goes to the other proxies, or waits for it.`);
+      }
+    };
+    try {
+      const via = egress.via ? { via: egress.via } : {};
+      probe = await probeDomain({
+        domain,
+        hosts: route.hosts,
+        addresses,
+        knownCatchAll,
+        settings: smtp,
+        nextSlot,
+        ...via,
+      });
+      if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
+      return { probe };
+    } catch (error) {
+      if (!(error instanceof ProxyFailure)) throw error;
+      proxyFailed(error);
+      // No mail server was asked: the addresses wait for another way out, with no try counted.
+      const next = pool.pick(domain, config.now());
+      return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
+    } finally {
+      if (!stopping) {
+        await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), smtp);
+      }
+    }
+  }
+
+  async function work(domain: string, items: QueuedAddress[]): Promise<void> {
+    const now = config.now();
+    const route = await routeOf(domain);
+    if (stopping) return;
+    if (route.kind === 'dns_failed') {
+      const decisions: Decisions = { verdicts: [], retries: [] };
+      const context = { domain, provider: 'Other' as const, settings, now };
+      for (const item of items) retryOrGiveUp(item, 'dns_failed', route.message, context, decisions);
+      return write(domain, decisions);
+    }
+    if (route.kind === 'no_mail') {
+      return write(
+        domain,
+        sameVerdict(items, domain, 'Other', { result: 'invalid', reason: noMailReason[route.reason] }),
+      );
+    }
+    const provider = providerOfMailHost(route.hosts[0]!.name);
+    const finding = await port25Finding(db);
+    if (finding.state === 'blocked' && !(await takePort25Recheck(db, now, settings.connectRetryMs))) {
+      return write(domain, sameVerdict(items, domain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+    }
+    const answer = await converse(
+      domain,
+      route,
+      items.map((item) => rcptAddress(item.email, domain)),
+    );
+    if (stopping) return;
+    if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
+    await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains);
+    const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
+    await write(domain, decideProbe(items, answer.probe, context));
+  }
+
+  // The domains this process works are held on a short lease, renewed while it lives: after a crash
+  // another worker takes them up within a lease of the last renewal.
+  const lease = (now: number) => ({ owner, until: now + config.workLeaseMs });
+  const renewal = setInterval(() => {
+    if (busyDomains.size === 0 || stopping) return;
+    renewDomainLeases(db, owner, [...busyDomains], lease(config.now()).until).catch((error: unknown) =>
+      console.error('sift service: could not renew the hold on the domains being checked:', error),
+    );
+  }, renewEveryMs(config.workLeaseMs));
+  renewal.unref();
+
+  return {
+    async runQueue() {
+      if (stopping) return 0;
+      await ready;
+      const now = config.now();
+      await enqueueLiveBatches(db, now);
+      const room = settings.concurrency - tasks.size;
+      if (room <= 0) return 0;
+      let started = 0;
+      for (const domain of await dueDomains(db, now, room)) {
+        if (stopping) break;
+        const { items, takenFrom } = await takeDomainWork(db, domain, now, settings.rcptPerConnection, lease(now));
+        if (items.length === 0) continue;
+        if (takenFrom && takenFrom !== owner) tellTakeover(`the addresses at ${domain}`, takenFrom);
+        started += 1;
+        busyDomains.add(domain);
+        const task = work(domain, items)
+          .catch(async (error: unknown) => {
+            if (stopping) return;
+            console.error(`sift service: checking ${domain} failed:`, error);
+            await checkFailed(domain, items, error);
+          })
+          .finally(() => {
+            tasks.delete(task);
+            busyDomains.delete(domain);
+            wake();
+          });
+        tasks.add(task);
+      }
+      return started;
+    },
+
+    async verify(local, asciiDomain) {
+      await ready;
+      const route = await routeOf(asciiDomain);
+      const email = `${local}@${asciiDomain}`;
+      const item: QueuedAddress = { batchId: '', seq: 0, email, tries: Number.MAX_SAFE_INTEGER };
+      const one = (decisions: Decisions) => {
+        const verdict = decisions.verdicts[0]?.verdict;
+        if (!verdict) throw new ProbeError('The mail host could not be checked now.');
+        return verdict;
+      };
+      if (route.kind === 'dns_failed') throw new ProbeError(route.message);
+      if (route.kind === 'no_mail') {
+        return one(
+          sameVerdict([item], asciiDomain, 'Other', { result: 'invalid', reason: noMailReason[route.reason] }),
+        );
+      }
+      const provider = providerOfMailHost(route.hosts[0]!.name);
+      if ((await port25Finding(db)).state === 'blocked') {
+        return one(sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+      }
+      // One address asked now waits its turn in the host's budget, but not for long.
+      const deadline = config.now() + settings.timeoutMs;
+      for (;;) {
+        const answer = await converse(asciiDomain, route, [email]);
+        if ('probe' in answer) {
+          await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains);
+          const context = {
+            domain: asciiDomain,
+            provider,
+            settings,
+            now: config.now(),
+            port25: (await port25Finding(db)).state,
+          };
+          // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
+          return one(
+            decideProbe([item], answer.probe, {
+              ...context,
+              port25: context.port25 === 'unchecked' ? 'open' : context.port25,
+            }),
+          );
+        }
+        if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, answer.retryAt - config.now())));
+      }
+    },
+
+    onWorkFreed(callback) {
+      wake = callback;
+    },
+
+    async estimate(rowKey) {
+      // Status is asked often; the queue is grouped at most once per interval for each batch.
+      const now = config.now();
+      const cached = estimates.get(rowKey);
+      if (cached && now - cached.at < estimateEveryMs) return cached.estimate;
+      const egressOf = (domain: string) => {
+        const egress = proxies.pick(domain, now);
+        return 'label' in egress ? egress.label : directEgress;
+      };
+      const estimate = await estimatePace(db, rowKey, settings, egressOf, now);
+      // None yet (not queued until the next round) is asked again next time.
+      if (estimate) estimates.set(rowKey, { at: now, estimate });
+      if (estimates.size > 100) estimates.delete(estimates.keys().next().value!);
+      return estimate;
+    },
+
+    async reconfigure(next) {
+      await ready.catch(() => undefined);
+      settings = next;
+      lookup = createMailRouteLookup({ ...next });
+      proxies = createProxyPool(next.proxies, next.connectRetryMs);
+      ready = capHostRates(db, next);
+      ready.catch(() => undefined);
+      await ready;
+    },
+
+    async stop() {
+      stopping = true;
+      clearInterval(renewal);
+      // The reset at start is done before the caller closes the store.
+      await ready.catch(() => undefined);
+      if (tasks.size === 0) return;
+      // Conversations end within their timeout; a stop waits for them only briefly, and the timer must
+      // not keep the process alive after they have ended.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...tasks]),
+        new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}

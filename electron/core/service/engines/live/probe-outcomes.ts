@@ -1,0 +1,135 @@
+// Turns what a conversation (or DNS, or the port-25 finding) said into what happens to each queued
+// address: a verdict now, or another try later on the schedule its trouble calls for. Only a
+// definitive verdict is ever billed; everything here that is not one is `unknown` or tried again.
+import { isDisposableDomain, isRoleLocalPart } from '../../../email/address-lists.ts';
+import type { MailboxProvider } from '../../../email/mailbox-providers.ts';
+import type { Verdict } from '../engine.ts';
+import type { Port25State } from '../../store/port25-store.ts';
+import type { QueuedAddress } from '../../store/probe-queue-store.ts';
+import type { DomainProbe } from './domain-prober.ts';
+import { isFreeMailboxDomain } from './mail-hosts.ts';
+import type { SmtpSettings } from './smtp-settings.ts';
+
+export type Decisions = {
+  verdicts: { batchId: string; seq: number; verdict: Verdict }[];
+  retries: { batchId: string; seq: number; notBefore: number }[];
+};
+
+type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'no_connect' | 'timeout' | 'dns_failed';
+
+export const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
+export const rcptAddress = (email: string, asciiDomain: string) => `${localPartOf(email)}@${asciiDomain}`;
+
+export function verdictFor(
+  email: string,
+  domain: string,
+  provider: MailboxProvider,
+  outcome: { result: string; reason: string; reply?: string; tls?: Verdict['smtpTls'] },
+): Verdict {
+  return {
+    result: outcome.result,
+    reason: outcome.reason,
+    role: isRoleLocalPart(localPartOf(email)),
+    disposable: isDisposableDomain(domain),
+    provider,
+    free: isFreeMailboxDomain(domain),
+    ...(outcome.reply ? { smtpReply: outcome.reply } : {}),
+    ...(outcome.tls ? { smtpTls: outcome.tls } : {}),
+  };
+}
+
+/** Every address gets the same verdict (a domain with no mail, a blocked port). */
+export function sameVerdict(
+  work: readonly QueuedAddress[],
+  domain: string,
+  provider: MailboxProvider,
+  outcome: { result: string; reason: string; reply?: string },
+): Decisions {
+  return {
+    verdicts: work.map((item) => ({ ...item, verdict: verdictFor(item.email, domain, provider, outcome) })),
+    retries: [],
+  };
+}
+
+/** Another try on the schedule for its trouble, or `unknown` with that trouble as reason once tries run out. */
+export function retryOrGiveUp(
+  item: QueuedAddress,
+  trouble: Retry,
+  reply: string | undefined,
+  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number },
+  decisions: Decisions,
+): void {
+  const { settings, now } = context;
+  const schedule = settings.greylistRetryMs;
+  if (item.tries < schedule.length) {
+    // Greylisting wants minutes; a busy host its back-off; a host that could not be reached, a short wait.
+    const wait =
+      trouble === 'greylisted'
+        ? schedule[item.tries]!
+        : trouble === 'host_busy'
+          ? settings.backoffMs
+          : settings.connectRetryMs;
+    decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore: now + wait });
+    return;
+  }
+  decisions.verdicts.push({
+    batchId: item.batchId,
+    seq: item.seq,
+    verdict: verdictFor(item.email, context.domain, context.provider, {
+      result: 'unknown',
+      reason: trouble,
+      ...(reply ? { reply } : {}),
+    }),
+  });
+}
+
+/** What one conversation decided for each address it was given. */
+export function decideProbe(
+  work: readonly QueuedAddress[],
+  probe: DomainProbe,
+  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number; port25: Port25State },
+): Decisions {
+  const decisions: Decisions = { verdicts: [], retries: [] };
+  const reached = probe.attempts.some((attempt) => !attempt.failure);
+  const lastFailure = probe.attempts.at(-1)?.failure;
+  for (const item of work) {
+    const outcome = probe.outcomes.get(rcptAddress(item.email, context.domain));
+    if (outcome?.kind === 'verdict') {
+      decisions.verdicts.push({
+        batchId: item.batchId,
+        seq: item.seq,
+        verdict: verdictFor(item.email, context.domain, context.provider, {
+          ...outcome,
+          ...(probe.tls ? { tls: probe.tls } : {}),
+        }),
+      });
+    } else if (outcome?.kind === 'retry') {
+      retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions);
+    } else if (!reached && lastFailure) {
+      const trouble = lastFailure.kind === 'timeout' ? 'timeout' : 'no_connect';
+      if (context.port25 === 'blocked') {
+        decisions.verdicts.push({
+          batchId: item.batchId,
+          seq: item.seq,
+          verdict: verdictFor(item.email, context.domain, context.provider, {
+            result: 'unknown',
+            reason: 'port_25_blocked',
+          }),
+        });
+      } else if (context.port25 === 'open') {
+        // Other mail servers answer us, so this one is down or drops strangers: that is the answer.
+        decisions.verdicts.push({
+          batchId: item.batchId,
+          seq: item.seq,
+          verdict: verdictFor(item.email, context.domain, context.provider, {
+            result: 'unknown',
+            reason: trouble,
+            reply: lastFailure.message,
+          }),
+        });
+      } else retryOrGiveUp(item, trouble, lastFailure.message, context, decisions);
+    }
+    // Not asked (no slot came in time): it stays queued as it was, and that was not a try.
+  }
+  return decisions;
+}

@@ -1,0 +1,61 @@
+// The politeness bound as a time left: the slowest server the batch has work at, or the whole queue over
+// the connections, whichever is longer; it follows each server's pace (halved after a 421).
+import { describe, expect, it } from 'vitest';
+import { describeTimeLeft } from '../../../../../../electron/common/durations.ts';
+import {
+  estimateFromLoads,
+  type BudgetPace,
+} from '../../../../../../electron/core/service/engines/live/pace-estimate.ts';
+
+const now = 1_000_000;
+const load = (domain: string, pending: number, mine = pending, latestAt = 0) => ({
+  domain,
+  pending,
+  mine,
+  latestAt,
+  extraProbes: 0,
+});
+
+describe('the politeness bound', () => {
+  const paces: Record<string, BudgetPace> = {
+    'ms.test': { key: 'provider:Microsoft', name: 'Microsoft', rate: 2, nextSlotAt: 0 },
+    'tenant.test': { key: 'provider:Microsoft', name: 'Microsoft', rate: 2, nextSlotAt: 0 },
+    'shop.test': { key: 'server:10.0.0.1', name: 'mx.shop.test', rate: 2, nextSlotAt: 0 },
+  };
+  const budgetOf = (domain: string) => paces[domain]!;
+
+  it('is the slowest server the batch has work at, counting every batch queued there', () => {
+    const estimate = estimateFromLoads(
+      [load('ms.test', 400, 300), load('tenant.test', 200, 0), load('shop.test', 100)],
+      budgetOf,
+      20,
+      now,
+    );
+    // Microsoft: 600 addresses (two domains, one budget) at 2 a second.
+    expect(estimate).toEqual({ secondsLeft: 300, largest: { name: 'Microsoft', pending: 300 } });
+  });
+
+  it('doubles when a server halves its pace, and waits out a server that asked for a pause', () => {
+    const halved = { ...paces['shop.test']!, rate: 1, nextSlotAt: now + 60_000 };
+    expect(estimateFromLoads([load('shop.test', 100)], () => halved, 20, now)).toMatchObject({ secondsLeft: 160 });
+  });
+
+  it('is never less than the whole queue over the connections, nor than a greylisting wait', () => {
+    const many = Array.from({ length: 40 }, (_, i) => load(`d${i}.test`, 10, i === 0 ? 10 : 0));
+    const own = (domain: string): BudgetPace => ({ key: domain, name: domain, rate: 1, nextSlotAt: 0 });
+    // 40 servers of 10 s each over 20 connections: 20 s, though the batch's own server needs 10.
+    expect(estimateFromLoads(many, own, 20, now)?.secondsLeft).toBe(20);
+    expect(estimateFromLoads([load('g.test', 1, 1, now + 600_000)], own, 20, now)?.secondsLeft).toBe(600);
+  });
+
+  it('has nothing to say for a batch with no work queued', () => {
+    expect(estimateFromLoads([load('shop.test', 10, 0)], budgetOf, 20, now)).toBeUndefined();
+  });
+
+  it('reads as a person says it', () => {
+    expect(describeTimeLeft(12_000, { largest: { name: 'Microsoft', pending: 41_000 } })).toBe(
+      'about 3 h 20 min at a polite pace; most of it 41,000 addresses at Microsoft',
+    );
+    expect(describeTimeLeft(90)).toBe('about 1 min 30 s left');
+  });
+});
