@@ -49,6 +49,8 @@ export default defineConfig(({ mode }) => {
       test: {
         environment: 'node',
         testTimeout: 20_000,
+        // Two files at a time on two cores: most tests wait on sockets and timers, not on the CPU.
+        maxWorkers: 2,
         projects: [
           {
             extends: true,

@@ -5,7 +5,7 @@ export default defineConfig({
   testDir: '.',
   outputDir: '../../test-results/e2e',
   timeout: 30_000,
-  workers: 1,
+  workers: 2,
   reporter: [['list']],
   use: {
     browserName: 'chromium',

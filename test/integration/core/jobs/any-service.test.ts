@@ -13,7 +13,7 @@ import { runSift } from '../../../support/run-sift.ts';
 import { apiClient, startTestService } from '../../../support/service-harness.ts';
 import { startSpecPeer } from '../../../support/spec-peer.ts';
 
-const rows = 8000;
+const rows = 3000;
 const sandboxKey = 'svc_test_peer0123456789abcdef';
 let root: string;
 let service: VerificationService;
