@@ -27,7 +27,6 @@ import {
   jobProgressSchema,
 } from './job-schemas.ts';
 
-export { exportKinds } from './job-schemas.ts';
 export type { ExportFile, ExportKind, JobListItem, JobOverview } from './job-schemas.ts';
 
 export type {
@@ -41,7 +40,7 @@ export type {
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
 
 /** A file the user dropped or chose, as main can find it. */
-export const fileRefSchema = z.discriminatedUnion('kind', [
+const fileRefSchema = z.discriminatedUnion('kind', [
   // Electron: the preload asks Electron for the dropped file's path.
   z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
   // Web host: the browser streams the file to main first and gets this id back.
@@ -49,7 +48,7 @@ export const fileRefSchema = z.discriminatedUnion('kind', [
 ]);
 export type FileRef = z.infer<typeof fileRefSchema>;
 
-export const listPreviewSchema = z.object({
+const listPreviewSchema = z.object({
   fileName: z.string(),
   sizeBytes: z.number().int().nonnegative(),
   delimiter: z.string(),
@@ -60,7 +59,7 @@ export const listPreviewSchema = z.object({
 });
 export type ListPreview = z.infer<typeof listPreviewSchema>;
 
-export const appInfoSchema = z.object({
+const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
   transport: z.enum(['ipc', 'web']),
@@ -246,7 +245,7 @@ export const events = {
   }),
 } as const;
 
-export type Calls = typeof calls;
+type Calls = typeof calls;
 /** What a person chooses before an export: what the cleaned list keeps and which files are written. */
 export type ExportChoices = Required<Omit<z.output<(typeof calls)['jobs:export']['request']>, 'jobId'>>;
 export type CallName = keyof Calls;
@@ -264,18 +263,16 @@ export const eventNames = Object.keys(events) as EventName[];
 /** What every call answers on either transport: errors travel as data, so their codes survive IPC. */
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
-export const errorCodes = [
-  'bad_request',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'unreadable_file',
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'unreadable_file'
   /** An output could not be written (folder missing or read-only, disk full); nothing is lost, export again. */
-  'unwritable',
+  | 'unwritable'
   /** The input changed since it was checked; verdicts would land on the wrong rows. */
-  'input_changed',
+  | 'input_changed'
   /** The service refused a call or could not be reached; the message says which and what to do. */
-  'service_error',
-  'internal',
-] as const;
-export type ErrorCode = (typeof errorCodes)[number];
+  | 'service_error'
+  | 'internal';

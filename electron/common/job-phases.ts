@@ -7,7 +7,7 @@
 export const jobPhases = ['importing', 'imported', 'submitting', 'reading', 'done', 'failed', 'canceled'] as const;
 export type JobPhase = (typeof jobPhases)[number];
 
-export const finishedJobPhases: readonly JobPhase[] = ['done', 'failed', 'canceled'];
+const finishedJobPhases: readonly JobPhase[] = ['done', 'failed', 'canceled'];
 
 export function isFinishedPhase(phase: JobPhase): boolean {
   return finishedJobPhases.includes(phase);

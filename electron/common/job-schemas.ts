@@ -64,7 +64,7 @@ export const jobListItemSchema = z.object({
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
 /** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
-export const exportKinds = [
+const exportKinds = [
   'cleaned',
   'annotated',
   'summary',

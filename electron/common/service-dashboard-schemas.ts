@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const isoTime = z.string();
 
-export const serviceKeySchema = z.object({
+const serviceKeySchema = z.object({
   id: z.string(),
   mode: z.enum(['live', 'sandbox']),
   label: z.string(),
@@ -17,9 +17,9 @@ export const serviceKeySchema = z.object({
   usedByApp: z.boolean(),
 });
 
-export const webhookEndpointSchema = z.object({ id: z.string(), url: z.string(), createdAt: isoTime });
+const webhookEndpointSchema = z.object({ id: z.string(), url: z.string(), createdAt: isoTime });
 
-export const deliverySchema = z.object({
+const deliverySchema = z.object({
   id: z.string(),
   eventType: z.string(),
   endpointId: z.string(),

@@ -17,7 +17,7 @@ type DomainOf<K> = K extends `${infer D}:${string}` ? D : never;
 type VerbOf<K> = K extends `${string}:${infer V}` ? V : never;
 type ListenerName<K> = `on${Capitalize<VerbOf<K>>}`;
 
-export type Unsubscribe = () => void;
+type Unsubscribe = () => void;
 
 export type SiftApi = {
   [D in DomainOf<CallName | EventName>]: {

@@ -17,7 +17,7 @@ export const appSchemePrivileges: CustomScheme = {
   privileges: { standard: true, secure: true, supportFetchAPI: true },
 };
 
-export async function serveAppRequest(
+async function serveAppRequest(
   dirs: { rendererDir: string; exportsDir: string },
   requestUrl: string,
 ): Promise<Response> {

@@ -7,7 +7,7 @@ import type { EventHub } from '../core/app/event-hub.ts';
 import { isAppUrl } from './app-origin.ts';
 
 /** Only Sift's own top-level page may call main; not a subframe, not a page navigated elsewhere. */
-export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean {
+function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean {
   const frame = event.senderFrame;
   return frame != null && frame.parent === null && isAppUrl(frame.url);
 }

@@ -3,12 +3,12 @@
 import type { EventPayload, JobOverview } from '../common/contract.ts';
 import { isFinishedPhase } from '../common/job-phases.ts';
 
-export type AttentionWindow = { isFocused(): boolean; setProgressBar(progress: number): void };
-export type Notifier = { isSupported(): boolean; show(title: string, body: string): void };
+type AttentionWindow = { isFocused(): boolean; setProgressBar(progress: number): void };
+type Notifier = { isSupported(): boolean; show(title: string, body: string): void };
 type Progress = EventPayload<'jobs:didProgress'>;
 
 /** A job that took less than this ends while the person is still looking: no notification. */
-export const longJobMs = 10_000;
+const longJobMs = 10_000;
 
 export type JobAttentionDeps = {
   window(): AttentionWindow | undefined;

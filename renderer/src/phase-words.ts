@@ -1,7 +1,7 @@
 // A job's phase in the words a marketer uses, everywhere the app shows one (never "imported" or "reading").
 import type { JobPhase } from '../../electron/common/job-phases.ts';
 
-export const phaseWords: Record<JobPhase, string> = {
+const phaseWords: Record<JobPhase, string> = {
   importing: 'Reading the file',
   imported: 'Ready to clean',
   submitting: 'Sending',

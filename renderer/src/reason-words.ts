@@ -2,7 +2,7 @@
 // not know is shown as the service sent it; a demo verdict's reason never claims a server answered.
 import { demoRowNote } from '../../electron/common/demo-verdicts.ts';
 
-export const verdictWords: Record<string, string> = {
+const verdictWords: Record<string, string> = {
   valid: 'Valid',
   invalid: 'Invalid',
   catch_all: 'Catch-all',
@@ -37,7 +37,7 @@ const reasons: Record<string, string> = {
 };
 
 export const verdictWord = (result: string) => verdictWords[result] ?? result;
-export const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
+const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
 
 /** Results Sift decides itself before anything is sent: never a demo, whatever the key. */
 const localResults = new Set(['bad_syntax', 'no_address', 'unverified']);

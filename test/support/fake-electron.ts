@@ -5,7 +5,7 @@ import type { Envelope } from '../../electron/common/contract.ts';
 
 type Handler = (event: unknown, request: unknown) => Promise<Envelope<unknown>>;
 
-export class FakeWebContents extends EventEmitter {
+class FakeWebContents extends EventEmitter {
   windowOpenHandler?: (details: { url: string }) => { action: string };
   sent: { channel: string; payload: unknown }[] = [];
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {

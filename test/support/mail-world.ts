@@ -8,7 +8,7 @@ import { SMTPServer } from 'smtp-server';
 
 const { Packet } = dns2;
 
-export type MailboxScript = 'accept' | 'reject' | 'greylist' | 'busy' | 'full' | 'policy';
+type MailboxScript = 'accept' | 'reject' | 'greylist' | 'busy' | 'full' | 'policy';
 export type HostScript = {
   ip: string;
   /**

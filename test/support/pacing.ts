@@ -2,10 +2,11 @@
 
 /**
  * Loopback delivers a probe some milliseconds late now and then, which makes the next gap look short: up
- * to 28 ms seen while both engines' suites load both cores. Tests allow 40 ms for it, once in any window:
- * an engine that went even a little faster than the rate would still show over any longer one.
+ * to 28 ms seen while both engines' suites load both cores, and 43 ms with two test files running at once.
+ * Tests allow 60 ms for it, once in any window: an engine that went even a little faster than the rate
+ * would still show over any longer one.
  */
-const testJitterMs = 40;
+const testJitterMs = 60;
 
 /**
  * The most probes seen in any window, against what the rate allows there (one at its start, then `rate`

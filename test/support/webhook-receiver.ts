@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { body: Buffer; signature: string | undefined; at: number };
+type Received = { body: Buffer; signature: string | undefined; at: number };
 
 export async function startReceiver(answer: (attempt: number) => number) {
   const received: Received[] = [];

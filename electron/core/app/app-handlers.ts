@@ -27,11 +27,7 @@ export type AppDeps = {
 };
 
 /** Where a file reference points on disk, refusing what the caller's transport cannot have produced. */
-export function resolveFileRef(
-  ref: FileRef,
-  context: CallContext,
-  uploads: UploadStore,
-): { path: string; fileName: string } {
+function resolveFileRef(ref: FileRef, context: CallContext, uploads: UploadStore): { path: string; fileName: string } {
   if (ref.kind === 'path') {
     // A browser page never knows real paths, so only Electron's preload may hand one over.
     if (context.transport !== 'ipc') throw new AppError('forbidden', 'Files must be uploaded through the app.');

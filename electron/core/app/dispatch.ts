@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { calls, type CallName, type CallResult, type Envelope, type ParsedRequest } from '../../common/contract.ts';
 import { AppError } from '../../common/app-error.ts';
 
-export type Transport = 'ipc' | 'web';
+type Transport = 'ipc' | 'web';
 export type CallContext = { transport: Transport };
 
 export type Handlers = {
@@ -13,7 +13,7 @@ export type Handlers = {
 
 export type Dispatch = (name: string, rawRequest: unknown, context: CallContext) => Promise<Envelope<unknown>>;
 
-export function isCallName(name: string): name is CallName {
+function isCallName(name: string): name is CallName {
   return Object.hasOwn(calls, name);
 }
 

@@ -1,7 +1,7 @@
 // One place main-side code emits push events; each transport subscribes and forwards them.
 import { events, type EventName, type EventPayload } from '../../common/contract.ts';
 
-export type EventListener = (name: EventName, payload: unknown) => void;
+type EventListener = (name: EventName, payload: unknown) => void;
 
 /** How main-side code sends a push event (the hub's `emit`, handed to whoever needs it). */
 export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;

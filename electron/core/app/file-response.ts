@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** The size of a regular file, or null when there is none (missing, a folder, unreadable). */
-export async function fileSize(path: string): Promise<number | null> {
+async function fileSize(path: string): Promise<number | null> {
   const info = await stat(path).catch(() => null);
   return info?.isFile() ? info.size : null;
 }

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../common/app-error.ts';
 import { sizeLimit, SizeLimitError } from '../streams/size-limit.ts';
 
-export type StagedUpload = { path: string; fileName: string; sizeBytes: number };
+type StagedUpload = { path: string; fileName: string; sizeBytes: number };
 
 export type UploadStore = {
   save(body: Readable, fileName: string): Promise<{ uploadId: string } & StagedUpload>;

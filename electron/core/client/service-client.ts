@@ -52,13 +52,13 @@ export type ServiceClientOptions = {
 
 export type BatchStatus = z.infer<typeof batchStatusSchema> & Partial<BatchObject>;
 /** A result row plus the flags Sift's service adds (assumed; a hosted service may send none). */
-export type VerifyResult = ResultRow & z.infer<typeof verdictFlagsSchema>;
+type VerifyResult = ResultRow & z.infer<typeof verdictFlagsSchema>;
 
 /** Options every call takes. */
-export type CallOptions = { signal?: AbortSignal };
+type CallOptions = { signal?: AbortSignal };
 /** Options of a call that changes something: a caller that may retry later keeps its own key. */
-export type WriteOptions = CallOptions & { idempotencyKey?: string };
-export type ResultsPageOptions = CallOptions & { cursor?: string | null; limit?: number; filter?: string };
+type WriteOptions = CallOptions & { idempotencyKey?: string };
+type ResultsPageOptions = CallOptions & { cursor?: string | null; limit?: number; filter?: string };
 
 /** Every call Sift makes to a verification service (operations.ts has each one's method, path and answer). */
 export type ServiceClient = {

@@ -3,10 +3,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eventEnvelopeSchema, signatureToleranceSeconds, type EventEnvelope } from '../wire/spec.ts';
 
-export type WebhookFailure =
+type WebhookFailure =
   'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' | 'invalid_payload';
 
-export class WebhookVerificationError extends Error {
+class WebhookVerificationError extends Error {
   readonly reason: WebhookFailure;
   constructor(reason: WebhookFailure, message: string) {
     super(message);

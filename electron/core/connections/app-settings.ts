@@ -9,7 +9,7 @@ export type { SingleCheck } from '../../common/settings-schemas.ts';
 
 export const maxRecentChecks = 20;
 
-export const appSettingsSchema = z.object({
+const appSettingsSchema = z.object({
   /** Where new jobs and checks go: Sift's own service, or the hosted one below. */
   service: z.enum(['own', 'hosted']).default('own'),
   /** Sift's own service with a sandbox key (scripted verdicts), or live (real mail-server checks). */
@@ -38,7 +38,7 @@ export const appSettingsSchema = z.object({
   /** safeStorage ciphertexts of hosted keys, by connection id (see key-vault.ts). */
   encryptedKeys: z.record(z.string(), z.string()).default({}),
 });
-export type AppSettings = z.infer<typeof appSettingsSchema>;
+type AppSettings = z.infer<typeof appSettingsSchema>;
 
 /** What electron-store and conf both are, as far as Sift needs: one JSON document. */
 export type SettingsFile = { store: Record<string, unknown> };

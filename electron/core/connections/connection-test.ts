@@ -16,7 +16,7 @@ export type AccountFacts = {
 };
 
 /** How Sift will send lists to the service and read their results, in words. */
-export type ServiceSupport = { uploads: string; results: string };
+type ServiceSupport = { uploads: string; results: string };
 
 export type ConnectionTest =
   ({ ok: true; supports: ServiceSupport } & AccountFacts) | { ok: false; problem: ConnectionProblem; message: string };

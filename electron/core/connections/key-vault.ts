@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import type { SettingsStorage } from './app-settings.ts';
 
-export type KeyProtection = 'encrypted' | 'this-run-only' | 'file-0600';
+type KeyProtection = 'encrypted' | 'this-run-only' | 'file-0600';
 
 export type KeyVault = {
   readonly protection: KeyProtection;
@@ -28,7 +28,7 @@ export type CiphertextStore = {
   write(ciphertexts: Record<string, string>): void;
 };
 
-export function memoryVault(): KeyVault {
+function memoryVault(): KeyVault {
   const keys = new Map<string, string>();
   return {
     protection: 'this-run-only',

@@ -96,13 +96,6 @@ const domainFacts = memoByDomain((domain: string): DomainFacts => {
     : { ok: false };
 });
 
-/** A likely-meant address for a provider typo (ann@gmial.com → ann@gmail.com), or undefined. */
-export function suggestDomain(address: string): string | undefined {
-  const at = address.lastIndexOf('@');
-  const facts = domainFacts(address.slice(at + 1).toLowerCase());
-  return facts.ok && facts.suggestion ? `${address.slice(0, at)}@${facts.suggestion}` : undefined;
-}
-
 export function precheckAddress(raw: string): Precheck {
   const normalised = normaliseAddress(raw);
   if (normalised === '') return { ok: false, reason: 'no_address' };

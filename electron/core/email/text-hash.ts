@@ -2,7 +2,7 @@
 // the characters, then murmur3's finaliser so every input bit reaches the low bits too. Nothing here is secret.
 
 /** The FNV-1a state before any text. */
-export const fnvStart = 0x811c9dc5;
+const fnvStart = 0x811c9dc5;
 
 /** FNV-1a over `text`'s UTF-16 codes, going on from `state` (so pieces hash as their concatenation). */
 export function fnv1a(text: string, state = fnvStart): number {

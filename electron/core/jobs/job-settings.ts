@@ -24,9 +24,9 @@ export type JobSettings = {
 
 export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean };
 
-export const defaultKeep: NamedResult[] = ['valid'];
+const defaultKeep: NamedResult[] = ['valid'];
 /** Disposable inboxes are gone within days: a list is better off without them unless asked. */
-export const defaultRemove: RemovedFlags = { role: false, disposable: true, typos: false };
+const defaultRemove: RemovedFlags = { role: false, disposable: true, typos: false };
 
 export const defaultJobSettings: JobSettings = {
   keep: defaultKeep,

@@ -23,9 +23,9 @@ import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts
 import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, type ExportResult } from './export/index.ts';
 
-export type InputPolicy = { resume?: boolean; restart?: boolean };
+type InputPolicy = { resume?: boolean; restart?: boolean };
 
-export type CleanHooks = {
+type CleanHooks = {
   signal?: AbortSignal;
   onProgress?: (progress: JobProgress) => void;
   /** Told the cost before anything is sent; a cost the account cannot cover stops the run. */

@@ -5,12 +5,12 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '../../common/app-error.ts';
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 export type SniffResult = { encoding: TextEncodingName; bomLength: number };
 
 /** 64 KiB chunks decode to strings small enough for V8's young generation, so they are freed quickly. */
-export const decodedChunkBytes = 64 * 1024;
+const decodedChunkBytes = 64 * 1024;
 /**
  * The head read to sniff the encoding is the first chunk itself: csv-byte-rows.ts asks papaparse for the
  * line break it will guess from its first chunk, and must show it the same text.

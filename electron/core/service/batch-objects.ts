@@ -1,17 +1,14 @@
 // A batch as the spec shows it: the batch object and its summary counters, from a stored batch.
-import { batchStatuses, type BatchEstimate, type BatchObject } from '../wire/assumptions.ts';
+import { batchStatuses, type BatchEstimate, type BatchObject, type LocalEngineRowExtra } from '../wire/assumptions.ts';
 import type { PaceEstimate } from './engines/live/pace-estimate.ts';
 import type { BatchSummary } from '../wire/spec.ts';
 import type { BatchRecord } from './store/batches-store.ts';
 import type { Verdict } from './engines/engine.ts';
 
 /** The local engine's extras as the wire carries them (see localEngineRowExtras), only those it has. */
-export function verdictExtras(verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply' | 'smtpTls'>): {
-  provider?: string;
-  free?: boolean;
-  smtp_reply?: string;
-  smtp_tls?: string;
-} {
+export function verdictExtras(
+  verdict: Pick<Verdict, 'provider' | 'free' | 'smtpReply' | 'smtpTls'>,
+): Partial<Record<LocalEngineRowExtra, string | boolean>> {
   return {
     ...(verdict.provider ? { provider: verdict.provider } : {}),
     ...(verdict.free === undefined ? {} : { free: verdict.free }),
@@ -34,7 +31,7 @@ export function summaryOf(batch: BatchRecord): BatchSummary {
 }
 
 /** The estimate as the wire carries it (Sift's own field, see batchEstimateSchema). */
-export function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEstimate } {
+function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEstimate } {
   if (!estimate) return {};
   return {
     estimate: {

@@ -6,7 +6,7 @@ import { createApiKey, listApiKeys, revokeApiKey, setKeyRateLimits, type ApiKeyR
 import { failBatch } from './store/batch-lifecycle-store.ts';
 import { loadBatch, runningBatches } from './store/batches-store.ts';
 import { estimatePace, type PaceEstimate } from './engines/live/pace-estimate.ts';
-import { createProxyPool, directEgress } from './engines/live/proxy-pool.ts';
+import { createProxyPool, egressLabels } from './engines/live/proxy-pool.ts';
 import { accountState, setLowBalanceThreshold, topUp, type AccountState } from './store/credits-store.ts';
 import type { RateLimitOperation, RateLimitRule, ServiceConfig } from './service-config.ts';
 import {
@@ -40,7 +40,7 @@ export type Dashboard = {
   runningBatches(): Promise<RunningBatch[]>;
 };
 
-export type RunningBatch = {
+type RunningBatch = {
   id: string;
   name: string;
   mode: KeyMode;
@@ -70,11 +70,7 @@ export function createDashboard(db: SqlConnection, config: ServiceConfig): Dashb
     async runningBatches() {
       const now = config.now();
       // Budgets are per way out: the proxies given to this command, as the workers would pick them.
-      const proxies = createProxyPool(config.smtp.proxies, config.smtp.connectRetryMs);
-      const egressOf = (domain: string) => {
-        const egress = proxies.pick(domain, now);
-        return 'label' in egress ? egress.label : directEgress;
-      };
+      const egressOf = egressLabels(createProxyPool(config.smtp.proxies, config.smtp.connectRetryMs), now);
       const running: RunningBatch[] = [];
       for (const { id } of await runningBatches(db)) {
         const batch = await loadBatch(db, id);

@@ -4,7 +4,7 @@ import type { SqlConnection } from '../storage/sql-connection.ts';
 import type { RateLimitRule } from './service-config.ts';
 import { countCall, forgetEndedWindows } from './store/rate-windows-store.ts';
 
-export type RateDecision = {
+type RateDecision = {
   allowed: boolean;
   limit: number;
   remaining: number;

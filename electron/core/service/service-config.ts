@@ -6,7 +6,7 @@ import { seqMask } from './store/row-ids.ts';
 
 export type RateLimitRule = { limit: number; windowSeconds: number };
 export type RateLimitOperation = keyof typeof defaultRateLimits | 'other';
-export type RateLimitRules = Record<RateLimitOperation, RateLimitRule>;
+type RateLimitRules = Record<RateLimitOperation, RateLimitRule>;
 
 export type ServiceConfig = {
   /** Uploads in progress, and the SQLite database unless `database` names another. */

@@ -23,7 +23,6 @@ import { smtpSettings, type SmtpSettings } from './engines/live/smtp-settings.ts
 import { forgetPort25Finding } from './store/port25-store.ts';
 import { createDeliveryWorker } from './webhook-delivery.ts';
 import { joinService } from './service-presence.ts';
-import type { ProcessRole } from './store/service-processes-store.ts';
 import type { KeyMode } from '../wire/spec.ts';
 
 export type VerificationService = {
@@ -40,7 +39,7 @@ export type VerificationService = {
   close(): Promise<void>;
 };
 
-export function serviceDatabasePath(dataDir: string): string {
+function serviceDatabasePath(dataDir: string): string {
   return join(dataDir, 'service.sqlite');
 }
 
@@ -83,9 +82,6 @@ export function describeDatabase(url: string): string {
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
-
-/** Which parts a process runs: the HTTP API, the background workers (batches, webhooks), or both. */
-export type ServiceRole = ProcessRole;
 
 type Engines = Record<KeyMode, VerificationEngine>;
 

@@ -7,7 +7,7 @@ import type { ServiceConfig } from './service-config.ts';
 import { claimDueDeliveries, recordAttempt, type DueDelivery } from './store/webhooks-store.ts';
 
 /** `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>." + raw body>`. */
-export function signatureHeader(secret: string, timestampSeconds: number, body: string): string {
+function signatureHeader(secret: string, timestampSeconds: number, body: string): string {
   const digest = createHmac('sha256', secret).update(`${timestampSeconds}.`).update(body).digest('hex');
   return `t=${timestampSeconds},v1=${digest}`;
 }

@@ -24,7 +24,7 @@ const retryable = new Set(['40001', '40P01']);
 const placeholderCache = new Map<string, string>();
 
 /** `?` → `$n`, outside quoted text and identifiers. */
-export function numberPlaceholders(text: string): string {
+function numberPlaceholders(text: string): string {
   let numbered = placeholderCache.get(text);
   if (numbered !== undefined) return numbered;
   let index = 0;

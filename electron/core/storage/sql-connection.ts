@@ -6,8 +6,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Database } from './sqlite.ts';
 import { sqliteDialect, type SqlDialect } from './sql-dialect.ts';
 
-export type { SqlDialect } from './sql-dialect.ts';
-
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
 export type SqlConnection = {

@@ -36,7 +36,7 @@ export const createdStatus = 201;
  * largest: { name, pending } }`. Spec: "Other batch fields are not shown." Readers take it only when it
  * is there and has this shape; anything else under that name is ignored, never a failure.
  */
-export const batchEstimateSchema = z.looseObject({
+const batchEstimateSchema = z.looseObject({
   seconds_left: z.number().nonnegative(),
   pace: z.string().optional(),
   largest: z.looseObject({ name: z.string(), pending: z.number().int().nonnegative() }).optional(),
@@ -102,7 +102,7 @@ export const verdictFlagsSchema = z.looseObject({
  * where the service has them; a local engine may add more (for example the mailbox provider and the SMTP
  * reply), each optional." Readers must not need them.
  */
-export const localEngineRowExtras = ['provider', 'free', 'smtp_reply', 'smtp_tls'] as const;
+export type LocalEngineRowExtra = 'provider' | 'free' | 'smtp_reply' | 'smtp_tls';
 
 /**
  * SIFT'S OWN: reasons the local engine gives, beside the sandbox's. `port_25_blocked` means the service's

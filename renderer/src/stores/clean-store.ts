@@ -37,7 +37,7 @@ type CleanState = {
   progressSamples: ProgressSample[];
 };
 
-export type ProgressSample = { jobId: string; at: number; checked: number };
+type ProgressSample = { jobId: string; at: number; checked: number };
 /** How far back the pace is measured. */
 const paceWindowMs = 30_000;
 

@@ -58,7 +58,7 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
 }
 
 /** How a demo verdict's reason reads in the annotated file: `demo:accepted_email`, or `demo` alone. */
-export const demoReasonPrefix = 'demo:';
+const demoReasonPrefix = 'demo:';
 
 /** The annotation of a row as text, kept on the address's own array once written. */
 export function annotationWriter(cell: (value: string) => string, delimiter: string, demo = false) {

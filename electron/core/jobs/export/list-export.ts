@@ -24,7 +24,7 @@ import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
 import { createRowVerdicts, type RowVerdict, type RowVerdicts } from './row-verdicts.ts';
 import { summariseJob } from '../views/index.ts';
 
-export type ExportedFile = { kind: ExportKind; path: string };
+type ExportedFile = { kind: ExportKind; path: string };
 export type ExportResult = {
   cleanedPath: string;
   annotatedPath: string;

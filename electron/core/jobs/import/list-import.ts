@@ -36,7 +36,7 @@ const emptyCounts = (): PrecheckCounts => ({
   suggestions: 0,
 });
 
-export async function detectListLayout(
+async function detectListLayout(
   path: string,
   column?: string,
   displayName = basename(path),

@@ -2,18 +2,15 @@
 // are. Everything outside store/ comes in here; only the job threads open the one list module each runs
 // with (list-store-append.ts, list-store-verdicts.ts), so a thread loads SQLite and little else.
 export { openJobStore } from './job-store.ts';
-export { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore, type ListLayoutRecord } from './job-record.ts';
+export { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from './job-record.ts';
 export {
   isActivePart,
   rowsPerChunk,
   verdictFlag,
   type AddressFacts,
-  type AddressRecord,
   type ListStore,
   type NewAddress,
   type Part,
-  type PartRoute,
-  type RowTextStore,
   type VerdictColumns,
   type VerdictRow,
 } from './list-types.ts';

@@ -3,4 +3,4 @@
 export { jobReads, type JobReads } from './job-reads.ts';
 export { jobViews } from './job-views.ts';
 export { summariseJob } from './list-summary.ts';
-export { createRowExplorer, type RowExplorer } from './row-explorer.ts';
+export { createRowExplorer } from './row-explorer.ts';

@@ -14,7 +14,7 @@ import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask, withBat
 import type { Verdict } from '../engines/engine.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
-export const importing = 'importing';
+const importing = 'importing';
 
 export type BatchRecord = {
   id: string;

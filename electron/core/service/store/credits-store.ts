@@ -17,7 +17,7 @@ type AccountRow = {
 export type AccountState = { balance: number; freeRemaining: number; freeMonth: string; lowThreshold: number | null };
 export type Reservation = { free: number; paid: number; freeMonth: string };
 
-export function monthOf(now: number): string {
+function monthOf(now: number): string {
   return new Date(now).toISOString().slice(0, 7);
 }
 

@@ -71,7 +71,7 @@ export async function createApiKey(
   return { key, record: (await getApiKey(db, id))! };
 }
 
-export async function getApiKey(db: SqlConnection, id: string): Promise<ApiKeyRecord | undefined> {
+async function getApiKey(db: SqlConnection, id: string): Promise<ApiKeyRecord | undefined> {
   const row = (await db.get('SELECT * FROM api_keys WHERE id = ?', [id])) as KeyRow | undefined;
   return row && toRecord(row);
 }

@@ -145,12 +145,6 @@ export async function dropQueuedBatch(db: SqlConnection, batchId: string): Promi
   await db.run(`DELETE FROM probe_queue WHERE ${inBatchSql(rowKeyOfSql, 'row_id')}`, [batchId, batchId]);
 }
 
-/** Whether any running batch still has queued work: the worker sleeps longer when it has none. */
-export async function nextDueAt(db: SqlConnection): Promise<number | undefined> {
-  const row = (await db.get<{ next: number | null }>('SELECT MIN(next_at) AS next FROM probe_domains'))!;
-  return row.next ?? undefined;
-}
-
 /**
  * Everything queued becomes due now (when port 25 is found blocked, waiting helps no address), except
  * the domains a conversation is working on, whose leases stand.

@@ -7,7 +7,7 @@ import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { newId } from './schema.ts';
 
 export type EventType = keyof typeof eventDataSchemas;
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 
 export type WebhookEndpoint = { id: string; url: string; createdAt: number };
 export type Delivery = {

@@ -15,7 +15,7 @@ export type ChunkRange = { chunk: number; firstSeq: number; lastSeq: number };
 /** A claimed chunk; `takenFrom` names the process whose lease on it ran out before it handed it back. */
 export type ClaimedChunk = ChunkRange & { takenFrom?: string };
 
-export const chunkRange = (chunk: number): ChunkRange => ({
+const chunkRange = (chunk: number): ChunkRange => ({
   chunk,
   firstSeq: chunk * chunkRows + 1,
   lastSeq: (chunk + 1) * chunkRows,

@@ -7,12 +7,12 @@ import { meaningOf, replyLine } from './smtp-replies.ts';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
 import { connectThroughProxy, proxyFailureNow, type ProxyEndpoint, type ProxyFailure } from './socks-proxy.ts';
 
-export type AddressOutcome =
+type AddressOutcome =
   | { kind: 'verdict'; result: 'valid' | 'invalid' | 'catch_all' | 'unknown'; reason: string; reply?: string }
   /** Ask again later: the server deferred, was busy, or hung up before answering about this address. */
   | { kind: 'retry'; reason: 'greylisted' | 'host_busy' | 'dropped'; reply?: string };
 
-export type HostAttempt = { host: string; failure?: SmtpFailure };
+type HostAttempt = { host: string; failure?: SmtpFailure };
 
 export type DomainProbe = {
   /** Per address; an address missing here was not asked about (no slot came in time): it is not a try. */

@@ -5,6 +5,7 @@
 import type { SqlConnection } from '../../../storage/sql-connection.ts';
 import type { ServiceConfig } from '../../service-config.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
+import { localEngineReasons } from '../../../wire/assumptions.ts';
 import { ProbeError, type VerificationEngine } from '../engine.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
 import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../../store/mail-hosts-store.ts';
@@ -22,8 +23,8 @@ import { probeDomain, type DomainProbe } from './domain-prober.ts';
 import { learnFromProbe } from './probe-learning.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
 import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
-import { createProxyPool, directEgress } from './proxy-pool.ts';
-import { estimatePace, type PaceEstimate } from './pace-estimate.ts';
+import { createProxyPool, egressLabels } from './proxy-pool.ts';
+import { estimateCache, estimatePace } from './pace-estimate.ts';
 import { ProxyFailure } from './socks-proxy.ts';
 import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
 
@@ -38,7 +39,11 @@ export type LiveEngine = VerificationEngine & {
 /** A batch's estimate is worked out at most this often; status calls in between get the last one. */
 const estimateEveryMs = 2000;
 
-const noMailReason = { null_mx: 'null_mx', no_domain: 'invalid_domain', no_mail_host: 'invalid_domain' } as const;
+const noMailReason = {
+  null_mx: localEngineReasons.nullMx,
+  no_domain: 'invalid_domain',
+  no_mail_host: 'invalid_domain',
+} as const;
 
 export function createLiveEngine(
   db: SqlConnection,
@@ -56,7 +61,7 @@ export function createLiveEngine(
   let wake = () => {};
   let stopping = false;
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
-  const estimates = new Map<number, { at: number; estimate: PaceEstimate }>();
+  const estimates = estimateCache(estimateEveryMs);
   /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
   let ready = capHostRates(db, settings);
   // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
@@ -146,7 +151,10 @@ export function createLiveEngine(
     const provider = providerOfMailHost(route.hosts[0]!.name);
     const finding = await port25Finding(db);
     if (finding.state === 'blocked' && !(await takePort25Recheck(db, now, settings.connectRetryMs))) {
-      return write(domain, sameVerdict(items, domain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+      return write(
+        domain,
+        sameVerdict(items, domain, provider, { result: 'unknown', reason: localEngineReasons.port25Blocked }),
+      );
     }
     const answer = await converse(
       domain,
@@ -221,7 +229,9 @@ export function createLiveEngine(
       }
       const provider = providerOfMailHost(route.hosts[0]!.name);
       if ((await port25Finding(db)).state === 'blocked') {
-        return one(sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: 'port_25_blocked' }));
+        return one(
+          sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: localEngineReasons.port25Blocked }),
+        );
       }
       // One address asked now waits its turn in the host's budget, but not for long.
       const deadline = config.now() + settings.timeoutMs;
@@ -253,20 +263,9 @@ export function createLiveEngine(
       wake = callback;
     },
 
-    async estimate(rowKey) {
-      // Status is asked often; the queue is grouped at most once per interval for each batch.
+    estimate(rowKey) {
       const now = config.now();
-      const cached = estimates.get(rowKey);
-      if (cached && now - cached.at < estimateEveryMs) return cached.estimate;
-      const egressOf = (domain: string) => {
-        const egress = proxies.pick(domain, now);
-        return 'label' in egress ? egress.label : directEgress;
-      };
-      const estimate = await estimatePace(db, rowKey, settings, egressOf, now);
-      // None yet (not queued until the next round) is asked again next time.
-      if (estimate) estimates.set(rowKey, { at: now, estimate });
-      if (estimates.size > 100) estimates.delete(estimates.keys().next().value!);
-      return estimate;
+      return estimates(rowKey, now, () => estimatePace(db, rowKey, settings, egressLabels(proxies, now), now));
     },
 
     async reconfigure(next) {

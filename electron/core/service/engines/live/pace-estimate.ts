@@ -92,3 +92,19 @@ export async function estimatePace(
     now,
   );
 }
+
+/**
+ * Status is asked often: each batch's estimate is worked out at most once per `everyMs`, and the last one
+ * given meanwhile. A batch with none yet (not queued until the engine's next round) is asked again.
+ */
+export function estimateCache(everyMs: number) {
+  const kept = new Map<number, { at: number; estimate: PaceEstimate }>();
+  return async (rowKey: number, now: number, work: () => Promise<PaceEstimate | undefined>) => {
+    const cached = kept.get(rowKey);
+    if (cached && now - cached.at < everyMs) return cached.estimate;
+    const estimate = await work();
+    if (estimate) kept.set(rowKey, { at: now, estimate });
+    if (kept.size > 100) kept.delete(kept.keys().next().value!);
+    return estimate;
+  };
+}

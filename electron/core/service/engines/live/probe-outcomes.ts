@@ -9,6 +9,7 @@ import type { QueuedAddress } from '../../store/probe-queue-store.ts';
 import type { DomainProbe } from './domain-prober.ts';
 import { isFreeMailboxDomain } from './mail-hosts.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
+import { localEngineReasons } from '../../../wire/assumptions.ts';
 
 export type Decisions = {
   verdicts: { batchId: string; seq: number; verdict: Verdict }[];
@@ -17,10 +18,10 @@ export type Decisions = {
 
 type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'no_connect' | 'timeout' | 'dns_failed';
 
-export const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
+const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
 export const rcptAddress = (email: string, asciiDomain: string) => `${localPartOf(email)}@${asciiDomain}`;
 
-export function verdictFor(
+function verdictFor(
   email: string,
   domain: string,
   provider: MailboxProvider,
@@ -113,7 +114,7 @@ export function decideProbe(
           seq: item.seq,
           verdict: verdictFor(item.email, context.domain, context.provider, {
             result: 'unknown',
-            reason: 'port_25_blocked',
+            reason: localEngineReasons.port25Blocked,
           }),
         });
       } else if (context.port25 === 'open') {

@@ -4,7 +4,7 @@
 // is this process's own: each worker finds out for itself, by trying.
 import type { ProxyEndpoint } from './socks-proxy.ts';
 
-export type Egress = { via?: ProxyEndpoint; label: string };
+type Egress = { via?: ProxyEndpoint; label: string };
 
 export type ProxyPool = {
   /** The way out for a conversation about `domain`, or when to ask again (every proxy is resting). */
@@ -13,7 +13,7 @@ export type ProxyPool = {
   failed(proxy: ProxyEndpoint, now: number): boolean;
 };
 
-export const directEgress = 'direct';
+const directEgress = 'direct';
 
 /** Stable and cheap: the same domain lands on the same proxy while the healthy set is the same. */
 function spread(domain: string, count: number): number {
@@ -39,3 +39,11 @@ export function createProxyPool(proxies: readonly ProxyEndpoint[], restMs: numbe
     },
   };
 }
+
+/** Which way out a domain's conversations take now, by name (a proxy's label, or `direct`): its budgets' key part. */
+export const egressLabels =
+  (pool: ProxyPool, now: number) =>
+  (domain: string): string => {
+    const egress = pool.pick(domain, now);
+    return 'label' in egress ? egress.label : directEgress;
+  };

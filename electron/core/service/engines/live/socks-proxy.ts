@@ -55,7 +55,7 @@ export function parseProxyUrl(text: string): ProxyEndpoint {
 }
 
 /** A proxy URL as it may be shown or logged: its password replaced. */
-export function maskedProxyText(text: string): string {
+function maskedProxyText(text: string): string {
   return text.replace(/^([a-z0-9]+:\/\/[^:@/]*:)[^@/]*@/i, '$1•••@');
 }
 
