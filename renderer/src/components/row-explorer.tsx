@@ -6,15 +6,14 @@ import { formatCount } from '../format.ts';
 import { verdictNote, verdictWord } from '../reason-words.ts';
 import './row-explorer.css';
 
+/** The filters that are verdicts, named as the verdicts are everywhere else. */
+const verdictFilters = ['valid', 'invalid', 'catch_all', 'unknown', 'unverified', 'bad_syntax', 'no_address'] as const;
 const filterWords: Record<ExplorerFilter, string> = {
   all: 'Every row',
-  valid: 'Valid',
-  invalid: 'Invalid',
-  catch_all: 'Catch-all',
-  unknown: 'Unknown',
-  unverified: 'Not checked',
-  bad_syntax: 'Bad syntax',
-  no_address: 'No address',
+  ...(Object.fromEntries(verdictFilters.map((result) => [result, verdictWord(result)])) as Record<
+    (typeof verdictFilters)[number],
+    string
+  >),
   duplicate: 'Duplicates',
   role: 'Role addresses',
   disposable: 'Disposable',

@@ -1,13 +1,15 @@
 // Checking one address now: the answer on screen and the recent checks (kept by main).
 import { create } from 'zustand';
 import type { SingleCheck } from '../../../electron/common/contract.ts';
-import { errorMessage, sift } from '../bridge.ts';
+import { sift } from '../bridge.ts';
+import { busyWhileIn } from './busy-while.ts';
 
 type CheckState = { latest?: SingleCheck; recent: SingleCheck[]; busy: boolean; error?: string };
 
 export const useCheckStore = create<CheckState>()(() => ({ recent: [], busy: false }));
 
 const { setState: set } = useCheckStore;
+const busyWhile = busyWhileIn(set, { latest: undefined });
 
 export const checkActions = {
   async loadRecent() {
@@ -18,16 +20,9 @@ export const checkActions = {
     }
   },
 
-  async verify(email: string) {
-    set({ busy: true, error: undefined, latest: undefined });
-    try {
-      const latest = await sift.checks.verify({ email });
-      set({ latest });
+  verify: (email: string) =>
+    busyWhile(async () => {
+      set({ latest: await sift.checks.verify({ email }) });
       await checkActions.loadRecent();
-    } catch (error) {
-      set({ error: errorMessage(error) });
-    } finally {
-      set({ busy: false });
-    }
-  },
+    }),
 };

@@ -14,6 +14,7 @@ import type {
 } from '../../../electron/common/contract.ts';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { errorMessage, sift } from '../bridge.ts';
+import { busyWhileIn } from './busy-while.ts';
 
 export type KeepableResult = (typeof keepableResults)[number];
 /** `pick`: the file reads but its email column must be chosen by hand. */
@@ -62,17 +63,7 @@ export const useCleanStore = create<CleanState>()(() => ({
 
 const { getState: get, setState: set } = useCleanStore;
 
-/** Runs a call that changes the job with the busy flag up, showing its failure. */
-async function busyWhile(work: () => Promise<void>): Promise<void> {
-  set({ busy: true, error: undefined });
-  try {
-    await work();
-  } catch (error) {
-    set({ error: errorMessage(error) });
-  } finally {
-    set({ busy: false });
-  }
-}
+const busyWhile = busyWhileIn(set);
 
 export const cleanActions = {
   async loadRecent() {

@@ -2,7 +2,8 @@
 // key or a webhook endpoint is made (gone from here when the person leaves the screen).
 import { create } from 'zustand';
 import type { EngineSettings, ServiceOverview, SettingsView } from '../../../electron/common/contract.ts';
-import { errorMessage, sift } from '../bridge.ts';
+import { sift } from '../bridge.ts';
+import { busyWhileIn } from './busy-while.ts';
 
 type ShownOnce = { what: 'key' | 'webhook secret'; label: string; secret: string };
 
@@ -24,16 +25,7 @@ export const useServiceStore = create<ServiceState>()(() => ({ busy: false }));
 
 const { setState: set } = useServiceStore;
 
-async function busyWhile(work: () => Promise<void>): Promise<void> {
-  set({ busy: true, error: undefined });
-  try {
-    await work();
-  } catch (error) {
-    set({ error: errorMessage(error) });
-  } finally {
-    set({ busy: false });
-  }
-}
+const busyWhile = busyWhileIn(set);
 
 export const serviceActions = {
   load: () =>

@@ -8,6 +8,7 @@ import type {
   SettingsView,
 } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
+import { busyWhileIn } from './busy-while.ts';
 
 type SettingsState = {
   settings?: SettingsView;
@@ -26,19 +27,7 @@ export const useSettingsStore = create<SettingsState>()(() => ({ busy: false, li
 
 const { setState: set } = useSettingsStore;
 
-/** Runs a change with the form busy; answers whether it went through (a failure is shown as the error). */
-async function busyWhile(work: () => Promise<void>): Promise<boolean> {
-  set({ busy: true, error: undefined, notice: undefined });
-  try {
-    await work();
-    return true;
-  } catch (error) {
-    set({ error: errorMessage(error) });
-    return false;
-  } finally {
-    set({ busy: false });
-  }
-}
+const busyWhile = busyWhileIn(set, { notice: undefined });
 
 export type HostedForm = { baseUrl: string; label: string; apiKey: string };
 

@@ -7,6 +7,7 @@ import { historyActions, useHistoryStore } from '../../stores/history-store.ts';
 import { go } from '../../stores/nav-store.ts';
 import { useFocusHeading } from '../../use-focus-heading.ts';
 import './history-screen.css';
+import { TableHead } from '../../ui/table-head.tsx';
 
 /** Every list Sift has read: reopen, resume, delete, and what it all takes on disk. */
 export function HistoryScreen() {
@@ -46,19 +47,7 @@ export function HistoryScreen() {
       ) : (
         <table className="data-table" data-testid="history-table">
           <caption className="visually-hidden">Lists Sift has read, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">List</th>
-              <th scope="col">Date</th>
-              <th scope="col">Service</th>
-              <th scope="col">Rows</th>
-              <th scope="col">Result</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['List', 'Date', 'Service', 'Rows', 'Result', 'Status']} />
           <tbody>
             {jobs.map((job) => (
               <HistoryRow key={job.jobId} job={job} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ServiceOverview } from '../../../../electron/common/contract.ts';
 import { serviceActions } from '../../stores/service-store.ts';
 import { when } from './service-words.ts';
+import { TableHead } from '../../ui/table-head.tsx';
 
 /** The service's API keys: made here (the full key is shown once), listed masked, revoked. */
 export function ServiceKeys({ overview, busy }: { overview: ServiceOverview; busy: boolean }) {
@@ -33,18 +34,7 @@ export function ServiceKeys({ overview, busy }: { overview: ServiceOverview; bus
       </form>
       <table className="data-table" data-testid="service-keys">
         <caption className="visually-hidden">API keys of Sift's service</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Made</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Key', 'Kind', 'Made', 'Last used']} />
         <tbody>
           {overview.keys.map((key) => (
             <tr key={key.id}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ServiceOverview } from '../../../../electron/common/contract.ts';
 import { serviceActions } from '../../stores/service-store.ts';
+import { TableHead } from '../../ui/table-head.tsx';
 
 const deliveryWords = { pending: 'Waiting', retrying: 'Retrying', delivered: 'Delivered', failed: 'Failed' } as const;
 
@@ -48,17 +49,7 @@ export function ServiceWebhooks({ overview, busy }: { overview: ServiceOverview;
       {overview.deliveries.length > 0 && (
         <table className="data-table" data-testid="service-deliveries">
           <caption className="visually-hidden">Webhook deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Event', 'State', 'Attempts', 'Last answer']} />
           <tbody>
             {overview.deliveries.map((delivery) => (
               <tr key={delivery.id}>

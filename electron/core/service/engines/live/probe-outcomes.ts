@@ -21,12 +21,19 @@ type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'no_connect' | 'timeout' |
 const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
 export const rcptAddress = (email: string, asciiDomain: string) => `${localPartOf(email)}@${asciiDomain}`;
 
+type Outcome = { result: string; reason: string; reply?: string; tls?: Verdict['smtpTls'] };
+
+/** The address's verdict, as the decisions carry it. */
 function verdictFor(
-  email: string,
-  domain: string,
-  provider: MailboxProvider,
-  outcome: { result: string; reason: string; reply?: string; tls?: Verdict['smtpTls'] },
-): Verdict {
+  item: QueuedAddress,
+  where: { domain: string; provider: MailboxProvider },
+  outcome: Outcome,
+): Decisions['verdicts'][number] {
+  const { domain, provider } = where;
+  return { batchId: item.batchId, seq: item.seq, verdict: verdictOf(item.email, domain, provider, outcome) };
+}
+
+function verdictOf(email: string, domain: string, provider: MailboxProvider, outcome: Outcome): Verdict {
   return {
     result: outcome.result,
     reason: outcome.reason,
@@ -47,7 +54,7 @@ export function sameVerdict(
   outcome: { result: string; reason: string; reply?: string },
 ): Decisions {
   return {
-    verdicts: work.map((item) => ({ ...item, verdict: verdictFor(item.email, domain, provider, outcome) })),
+    verdicts: work.map((item) => verdictFor(item, { domain, provider }, outcome)),
     retries: [],
   };
 }
@@ -73,15 +80,13 @@ export function retryOrGiveUp(
     decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore: now + wait });
     return;
   }
-  decisions.verdicts.push({
-    batchId: item.batchId,
-    seq: item.seq,
-    verdict: verdictFor(item.email, context.domain, context.provider, {
+  decisions.verdicts.push(
+    verdictFor(item, context, {
       result: 'unknown',
       reason: trouble,
       ...(reply ? { reply } : {}),
     }),
-  });
+  );
 }
 
 /** What one conversation decided for each address it was given. */
@@ -96,38 +101,32 @@ export function decideProbe(
   for (const item of work) {
     const outcome = probe.outcomes.get(rcptAddress(item.email, context.domain));
     if (outcome?.kind === 'verdict') {
-      decisions.verdicts.push({
-        batchId: item.batchId,
-        seq: item.seq,
-        verdict: verdictFor(item.email, context.domain, context.provider, {
+      decisions.verdicts.push(
+        verdictFor(item, context, {
           ...outcome,
           ...(probe.tls ? { tls: probe.tls } : {}),
         }),
-      });
+      );
     } else if (outcome?.kind === 'retry') {
       retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions);
     } else if (!reached && lastFailure) {
       const trouble = lastFailure.kind === 'timeout' ? 'timeout' : 'no_connect';
       if (context.port25 === 'blocked') {
-        decisions.verdicts.push({
-          batchId: item.batchId,
-          seq: item.seq,
-          verdict: verdictFor(item.email, context.domain, context.provider, {
+        decisions.verdicts.push(
+          verdictFor(item, context, {
             result: 'unknown',
             reason: localEngineReasons.port25Blocked,
           }),
-        });
+        );
       } else if (context.port25 === 'open') {
         // Other mail servers answer us, so this one is down or drops strangers: that is the answer.
-        decisions.verdicts.push({
-          batchId: item.batchId,
-          seq: item.seq,
-          verdict: verdictFor(item.email, context.domain, context.provider, {
+        decisions.verdicts.push(
+          verdictFor(item, context, {
             result: 'unknown',
             reason: trouble,
             reply: lastFailure.message,
           }),
-        });
+        );
       } else retryOrGiveUp(item, trouble, lastFailure.message, context, decisions);
     }
     // Not asked (no slot came in time): it stays queued as it was, and that was not a try.
