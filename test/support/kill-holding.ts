@@ -1,6 +1,7 @@
 // Kills a service process at a moment it holds shared work (a batch's chunks, a live domain), so a test of
 // the take-over never passes by catching it between rounds: the process is frozen (SIGSTOP), asked about
-// in the database, and killed (SIGKILL) when it holds some, else let go on (SIGCONT) and tried again.
+// in the database once what it sent before freezing has landed, and killed (SIGKILL) when it holds some,
+// else let go on (SIGCONT) and tried again.
 import type { ChildService } from './child-service.ts';
 
 export async function killWhileHolding(
@@ -11,6 +12,8 @@ export async function killWhileHolding(
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     target.child.kill('SIGSTOP');
+    // A commit it sent just before it froze may still land: let it, so what is read is what it holds.
+    await new Promise((resolve) => setTimeout(resolve, 150));
     const holding = await held();
     if (holding.length > 0) {
       const at = Date.now();
