@@ -19,11 +19,13 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: false,
         target: 'node24',
         rollupOptions: {
-          // The import's writer and the export's reader are files of their own, which main starts as workers.
+          // The import's writer, the export's reader and the verdict cache's writer are files of their own,
+          // which main starts as workers.
           input: {
             main: 'electron/main.ts',
             'import-writer-worker': 'electron/core/jobs/import/import-writer-worker.ts',
             'verdict-reader-worker': 'electron/core/jobs/export/verdict-reader-worker.ts',
+            'cache-writer-worker': 'electron/core/cache/cache-writer-worker.ts',
           },
           external: nodeExternals,
           // Everything in one folder, so a module finds the worker's file beside it wherever rollup put it.

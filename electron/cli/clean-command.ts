@@ -4,58 +4,26 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
-import type { JobProgress, Cost } from '../core/jobs/run/index.ts';
 import { jobSettings, type RemovedFlags } from '../core/jobs/job-settings.ts';
-import type { ListSummary } from '../common/contract.ts';
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import { namedResults } from '../core/wire/spec.ts';
-import { describeTimeLeft } from '../common/durations.ts';
+import { describeCost, describeSummary, progressPrinter } from './clean-report.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
+import { cacheUsage } from './cache-command.ts';
 
 export const cleanUsage = `Usage: sift clean <input.csv> [--column NAME] [--keep valid,catch_all] [--remove disposable,role,typos|none]
                   [--per-status] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
+                  [--no-cache | --max-age DAYS]
        ${verifyUsage}
+       ${cacheUsage}
 The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
-sends nothing; --restart checks it again.`;
-
-const count = (value: number) => value.toLocaleString('en');
-
-function progressPrinter(io: CliIo) {
-  let last = '';
-  return (progress: JobProgress) => {
-    if (!io.interactive) return;
-    let line: string;
-    if (progress.phase === 'importing') line = `Reading list… ${count(progress.rows)} rows`;
-    else {
-      const { checked, total, etaSeconds, politePace, parts } = progress;
-      const sending = parts ? `Sending… ${count(parts.sent)} of ${count(parts.total)} batches sent; ` : '';
-      const left = etaSeconds ? `, ${describeTimeLeft(etaSeconds, politePace)}` : '';
-      line = `${sending}${parts ? 'checked' : 'Verifying…'} ${count(checked)} of ${count(total)}${left}`;
-    }
-    if (line !== last) io.err(`\r${line}\x1b[K`);
-    last = line;
-  };
-}
-
-function describeCost(cost: Cost): string {
-  // Only what the service said: a balance it does not give is not printed as a number.
-  const known = [
-    ...(cost.freeRemaining === undefined ? [] : [`${count(cost.freeRemaining)} free checks left this month`]),
-    ...(cost.balance === undefined ? [] : [`balance ${count(cost.balance)}`]),
-  ];
-  const how =
-    cost.mode === 'sandbox'
-      ? 'sandbox key: demo verdicts, no mail server is asked, no credits are spent'
-      : known.length > 0
-        ? known.join(', ')
-        : 'the service does not say its balance';
-  return `${count(cost.checks)} addresses to check (${how}).\n`;
-}
+sends nothing; --restart reads it again. Verdicts earlier lists got are reused while young enough (invalid
+90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.`;
 
 /** A comma-separated flag value whose every part is one of `allowed`. */
 function parseList(flag: string, value: string, allowed: readonly string[]): string[] {
@@ -71,26 +39,18 @@ function parseList(flag: string, value: string, allowed: readonly string[]): str
   return parts;
 }
 
+/** `--max-age`: a number of days, whole or not, from 0 (reuse nothing) up. */
+function parseMaxAge(value: string): number {
+  const days = Number(value);
+  if (value.trim() === '' || !Number.isFinite(days) || days < 0)
+    throw new CliExit(exitCodes.usage, `--max-age takes a number of days, 0 or more (not "${value}").`);
+  return days;
+}
+
 function parseRemove(value: string): RemovedFlags {
   const parts = parseList('--remove', value, ['role', 'disposable', 'typos', 'none']);
   if (parts.includes('none') && parts.length > 1) throw new CliExit(exitCodes.usage, '--remove none stands alone.');
   return { role: parts.includes('role'), disposable: parts.includes('disposable'), typos: parts.includes('typos') };
-}
-
-/** The list's funnel in a sentence or three: every row counted once; demo verdicts say what they are. */
-function describeSummary(s: ListSummary, demo: boolean): string {
-  const other = Object.entries(s.other_results).map(([result, n]) => `, ${count(n)} ${result}`);
-  const verdicts =
-    `${count(s.valid)} valid, ${count(s.invalid)} invalid, ${count(s.catch_all)} catch-all, ` +
-    `${count(s.unknown)} unknown${other.join('')}${s.unverified > 0 ? `, ${count(s.unverified)} not checked` : ''}`;
-  return (
-    `${count(s.rows)} rows: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
-    `${count(s.duplicates)} duplicates, ${count(s.to_check)} to check.\n` +
-    (demo
-      ? `Demo verdicts: ${verdicts}.\n${demoVerdictsNote}\n`
-      : `Checked: ${verdicts}; ${count(s.billed)} billed.\n`) +
-    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${count(s.typos)} likely typos.\n`
-  );
 }
 
 export async function runClean(argv: string[], io: CliIo): Promise<number> {
@@ -109,12 +69,17 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       restart: { type: 'boolean', default: false },
       'no-bom': { type: 'boolean', default: false },
       'allow-formulas': { type: 'boolean', default: false },
+      'no-cache': { type: 'boolean', default: false },
+      'max-age': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
   if (values.resume && values.restart) throw new CliExit(exitCodes.usage, 'Give --resume or --restart, not both.');
   const keep = parseList('--keep', values.keep, namedResults);
   const remove = parseRemove(values.remove);
+  const maxAge = values['max-age'] === undefined ? undefined : parseMaxAge(values['max-age']);
+  if (maxAge !== undefined && values['no-cache'])
+    throw new CliExit(exitCodes.usage, 'Give --no-cache or --max-age, not both.');
   // `npm run sift -- clean list.csv` runs in the project folder; INIT_CWD is where the person typed it.
   const cwd = io.env.INIT_CWD ?? process.cwd();
   const inputPath = resolve(cwd, positionals[0]!);
@@ -138,9 +103,12 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       perStatusFiles: values['per-status'],
       neutraliseFormulas: !values['allow-formulas'],
       bom: !values['no-bom'],
+      useCache: !values['no-cache'],
+      ...(maxAge === undefined ? {} : { cacheMaxAgeDays: maxAge }),
       ...(connection.addressesPerBatch ? { addressesPerBatch: connection.addressesPerBatch } : {}),
     });
-    const { job, exported } = await createCleaner(store).cleanFile(
+    const cleaner = createCleaner(store, { cacheDir: dataDir, warn: (message) => io.err(`sift: ${message}\n`) });
+    const { job, exported } = await cleaner.cleanFile(
       connection.client,
       { inputPath, settings, policy: { resume: values.resume, restart: values.restart }, outDir },
       {
@@ -148,7 +116,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
         onProgress: progressPrinter(io),
         onCost: (cost) => {
           clearLine();
-          if (cost.checks > 0) io.err(describeCost(cost));
+          io.err(describeCost(cost));
         },
         onFinishedJob: () =>
           io.err(

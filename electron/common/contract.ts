@@ -19,6 +19,7 @@ import {
   singleCheckSchema,
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
+import { cacheStatsSchema } from './cache-schemas.ts';
 import {
   exportFileSchema,
   jobIdSchema,
@@ -38,6 +39,7 @@ export type {
   SingleCheck,
 } from './settings-schemas.ts';
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
+export type { CacheStats } from './cache-schemas.ts';
 
 /** A file the user dropped or chose, as main can find it. */
 const fileRefSchema = z.discriminatedUnion('kind', [
@@ -99,6 +101,15 @@ export const calls = {
     request: z.strictObject({ jobId: jobIdSchema, column: z.string().min(1).max(200) }),
     result: jobOverviewSchema,
   },
+  /** Reads a list not yet cleaned again, reusing verdicts earlier lists got (the verdict cache) or checking all. */
+  'jobs:useCache': {
+    request: z.strictObject({ jobId: jobIdSchema, useCache: z.boolean() }),
+    result: jobOverviewSchema,
+  },
+  /** What the verdict cache (shared with `sift clean`) holds, and how long each verdict is reused. */
+  'cache:stats': { request: z.strictObject({}), result: cacheStatsSchema },
+  /** Forgets every kept verdict: the next lists check every address. */
+  'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
   /** Desktop app only: a copy of an exported file where the person chooses (the system's Save dialog). */

@@ -33,8 +33,12 @@ export const jobOverviewSchema = z.object({
   ownService: z.boolean(),
   /** Its verdicts are (or will be) a sandbox key's scripted demo verdicts: no mail server is asked. */
   demo: z.boolean(),
+  /** Verdicts earlier lists got are reused for it (the verdict cache), or every address is checked. */
+  useCache: z.boolean(),
   cost: z.object({
     checks: count,
+    /** Addresses an earlier list's verdict stands for (the verdict cache): not sent, not paid for. */
+    cached: count,
     mode: z.enum(['live', 'sandbox']),
     freeRemaining: count.optional(),
     balance: z.number().int().optional(),

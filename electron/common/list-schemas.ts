@@ -6,7 +6,8 @@ const count = z.number().int().nonnegative();
 /**
  * A list's numbers on the one funnel (list-funnel.ts), each row counted once:
  * rows = no_address + bad_syntax + duplicates + to_check, and to_check = the verdicts + unverified.
- * role, disposable and typos flag addresses to check; billed is what the service charged.
+ * role, disposable and typos flag addresses to check; billed is what the service charged; cached counts
+ * the verdicts reused from earlier lists (the verdict cache), not sent and not billed.
  */
 export const listSummarySchema = z.object({
   rows: count,
@@ -24,6 +25,7 @@ export const listSummarySchema = z.object({
   disposable: count,
   typos: count,
   billed: count,
+  cached: count,
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 
@@ -36,6 +38,8 @@ export const precheckCountsSchema = z.object({
   role: count,
   disposable: count,
   suggestions: count,
+  /** Of those to check, how many an earlier list's verdict stands for (the verdict cache); absent before it existed. */
+  cached: count.optional(),
 });
 export type PrecheckCounts = z.infer<typeof precheckCountsSchema>;
 
@@ -77,5 +81,7 @@ export const explorerRowSchema = z.object({
   suggestion: z.string().nullable(),
   /** The suggestion was accepted: the cleaned list has it in place of what was typed. */
   accepted: z.boolean(),
+  /** When the verdict, reused from an earlier list (the verdict cache), was got; null: checked for this list. */
+  cachedAt: z.number().int().nullable(),
 });
 export type ExplorerRow = z.infer<typeof explorerRowSchema>;

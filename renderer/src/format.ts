@@ -1,14 +1,4 @@
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
+export { formatBytes } from '../../electron/common/byte-sizes.ts';
 
 export function describeDelimiter(delimiter: string): string {
   const names: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
@@ -18,6 +8,10 @@ export function describeDelimiter(delimiter: string): string {
 export function formatCount(value: number): string {
   return value.toLocaleString('en');
 }
+
+/** A count with its noun: "1 address", "7 addresses" (`plural`: when adding an s will not do). */
+export const countOf = (value: number, noun: string, plural = `${noun}s`) =>
+  `${formatCount(value)} ${value === 1 ? noun : plural}`;
 
 /** A share to one decimal: "42.9%" (nothing of nothing is "0%"). */
 export const percent = (part: number, whole: number) =>

@@ -37,17 +37,18 @@ export async function startHost(
   return { url, child, dataDir };
 }
 
-export const test = base.extend<{}, { hostUrl: string }>({
-  hostUrl: [
-    // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const { url, child } = await startHost();
-      await use(url);
-      child.kill('SIGTERM');
-    },
-    { scope: 'worker' },
-  ],
+/**
+ * A web host per test, with a data folder of its own: what one test's lists leave behind (jobs, the
+ * verdict cache) never changes what another sees.
+ */
+export const test = base.extend<{ hostUrl: string }>({
+  // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
+  hostUrl: async ({}, use) => {
+    const { url, child } = await startHost();
+    await use(url);
+    child.kill('SIGTERM');
+  },
 });
 
 export { expect } from '@playwright/test';

@@ -6,6 +6,7 @@ import type { Emit } from './event-hub.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
+import type { VerdictCacheView } from '../cache/index.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { SingleChecks } from '../connections/single-check.ts';
@@ -18,6 +19,8 @@ export type AppDeps = {
   appVersion: string;
   uploads: UploadStore;
   jobs: JobManager;
+  /** The verdict cache lists share, as Settings shows it. */
+  verdictCache: VerdictCacheView;
   connections: Connections;
   checks: SingleChecks;
   exportsDir: string;
@@ -70,6 +73,9 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:acceptSuggestions': async ({ jobId, target, accept }) => deps.jobs.acceptSuggestions(jobId, target, accept),
     'jobs:retry': async ({ jobId }) => deps.jobs.retry(jobId),
     'jobs:remap': async ({ jobId, column }) => deps.jobs.remap(jobId, column),
+    'jobs:useCache': async ({ jobId, useCache }) => deps.jobs.useCache(jobId, useCache),
+    'cache:stats': async () => deps.verdictCache.stats(),
+    'cache:clear': async () => deps.verdictCache.clear(),
     'jobs:delete': async ({ jobId }) => deps.jobs.delete(jobId),
     'jobs:dataUsage': async () => deps.jobs.dataUsage(),
   };

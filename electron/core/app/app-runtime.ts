@@ -16,6 +16,7 @@ import { createConnections } from '../connections/connections.ts';
 import { createSingleCheck } from '../connections/single-check.ts';
 import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
+import { verdictCacheIn } from '../cache/index.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;
@@ -64,6 +65,7 @@ export async function createAppRuntime(options: {
     appVersion: options.appVersion,
     uploads,
     jobs,
+    verdictCache: verdictCacheIn(options.dataDir),
     connections,
     checks: createSingleCheck(connections.clients, settings),
     exportsDir: join(options.dataDir, appJobFolders.exports),

@@ -11,6 +11,8 @@ export type JobManager = JobReads & {
   list(): JobListItem[];
   /** Reads the list again with another column as the address; nothing has been sent for it. */
   remap(jobId: string, column: string): Promise<JobOverview>;
+  /** Reads a list not sent yet again, reusing verdicts earlier lists got (the verdict cache) or not. */
+  useCache(jobId: string, useCache: boolean): Promise<JobOverview>;
   /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
   delete(jobId: string): Promise<{ freedBytes: number }>;
   /** What Sift keeps in its data folder, in bytes. */

@@ -2,8 +2,8 @@
 // budget), reported as they go, and resumed when the app starts again. Trouble while a job runs (the
 // service out of reach, say) leaves it where it was, with the reason, ready to resume: batches already
 // paid for are always read back.
-import { copyFile, mkdir, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import type { JobProgressView } from '../../common/job-schemas.ts';
@@ -15,7 +15,7 @@ import type { Cost, JobProgress } from './run/index.ts';
 import { jobSettings, type JobSettings } from './job-settings.ts';
 import {
   appFilesOf,
-  downloadPathOf,
+  exportedFiles,
   exportFolder,
   inputCopyPath,
   openJobStore,
@@ -35,6 +35,8 @@ export type JobManagerDeps = {
   clients: ServiceClients;
   emitProgress(payload: EventPayload<'jobs:didProgress'>): void;
   log?: (message: string) => void;
+  /** The clock the verdict cache's ages are read against. */
+  now?: () => number;
 };
 
 function userMessage(error: unknown): string {
@@ -44,11 +46,11 @@ function userMessage(error: unknown): string {
 
 export function createJobManager(deps: JobManagerDeps): JobManager {
   const store = openJobStore(deps.dataDir);
-  const cleaner = createCleaner(store);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const costs = new Map<string, Cost>();
   const live = new Map<string, JobProgressView>();
   const log = deps.log ?? ((message: string) => console.error(message));
+  const cleaner = createCleaner(store, { cacheDir: deps.dataDir, now: deps.now, warn: log });
 
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
   const explorer = createRowExplorer(store);
@@ -104,6 +106,31 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     return listBytes + (await removeFiles(appFilesOf(deps.dataDir, jobId)));
   }
 
+  /** Reads a list not sent yet again from the job's own input with changed settings; on failure, as it was. */
+  async function reread(
+    jobId: string,
+    change: (settings: JobSettings) => JobSettings,
+    notNow: string,
+  ): Promise<JobOverview> {
+    const job = jobOrThrow(jobId);
+    if (job.phase !== 'imported') throw new AppError('bad_request', notNow);
+    const client = await deps.clients.clientFor(job.service);
+    store.reimport(jobId, change(job.settings));
+    cleaner.forget(jobId);
+    costs.delete(jobId);
+    try {
+      const prepared = await cleaner.prepare(store.getJob(jobId)!, client.mode);
+      costs.set(jobId, await cleaner.estimate(prepared, client));
+      return overview(prepared);
+    } catch (error) {
+      // The list stays as it was read before, with its old settings.
+      store.reimport(jobId, job.settings);
+      await cleaner.prepare(store.getJob(jobId)!, client.mode).catch(() => undefined);
+      if (error instanceof AppError) throw error;
+      throw new AppError('unreadable_file', userMessage(error));
+    }
+  }
+
   async function stopRunning(jobId: string): Promise<void> {
     const run = running.get(jobId);
     if (!run) return;
@@ -127,10 +154,11 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         store.updateInput(job.id, inputPath, await inputFingerprint(inputPath));
         const service = await deps.clients.current();
         store.setService(job.id, service);
-        const prepared = await cleaner.prepare(store.getJob(job.id)!);
+        const client = await deps.clients.clientFor(service);
+        const prepared = await cleaner.prepare(store.getJob(job.id)!, client.mode);
         // The same list dropped again with the same column replaces the copy not yet sent: one entry in History.
         for (const twin of store.unsentTwinsOf(prepared)) await deleteJob(twin.id);
-        costs.set(job.id, await cleaner.estimate(prepared, await deps.clients.clientFor(service)));
+        costs.set(job.id, await cleaner.estimate(prepared, client));
         return overview(prepared);
       } catch (error) {
         // A list that cannot be read leaves nothing behind: no job in the recent lists, no copy kept.
@@ -154,25 +182,16 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     },
 
     /** Reads a list that was not sent yet again with another email column (from the job's own input). */
-    async remap(jobId: string, column: string): Promise<JobOverview> {
-      const job = jobOrThrow(jobId);
-      if (job.phase !== 'imported')
-        throw new AppError('bad_request', 'Only a list not yet cleaned can change its column.');
-      store.reimport(jobId, { ...job.settings, column });
-      cleaner.forget(jobId);
-      costs.delete(jobId);
-      try {
-        const prepared = await cleaner.prepare(store.getJob(jobId)!);
-        costs.set(jobId, await cleaner.estimate(prepared, await deps.clients.clientFor(prepared.service)));
-        return overview(prepared);
-      } catch (error) {
-        // The list stays as it was read before, with its old column.
-        store.reimport(jobId, job.settings);
-        await cleaner.prepare(store.getJob(jobId)!).catch(() => undefined);
-        if (error instanceof AppError) throw error;
-        throw new AppError('unreadable_file', userMessage(error));
-      }
-    },
+    remap: (jobId: string, column: string) =>
+      reread(jobId, (settings) => ({ ...settings, column }), 'Only a list not yet cleaned can change its column.'),
+
+    /** Reads a list not sent yet again with verdicts of earlier lists reused (the default), or with none. */
+    useCache: (jobId: string, useCache: boolean) =>
+      reread(
+        jobId,
+        (settings) => ({ ...settings, useCache }),
+        'Only a list not yet cleaned can choose whether to reuse earlier verdicts.',
+      ),
 
     /** Deletes a job that is not running, with its list, its copy of the input and its exports. */
     async delete(jobId: string): Promise<{ freedBytes: number }> {
@@ -193,12 +212,14 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
           store.updateSettings(jobId, { ...job.settings, sendLimit: limit });
           job = store.getJob(jobId)!;
         }
-        // Nothing is sent yet: it goes to the service chosen now, at that service's cost.
+        // Nothing is sent yet: it goes to the service chosen now, at that service's cost (and with the
+        // earlier verdicts of its kind of key: a list read for the other kind is read again).
         const service = await deps.clients.current();
         if (!sameService(service, job.service)) {
           store.setService(jobId, service);
-          job = store.getJob(jobId)!;
-          costs.set(jobId, await cleaner.estimate(job, await deps.clients.clientFor(service)));
+          const client = await deps.clients.clientFor(service);
+          job = await cleaner.prepare(store.getJob(jobId)!, client.mode);
+          costs.set(jobId, await cleaner.estimate(job, client));
         }
         const cost = costs.get(jobId);
         if (cost && !cost.covered && (limit === undefined || limit > (cost.freeRemaining ?? 0) + (cost.balance ?? 0))) {
@@ -255,17 +276,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
       store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles });
       const result = await cleaner.export(store.getJob(jobId)!, outDir);
-      const files: ExportFile[] = [];
-      for (const { kind, path } of result.files) {
-        const name = basename(path);
-        files.push({
-          kind,
-          name,
-          sizeBytes: (await stat(path)).size,
-          downloadPath: downloadPathOf(jobId, name),
-        });
-      }
-      return { files, summary: result.summary };
+      return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },
 
     /** After a restart: jobs that were sending or reading carry on by themselves. */
@@ -275,6 +286,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
 
     async close(): Promise<void> {
       await Promise.all([...running.keys()].map(stopRunning));
+      await cleaner.settled();
       store.close();
     },
   };

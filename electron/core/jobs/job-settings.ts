@@ -20,6 +20,10 @@ export type JobSettings = {
   addressesPerBatch: number;
   /** Send only the first this many addresses (what the credits cover); the rest stay unchecked. */
   sendLimit?: number;
+  /** Reuse verdicts earlier lists got (the verdict cache), and keep this list's for the next ones. */
+  useCache: boolean;
+  /** How old a reused verdict may be, in days, whatever its kind; none: each kind's default (cache-policy.ts). */
+  cacheMaxAgeDays?: number;
 };
 
 export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean };
@@ -33,6 +37,7 @@ export const defaultJobSettings: JobSettings = {
   remove: defaultRemove,
   neutraliseFormulas: true,
   bom: true,
+  useCache: true,
   // Sift's own service takes a million addresses per batch; one upload per million is few enough
   // that the spec's five uploads a minute are never what a list waits on.
   addressesPerBatch: 1_000_000,

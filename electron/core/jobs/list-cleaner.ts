@@ -22,6 +22,7 @@ import type { JobSettings } from './job-settings.ts';
 import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts';
 import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, type ExportResult } from './export/index.ts';
+import { cacheAskFor, rememberVerdicts } from '../cache/index.ts';
 
 type InputPolicy = { resume?: boolean; restart?: boolean };
 
@@ -39,8 +40,11 @@ type CleanHooks = {
 export type Cleaner = {
   /** The job for an input file: its unfinished one (with `resume`), its finished one when unchanged, else a new one. */
   jobForInput(inputPath: string, settings: JobSettings, policy?: InputPolicy, mode?: KeyMode): Promise<JobRecord>;
-  /** Reads the job's list from its input, if that is still to do. */
-  prepare(job: JobRecord, onProgress?: (progress: JobProgress) => void): Promise<JobRecord>;
+  /**
+   * Reads the job's list from its input, if that is still to do, reusing what the verdict cache knows for
+   * a key of `mode`; a list read for a key of the other kind, with reused verdicts, is read again.
+   */
+  prepare(job: JobRecord, mode: KeyMode, onProgress?: (progress: JobProgress) => void): Promise<JobRecord>;
   estimate(job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal): Promise<Cost>;
   /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
   run(job: JobRecord, client: ServiceClient, options?: RunOptions): Promise<JobRecord>;
@@ -56,9 +60,40 @@ export type Cleaner = {
   ): Promise<{ job: JobRecord; exported: ExportResult }>;
   /** Forgets what is kept in memory for a job (its index), when the job is deleted. */
   forget(jobId: string): void;
+  /** Waits for the verdicts of finished runs to be kept in the verdict cache. */
+  settled(): Promise<void>;
 };
 
-export function createCleaner(store: JobStore): Cleaner {
+export type CleanerOptions = {
+  /** The data folder whose verdict cache lists share (none: no cache, as in tests of other things). */
+  cacheDir?: string;
+  /** The clock a kept verdict's age is read against. */
+  now?: () => number;
+  /** Told what went wrong keeping verdicts in the cache: the list itself is fine. */
+  warn?: (message: string) => void;
+};
+
+export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cleaner {
+  const now = options.now ?? Date.now;
+  const warn = options.warn ?? ((message: string) => console.error(message));
+  /** Verdicts on their way into the cache. */
+  const remembering = new Set<Promise<void>>();
+  function remember(job: JobRecord, client: ServiceClient): void {
+    if (!options.cacheDir) return;
+    const writing = rememberVerdicts({
+      listPath: store.listPath(job.id),
+      dataDir: options.cacheDir,
+      mode: client.mode,
+      serviceUrl: client.serviceUrl,
+      checkedAt: now(),
+    }).then(
+      () => undefined,
+      (error: unknown) => warn(error instanceof Error ? error.message : String(error)),
+    );
+    remembering.add(writing);
+    void writing.finally(() => remembering.delete(writing));
+  }
+
   /** Each job's address index, kept from its import to its last verdict so results need no rebuild. */
   const indexes = new Map<string, AddressIndex>();
   const indexFor = (job: JobRecord) => {
@@ -116,9 +151,27 @@ export function createCleaner(store: JobStore): Cleaner {
     },
 
     /** Reads and pre-checks the list, unless that was done. Nothing is sent. */
-    async prepare(job: JobRecord, onProgress?: (progress: JobProgress) => void): Promise<JobRecord> {
+    async prepare(job: JobRecord, mode: KeyMode, onProgress?: (progress: JobProgress) => void): Promise<JobRecord> {
+      const list = store.list(job.id);
+      // A demo verdict is never reused for a live key, nor the reverse: read for the other kind, read again.
+      const readForOtherKey = job.keyMode !== mode && (list.counters().get('cached') ?? 0) > 0;
+      if (job.phase === 'imported' && readForOtherKey && list.parts().length === 0) {
+        store.reimport(job.id, job.settings);
+        indexes.delete(job.id);
+        job = store.getJob(job.id)!;
+      }
       if (job.phase !== 'importing') return job;
-      const imported = await importList(store, job, (rows) => onProgress?.({ phase: 'importing', rows }));
+      store.setKeyMode(job.id, mode);
+      const cache =
+        options.cacheDir && job.settings.useCache !== false
+          ? cacheAskFor(options.cacheDir, mode, now(), job.settings.cacheMaxAgeDays)
+          : undefined;
+      const imported = await importList(
+        store,
+        store.getJob(job.id)!,
+        (rows) => onProgress?.({ phase: 'importing', rows }),
+        cache,
+      );
       indexes.set(job.id, imported.index);
       return imported.job;
     },
@@ -138,6 +191,7 @@ export function createCleaner(store: JobStore): Cleaner {
         options,
       );
       indexes.delete(job.id);
+      remember(finished, client);
       return finished;
     },
 
@@ -157,7 +211,7 @@ export function createCleaner(store: JobStore): Cleaner {
       let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, client.mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
-        job = await cleaner.prepare(job, hooks.onProgress);
+        job = await cleaner.prepare(job, client.mode, hooks.onProgress);
         const cost = await cleaner.estimate(job, client, hooks.signal);
         hooks.onCost?.(cost);
         if (!cost.covered) throw new CostNotCovered(cost);
@@ -167,12 +221,18 @@ export function createCleaner(store: JobStore): Cleaner {
           pollIntervalMs: hooks.pollIntervalMs,
         });
       }
-      return { job, exported: await cleaner.export(job, request.outDir) };
+      const exported = await cleaner.export(job, request.outDir);
+      await cleaner.settled();
+      return { job, exported };
     },
 
     /** Forgets what is kept in memory for a job (its index), when the job is deleted. */
     forget(jobId: string): void {
       indexes.delete(jobId);
+    },
+
+    async settled(): Promise<void> {
+      while (remembering.size > 0) await Promise.all(remembering);
     },
   };
   return cleaner;

@@ -82,7 +82,11 @@ export function JobResults({
     ['Disposable', summary.disposable, 'disposable'],
     ['Likely typos', summary.typos, 'typos'],
     ['Billed', summary.billed, 'billed'],
+    // Verdicts reused from earlier lists (the verdict cache): not sent this time, not billed.
+    ...(summary.cached > 0 ? [['From earlier lists', summary.cached, 'cached'] as [string, number, string]] : []),
   ];
+  const reused =
+    summary.cached > 0 ? ` ${formatCount(summary.cached)} of them reused from earlier lists, not sent again.` : '';
   return (
     <section className="card" aria-label="Results">
       <header className="card__header">
@@ -91,8 +95,10 @@ export function JobResults({
           <p className="card__meta" data-testid="result-status">
             {job.phase === 'done'
               ? job.demo
-                ? `Done: demo verdicts for ${formatCount(summary.to_check)} addresses from ${formatCount(summary.rows)} rows. No mail server was asked.`
-                : `Done: ${formatCount(summary.to_check)} addresses checked from ${formatCount(summary.rows)} rows.`
+                ? `Done: demo verdicts for ${formatCount(summary.to_check)} addresses from ${formatCount(summary.rows)} rows. No mail server was asked.${reused}`
+                : reused
+                  ? `Done: verdicts for ${formatCount(summary.to_check)} addresses from ${formatCount(summary.rows)} rows.${reused}`
+                  : `Done: ${formatCount(summary.to_check)} addresses checked from ${formatCount(summary.rows)} rows.`
               : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
           {job.demo && <DemoNotice />}

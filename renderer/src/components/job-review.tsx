@@ -1,8 +1,9 @@
 import type { JobOverview, ListPreview as Preview } from '../../../electron/common/contract.ts';
-import { formatCount } from '../format.ts';
+import { countOf, formatCount } from '../format.ts';
 import { useState } from 'react';
 import { ColumnPicker } from './column-picker.tsx';
 import { ListPreview } from './list-preview.tsx';
+import { useStateResetBy } from '../use-state-reset-by.ts';
 import './job-review.css';
 
 type JobReviewProps = {
@@ -10,6 +11,8 @@ type JobReviewProps = {
   preview?: Preview;
   busy: boolean;
   onColumn(column: string): void;
+  /** Reuse verdicts earlier lists got (the verdict cache), or check every address. */
+  onUseCache(use: boolean): void;
   /** `limit`: send only the first this many addresses (what the credits cover). */
   onStart(limit?: number): void;
   onClose(): void;
@@ -17,10 +20,11 @@ type JobReviewProps = {
 
 function costLine(job: JobOverview): string {
   const { cost } = job;
+  if (cost.checks === 0 && cost.cached > 0) return 'Nothing to send: every address has a verdict from an earlier list.';
   if (cost.checks === 0) return 'Nothing to check: every row was settled locally.';
   if (cost.mode === 'sandbox') {
     const where = job.ownService ? "Sift's own service" : 'the hosted service';
-    return `${formatCount(cost.checks)} demo verdicts from ${where} with a sandbox key: scripted, no mail server is asked, no credits are spent.`;
+    return `${countOf(cost.checks, 'demo verdict')} from ${where} with a sandbox key: scripted, no mail server is asked, no credits are spent.`;
   }
   // Only what the service said: a balance it does not give is not taken for none.
   const known = [
@@ -28,15 +32,47 @@ function costLine(job: JobOverview): string {
     ...(cost.balance === undefined ? [] : [`a balance of ${formatCount(cost.balance)}`]),
   ];
   if (known.length === 0) {
-    return `${formatCount(cost.checks)} checks. The service does not say its balance, so Sift cannot tell whether the account covers them.`;
+    return `${countOf(cost.checks, 'check')}. The service does not say its balance, so Sift cannot tell whether the account covers them.`;
   }
   const available = known.join(' and ');
   return cost.covered
-    ? `${formatCount(cost.checks)} checks, covered by ${available}.`
-    : `${formatCount(cost.checks)} checks, but only ${available}.`;
+    ? `${countOf(cost.checks, 'check')}, covered by ${available}.`
+    : `${countOf(cost.checks, 'check')}, but only ${available}.`;
 }
 
-export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: JobReviewProps) {
+/** What the verdict cache gives this list, and the choice to check every address instead. */
+function CacheChoice({ job, busy, onUseCache }: Pick<JobReviewProps, 'job' | 'busy' | 'onUseCache'>) {
+  const { cached } = job.cost;
+  // The box shows the choice at once; the list is read again in main, and the job then says what holds.
+  const [wanted, setWanted] = useStateResetBy(() => job.useCache, job);
+  const rereading = wanted !== job.useCache;
+  return (
+    <div className="cache-choice" data-testid="cache-choice">
+      {rereading && <p role="status">Reading the list again…</p>}
+      {!rereading && job.useCache && cached > 0 && (
+        <p data-testid="cached-count">
+          {countOf(cached, 'address has', 'addresses have')} a {job.demo ? 'demo ' : ''}verdict from an earlier list,
+          young enough to reuse: not sent, free. The results mark each as reused, with the day it was checked.
+        </p>
+      )}
+      <label className="choice">
+        <input
+          type="checkbox"
+          data-testid="use-cache"
+          checked={wanted}
+          disabled={busy}
+          onChange={() => {
+            setWanted(!wanted);
+            onUseCache(!wanted);
+          }}
+        />{' '}
+        Reuse verdicts from earlier lists
+      </label>
+    </div>
+  );
+}
+
+export function JobReview({ job, preview, busy, onColumn, onUseCache, onStart, onClose }: JobReviewProps) {
   const columns =
     job.headers.length > 0
       ? job.headers
@@ -84,6 +120,7 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
       <div className={`cost${job.cost.covered ? '' : ' cost--short'}`} data-testid="cost">
         {costLine(job)}
       </div>
+      <CacheChoice job={job} busy={busy} onUseCache={onUseCache} />
       {fewAddresses && (
         <div className="alert alert--warning" data-testid="few-addresses">
           <p>
@@ -121,8 +158,8 @@ export function JobReview({ job, preview, busy, onColumn, onStart, onClose }: Jo
           {job.cost.checks === 0
             ? 'Finish'
             : job.cost.mode === 'sandbox'
-              ? `Demo-clean ${formatCount(job.cost.checks)} addresses`
-              : `Clean ${formatCount(job.cost.checks)} addresses`}
+              ? `Demo-clean ${countOf(job.cost.checks, 'address', 'addresses')}`
+              : `Clean ${countOf(job.cost.checks, 'address', 'addresses')}`}
         </button>
       </footer>
     </section>

@@ -31,6 +31,7 @@ function notesOf(row: ExplorerRow, demo: boolean): string {
     row.suggestion && !row.accepted ? `did you mean ${row.suggestion}?` : '',
     row.accepted ? `corrected to ${row.suggestion}` : '',
     verdictNote(row, demo),
+    row.cachedAt === null ? '' : `reused from an earlier list, checked ${new Date(row.cachedAt).toLocaleDateString()}`,
   ]
     .filter(Boolean)
     .join(' · ');

@@ -130,6 +130,13 @@ export const cleanActions = {
       else if (source) await cleanActions.openSource(source, fileName ?? '', column);
     }),
 
+  /** Reuse the verdicts earlier lists got, or check every address: a job not yet cleaned is read again. */
+  useCache: (useCache: boolean) =>
+    busyWhile(async () => {
+      const { job } = get();
+      if (job?.phase === 'imported') set({ job: await sift.jobs.useCache({ jobId: job.jobId, useCache }) });
+    }),
+
   /** Starts (or resumes) the job; `limit` sends only the first this many addresses. */
   start: (limit?: number) =>
     busyWhile(async () => {

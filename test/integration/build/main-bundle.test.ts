@@ -1,5 +1,5 @@
-// Electron's main process runs from the bundle, not from source: the import's writer and the export's
-// reader threads must be built beside it and work from there. (Electron's binary cannot run here; its
+// Electron's main process runs from the bundle, not from source: the import's writer, the export's
+// reader and the verdict cache's writer threads must be built beside it and work from there. (Electron's binary cannot run here; its
 // Node can.)
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -19,7 +19,7 @@ const outDir = await mkdtemp(join(cache, 'sift-main-bundle-'));
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 describe('the main bundle', () => {
-  it('holds the import writer and the export reader beside main.js, and they store and read a list', async () => {
+  it('holds the import writer, the export reader and the cache writer beside main.js, and they work', async () => {
     await promisify(execFile)(
       process.execPath,
       [
@@ -34,7 +34,9 @@ describe('the main bundle', () => {
       ],
       { cwd: root },
     );
-    expect(await readFile(join(outDir, 'main.js'), 'utf8')).toContain('./import-writer-worker.js');
+    const main = await readFile(join(outDir, 'main.js'), 'utf8');
+    for (const thread of ['import-writer-worker', 'verdict-reader-worker', 'cache-writer-worker'])
+      expect(main).toContain(`./${thread}.js`);
 
     const listPath = join(outDir, 'list.sqlite');
     const list = openListStore(listPath);
@@ -73,6 +75,19 @@ describe('the main bundle', () => {
     expect(verdicts.ids).toEqual(Int32Array.of(1, 0, 1));
     const unpacker = createVerdictUnpacker();
     unpacker.addWords(verdicts.words);
-    expect(unpacker.unpack(verdicts.introduced)).toEqual([[null, 0, null, null]]);
+    expect(unpacker.unpack(verdicts.introduced)).toEqual([[null, 0, null, null, null]]);
+
+    const checked = openListStore(listPath);
+    checked.recordResults(1, [{ id: 1, result: 'valid', billed: true, reason: null }], {});
+    checked.close();
+    const cacheWriter = new Worker(join(outDir, 'cache-writer-worker.js'), {
+      workerData: { listPath, dataDir: outDir, secret: 'test', mode: 'live', service: 'test', checkedAt: Date.now() },
+    });
+    const kept = await new Promise((resolve, reject) => {
+      cacheWriter.on('message', resolve);
+      cacheWriter.on('error', reject);
+    });
+    await cacheWriter.terminate();
+    expect(kept).toEqual({ kept: 1 });
   });
 });

@@ -73,8 +73,8 @@ describe('sift clean, run again', () => {
     expect(await spent()).toBe(300);
     expect((await readFile(join(out, 'members.annotated.csv'))).equals(annotated)).toBe(true);
 
-    // --restart checks it again, and is paid for again.
-    expect((await runSift([...args, '--restart'], env)).code).toBe(0);
+    // --restart --no-cache checks it again, and is paid for again (--restart alone would reuse the verdicts).
+    expect((await runSift([...args, '--restart', '--no-cache'], env)).code).toBe(0);
     expect(await spent()).toBe(600);
   }, 120_000);
 });

@@ -81,6 +81,8 @@ describe('sift clean', () => {
       'sift_reason',
       'sift_suggestion',
       'sift_suggestion_accepted',
+      'sift_source',
+      'sift_cached_on',
     ]);
     const rows = annotated.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
     expect(rows.map((row) => row.Name)).toEqual([
@@ -102,9 +104,11 @@ describe('sift clean', () => {
       if (fromService) {
         expect(row.sift_result).toBe(fromService.result);
         expect(row.sift_billed).toBe(String(fromService.billed && row.sift_duplicate === 'false'));
+        expect(row).toMatchObject({ sift_source: 'checked', sift_cached_on: '' });
       } else {
         expect(['bad_syntax', 'no_address']).toContain(row.sift_result);
         expect(row.sift_billed).toBe('false');
+        expect(row).toMatchObject({ sift_source: 'precheck', sift_cached_on: '' });
       }
     }
     const byName = Object.fromEntries(rows.map((row) => [row.Name, row]));

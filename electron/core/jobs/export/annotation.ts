@@ -14,7 +14,23 @@ export const annotationColumns = [
   'sift_reason',
   'sift_suggestion',
   'sift_suggestion_accepted',
+  'sift_source',
+  'sift_cached_on',
 ] as const;
+
+/**
+ * Where a row's verdict came from: `checked` (asked of the service for this list), `cache` (an earlier
+ * list's verdict, reused; `sift_cached_on` says when it was got), `demo` (a sandbox key's script),
+ * `precheck` (Sift settled it: bad syntax, no address), or nothing (not checked).
+ */
+const sourceOf = (address: VerdictColumns | null, demo: boolean): string => {
+  if (!address) return 'precheck';
+  const result = address[column.result];
+  if (result === null) return '';
+  if (result === badSyntaxResult) return 'precheck';
+  if (hasFlag(address, 'cached')) return 'cache';
+  return demo ? 'demo' : 'checked';
+};
 
 /** The verdict shown for an address: its result, or `unverified` when the job ended before it was checked. */
 export const resultOf = (address: VerdictColumns) => address[column.result] ?? unverifiedResult;
@@ -27,7 +43,7 @@ const isFunnelDuplicate = (verdict: RowVerdict) =>
   verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
-type Annotated = VerdictColumns & { 4?: string; 5?: string };
+type Annotated = VerdictColumns & { 5?: string; 6?: string };
 
 /**
  * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
@@ -44,7 +60,9 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
   };
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
     `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
-  const noAddressTail = `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false${after}`;
+  const noAddressTail =
+    `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false` +
+    `${d}${sourceOf(null, demo)}${d}${after}`;
   return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
     if (!address) return noAddressTail;
     const reason = reasonOf(address);
@@ -52,7 +70,8 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
     return (
       `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}` +
-      `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}${after}`
+      `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}` +
+      `${d}${sourceOf(address, demo)}${d}${address[column.cachedOn] ?? ''}${after}`
     );
   };
 }
@@ -67,12 +86,12 @@ export function annotationWriter(cell: (value: string) => string, delimiter: str
     const address = verdict.address as Annotated | null;
     if (!address) return encode(null, false, false);
     // A credit is spent once per address: on its first row, not on its duplicates.
-    if (isFunnelDuplicate(verdict)) return (address[5] ??= encode(address, false, true));
-    return (address[4] ??= encode(address, hasFlag(address, 'billed'), false));
+    if (isFunnelDuplicate(verdict)) return (address[6] ??= encode(address, false, true));
+    return (address[5] ??= encode(address, hasFlag(address, 'billed'), false));
   };
 }
 
-/** Distinct (result, reason) pairs whose tails are kept; a service naming more is encoded row by row. */
+/** Distinct (result, reason, day) triples whose tails are kept; a service naming more is encoded row by row. */
 const maxSharedTails = 1000;
 
 /**
@@ -84,7 +103,7 @@ export function annotationBytesWriter(cell: (value: string) => string, delimiter
   const noAddressTail = Buffer.from(encode(null, false, false));
   const shared = new Map<string | null, Map<string | null, (Buffer | undefined)[]>>();
   let sharedPairs = 0;
-  const flagBits = verdictFlag.role | verdictFlag.disposable | verdictFlag.accepted;
+  const flagBits = verdictFlag.role | verdictFlag.disposable | verdictFlag.accepted | verdictFlag.cached;
   return (verdict: RowVerdict): Buffer => {
     const address = verdict.address;
     if (!address) return noAddressTail;
@@ -92,7 +111,9 @@ export function annotationBytesWriter(cell: (value: string) => string, delimiter
     const billed = !duplicate && hasFlag(address, 'billed');
     if (address[column.suggestion] !== null) return Buffer.from(encode(address, billed, duplicate));
     const result = address[column.result];
-    const reason = address[column.reason];
+    // The day a reused verdict was got is part of its tail; a reason never holds a NUL.
+    const cachedOn = address[column.cachedOn];
+    const reason = cachedOn === null ? address[column.reason] : `${address[column.reason] ?? ''}\0${cachedOn}`;
     let byReason = shared.get(result);
     let tails = byReason?.get(reason);
     if (!tails) {

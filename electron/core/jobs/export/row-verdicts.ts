@@ -9,7 +9,7 @@ import { verdictFlag, type VerdictColumns } from '../store/list-types.ts';
 import { createVerdictUnpacker, type VerdictChunk } from './verdict-chunks.ts';
 import type { ReaderMessage, ReaderRequest } from './verdict-reader-worker.ts';
 
-export const column = { result: 0, flags: 1, reason: 2, suggestion: 3 } as const;
+export const column = { result: 0, flags: 1, reason: 2, suggestion: 3, cachedOn: 4 } as const;
 
 /** Whether an address has a flag: billed, role, disposable, or accepted (the person took the typo suggestion). */
 export const hasFlag = (address: VerdictColumns, flag: keyof typeof verdictFlag) =>

@@ -12,6 +12,8 @@ export type PackedVerdicts = {
   count: number;
   results: Uint16Array;
   reasons: Uint16Array;
+  /** The day a verdict reused from the cache was got, as a word (most lists have a handful of days). */
+  cachedOn: Uint16Array;
   flags: Uint8Array;
   /** In order, per address: its result and reason when inline, then its suggestion. */
   inline: string[];
@@ -55,13 +57,15 @@ export function createVerdictPacker(maxWords = inlineWord - 1) {
         count,
         results: new Uint16Array(count),
         reasons: new Uint16Array(count),
+        cachedOn: new Uint16Array(count),
         flags: new Uint8Array(count),
         inline: [],
       };
       for (let i = 0; i < count; i += 1) {
-        const [result, flags, reason, suggestion] = verdicts[i]!;
+        const [result, flags, reason, suggestion, cachedOn] = verdicts[i]!;
         packed.results[i] = numberOf(result, packed.inline);
         packed.reasons[i] = numberOf(reason, packed.inline);
+        packed.cachedOn[i] = numberOf(cachedOn, packed.inline);
         packed.flags[i] = flags | (suggestion === null ? 0 : hasSuggestion);
         if (suggestion !== null) packed.inline.push(suggestion);
       }
@@ -81,7 +85,7 @@ export const verdictTransferables = (chunk: VerdictChunk): ArrayBuffer[] =>
   [
     chunk.ids,
     chunk.repeatIds,
-    ...[chunk.introduced, chunk.repeats].flatMap((p) => [p.results, p.reasons, p.flags]),
+    ...[chunk.introduced, chunk.repeats].flatMap((p) => [p.results, p.reasons, p.cachedOn, p.flags]),
   ].map((array) => array.buffer as ArrayBuffer);
 
 /** The writing side's words, numbered as the reading side numbered them. */
@@ -100,9 +104,11 @@ export function createVerdictUnpacker() {
         const result = resultNumber === inlineWord ? packed.inline[inline++]! : dictionary[resultNumber]!;
         const reasonNumber = packed.reasons[i]!;
         const reason = reasonNumber === inlineWord ? packed.inline[inline++]! : dictionary[reasonNumber]!;
+        const dayNumber = packed.cachedOn[i]!;
+        const cachedOn = dayNumber === inlineWord ? packed.inline[inline++]! : dictionary[dayNumber]!;
         const flags = packed.flags[i]!;
         const suggestion = flags & hasSuggestion ? packed.inline[inline++]! : null;
-        verdicts[i] = [result, flags & ~hasSuggestion, reason, suggestion];
+        verdicts[i] = [result, flags & ~hasSuggestion, reason, suggestion, cachedOn];
       }
       return verdicts;
     },

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { unpackChunk, type PackedChunk } from './import-chunks.ts';
 import { describeFailure } from '../job-threads.ts';
 import { openListAppender } from '../store/list-store-append.ts';
+import { cacheLookupFor, type CacheAsk } from '../../cache/cache-lookup.ts';
 import type { WriterMessage } from './import-writer.ts';
 
 const port = parentPort!;
@@ -12,13 +13,16 @@ const post = (message: WriterMessage) => port.postMessage(message);
 let failed = false;
 
 try {
-  const list = openListAppender((workerData as { listPath: string }).listPath);
+  const { listPath, cache } = workerData as { listPath: string; cache?: CacheAsk };
+  const list = openListAppender(listPath);
+  const lookup = cache ? cacheLookupFor(cache) : undefined;
   list.beginBulk();
   port.on('message', (chunk: PackedChunk | 'close') => {
     if (chunk === 'close') {
       try {
         list.endBulk();
         list.close();
+        lookup?.close();
         post({ closed: true });
       } catch (error) {
         post({ failed: describeFailure(error) });
@@ -29,7 +33,8 @@ try {
     }
     if (failed) return;
     try {
-      list.appendImport(unpackChunk(chunk), chunk.firstRow, chunk.rowIds);
+      const addresses = unpackChunk(chunk);
+      list.appendImport(addresses, chunk.firstRow, chunk.rowIds, lookup?.hitsFor(addresses));
       post({ stored: chunk.firstId });
     } catch (error) {
       failed = true;

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { packedKeyOf, transferablesOf, type PackedChunk, type SentKeys } from './import-chunks.ts';
 import { failureError, threadFile, type ThreadFailure } from '../job-threads.ts';
+import type { CacheAsk } from '../../cache/cache-lookup.ts';
 
 export type WriterMessage = { stored: number } | { closed: true } | { failed: ThreadFailure };
 
@@ -25,8 +26,9 @@ export type ImportWriter = {
   abort(): Promise<void>;
 };
 
-export function startImportWriter(listPath: string): ImportWriter {
-  const worker = new Worker(workerUrl, { workerData: { listPath } });
+/** Starts the writer for the list at `listPath`; with `cache`, it reuses what the verdict cache knows. */
+export function startImportWriter(listPath: string, cache?: CacheAsk): ImportWriter {
+  const worker = new Worker(workerUrl, { workerData: { listPath, ...(cache ? { cache } : {}) } });
   const inFlight: SentKeys[] = [];
   let failure: Error | null = null;
   let closed = false;

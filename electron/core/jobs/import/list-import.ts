@@ -16,6 +16,7 @@ import { createAddressIndex, type AddressIndex } from '../../email/address-index
 import { displayNameOf, rowsPerChunk, type JobRecord, type JobStore, type ListStore } from '../store/index.ts';
 import { createChunkPacker } from './import-chunks.ts';
 import { startImportWriter } from './import-writer.ts';
+import type { CacheAsk } from '../../cache/cache-lookup.ts';
 
 const sampleRows = 200;
 /**
@@ -70,6 +71,8 @@ export async function importList(
   store: JobStore,
   job: JobRecord,
   onProgress: (rows: number) => void = () => {},
+  /** What the verdict cache is asked as the list is stored; none: everything is checked. */
+  cache?: CacheAsk,
 ): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
@@ -88,7 +91,7 @@ export async function importList(
   let rowIds = new Int32Array(rowsPerChunk);
   let filled = 0;
   const packer = createChunkPacker();
-  let writer = startImportWriter(store.listPath(job.id));
+  let writer = startImportWriter(store.listPath(job.id), cache);
   // The keys not yet stored: this chunk's, then those of chunks still on their way to the store.
   const pendingKeys = { get: (id: number) => packer.keyOf(id) ?? writer.keyOf(id) };
   let reportedAt = performance.now();
@@ -157,7 +160,7 @@ export async function importList(
       packer.clear();
       await writer.close(); // stored, then dropped below: the list is read again from its first row
       list.clear();
-      writer = startImportWriter(store.listPath(job.id));
+      writer = startImportWriter(store.listPath(job.id), cache);
       index = createAddressIndex(size / bytesPerRowGuess);
       counts = emptyCounts();
       hash = createHash('sha256');
@@ -174,6 +177,8 @@ export async function importList(
     throw error;
   }
   if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
-  store.finishImport(job.id, { rowsTotal: row, precheck: counts, contentHash: hash.digest('hex') });
+  // The verdicts the cache gave were counted as the writer stored them.
+  const cached = store.list(job.id).counters().get('cached') ?? 0;
+  store.finishImport(job.id, { rowsTotal: row, precheck: { ...counts, cached }, contentHash: hash.digest('hex') });
   return { job: store.getJob(job.id)!, index };
 }

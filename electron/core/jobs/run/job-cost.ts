@@ -4,6 +4,8 @@ import type { JobRecord, JobStore } from '../store/index.ts';
 
 export type Cost = {
   checks: number;
+  /** Addresses whose verdict an earlier list gave (the verdict cache): not sent, not paid for. */
+  cached: number;
   mode: 'live' | 'sandbox';
   freeRemaining?: number;
   balance?: number;
@@ -30,14 +32,17 @@ export async function estimateCost(
   signal?: AbortSignal,
 ): Promise<Cost> {
   // Once any part is planned, what remains was paid for when it was sent.
-  const unsent = store.list(job.id).parts().length === 0;
-  const checks = unsent ? (job.precheck?.toCheck ?? 0) : 0;
-  if (client.mode === 'sandbox') return { checks, mode: 'sandbox', covered: true };
+  const list = store.list(job.id);
+  const unsent = list.parts().length === 0;
+  const cached = list.counters().get('cached') ?? 0;
+  const checks = unsent ? Math.max(0, (job.precheck?.toCheck ?? 0) - cached) : 0;
+  if (client.mode === 'sandbox') return { checks, cached, mode: 'sandbox', covered: true };
   const account = await client.getAccount({ signal });
   const available = (account.free_remaining ?? 0) + (account.balance ?? 0);
   const known = account.free_remaining !== undefined || account.balance !== undefined;
   return {
     checks,
+    cached,
     mode: 'live',
     freeRemaining: account.free_remaining,
     balance: account.balance,

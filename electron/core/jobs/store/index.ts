@@ -9,6 +9,7 @@ export {
   verdictFlag,
   type AddressFacts,
   type ListStore,
+  type CacheHit,
   type NewAddress,
   type Part,
   type VerdictColumns,
@@ -18,7 +19,7 @@ export { rowsPerTextChunk } from './list-store-rows.ts';
 export {
   appFilesOf,
   appJobFolders,
-  downloadPathOf,
+  exportedFiles,
   downloadsFolder,
   exportFolder,
   inputCopyPath,

@@ -2,7 +2,7 @@
 // that was uploaded (a dropped file in the browser), the files each export wrote, and the job's list file.
 // Deleting a job removes them all and says how much space that gave back.
 import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export const appJobFolders = {
   /** Copies of uploaded lists, one per job: `<data>/inputs/<jobId>.csv`. */
@@ -16,8 +16,7 @@ export const exportFolder = (dataDir: string, jobId: string) => join(dataDir, ap
 
 /** Where both transports serve a job's exported files: `downloads/<jobId>/<file name>`. */
 export const downloadsFolder = 'downloads';
-export const downloadPathOf = (jobId: string, name: string) =>
-  `${downloadsFolder}/${jobId}/${encodeURIComponent(name)}`;
+const downloadPathOf = (jobId: string, name: string) => `${downloadsFolder}/${jobId}/${encodeURIComponent(name)}`;
 /** Whether a URL path asks for an exported file (static-files.ts resolves it, refusing anything else). */
 export const isDownloadPath = (urlPath: string) => urlPath.startsWith(`/${downloadsFolder}/`);
 
@@ -44,4 +43,17 @@ export async function removeFiles(paths: readonly string[]): Promise<number> {
     await rm(path, { recursive: true, force: true });
   }
   return freed;
+}
+
+/** The files an export wrote, as the app lists them: name, size and where both transports serve each. */
+export async function exportedFiles<Kind extends string>(
+  jobId: string,
+  written: readonly { kind: Kind; path: string }[],
+): Promise<{ kind: Kind; name: string; sizeBytes: number; downloadPath: string }[]> {
+  return Promise.all(
+    written.map(async ({ kind, path }) => {
+      const name = basename(path);
+      return { kind, name, sizeBytes: (await stat(path)).size, downloadPath: downloadPathOf(jobId, name) };
+    }),
+  );
 }

@@ -2,19 +2,24 @@
 // own, so the import's writer thread (import-writer-worker.ts) loads this and SQLite alone.
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
-import type { ListAppender, NewAddress } from './list-types.ts';
+import type { CacheHit, ListAppender, NewAddress } from './list-types.ts';
 
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;
-const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason';
+const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason, cached_at';
 
 export function listAppender(db: Database): ListAppender {
   const groupInsert = sql(
     db,
-    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
   );
-  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const columnCount = 10;
+  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const columnCount = 11;
+  const bump = sql(
+    db,
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+  );
+  let hits: ReadonlyMap<number, CacheHit> | undefined;
   const groupArgs: (string | number | null)[] = new Array(insertGroup * columnCount);
   /** Writes an address's values into `args` at `at`, in `addressColumns` order. */
   const fill = (args: (string | number | null)[], at: number, a: NewAddress) => {
@@ -26,9 +31,11 @@ export function listAppender(db: Database): ListAppender {
     args[at + 5] = a.role ? 1 : 0;
     args[at + 6] = a.disposable ? 1 : 0;
     args[at + 7] = a.suggestion;
-    // Bad syntax has its verdict from the start.
-    args[at + 8] = a.sendable ? null : badSyntaxResult;
-    args[at + 9] = a.sendable ? null : 'syntax';
+    // Bad syntax has its verdict from the start; so has an address the verdict cache knows.
+    const hit = a.sendable ? hits?.get(a.id) : undefined;
+    args[at + 8] = hit ? hit.result : a.sendable ? null : badSyntaxResult;
+    args[at + 9] = hit ? hit.reason : a.sendable ? null : 'syntax';
+    args[at + 10] = hit ? hit.cachedAt : null;
   };
 
   return {
@@ -44,8 +51,16 @@ export function listAppender(db: Database): ListAppender {
     endBulk: () => db.exec('PRAGMA synchronous = FULL; PRAGMA wal_checkpoint(FULL)'),
 
     /** Appends addresses and a chunk of rows together, in one transaction. */
-    appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void {
+    appendImport(addresses, firstRow, addressIds, chunkHits): void {
+      hits = chunkHits;
       transaction(db, () => {
+        // Verdicts reused from the cache count as such, and per verdict, as recorded ones do.
+        if (chunkHits && chunkHits.size > 0) {
+          const added = new Map<string, number>([['cached', chunkHits.size]]);
+          for (const hit of chunkHits.values())
+            added.set(`result:${hit.result}`, (added.get(`result:${hit.result}`) ?? 0) + 1);
+          for (const [name, value] of added) bump.run(name, value);
+        }
         let i = 0;
         for (; i + insertGroup <= addresses.length; i += insertGroup) {
           for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!);

@@ -63,11 +63,19 @@ export function partsOf(db: Database): ListParts {
       }
     },
 
-    /** Splits the sendable addresses (the first `limit` of them) into parts of at most `perPart`, each with its key, once, before sending. */
+    /**
+     * Splits the sendable addresses (the first `limit` of them) into parts of at most `perPart`, each with
+     * its key, once, before sending. Addresses that have a verdict already (reused from the verdict cache)
+     * are left out: the parts send only those still without one.
+     */
     planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit = Number.POSITIVE_INFINITY): Part[] {
       transaction(db, () => {
         if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
-        insertParts(perPart, idempotencyKeyFor, limit, false);
+        const known = sql(
+          db,
+          'SELECT EXISTS (SELECT 1 FROM addresses WHERE sendable = 1 AND result IS NOT NULL) AS known',
+        );
+        insertParts(perPart, idempotencyKeyFor, limit, (known.get() as { known: number }).known === 1);
       });
       return parts();
     },

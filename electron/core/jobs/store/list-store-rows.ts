@@ -58,7 +58,7 @@ export function rowTextStore(db: Database): RowTextStore {
     facts(ids: readonly number[]): Map<number, AddressFacts> {
       const rows = sql(
         db,
-        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted FROM addresses
+        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at FROM addresses
          WHERE id IN (SELECT value FROM json_each(?))`,
       ).all(JSON.stringify(ids)) as AddressFacts[];
       return new Map(rows.map((row) => [row.id, row]));

@@ -3,7 +3,7 @@ import { sql, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-const schemaVersion = 7;
+const schemaVersion = 8;
 
 export type AddressRow = {
   id: number;
@@ -17,6 +17,7 @@ export type AddressRow = {
   result: string | null;
   billed: number;
   reason: string | null;
+  cached_at: number | null;
 };
 
 export type PartRow = {
@@ -46,6 +47,7 @@ export const toAddress = (row: AddressRow): AddressRecord => ({
   result: row.result,
   billed: row.billed === 1,
   reason: row.reason,
+  cachedAt: row.cached_at,
 });
 
 export const toPart = (row: PartRow): Part => ({
@@ -80,6 +82,8 @@ export function migrateListStore(db: Database): void {
   // 7: how each part goes to the service (a file upload or the spec's POST /batches), chosen before it is
   // sent. Before, every part was uploaded as a file, so a part planned then goes that way on resume.
   if (version < 7) db.exec("ALTER TABLE parts ADD COLUMN via TEXT; UPDATE parts SET via = 'files'");
+  // 8: a verdict reused from the verdict cache says so, with when it was first got (null: checked now, or not yet).
+  if (version < 8) db.exec('ALTER TABLE addresses ADD COLUMN cached_at INTEGER');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

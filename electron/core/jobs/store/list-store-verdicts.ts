@@ -5,10 +5,13 @@ import { openDatabaseReadOnly, sql, type Database } from '../../storage/sqlite.t
 import { verdictFlag, type ListVerdictReads, type VerdictColumns } from './list-types.ts';
 
 export function listVerdicts(db: Database): ListVerdictReads {
-  const flags = `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable} + accepted * ${verdictFlag.accepted}`;
+  const flags =
+    `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable}` +
+    ` + accepted * ${verdictFlag.accepted} + (cached_at IS NOT NULL) * ${verdictFlag.cached}`;
+  const cachedOn = "CASE WHEN cached_at IS NULL THEN NULL ELSE date(cached_at / 1000, 'unixepoch') END";
   const verdictsBetween = sql(
     db,
-    `SELECT result, ${flags}, reason, suggestion FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
+    `SELECT result, ${flags}, reason, suggestion, ${cachedOn} FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
   );
   verdictsBetween.setReturnArrays(true);
   return {
@@ -35,4 +38,35 @@ export function listVerdicts(db: Database): ListVerdictReads {
 export function openListVerdicts(path: string): ListVerdictReads & { close(): void } {
   const db = openDatabaseReadOnly(path);
   return { ...listVerdicts(db), close: () => db.close() };
+}
+
+/**
+ * The verdicts a service gave this list (none reused from the cache, none Sift's own), in id order, a
+ * page at a time: what the verdict cache keeps after a run. On a read-only connection of its own.
+ */
+export function* checkedVerdicts(
+  path: string,
+  results: readonly string[],
+  pageSize = 10_000,
+): Generator<{ key: string; result: string; reason: string | null }[]> {
+  const db = openDatabaseReadOnly(path);
+  try {
+    const page = db.prepare(
+      `SELECT id, key, result, reason FROM addresses WHERE id > ? AND sendable = 1 AND cached_at IS NULL
+       AND result IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+    );
+    for (let after = 0; ;) {
+      const rows = page.all(after, JSON.stringify(results), pageSize) as {
+        id: number;
+        key: string;
+        result: string;
+        reason: string | null;
+      }[];
+      if (rows.length === 0) return;
+      after = rows.at(-1)!.id;
+      yield rows.map(({ key, result, reason }) => ({ key, result, reason }));
+    }
+  } finally {
+    db.close();
+  }
 }

@@ -3,13 +3,14 @@
 // them and never through its database handle.
 
 /**
- * [result, flags, reason, suggestion], as SQLite gives them; flags packs billed, role, disposable and
- * accepted (`verdictFlag`). Four values per address: reading them is a good part of an export.
+ * [result, flags, reason, suggestion, cached on], as SQLite gives them; flags packs billed, role,
+ * disposable, accepted and cached (`verdictFlag`); `cached on` is the day (YYYY-MM-DD) a verdict reused
+ * from the cache was got. Reading these is a good part of an export.
  */
-export type VerdictColumns = [string | null, number, string | null, string | null];
+export type VerdictColumns = [string | null, number, string | null, string | null, string | null];
 
 /** The bits of `VerdictColumns`' flags. */
-export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8 } as const;
+export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8, cached: 16 } as const;
 
 /** Rows per packed chunk of address ids. */
 export const rowsPerChunk = 4096;
@@ -30,7 +31,12 @@ export type AddressRecord = NewAddress & {
   result: string | null;
   billed: boolean;
   reason: string | null;
+  /** When the verdict was first got, where it was reused from the verdict cache; null otherwise. */
+  cachedAt: number | null;
 };
+
+/** A verdict from the verdict cache, for an address of the list being imported (by its id). */
+export type CacheHit = { id: number; result: string; reason: string | null; cachedAt: number };
 
 export type VerdictRow = {
   id: number;
@@ -92,8 +98,13 @@ export type ListParts = {
 export type ListAppender = {
   beginBulk(): void;
   endBulk(): void;
-  /** Appends addresses and a chunk of rows together, in one transaction. */
-  appendImport(addresses: readonly NewAddress[], firstRow: number, addressIds: Int32Array): void;
+  /** Appends addresses (with the verdicts the cache had for some) and a chunk of rows, in one transaction. */
+  appendImport(
+    addresses: readonly NewAddress[],
+    firstRow: number,
+    addressIds: Int32Array,
+    hits?: ReadonlyMap<number, CacheHit>,
+  ): void;
 };
 
 /** What an export reads (list-store-verdicts.ts; the export's reader thread uses it alone). */
@@ -113,6 +124,8 @@ export type AddressFacts = {
   reason: string | null;
   suggestion: string | null;
   accepted: number;
+  /** When a verdict reused from the verdict cache was got (ms); null: checked for this list, or not yet. */
+  cached_at: number | null;
 };
 
 /** The rows' own text, kept the first time a list is explored, and the addresses behind a page (list-store-rows.ts). */

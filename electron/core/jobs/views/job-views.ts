@@ -16,7 +16,9 @@ export function jobViews(
   live: ReadonlyMap<string, JobProgressView>,
 ) {
   function progressOf(job: JobRecord): JobProgressView {
-    const toSend = Math.min(job.precheck?.toCheck ?? 0, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
+    // Verdicts reused from earlier lists are not sent.
+    const cached = job.precheck?.cached ?? 0;
+    const toSend = Math.min((job.precheck?.toCheck ?? 0) - cached, job.settings.sendLimit ?? Number.POSITIVE_INFINITY);
     return live.get(job.id) ?? { checked: job.checked, total: toSend };
   }
 
@@ -42,7 +44,13 @@ export function jobViews(
         precheck: job.precheck ?? noPrecheck,
         ownService: job.service.kind === 'embedded',
         demo: demoOf(job),
-        cost: costs.get(job.id) ?? { checks: progress.total, mode: 'sandbox', covered: true },
+        useCache: job.settings.useCache !== false,
+        cost: costs.get(job.id) ?? {
+          checks: progress.total,
+          cached: job.precheck?.cached ?? 0,
+          mode: 'sandbox',
+          covered: true,
+        },
         progress,
         ...summaryOf(job),
         error: job.error,

@@ -11,6 +11,7 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
   const counters = store.list(job.id).counters();
   const precheck = job.precheck;
   const toCheck = precheck?.toCheck ?? 0;
+  const cached = counters.get('cached') ?? 0;
   const summary: ListSummary = {
     rows: job.rowsTotal,
     no_address: precheck?.noAddress ?? 0,
@@ -22,11 +23,12 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
     catch_all: 0,
     unknown: 0,
     other_results: {},
-    unverified: toCheck - (counters.get('checked') ?? 0),
+    unverified: toCheck - cached - (counters.get('checked') ?? 0),
     role: precheck?.role ?? 0,
     disposable: precheck?.disposable ?? 0,
     typos: precheck?.suggestions ?? 0,
     billed: counters.get('billed') ?? 0,
+    cached,
   };
   for (const [name, count] of counters) {
     if (!name.startsWith('result:')) continue;

@@ -168,6 +168,7 @@ export function createRowExplorer(store: JobStore): RowExplorer {
         reason: address?.reason ?? null,
         suggestion: address?.suggestion ?? null,
         accepted: address?.accepted === 1,
+        cachedAt: address?.cached_at ?? null,
       };
     });
   }

@@ -91,6 +91,7 @@ function ReviewStage() {
       preview={preview}
       busy={busy}
       onColumn={(column) => void cleanActions.changeColumn(column)}
+      onUseCache={(use) => void cleanActions.useCache(use)}
       onStart={(limit) => void cleanActions.start(limit)}
       onClose={cleanActions.reset}
     />

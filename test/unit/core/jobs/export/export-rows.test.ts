@@ -61,11 +61,13 @@ function verdictsFor(seed: number) {
   return (): RowVerdict => {
     if (random() < 0.1) return { address: null, duplicate: false };
     const suggestion = random() < 0.2 ? 'fixed@example.com' : null;
+    const cached = random() < 0.2;
     const address: VerdictColumns = [
       results[Math.floor(random() * results.length)]!,
-      Math.floor(random() * 16),
+      Math.floor(random() * 16) | (cached ? 16 : 0),
       random() < 0.3 ? 'rejected, "hard"' : null,
       suggestion,
+      cached ? (random() < 0.5 ? '2026-10-02' : '2026-11-20') : null,
     ];
     return { address, duplicate: random() < 0.1 };
   };

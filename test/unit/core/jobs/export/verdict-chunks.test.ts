@@ -19,9 +19,10 @@ describe('packed verdicts', () => {
     for (let round = 0; round < 30; round += 1) {
       const verdicts: VerdictColumns[] = Array.from({ length: Math.floor(random() * 50) }, () => [
         random() < 0.1 ? null : pick(words),
-        Math.floor(random() * 16),
+        Math.floor(random() * 32),
         random() < 0.5 ? null : `${pick(words)}${random() < 0.3 ? round : ''}`,
         random() < 0.2 ? `fix${round}@example.com` : null,
+        random() < 0.2 ? `2026-11-${10 + (round % 20)}` : null,
       ]);
       const repeats = verdicts.slice(0, 3);
       const introduced = packer.pack(verdicts);

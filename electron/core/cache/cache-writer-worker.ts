@@ -1,0 +1,37 @@
+// The verdict cache's writer thread (remember-verdicts.ts): reads the verdicts a service gave a list from
+// the list's file, keys each address (cache-keys.ts) and keeps them in the cache, off the thread that
+// answers the app or writes the exports.
+import { parentPort, workerData } from 'node:worker_threads';
+import { checkedVerdicts } from '../jobs/store/list-store-verdicts.ts';
+import { cacheKeyer } from './cache-keys.ts';
+import { defaultMaxAgeDays } from './cache-policy.ts';
+import { openVerdictCache, type CacheMode } from './verdict-cache-store.ts';
+
+export type CacheWriterJob = {
+  listPath: string;
+  dataDir: string;
+  secret: string;
+  mode: CacheMode;
+  service: string;
+  checkedAt: number;
+};
+
+const job = workerData as CacheWriterJob;
+const keyOf = cacheKeyer(job.secret);
+const cache = openVerdictCache(job.dataDir);
+try {
+  const pages = function* () {
+    for (const page of checkedVerdicts(job.listPath, Object.keys(defaultMaxAgeDays)))
+      yield page.map((verdict) => ({
+        key: keyOf(verdict.key),
+        result: verdict.result,
+        reason: verdict.reason,
+        checkedAt: job.checkedAt,
+      }));
+  };
+  parentPort!.postMessage({ kept: cache.remember(job.mode, job.service, pages()) });
+} catch (error) {
+  parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+} finally {
+  cache.close();
+}

@@ -1,0 +1,40 @@
+// The verdict cache's public face: what a list asks of it as it is read, what a finished run gives it,
+// and what Settings and `sift cache` show and clear. Its threads and its SQL stay inside.
+import { cacheSecret } from './cache-keys.ts';
+import type { CacheAsk } from './cache-lookup.ts';
+import { defaultMaxAgeDays, freshSince } from './cache-policy.ts';
+import { openVerdictCache, verdictCacheFiles, type CacheMode, type VerdictCache } from './verdict-cache-store.ts';
+
+export type { CacheAsk } from './cache-lookup.ts';
+export { rememberVerdicts } from './remember-verdicts.ts';
+export type { CacheMode } from './verdict-cache-store.ts';
+
+/** What reading a list for a key of `mode` at `now` asks of the cache in `dataDir`. */
+export function cacheAskFor(dataDir: string, mode: CacheMode, now: number, maxAgeDays?: number): CacheAsk {
+  return {
+    dataDir,
+    secret: cacheSecret(verdictCacheFiles(dataDir).secret),
+    mode,
+    freshSince: freshSince(now, maxAgeDays),
+  };
+}
+
+/** The cache as Settings and `sift cache` see it; each call opens it, so nothing is held between calls. */
+export function verdictCacheIn(dataDir: string) {
+  const using = <T>(use: (cache: VerdictCache) => T): T => {
+    const cache = openVerdictCache(dataDir);
+    try {
+      return use(cache);
+    } finally {
+      cache.close();
+    }
+  };
+  return {
+    path: verdictCacheFiles(dataDir).db,
+    /** What it holds, with how long each verdict is reused. */
+    stats: () => ({ ...using((cache) => cache.stats()), maxAgeDays: { ...defaultMaxAgeDays } }),
+    /** Forgets every kept verdict; answers how many. */
+    clear: () => ({ forgotten: using((cache) => cache.clear()) }),
+  };
+}
+export type VerdictCacheView = ReturnType<typeof verdictCacheIn>;

@@ -1,0 +1,49 @@
+// After a list is checked, its verdicts go into the verdict cache for the next lists: on a thread of its
+// own (cache-writer-worker.ts), so a million addresses keyed and kept never hold up the app or the export.
+import { Worker } from 'node:worker_threads';
+import { threadFile } from '../jobs/job-threads.ts';
+import { cacheSecret } from './cache-keys.ts';
+import type { CacheWriterJob } from './cache-writer-worker.ts';
+import { verdictCacheFiles, type CacheMode } from './verdict-cache-store.ts';
+
+const writerUrl = threadFile(import.meta.url, './cache-writer-worker.ts', './cache-writer-worker.js');
+
+/** A service as the cache names it: its API root, without any credentials a URL could carry. */
+function cacheServiceName(serviceUrl: string): string {
+  const { origin, pathname } = new URL(serviceUrl);
+  return `${origin}${pathname}`;
+}
+
+/** Keeps the verdicts a service gave the list at `listPath`; answers how many were kept. */
+export function rememberVerdicts(request: {
+  listPath: string;
+  dataDir: string;
+  mode: CacheMode;
+  serviceUrl: string;
+  checkedAt: number;
+}): Promise<number> {
+  const job: CacheWriterJob = {
+    listPath: request.listPath,
+    dataDir: request.dataDir,
+    secret: cacheSecret(verdictCacheFiles(request.dataDir).secret),
+    mode: request.mode,
+    service: cacheServiceName(request.serviceUrl),
+    checkedAt: request.checkedAt,
+  };
+  return new Promise((resolve, reject) => {
+    // A small young generation: the pages it keys are short-lived, and its memory adds to the export's.
+    const worker = new Worker(writerUrl, {
+      workerData: job,
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 },
+    });
+    worker.once('message', (message: { kept: number } | { failed: string }) =>
+      'kept' in message
+        ? resolve(message.kept)
+        : reject(new Error(`The verdict cache could not be written: ${message.failed}`)),
+    );
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`The verdict cache's writer stopped (${code}).`));
+    });
+  });
+}
