@@ -14,12 +14,15 @@ import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
 import { cacheUsage } from './cache-command.ts';
+import { suppressUsage } from './suppress-command.ts';
+import { oneOffSuppression } from './one-off-suppression.ts';
 
 export const cleanUsage = `Usage: sift clean <input.csv> [--column NAME] [--keep valid,catch_all] [--remove disposable,role,typos|none]
                   [--per-status] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
-                  [--no-cache | --max-age DAYS]
+                  [--no-cache | --max-age DAYS] [--suppress FILE]
        ${verifyUsage}
        ${cacheUsage}
+       ${suppressUsage}
 The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
 sends nothing; --restart reads it again. Verdicts earlier lists got are reused while young enough (invalid
@@ -71,6 +74,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       'allow-formulas': { type: 'boolean', default: false },
       'no-cache': { type: 'boolean', default: false },
       'max-age': { type: 'string' },
+      suppress: { type: 'string', multiple: true, default: [] },
     },
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
@@ -90,6 +94,10 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
 
   const dataDir = defaultDataDir(io.env);
+  // A one-off do-not-mail list is read (and refused when unusable) before anything else happens.
+  const suppression = await oneOffSuppression(dataDir, values.suppress, cwd, io).catch((error: unknown) => {
+    throw exitFor(error);
+  });
   const store = openJobStore(dataDir);
   let connection: Connection | undefined;
   const clearLine = () => io.interactive && io.err('\r\x1b[K');
@@ -107,7 +115,11 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       ...(maxAge === undefined ? {} : { cacheMaxAgeDays: maxAge }),
       ...(connection.addressesPerBatch ? { addressesPerBatch: connection.addressesPerBatch } : {}),
     });
-    const cleaner = createCleaner(store, { cacheDir: dataDir, warn: (message) => io.err(`sift: ${message}\n`) });
+    const cleaner = createCleaner(store, {
+      cacheDir: dataDir,
+      warn: (message) => io.err(`sift: ${message}\n`),
+      suppression,
+    });
     const { job, exported } = await cleaner.cleanFile(
       connection.client,
       { inputPath, settings, policy: { resume: values.resume, restart: values.restart }, outDir },
@@ -139,7 +151,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       io.out(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       const label = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1).replace('_', '-')}:`;
-      const files = exported.files.map((file) => `${label(file.kind).padEnd(11)}${file.path}\n`).join('');
+      const files = exported.files.map((file) => `${label(file.kind).padEnd(12)}${file.path}\n`).join('');
       io.out(describeSummary(s, hasDemoVerdicts(job)) + files);
     }
     if (job.phase !== 'done') throw new CliExit(exitCodes.service, job.error ?? `The job ended ${job.phase}.`);

@@ -51,7 +51,8 @@ export function describeSummary(s: ListSummary, demo: boolean): string {
     `${count(s.unknown)} unknown${other.join('')}${s.unverified > 0 ? `, ${count(s.unverified)} not checked` : ''}`;
   return (
     `${count(s.rows)} rows: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
-    `${count(s.duplicates)} duplicates, ${count(s.to_check)} to check.\n` +
+    `${count(s.duplicates)} duplicates, ${s.suppressed > 0 ? `${count(s.suppressed)} suppressed (do-not-mail), ` : ''}` +
+    `${count(s.to_check)} to check.\n` +
     (demo
       ? `Demo verdicts: ${verdicts}.\n${demoVerdictsNote}\n`
       : `Checked: ${verdicts}; ${count(s.billed)} billed.\n`) +

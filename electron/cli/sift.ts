@@ -1,10 +1,11 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
-// The `sift` command line: clean, verify, cache, service.
+// The `sift` command line: clean, verify, cache, suppress, service.
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import { CliExit, type CliIo } from './cli-io.ts';
 import { cleanUsage, runClean } from './clean-command.ts';
 import { runVerify } from './verify-command.ts';
 import { runCache } from './cache-command.ts';
+import { runSuppress } from './suppress-command.ts';
 import { UsageError } from './cli-options.ts';
 import { runServiceCommand, serviceUsage } from './service-command.ts';
 
@@ -18,6 +19,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'clean') return await runClean(rest, io);
     if (command === 'verify') return await runVerify(rest, io);
     if (command === 'cache') return await runCache(rest, io);
+    if (command === 'suppress') return await runSuppress(rest, io);
     if (command === 'service') {
       if (rest.includes('--help')) throw new UsageError(serviceUsage);
       await runServiceCommand(rest, (line) => io.out(`${line}\n`));

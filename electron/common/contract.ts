@@ -20,6 +20,7 @@ import {
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 import { cacheStatsSchema } from './cache-schemas.ts';
+import { suppressionAddedSchema, suppressionPageSchema } from './suppression-schemas.ts';
 import {
   exportFileSchema,
   jobIdSchema,
@@ -40,33 +41,11 @@ export type {
 } from './settings-schemas.ts';
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
 export type { CacheStats } from './cache-schemas.ts';
+export type { SuppressionAdded, SuppressionEntryView, SuppressionPage } from './suppression-schemas.ts';
 
-/** A file the user dropped or chose, as main can find it. */
-const fileRefSchema = z.discriminatedUnion('kind', [
-  // Electron: the preload asks Electron for the dropped file's path.
-  z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
-  // Web host: the browser streams the file to main first and gets this id back.
-  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().regex(/^upl_[A-Za-z0-9_-]{16,64}$/) }),
-]);
-export type FileRef = z.infer<typeof fileRefSchema>;
+import { appInfoSchema, fileRefSchema, listPreviewSchema } from './file-schemas.ts';
 
-const listPreviewSchema = z.object({
-  fileName: z.string(),
-  sizeBytes: z.number().int().nonnegative(),
-  delimiter: z.string(),
-  headers: z.array(z.string()),
-  rows: z.array(z.array(z.string())),
-  /** True when the file has more data rows than `rows` shows. */
-  hasMoreRows: z.boolean(),
-});
-export type ListPreview = z.infer<typeof listPreviewSchema>;
-
-const appInfoSchema = z.object({
-  name: z.string(),
-  version: z.string(),
-  transport: z.enum(['ipc', 'web']),
-});
-export type AppInfo = z.infer<typeof appInfoSchema>;
+export type { AppInfo, FileRef, ListPreview } from './file-schemas.ts';
 
 /** Verdicts the renderer offers for the cleaned file; others the service may send still show in summaries. */
 export const keepableResults = ['valid', 'catch_all', 'unknown', 'invalid'] as const;
@@ -110,6 +89,29 @@ export const calls = {
   'cache:stats': { request: z.strictObject({}), result: cacheStatsSchema },
   /** Forgets every kept verdict: the next lists check every address. */
   'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
+  /** A page of the do-not-mail list, newest first, those containing `search`. */
+  'suppression:list': {
+    request: z.strictObject({
+      search: z.string().max(320).default(''),
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+    result: suppressionPageSchema,
+  },
+  /** Adds addresses and domains typed by hand (one per entry). */
+  'suppression:add': {
+    request: z.strictObject({ entries: z.array(z.string().max(1000)).min(1).max(10_000) }),
+    result: suppressionAddedSchema,
+  },
+  /** Adds a file's addresses and domains (CSV, TSV, text one per line, or a spreadsheet). */
+  'suppression:import': { request: z.strictObject({ file: fileRefSchema }), result: suppressionAddedSchema },
+  /** Removes entries, by the value shown. */
+  'suppression:remove': {
+    request: z.strictObject({ values: z.array(z.string().max(1000)).min(1).max(10_000) }),
+    result: z.object({ removed: count }),
+  },
+  /** Forgets the whole do-not-mail list. */
+  'suppression:clear': { request: z.strictObject({}), result: z.object({ removed: count }) },
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
   /** Desktop app only: a copy of an exported file where the person chooses (the system's Save dialog). */

@@ -78,6 +78,7 @@ const exportKinds = [
   'unknown',
   'role',
   'disposable',
+  'suppressed',
 ] as const;
 export type ExportKind = (typeof exportKinds)[number];
 

@@ -5,7 +5,7 @@ const count = z.number().int().nonnegative();
 
 /**
  * A list's numbers on the one funnel (list-funnel.ts), each row counted once:
- * rows = no_address + bad_syntax + duplicates + to_check, and to_check = the verdicts + unverified.
+ * rows = no_address + bad_syntax + duplicates + suppressed + to_check, and to_check = the verdicts + unverified.
  * role, disposable and typos flag addresses to check; billed is what the service charged; cached counts
  * the verdicts reused from earlier lists (the verdict cache), not sent and not billed.
  */
@@ -14,6 +14,8 @@ export const listSummarySchema = z.object({
   no_address: count,
   bad_syntax: count,
   duplicates: count,
+  /** Addresses on the do-not-mail list (suppression lists): never sent, billed or kept. */
+  suppressed: count,
   to_check: count,
   valid: count,
   invalid: count,
@@ -38,6 +40,10 @@ export const precheckCountsSchema = z.object({
   role: count,
   disposable: count,
   suggestions: count,
+  /** Addresses on the do-not-mail list (not among those to check); absent before suppression lists existed. */
+  suppressed: count.optional(),
+  /** The do-not-mail list's version the list was read against: one read before a change is read again. */
+  suppressionVersion: count.optional(),
   /** Of those to check, how many an earlier list's verdict stands for (the verdict cache); absent before it existed. */
   cached: count.optional(),
 });
@@ -60,6 +66,7 @@ export const explorerFilters = [
   'unverified',
   'bad_syntax',
   'no_address',
+  'suppressed',
   'duplicate',
   'role',
   'disposable',

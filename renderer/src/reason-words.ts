@@ -10,6 +10,7 @@ const verdictWords: Record<string, string> = {
   unverified: 'Not checked',
   bad_syntax: 'Bad syntax',
   no_address: 'No address',
+  suppressed: 'Suppressed',
 };
 
 const reasons: Record<string, string> = {
@@ -32,6 +33,8 @@ const reasons: Record<string, string> = {
   smtp_error: 'The mail server gave an answer that does not settle it.',
   dropped: 'The mail server hung up before answering.',
   dns_failed: 'The domain could not be looked up.',
+  suppressed_address: 'On your do-not-mail list: never sent or kept.',
+  suppressed_domain: 'Its domain is on your do-not-mail list: never sent or kept.',
   port_25_blocked:
     'Your network blocks connections to mail servers (port 25), so this could not be checked. Not charged.',
 };
@@ -40,7 +43,7 @@ export const verdictWord = (result: string) => verdictWords[result] ?? result;
 const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
 
 /** Results Sift decides itself before anything is sent: never a demo, whatever the key. */
-const localResults = new Set(['bad_syntax', 'no_address', 'unverified']);
+const localResults = new Set(['bad_syntax', 'no_address', 'suppressed', 'unverified']);
 
 /** A row's reason in words; for a demo verdict, that it is one (no mail server was asked). */
 export function verdictNote(row: { result: string; reason?: string | null | undefined }, demo: boolean): string {

@@ -26,6 +26,7 @@ const sqlHomes = [
   /^electron\/core\/service\/store\//,
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
   /^electron\/core\/cache\/verdict-cache-store\.ts$/,
+  /^electron\/core\/suppression\/suppression-store\.ts$/,
 ];
 const sqlStatement =
   /(['"`])\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;

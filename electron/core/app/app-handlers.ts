@@ -7,6 +7,8 @@ import type { CallContext, Handlers } from './dispatch.ts';
 import type { UploadStore } from './upload-store.ts';
 import type { JobManager } from '../jobs/job-manager.ts';
 import type { VerdictCacheView } from '../cache/index.ts';
+import type { SuppressionStore } from '../suppression/index.ts';
+import { suppressionHandlers } from './suppression-handlers.ts';
 import { previewCsv } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { SingleChecks } from '../connections/single-check.ts';
@@ -21,6 +23,8 @@ export type AppDeps = {
   jobs: JobManager;
   /** The verdict cache lists share, as Settings shows it. */
   verdictCache: VerdictCacheView;
+  /** The do-not-mail list lists are read against. */
+  suppression: SuppressionStore;
   connections: Connections;
   checks: SingleChecks;
   exportsDir: string;
@@ -47,6 +51,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...settingsHandlers(deps.connections, deps.checks, deps.emit),
     ...serviceDashboardHandlers(deps.connections),
     ...exportFileHandlers(deps.exportsDir, deps.desktop),
+    ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

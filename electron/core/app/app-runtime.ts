@@ -17,6 +17,7 @@ import { createSingleCheck } from '../connections/single-check.ts';
 import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { verdictCacheIn } from '../cache/index.ts';
+import { openSuppressionStore } from '../suppression/index.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;
@@ -60,12 +61,14 @@ export async function createAppRuntime(options: {
     emitProgress: (payload) => events.emit('jobs:didProgress', payload),
   });
   jobs.resumeUnfinished();
+  const suppression = openSuppressionStore(options.dataDir);
   const handlers = createAppHandlers({
     appName,
     appVersion: options.appVersion,
     uploads,
     jobs,
     verdictCache: verdictCacheIn(options.dataDir),
+    suppression,
     connections,
     checks: createSingleCheck(connections.clients, settings),
     exportsDir: join(options.dataDir, appJobFolders.exports),
@@ -80,6 +83,7 @@ export async function createAppRuntime(options: {
     exportsDir: join(options.dataDir, appJobFolders.exports),
     async close() {
       await jobs.close();
+      suppression.close();
       await clients.close();
       await uploads.clear();
     },

@@ -8,7 +8,6 @@ import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
-import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
 import type { Cost, JobProgress } from './run/index.ts';
@@ -24,6 +23,8 @@ import {
   type JobRecord,
 } from './store/index.ts';
 import { createCleaner } from './list-cleaner.ts';
+import { rereadBeforeSending, userMessage } from './job-messages.ts';
+import { suppressionSource } from '../suppression/index.ts';
 import type { JobManager } from './job-manager-types.ts';
 
 export type { JobManager } from './job-manager-types.ts';
@@ -39,18 +40,18 @@ export type JobManagerDeps = {
   now?: () => number;
 };
 
-function userMessage(error: unknown): string {
-  if (error instanceof ServiceClientError) return explainClientError(error);
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function createJobManager(deps: JobManagerDeps): JobManager {
   const store = openJobStore(deps.dataDir);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const costs = new Map<string, Cost>();
   const live = new Map<string, JobProgressView>();
   const log = deps.log ?? ((message: string) => console.error(message));
-  const cleaner = createCleaner(store, { cacheDir: deps.dataDir, now: deps.now, warn: log });
+  const cleaner = createCleaner(store, {
+    cacheDir: deps.dataDir,
+    now: deps.now,
+    warn: log,
+    suppression: suppressionSource(deps.dataDir),
+  });
 
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
   const explorer = createRowExplorer(store);
@@ -141,7 +142,6 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   return {
     ...jobReads(store, jobOrThrow, explorer),
 
-    /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
     async create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview> {
       const job = store.createJob(source.path, '', jobSettings({ displayName: source.fileName, column }));
       try {
@@ -181,11 +181,9 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return store.recentJobs(100).map(listItem);
     },
 
-    /** Reads a list that was not sent yet again with another email column (from the job's own input). */
     remap: (jobId: string, column: string) =>
       reread(jobId, (settings) => ({ ...settings, column }), 'Only a list not yet cleaned can change its column.'),
 
-    /** Reads a list not sent yet again with verdicts of earlier lists reused (the default), or with none. */
     useCache: (jobId: string, useCache: boolean) =>
       reread(
         jobId,
@@ -193,7 +191,6 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         'Only a list not yet cleaned can choose whether to reuse earlier verdicts.',
       ),
 
-    /** Deletes a job that is not running, with its list, its copy of the input and its exports. */
     async delete(jobId: string): Promise<{ freedBytes: number }> {
       jobOrThrow(jobId);
       if (running.has(jobId)) throw new AppError('bad_request', 'This list is being checked: cancel it first.');
@@ -212,15 +209,17 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
           store.updateSettings(jobId, { ...job.settings, sendLimit: limit });
           job = store.getJob(jobId)!;
         }
-        // Nothing is sent yet: it goes to the service chosen now, at that service's cost (and with the
-        // earlier verdicts of its kind of key: a list read for the other kind is read again).
+        // Nothing is sent yet: it goes to the service chosen now, at that service's cost, with the earlier
+        // verdicts of its kind of key and against the do-not-mail list as it is now. A list that had to be
+        // read again for either is shown again with what it costs now, not sent.
         const service = await deps.clients.current();
-        if (!sameService(service, job.service)) {
-          store.setService(jobId, service);
-          const client = await deps.clients.clientFor(service);
-          job = await cleaner.prepare(store.getJob(jobId)!, client.mode);
-          costs.set(jobId, await cleaner.estimate(job, client));
-        }
+        const moved = !sameService(service, job.service);
+        if (moved) store.setService(jobId, service);
+        const client = await deps.clients.clientFor(service);
+        const asRead = store.getJob(jobId)!;
+        job = await cleaner.prepare(asRead, client.mode);
+        if (moved || job !== asRead) costs.set(jobId, await cleaner.estimate(job, client));
+        if (job !== asRead) throw new AppError('bad_request', rereadBeforeSending);
         const cost = costs.get(jobId);
         if (cost && !cost.covered && (limit === undefined || limit > (cost.freeRemaining ?? 0) + (cost.balance ?? 0))) {
           throw new AppError('bad_request', 'The account does not have enough credits for this list.');
@@ -279,7 +278,6 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },
 
-    /** After a restart: jobs that were sending or reading carry on by themselves. */
     resumeUnfinished(): void {
       for (const job of store.jobsInFlight()) launch(job.id);
     },

@@ -23,6 +23,7 @@ import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts
 import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, type ExportResult } from './export/index.ts';
 import { cacheAskFor, rememberVerdicts } from '../cache/index.ts';
+import type { SuppressionSource } from '../suppression/index.ts';
 
 type InputPolicy = { resume?: boolean; restart?: boolean };
 
@@ -71,6 +72,8 @@ export type CleanerOptions = {
   now?: () => number;
   /** Told what went wrong keeping verdicts in the cache: the list itself is fine. */
   warn?: (message: string) => void;
+  /** The do-not-mail list lists are read against (none: nothing is suppressed). */
+  suppression?: SuppressionSource;
 };
 
 export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cleaner {
@@ -153,9 +156,12 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
     /** Reads and pre-checks the list, unless that was done. Nothing is sent. */
     async prepare(job: JobRecord, mode: KeyMode, onProgress?: (progress: JobProgress) => void): Promise<JobRecord> {
       const list = store.list(job.id);
-      // A demo verdict is never reused for a live key, nor the reverse: read for the other kind, read again.
+      // A demo verdict is never reused for a live key, nor the reverse: read for the other kind, read again;
+      // and a list read before the do-not-mail list changed is read against it as it is now.
       const readForOtherKey = job.keyMode !== mode && (list.counters().get('cached') ?? 0) > 0;
-      if (job.phase === 'imported' && readForOtherKey && list.parts().length === 0) {
+      const suppressionChanged =
+        options.suppression !== undefined && job.precheck?.suppressionVersion !== options.suppression.version();
+      if (job.phase === 'imported' && (readForOtherKey || suppressionChanged) && list.parts().length === 0) {
         store.reimport(job.id, job.settings);
         indexes.delete(job.id);
         job = store.getJob(job.id)!;
@@ -166,14 +172,20 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
         options.cacheDir && job.settings.useCache !== false
           ? cacheAskFor(options.cacheDir, mode, now(), job.settings.cacheMaxAgeDays)
           : undefined;
-      const imported = await importList(
-        store,
-        store.getJob(job.id)!,
-        (rows) => onProgress?.({ phase: 'importing', rows }),
-        cache,
-      );
-      indexes.set(job.id, imported.index);
-      return imported.job;
+      const suppression = options.suppression?.open();
+      try {
+        const imported = await importList(
+          store,
+          store.getJob(job.id)!,
+          (rows) => onProgress?.({ phase: 'importing', rows }),
+          cache,
+          suppression,
+        );
+        indexes.set(job.id, imported.index);
+        return imported.job;
+      } finally {
+        suppression?.close();
+      }
     },
 
     estimate: (job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal) =>

@@ -6,6 +6,7 @@ import { SettingsScreen } from '../screens/settings/settings-screen.tsx';
 import { CheckScreen } from '../screens/check/check-screen.tsx';
 import { ServiceScreen } from '../screens/service/service-screen.tsx';
 import { SetupScreen } from '../screens/setup/setup-screen.tsx';
+import { SuppressionScreen } from '../screens/suppression/suppression-screen.tsx';
 import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { Port25Banner } from './port25-banner.tsx';
@@ -25,6 +26,7 @@ const screenComponents: Record<Screen, () => React.JSX.Element | null> = {
   history: HistoryScreen,
   settings: SettingsScreen,
   check: CheckScreen,
+  suppression: SuppressionScreen,
   service: ServiceScreen,
   setup: SetupScreen,
 };

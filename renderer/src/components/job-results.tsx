@@ -43,6 +43,7 @@ const fileLabels: Record<ExportFile['kind'], string> = {
   unknown: 'Unknown addresses',
   role: 'Role addresses',
   disposable: 'Disposable addresses',
+  suppressed: 'Suppressed addresses',
 };
 
 const removable: [keyof ExportChoices['remove'], string][] = [
@@ -78,6 +79,7 @@ export function JobResults({
     ['Duplicates', summary.duplicates, 'duplicates'],
     ['Bad syntax', summary.bad_syntax, 'bad-syntax'],
     ['No address', summary.no_address, 'no-address'],
+    ...(summary.suppressed > 0 ? [['Do not mail', summary.suppressed, 'suppressed'] as [string, number, string]] : []),
     ['Role', summary.role, 'role'],
     ['Disposable', summary.disposable, 'disposable'],
     ['Likely typos', summary.typos, 'typos'],

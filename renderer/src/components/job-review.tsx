@@ -89,6 +89,9 @@ export function JobReview({ job, preview, busy, onColumn, onUseCache, onStart, o
     ['Duplicates', job.precheck.duplicates, 'duplicates'],
     ['Bad syntax', job.precheck.badSyntax, 'bad-syntax'],
     ['No address', job.precheck.noAddress, 'no-address'],
+    ...(job.precheck.suppressed
+      ? [['Do not mail', job.precheck.suppressed, 'suppressed'] as [string, number, string]]
+      : []),
     ['Role', job.precheck.role, 'role'],
     ['Disposable', job.precheck.disposable, 'disposable'],
     ['Typos', job.precheck.suggestions, 'typos'],
@@ -115,7 +118,8 @@ export function JobReview({ job, preview, busy, onColumn, onUseCache, onStart, o
         ))}
       </dl>
       <p className="note">
-        Duplicates, bad syntax and empty cells are settled here and never billed. Typos are shown, never fixed silently.
+        Duplicates, bad syntax, empty cells and addresses on your do-not-mail list are settled here and never sent or
+        billed. Typos are shown, never fixed silently.
       </p>
       <div className={`cost${job.cost.covered ? '' : ' cost--short'}`} data-testid="cost">
         {costLine(job)}

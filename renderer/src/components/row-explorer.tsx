@@ -3,39 +3,12 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type Keyboard
 import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
-import { verdictNote, verdictWord } from '../reason-words.ts';
+import { filterWords, notesOf } from './explorer-words.ts';
+import { verdictWord } from '../reason-words.ts';
 import './row-explorer.css';
 
-/** The filters that are verdicts, named as the verdicts are everywhere else. */
-const verdictFilters = ['valid', 'invalid', 'catch_all', 'unknown', 'unverified', 'bad_syntax', 'no_address'] as const;
-const filterWords: Record<ExplorerFilter, string> = {
-  all: 'Every row',
-  ...(Object.fromEntries(verdictFilters.map((result) => [result, verdictWord(result)])) as Record<
-    (typeof verdictFilters)[number],
-    string
-  >),
-  duplicate: 'Duplicates',
-  role: 'Role addresses',
-  disposable: 'Disposable',
-  typo: 'Likely typos',
-};
 const pageSize = 200;
 const rowHeight = 34;
-
-/** Flags and reason of a row, in words. */
-function notesOf(row: ExplorerRow, demo: boolean): string {
-  return [
-    row.duplicate ? 'duplicate' : '',
-    row.role ? 'role' : '',
-    row.disposable ? 'disposable' : '',
-    row.suggestion && !row.accepted ? `did you mean ${row.suggestion}?` : '',
-    row.accepted ? `corrected to ${row.suggestion}` : '',
-    verdictNote(row, demo),
-    row.cachedAt === null ? '' : `reused from an earlier list, checked ${new Date(row.cachedAt).toLocaleDateString()}`,
-  ]
-    .filter(Boolean)
-    .join(' · ');
-}
 
 /** Every row of the list with its verdict, read from main a page at a time as the person scrolls. */
 export function RowExplorer({ job }: { job: JobOverview }) {

@@ -142,7 +142,14 @@ export const cleanActions = {
     busyWhile(async () => {
       const { job } = get();
       if (!job) return;
-      const started = await sift.jobs.start({ jobId: job.jobId, ...(limit === undefined ? {} : { limit }) });
+      const started = await sift.jobs
+        .start({ jobId: job.jobId, ...(limit === undefined ? {} : { limit }) })
+        .catch(async (error: unknown) => {
+          // Not sent (read again, say): the screen shows the job as it is now, with why.
+          const now = await sift.jobs.get({ jobId: job.jobId }).catch(() => undefined);
+          if (now) set({ job: now, stage: stageOf(now) });
+          throw error;
+        });
       // A short job may have ended (its last progress event came first): never step back from the results.
       const current = get().job;
       if (current?.jobId === started.jobId && isFinishedPhase(current.phase)) return;

@@ -2,13 +2,14 @@
 // addresses are checked opens on a first start and from Settings.
 import { create } from 'zustand';
 
-export const screens = ['clean', 'history', 'check', 'service', 'settings'] as const;
+export const screens = ['clean', 'history', 'check', 'suppression', 'service', 'settings'] as const;
 export type Screen = (typeof screens)[number] | 'setup';
 
 export const screenTitles: Record<Screen, string> = {
   clean: 'Clean a list',
   history: 'History',
   check: 'Check one address',
+  suppression: 'Do not mail',
   service: "Sift's service",
   settings: 'Settings',
   setup: 'How addresses are checked',

@@ -1,7 +1,7 @@
 // The sift_* columns the annotated file adds to each row, encoded once and reused: as text, once per
 // address (a first occurrence and a repeat differ only in billed and duplicate); as bytes, once per
 // result, reason and flags when there is no suggestion.
-import { badSyntaxResult, noAddressResult, unverifiedResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, noAddressResult, suppressedResult, unverifiedResult } from '../../../common/list-funnel.ts';
 import { verdictFlag, type VerdictColumns } from '../store/index.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
@@ -21,13 +21,15 @@ export const annotationColumns = [
 /**
  * Where a row's verdict came from: `checked` (asked of the service for this list), `cache` (an earlier
  * list's verdict, reused; `sift_cached_on` says when it was got), `demo` (a sandbox key's script),
- * `precheck` (Sift settled it: bad syntax, no address), or nothing (not checked).
+ * `precheck` (Sift settled it: bad syntax, no address), `suppression` (on the do-not-mail list), or
+ * nothing (not checked).
  */
 const sourceOf = (address: VerdictColumns | null, demo: boolean): string => {
   if (!address) return 'precheck';
   const result = address[column.result];
   if (result === null) return '';
   if (result === badSyntaxResult) return 'precheck';
+  if (result === suppressedResult) return 'suppression';
   if (hasFlag(address, 'cached')) return 'cache';
   return demo ? 'demo' : 'checked';
 };
@@ -51,11 +53,11 @@ type Annotated = VerdictColumns & { 5?: string; 6?: string };
  */
 function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string, demo: boolean) {
   const d = delimiter;
-  /** A service's reason; a demo verdict's says it is one (Sift's own syntax check is not a demo). */
+  /** A service's reason; a demo verdict's says it is one (Sift's own syntax check and suppression are not demos). */
   const reasonOf = (address: VerdictColumns) => {
     const reason = address[column.reason];
     const result = address[column.result];
-    if (!demo || result === null || result === badSyntaxResult) return reason;
+    if (!demo || result === null || result === badSyntaxResult || result === suppressedResult) return reason;
     return reason ? `${demoReasonPrefix}${reason}` : demoReasonPrefix.slice(0, -1);
   };
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>

@@ -2,7 +2,7 @@
 // the sift_* columns, and the line of the cleaned and per-status files it goes to, with its address
 // normalised. Two forms of the same rules: rows as text (csv-reader.ts), and rows as bytes
 // (csv-byte-rows.ts), whose cells are copied as they are wherever their bytes are what the text form writes.
-import { badSyntaxResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, suppressedResult } from '../../../common/list-funnel.ts';
 import type { ExportKind } from '../../../common/contract.ts';
 import type { JobSettings } from '../job-settings.ts';
 import { isNormalAddressBytes, normaliseAddress } from '../../email/address-precheck.ts';
@@ -44,6 +44,12 @@ function createRouter({ settings }: ExportLayout, { cleaned, byKind }: ExportTar
     // Only the first row of an address to check goes to the cleaned and per-status files.
     if (!address || verdict.duplicate || address[column.result] === badSyntaxResult) return route;
     const result = resultOf(address);
+    // A suppressed address goes to its own file, if asked for, and nowhere else.
+    if (result === suppressedResult) {
+      if (byKind.has('suppressed')) route.targets.push(byKind.get('suppressed')!);
+      route.suggestion = null;
+      return route;
+    }
     const role = hasFlag(address, 'role');
     const disposable = hasFlag(address, 'disposable');
     const suggestion = address[column.suggestion];

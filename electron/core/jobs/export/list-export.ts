@@ -35,7 +35,7 @@ export type ExportResult = {
 };
 
 /** The per-status files, in the order they are listed; a verdict file holds the addresses with it. */
-const statusKinds = ['valid', 'invalid', 'catch_all', 'unknown', 'role', 'disposable'] as const;
+const statusKinds = ['valid', 'invalid', 'catch_all', 'unknown', 'role', 'disposable', 'suppressed'] as const;
 const fileSuffix = (kind: ExportKind) => kind.replace('_', '-');
 
 function inputChanged(job: JobRecord, detail: string): AppError {

@@ -3,7 +3,15 @@
 // would each be serialised on the importing thread, the one the import waits on.
 import type { NewAddress } from '../store/index.ts';
 
-const flag = { sendable: 1, role: 2, disposable: 4, ownAddress: 8, suggestion: 16 } as const;
+const flag = {
+  sendable: 1,
+  role: 2,
+  disposable: 4,
+  ownAddress: 8,
+  suggestion: 16,
+  suppressedAddress: 32,
+  suppressedDomain: 64,
+} as const;
 
 export type PackedChunk = {
   /** The row chunk: its first row and the address id of each of its rows (0: no address). */
@@ -44,6 +52,7 @@ export function createChunkPacker() {
       firstRows.push(address.firstRow);
       let bits = (address.sendable ? flag.sendable : 0) | (address.role ? flag.role : 0);
       if (address.disposable) bits |= flag.disposable;
+      if (address.suppressed) bits |= address.suppressed === 'address' ? flag.suppressedAddress : flag.suppressedDomain;
       if (address.address !== address.key) {
         bits |= flag.ownAddress;
         texts.push(address.address);
@@ -121,6 +130,8 @@ export function unpackChunk(chunk: PackedChunk): NewAddress[] {
       role: (bits & flag.role) !== 0,
       disposable: (bits & flag.disposable) !== 0,
       suggestion: bits & flag.suggestion ? nextText() : null,
+      ...(bits & flag.suppressedAddress ? { suppressed: 'address' as const } : {}),
+      ...(bits & flag.suppressedDomain ? { suppressed: 'domain' as const } : {}),
     });
   }
   return addresses;

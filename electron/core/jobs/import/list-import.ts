@@ -17,6 +17,7 @@ import { displayNameOf, rowsPerChunk, type JobRecord, type JobStore, type ListSt
 import { createChunkPacker } from './import-chunks.ts';
 import { startImportWriter } from './import-writer.ts';
 import type { CacheAsk } from '../../cache/cache-lookup.ts';
+import type { SuppressionMatcher } from '../../suppression/suppression-matcher.ts';
 
 const sampleRows = 200;
 /**
@@ -35,6 +36,7 @@ const emptyCounts = (): PrecheckCounts => ({
   role: 0,
   disposable: 0,
   suggestions: 0,
+  suppressed: 0,
 });
 
 async function detectListLayout(
@@ -73,6 +75,8 @@ export async function importList(
   onProgress: (rows: number) => void = () => {},
   /** What the verdict cache is asked as the list is stored; none: everything is checked. */
   cache?: CacheAsk,
+  /** The do-not-mail list (and its version): a new address on it is settled as suppressed, never sent. */
+  suppression?: { matcher: SuppressionMatcher; version: number },
 ): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
   const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
@@ -92,6 +96,8 @@ export async function importList(
   let filled = 0;
   const packer = createChunkPacker();
   let writer = startImportWriter(store.listPath(job.id), cache);
+  // An empty do-not-mail list costs the rows nothing.
+  const matcher = suppression?.matcher.empty === false ? suppression.matcher : undefined;
   // The keys not yet stored: this chunk's, then those of chunks still on their way to the store.
   const pendingKeys = { get: (id: number) => packer.keyOf(id) ?? writer.keyOf(id) };
   let reportedAt = performance.now();
@@ -126,18 +132,21 @@ export async function importList(
       if (!check.ok) counts.badSyntax += 1;
       else if (!created) counts.duplicates += 1;
       if (created) {
+        const suppressed = check.ok && matcher ? matcher.matches(key) : null;
         packer.add({
           id,
           key,
           // Bad syntax is stored as it was written, for the annotated file.
           address: check.ok ? check.address : key,
           firstRow: row,
-          sendable: check.ok,
+          sendable: check.ok && !suppressed,
           role: check.ok && check.role,
           disposable: check.ok && check.disposable,
           suggestion: check.ok ? (check.suggestion ?? null) : null,
+          ...(suppressed ? { suppressed } : {}),
         });
-        if (check.ok) {
+        if (suppressed) counts.suppressed! += 1;
+        else if (check.ok) {
           counts.toCheck += 1;
           if (check.role) counts.role += 1;
           if (check.disposable) counts.disposable += 1;
@@ -179,6 +188,7 @@ export async function importList(
   if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
   // The verdicts the cache gave were counted as the writer stored them.
   const cached = store.list(job.id).counters().get('cached') ?? 0;
-  store.finishImport(job.id, { rowsTotal: row, precheck: { ...counts, cached }, contentHash: hash.digest('hex') });
+  const read = { ...counts, cached, ...(suppression ? { suppressionVersion: suppression.version } : {}) };
+  store.finishImport(job.id, { rowsTotal: row, precheck: read, contentHash: hash.digest('hex') });
   return { job: store.getJob(job.id)!, index };
 }

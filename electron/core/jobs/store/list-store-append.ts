@@ -1,6 +1,6 @@
 // How an import adds to a job's list file (list-store.ts has the schema and every other query): on its
 // own, so the import's writer thread (import-writer-worker.ts) loads this and SQLite alone.
-import { badSyntaxResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, suppressedResult } from '../../../common/list-funnel.ts';
 import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
 import type { CacheHit, ListAppender, NewAddress } from './list-types.ts';
 
@@ -31,10 +31,15 @@ export function listAppender(db: Database): ListAppender {
     args[at + 5] = a.role ? 1 : 0;
     args[at + 6] = a.disposable ? 1 : 0;
     args[at + 7] = a.suggestion;
-    // Bad syntax has its verdict from the start; so has an address the verdict cache knows.
+    // Bad syntax and a suppressed address have their verdict from the start; so has one the cache knows.
     const hit = a.sendable ? hits?.get(a.id) : undefined;
-    args[at + 8] = hit ? hit.result : a.sendable ? null : badSyntaxResult;
-    args[at + 9] = hit ? hit.reason : a.sendable ? null : 'syntax';
+    if (hit || a.sendable) {
+      args[at + 8] = hit ? hit.result : null;
+      args[at + 9] = hit ? hit.reason : null;
+    } else {
+      args[at + 8] = a.suppressed ? suppressedResult : badSyntaxResult;
+      args[at + 9] = a.suppressed ? `suppressed_${a.suppressed}` : 'syntax';
+    }
     args[at + 10] = hit ? hit.cachedAt : null;
   };
 

@@ -20,8 +20,10 @@ export type NewAddress = {
   key: string;
   address: string;
   firstRow: number;
-  /** False for bad syntax: settled here as `bad_syntax`, never sent. */
+  /** False for bad syntax and suppressed addresses: settled here, never sent. */
   sendable: boolean;
+  /** On the do-not-mail list, by its address or its domain: settled here as `suppressed`. */
+  suppressed?: 'address' | 'domain';
   role: boolean;
   disposable: boolean;
   suggestion: string | null;

@@ -17,6 +17,7 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
     no_address: precheck?.noAddress ?? 0,
     bad_syntax: precheck?.badSyntax ?? 0,
     duplicates: precheck?.duplicates ?? 0,
+    suppressed: precheck?.suppressed ?? 0,
     to_check: toCheck,
     valid: 0,
     invalid: 0,

@@ -2,11 +2,13 @@
 // the list's file the first time a list is explored (one pass over the input); a filter's or a search's
 // matching rows are worked out once (typed arrays, one entry per row) and kept for the next pages.
 import type { ExplorerFilter, ExplorerRow } from '../../../common/contract.ts';
-import { badSyntaxResult, noAddressResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, noAddressResult, suppressedResult } from '../../../common/list-funnel.ts';
 import { readCsvRows } from '../../lists/csv-reader.ts';
 import { displayNameOf, rowsPerTextChunk, type AddressFacts, type JobRecord, type JobStore } from '../store/index.ts';
 
-const verdictCodes = ['', 'valid', 'invalid', 'catch_all', 'unknown', badSyntaxResult] as const;
+const verdictCodes = ['', 'valid', 'invalid', 'catch_all', 'unknown', badSyntaxResult, suppressedResult] as const;
+/** The code of a verdict the service named that Sift does not. */
+const otherCode = verdictCodes.length;
 const flag = { role: 1, disposable: 2, typo: 4 } as const;
 /** Jobs whose filters are kept at once. */
 const jobsKept = 4;
@@ -78,13 +80,13 @@ export function createRowExplorer(store: JobStore): RowExplorer {
     const cache = cacheOf(job);
     if (cache.facts) return cache.facts;
     const text = store.list(job.id).rowText();
-    const size = job.precheck ? job.precheck.toCheck + job.precheck.badSyntax + 1 : 1;
+    const size = job.precheck ? job.precheck.toCheck + job.precheck.badSyntax + (job.precheck.suppressed ?? 0) + 1 : 1;
     // Ids run from 1 to the number of distinct addresses, which the pre-check counts bound.
     const facts: Facts = { code: new Uint8Array(size), flags: new Uint8Array(size), firstRow: new Int32Array(size) };
     for (const address of text.allFacts()) {
       if (address.id >= size) continue;
       const code = verdictCodes.indexOf((address.result ?? '') as (typeof verdictCodes)[number]);
-      facts.code[address.id] = code === -1 ? 6 : code;
+      facts.code[address.id] = code === -1 ? otherCode : code;
       facts.flags[address.id] =
         (address.role ? flag.role : 0) |
         (address.disposable ? flag.disposable : 0) |

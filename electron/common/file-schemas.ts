@@ -1,0 +1,29 @@
+// Files as the contract names them (a dropped file, a list's first rows) and what the app says of itself.
+import { z } from 'zod';
+
+/** A file the user dropped or chose, as main can find it. */
+export const fileRefSchema = z.discriminatedUnion('kind', [
+  // Electron: the preload asks Electron for the dropped file's path.
+  z.strictObject({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
+  // Web host: the browser streams the file to main first and gets this id back.
+  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().regex(/^upl_[A-Za-z0-9_-]{16,64}$/) }),
+]);
+export type FileRef = z.infer<typeof fileRefSchema>;
+
+export const listPreviewSchema = z.object({
+  fileName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  delimiter: z.string(),
+  headers: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+  /** True when the file has more data rows than `rows` shows. */
+  hasMoreRows: z.boolean(),
+});
+export type ListPreview = z.infer<typeof listPreviewSchema>;
+
+export const appInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  transport: z.enum(['ipc', 'web']),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;

@@ -1,0 +1,73 @@
+// A do-not-mail list from a file, as people keep them: a CSV or TSV (an ESP's unsubscribe export, say:
+// its address column is found as a list's is, else its first column), or text with one address or domain
+// per line. Read as a stream and handed on in batches, so a list of millions never sits in memory.
+import { createInterface } from 'node:readline';
+import { extname } from 'node:path';
+import { AppError } from '../../common/app-error.ts';
+import { detectLayout } from '../lists/email-column.ts';
+import { readCsvRows } from '../lists/csv-reader.ts';
+import { openDecodedText, readHead, sniffEncoding } from '../lists/text-decoding.ts';
+import { isRefused, parseSuppressionEntry, type RefusedEntry, type SuppressionEntry } from './suppression-entries.ts';
+
+/** Entries handed on at once. */
+const batchSize = 10_000;
+/** Refused lines kept to show (the rest are counted). */
+const refusedShown = 10;
+
+export type SuppressionFileRead = { entries: number; refused: number; refusedExamples: RefusedEntry[] };
+
+/** Reads a CSV, TSV or text file of addresses and domains, calling `onBatch` with each batch of entries. */
+export async function readSuppressionFile(
+  path: string,
+  displayName: string,
+  onBatch: (entries: SuppressionEntry[]) => void,
+): Promise<SuppressionFileRead> {
+  const read: SuppressionFileRead = { entries: 0, refused: 0, refusedExamples: [] };
+  let batch: SuppressionEntry[] = [];
+  let first = true;
+  const take = (cell: string) => {
+    const parsed = parseSuppressionEntry(cell);
+    const header = first;
+    first = false;
+    if (isRefused(parsed)) {
+      // A first line that is neither is the file's header; an empty cell is nothing to report.
+      if (header || parsed.reason === 'empty') return;
+      read.refused += 1;
+      if (read.refusedExamples.length < refusedShown) read.refusedExamples.push(parsed);
+      return;
+    }
+    batch.push(parsed);
+    read.entries += 1;
+    if (batch.length === batchSize) {
+      onBatch(batch);
+      batch = [];
+    }
+  };
+  if (extname(displayName).toLowerCase() === '.txt') await readLines(path, take);
+  else await readColumn(path, displayName, take);
+  if (batch.length > 0) onBatch(batch);
+  if (read.entries === 0 && read.refused === 0)
+    throw new AppError('unreadable_file', `"${displayName}" holds no address or domain.`);
+  return read;
+}
+
+async function readLines(path: string, take: (cell: string) => void): Promise<void> {
+  const sniff = sniffEncoding(await readHead(path));
+  for await (const line of createInterface({ input: openDecodedText(path, sniff), crlfDelay: Infinity })) take(line);
+}
+
+/** The column of addresses (found as a list's is), or the first column of a list of domains. */
+async function readColumn(path: string, displayName: string, take: (cell: string) => void): Promise<void> {
+  const sample: string[][] = [];
+  await readCsvRows(path, displayName, (row) => {
+    sample.push(row);
+    if (sample.length >= 200) return false;
+  });
+  let column = 0;
+  try {
+    column = detectLayout(sample, displayName).columnIndex;
+  } catch {
+    // No column of addresses: a list of domains, read from its first column.
+  }
+  await readCsvRows(path, displayName, (row) => take(row[column] ?? ''));
+}
