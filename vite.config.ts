@@ -69,15 +69,18 @@ export default defineConfig(({ mode }) => {
             },
           },
           {
-            // `npm run test:soak`: the kill-and-resume runs with their full counts (npm test runs a few).
+            // `npm run test:soak`: the kill-and-resume runs and the big workbook at their full sizes (npm test
+            // runs a few kills and a small workbook).
             extends: true,
             test: {
               name: 'soak',
               include: [
                 'test/integration/cli/sift-clean-kill.test.ts',
                 'test/integration/core/jobs/any-service-kill.test.ts',
+                'test/integration/cli/sift-clean-workbook.test.ts',
               ],
-              env: { SIFT_SOAK_KILLS: '20' },
+              // Twenty kills; a workbook of a million rows.
+              env: { SIFT_SOAK_KILLS: '20', SIFT_SOAK_WORKBOOK_ROWS: '1000000' },
               testTimeout: 1_800_000,
             },
           },

@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
-import { jobSettings, type RemovedFlags } from '../core/jobs/job-settings.ts';
+import { jobSettings, outputFormats, type OutputFormat, type RemovedFlags } from '../core/jobs/job-settings.ts';
+import { chooseSheet } from './sheet-choice.ts';
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
@@ -17,7 +18,7 @@ import { cacheUsage } from './cache-command.ts';
 import { suppressUsage } from './suppress-command.ts';
 import { oneOffSuppression } from './one-off-suppression.ts';
 
-export const cleanUsage = `Usage: sift clean <input.csv> [--column NAME] [--keep valid,catch_all] [--remove disposable,role,typos|none]
+export const cleanUsage = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all] [--remove disposable,role,typos|none]
                   [--per-status] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
                   [--no-cache | --max-age DAYS] [--suppress FILE]
        ${verifyUsage}
@@ -75,12 +76,15 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       'no-cache': { type: 'boolean', default: false },
       'max-age': { type: 'string' },
       suppress: { type: 'string', multiple: true, default: [] },
+      sheet: { type: 'string' },
+      format: { type: 'string', default: 'csv' },
     },
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
   if (values.resume && values.restart) throw new CliExit(exitCodes.usage, 'Give --resume or --restart, not both.');
   const keep = parseList('--keep', values.keep, namedResults);
   const remove = parseRemove(values.remove);
+  const [format] = parseList('--format', values.format, outputFormats) as OutputFormat[];
   const maxAge = values['max-age'] === undefined ? undefined : parseMaxAge(values['max-age']);
   if (maxAge !== undefined && values['no-cache'])
     throw new CliExit(exitCodes.usage, 'Give --no-cache or --max-age, not both.');
@@ -89,6 +93,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   const inputPath = resolve(cwd, positionals[0]!);
   if (!(await stat(inputPath).catch(() => null))?.isFile())
     throw new CliExit(exitCodes.usage, `No such file: ${positionals[0]}`);
+  const sheet = await chooseSheet(inputPath, positionals[0]!, values.sheet, io);
   const outDir = values.out === undefined ? dirname(inputPath) : resolve(cwd, values.out);
   if (!(await stat(outDir).catch(() => null))?.isDirectory())
     throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
@@ -106,6 +111,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     connection = await connect(values['base-url'], io, dataDir);
     const settings = jobSettings({
       column: values.column,
+      ...(sheet === undefined ? {} : { sheet }),
+      format,
       keep,
       remove,
       perStatusFiles: values['per-status'],

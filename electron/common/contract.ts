@@ -4,7 +4,7 @@
 // Both transports (Electron IPC and the loopback web host) are built from this file alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
-import { explorerFilters, explorerRowSchema, listBreakdownSchema, listSummarySchema } from './list-schemas.ts';
+import { explorerQuerySchema, explorerRowSchema, listBreakdownSchema, listSummarySchema } from './list-schemas.ts';
 
 export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
 import {
@@ -20,13 +20,14 @@ import {
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 import { cacheStatsSchema } from './cache-schemas.ts';
-import { suppressionAddedSchema, suppressionPageSchema } from './suppression-schemas.ts';
+import { suppressionAddedSchema, suppressionPageSchema, suppressionQuerySchema } from './suppression-schemas.ts';
 import {
   exportFileSchema,
   jobIdSchema,
   jobListItemSchema,
   jobOverviewSchema,
   jobProgressSchema,
+  outputFormats,
 } from './job-schemas.ts';
 
 export type { ExportFile, ExportKind, JobListItem, JobOverview } from './job-schemas.ts';
@@ -43,7 +44,13 @@ export type { ServiceOverview } from './service-dashboard-schemas.ts';
 export type { CacheStats } from './cache-schemas.ts';
 export type { SuppressionAdded, SuppressionEntryView, SuppressionPage } from './suppression-schemas.ts';
 
-import { appInfoSchema, fileRefSchema, listPreviewSchema } from './file-schemas.ts';
+import {
+  appInfoSchema,
+  fileRefSchema,
+  headerNameSchema,
+  listPreviewRequestSchema,
+  listPreviewSchema,
+} from './file-schemas.ts';
 
 export type { AppInfo, FileRef, ListPreview } from './file-schemas.ts';
 
@@ -61,12 +68,21 @@ export const calls = {
     result: appInfoSchema,
   },
   'lists:preview': {
-    request: z.strictObject({ file: fileRefSchema, maxRows: z.number().int().min(1).max(200).default(20) }),
+    request: listPreviewRequestSchema,
     result: listPreviewSchema,
   },
   /** Reads and pre-checks a list (nothing is sent or billed) and says what cleaning it will cost. */
   'jobs:create': {
-    request: z.strictObject({ file: fileRefSchema, column: z.string().min(1).max(200).optional() }),
+    request: z.strictObject({
+      file: fileRefSchema,
+      column: headerNameSchema.optional(),
+      sheet: headerNameSchema.optional(),
+    }),
+    result: jobOverviewSchema,
+  },
+  /** Reads a workbook not yet cleaned again from another of its sheets (its email column found anew). */
+  'jobs:chooseSheet': {
+    request: z.strictObject({ jobId: jobIdSchema, sheet: headerNameSchema }),
     result: jobOverviewSchema,
   },
   'jobs:get': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
@@ -77,7 +93,7 @@ export const calls = {
   },
   /** Reads a list not yet cleaned again with another email column, from the job's own input. */
   'jobs:remap': {
-    request: z.strictObject({ jobId: jobIdSchema, column: z.string().min(1).max(200) }),
+    request: z.strictObject({ jobId: jobIdSchema, column: headerNameSchema }),
     result: jobOverviewSchema,
   },
   /** Reads a list not yet cleaned again, reusing verdicts earlier lists got (the verdict cache) or checking all. */
@@ -91,11 +107,7 @@ export const calls = {
   'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
   /** A page of the do-not-mail list, newest first, those containing `search`. */
   'suppression:list': {
-    request: z.strictObject({
-      search: z.string().max(320).default(''),
-      offset: z.number().int().nonnegative().default(0),
-      limit: z.number().int().min(1).max(500).default(100),
-    }),
+    request: suppressionQuerySchema,
     result: suppressionPageSchema,
   },
   /** Adds addresses and domains typed by hand (one per entry). */
@@ -123,13 +135,7 @@ export const calls = {
   'exports:showInFolder': { request: z.strictObject({ downloadPath: z.string().max(1000) }), result: z.object({}) },
   /** A page of a list's rows with their verdicts, filtered and searched in main (never the whole list here). */
   'jobs:rows': {
-    request: z.strictObject({
-      jobId: jobIdSchema,
-      offset: z.number().int().nonnegative(),
-      limit: z.number().int().min(1).max(500),
-      filter: z.enum(explorerFilters).default('all'),
-      search: z.string().max(200).default(''),
-    }),
+    request: explorerQuerySchema.extend({ jobId: jobIdSchema }),
     result: z.object({ total: count, rows: z.array(explorerRowSchema) }),
   },
   /** Accepts (or takes back) typo suggestions, for one address or every address at a domain. */
@@ -236,6 +242,8 @@ export const calls = {
       remove: z.strictObject({ role: z.boolean(), disposable: z.boolean(), typos: z.boolean() }).optional(),
       /** Also one file per verdict and flag. */
       perStatusFiles: z.boolean().optional(),
+      /** CSV or Excel workbooks; the job's own choice when absent. */
+      format: z.enum(outputFormats).optional(),
     }),
     result: z.object({ files: z.array(exportFileSchema), summary: listSummarySchema }),
   },

@@ -10,6 +10,16 @@ export const fileRefSchema = z.discriminatedUnion('kind', [
 ]);
 export type FileRef = z.infer<typeof fileRefSchema>;
 
+/** A column's or a workbook sheet's name, as the file spells it. */
+export const headerNameSchema = z.string().min(1).max(200);
+
+export const listPreviewRequestSchema = z.strictObject({
+  file: fileRefSchema,
+  maxRows: z.number().int().min(1).max(200).default(20),
+  /** A workbook's sheet to show (its first when absent). */
+  sheet: headerNameSchema.optional(),
+});
+
 export const listPreviewSchema = z.object({
   fileName: z.string(),
   sizeBytes: z.number().int().nonnegative(),
@@ -18,6 +28,9 @@ export const listPreviewSchema = z.object({
   rows: z.array(z.array(z.string())),
   /** True when the file has more data rows than `rows` shows. */
   hasMoreRows: z.boolean(),
+  /** A workbook's sheet shown, and every sheet it has (absent for a CSV or text list). */
+  sheet: z.string().optional(),
+  sheets: z.array(z.string()).optional(),
 });
 export type ListPreview = z.infer<typeof listPreviewSchema>;
 

@@ -67,6 +67,10 @@ export const jobListItemSchema = z.object({
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
+/** What the outputs are written as: CSV (the default), or Excel workbooks; the summary is JSON either way. */
+export const outputFormats = ['csv', 'xlsx'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+
 /** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
 const exportKinds = [
   'cleaned',

@@ -57,7 +57,7 @@ export const listBreakdownSchema = z.object({
 export type ListBreakdown = z.infer<typeof listBreakdownSchema>;
 
 /** What the row explorer can show: every row, a verdict, what was settled before checking, or a flag. */
-export const explorerFilters = [
+const explorerFilters = [
   'all',
   'valid',
   'invalid',
@@ -73,6 +73,14 @@ export const explorerFilters = [
   'typo',
 ] as const;
 export type ExplorerFilter = (typeof explorerFilters)[number];
+
+/** A page of the row explorer: filtered and searched in main, never the whole list at once. */
+export const explorerQuerySchema = z.strictObject({
+  offset: z.number().int().nonnegative(),
+  limit: z.number().int().min(1).max(500),
+  filter: z.enum(explorerFilters).default('all'),
+  search: z.string().max(200).default(''),
+});
 
 export const explorerRowSchema = z.object({
   /** 1-based, as in the file (after its header). */

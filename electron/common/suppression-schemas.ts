@@ -4,6 +4,13 @@ import { z } from 'zod';
 
 const count = z.number().int().nonnegative();
 
+/** A page of the list, newest first: those containing `search`. */
+export const suppressionQuerySchema = z.strictObject({
+  search: z.string().max(320).default(''),
+  offset: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
 const suppressionEntrySchema = z.object({
   kind: z.enum(['address', 'domain']),
   /** The normal form it is matched in: an address lower-cased, a domain in ASCII. */

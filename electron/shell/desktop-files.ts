@@ -17,9 +17,7 @@ export function desktopFiles(parts: DesktopFileParts): DesktopFiles {
       const options = {
         title: 'Save a copy',
         defaultPath: `${parts.downloadsDir()}/${suggestedName}`,
-        filters: [
-          { name: suggestedName.endsWith('.json') ? 'JSON' : 'CSV', extensions: [suggestedName.split('.').pop()!] },
-        ],
+        filters: [{ name: fileKindName(suggestedName), extensions: [suggestedName.split('.').pop()!] }],
       };
       const parent = parts.BrowserWindow.getFocusedWindow();
       const chosen = parent
@@ -31,4 +29,11 @@ export function desktopFiles(parts: DesktopFileParts): DesktopFiles {
     },
     showInFolder: (path) => parts.shell.showItemInFolder(path),
   };
+}
+
+/** What the Save dialog calls the file's kind, by its extension. */
+function fileKindName(name: string): string {
+  if (name.endsWith('.json')) return 'JSON';
+  if (name.endsWith('.xlsx')) return 'Excel workbook';
+  return name.endsWith('.tsv') ? 'Tab-separated text' : 'CSV';
 }

@@ -40,7 +40,7 @@ export function installDesktopIntegration(parts: DesktopParts, runtime: Runtime,
       const options = {
         title: 'Open a list',
         properties: ['openFile' as const],
-        filters: [{ name: 'CSV lists', extensions: ['csv', 'tsv', 'txt'] }],
+        filters: [{ name: 'Lists (CSV, text, Excel)', extensions: ['csv', 'tsv', 'txt', 'xlsx'] }],
       };
       const chosen = parent
         ? await parts.dialog.showOpenDialog(parent, options)

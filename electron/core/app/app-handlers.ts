@@ -9,7 +9,7 @@ import type { JobManager } from '../jobs/job-manager.ts';
 import type { VerdictCacheView } from '../cache/index.ts';
 import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
-import { previewCsv } from '../lists/csv-preview.ts';
+import { previewList } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { SingleChecks } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -59,13 +59,17 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     }),
     'lists:preview': async (request, context) => {
       const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);
-      const preview = await previewCsv(path, request.maxRows, fileName);
+      const preview = await previewList(path, request.maxRows, fileName, request.sheet);
       deps.emit('lists:didPreview', { fileName, rowsShown: preview.rows.length });
       return preview;
     },
     'jobs:create': async (request, context) => {
       const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);
-      return deps.jobs.create({ path, fileName, isUpload: request.file.kind === 'upload' }, request.column);
+      return deps.jobs.create(
+        { path, fileName, isUpload: request.file.kind === 'upload' },
+        request.column,
+        request.sheet,
+      );
     },
     'jobs:get': async (request) => deps.jobs.get(request.jobId),
     'jobs:list': async () => deps.jobs.list(),
@@ -79,6 +83,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:retry': async ({ jobId }) => deps.jobs.retry(jobId),
     'jobs:remap': async ({ jobId, column }) => deps.jobs.remap(jobId, column),
     'jobs:useCache': async ({ jobId, useCache }) => deps.jobs.useCache(jobId, useCache),
+    'jobs:chooseSheet': async ({ jobId, sheet }) => deps.jobs.chooseSheet(jobId, sheet),
     'cache:stats': async () => deps.verdictCache.stats(),
     'cache:clear': async () => deps.verdictCache.clear(),
     'jobs:delete': async ({ jobId }) => deps.jobs.delete(jobId),

@@ -14,6 +14,9 @@ const contentTypes: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.tsv': 'text/tab-separated-values; charset=utf-8',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
 export function contentTypeFor(path: string): string {
@@ -53,7 +56,7 @@ export function resolveDownloadPath(exportsDir: string, urlPath: string): string
     name.includes('\\') ||
     name.includes('\0') ||
     name.startsWith('.') ||
-    !/\.(csv|json)$/.test(name)
+    !/\.(csv|tsv|xlsx|json)$/.test(name)
   )
     return null;
   return join(exportsDir, match[1]!, name);

@@ -5,12 +5,18 @@ import type { JobReads } from './views/index.ts';
 
 export type JobManager = JobReads & {
   /** Imports and pre-checks a list (nothing is sent); an uploaded file is copied so the job keeps it. */
-  create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview>;
+  create(
+    source: { path: string; fileName: string; isUpload: boolean },
+    column?: string,
+    sheet?: string,
+  ): Promise<JobOverview>;
   get(jobId: string): Promise<JobOverview>;
   /** Every job, newest first, for History and the recent lists. */
   list(): JobListItem[];
   /** Reads the list again with another column as the address; nothing has been sent for it. */
   remap(jobId: string, column: string): Promise<JobOverview>;
+  /** Reads a workbook not sent yet again from another sheet (its email column found anew). */
+  chooseSheet(jobId: string, sheet: string): Promise<JobOverview>;
   /** Reads a list not sent yet again, reusing verdicts earlier lists got (the verdict cache) or not. */
   useCache(jobId: string, useCache: boolean): Promise<JobOverview>;
   /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
@@ -26,7 +32,7 @@ export type JobManager = JobReads & {
   /** Writes the job's outputs as chosen, into its export folder. */
   export(
     jobId: string,
-    choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles'>>,
+    choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,
   ): Promise<{ files: ExportFile[]; summary: ListSummary }>;
   /** After a restart: jobs that were sending or reading carry on by themselves. */
   resumeUnfinished(): void;

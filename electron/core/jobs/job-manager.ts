@@ -108,13 +108,10 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   }
 
   /** Reads a list not sent yet again from the job's own input with changed settings; on failure, as it was. */
-  async function reread(
-    jobId: string,
-    change: (settings: JobSettings) => JobSettings,
-    notNow: string,
-  ): Promise<JobOverview> {
+  async function reread(jobId: string, change: (settings: JobSettings) => JobSettings): Promise<JobOverview> {
     const job = jobOrThrow(jobId);
-    if (job.phase !== 'imported') throw new AppError('bad_request', notNow);
+    if (job.phase !== 'imported')
+      throw new AppError('bad_request', 'Only a list not yet cleaned can be read again with other choices.');
     const client = await deps.clients.clientFor(job.service);
     store.reimport(jobId, change(job.settings));
     cleaner.forget(jobId);
@@ -142,8 +139,12 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   return {
     ...jobReads(store, jobOrThrow, explorer),
 
-    async create(source: { path: string; fileName: string; isUpload: boolean }, column?: string): Promise<JobOverview> {
-      const job = store.createJob(source.path, '', jobSettings({ displayName: source.fileName, column }));
+    async create(
+      source: { path: string; fileName: string; isUpload: boolean },
+      column?: string,
+      sheet?: string,
+    ): Promise<JobOverview> {
+      const job = store.createJob(source.path, '', jobSettings({ displayName: source.fileName, column, sheet }));
       try {
         let inputPath = source.path;
         if (source.isUpload) {
@@ -181,15 +182,10 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return store.recentJobs(100).map(listItem);
     },
 
-    remap: (jobId: string, column: string) =>
-      reread(jobId, (settings) => ({ ...settings, column }), 'Only a list not yet cleaned can change its column.'),
-
-    useCache: (jobId: string, useCache: boolean) =>
-      reread(
-        jobId,
-        (settings) => ({ ...settings, useCache }),
-        'Only a list not yet cleaned can choose whether to reuse earlier verdicts.',
-      ),
+    remap: (jobId: string, column: string) => reread(jobId, (settings) => ({ ...settings, column })),
+    chooseSheet: (jobId: string, sheet: string) =>
+      reread(jobId, ({ column: _column, ...settings }) => ({ ...settings, sheet })),
+    useCache: (jobId: string, useCache: boolean) => reread(jobId, (settings) => ({ ...settings, useCache })),
 
     async delete(jobId: string): Promise<{ freedBytes: number }> {
       jobOrThrow(jobId);
@@ -266,14 +262,15 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
 
     async export(
       jobId: string,
-      choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles'>>,
+      choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,
     ): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = jobOrThrow(jobId);
       if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
       const outDir = exportFolder(deps.dataDir, jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
       const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
-      store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles });
+      const format = choices.format ?? job.settings.format;
+      store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles, ...(format ? { format } : {}) });
       const result = await cleaner.export(store.getJob(jobId)!, outDir);
       return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },

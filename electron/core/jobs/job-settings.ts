@@ -1,11 +1,14 @@
 // How a job cleans its list, with the defaults every way of running Sift shares (app, CLI, bench).
 import type { NamedResult } from '../wire/spec.ts';
+import type { OutputFormat } from '../../common/job-schemas.ts';
 
 export type JobSettings = {
   /** The name the person knows the file by (an uploaded file is kept under the job's id). */
   displayName?: string;
   /** The email column as the person named it (a header or a 1-based number); detected when absent. */
   column?: string;
+  /** For a workbook: the sheet read (chosen, else its first); absent for a CSV or text list. */
+  sheet?: string;
   /** Verdicts kept in the cleaned list. */
   keep: string[];
   /** Addresses left out of the cleaned list whatever their verdict (typos: those with a suggestion). */
@@ -16,6 +19,8 @@ export type JobSettings = {
   perStatusFiles?: boolean;
   /** Start the CSV outputs with a byte-order mark, so Excel reads them as UTF-8. */
   bom: boolean;
+  /** The outputs as CSV (the default) or as Excel workbooks (.xlsx); the summary is JSON either way. */
+  format?: OutputFormat;
   /** Addresses per batch sent to the service; a longer list is sent as several. */
   addressesPerBatch: number;
   /** Send only the first this many addresses (what the credits cover); the rest stay unchecked. */
@@ -25,6 +30,8 @@ export type JobSettings = {
   /** How old a reused verdict may be, in days, whatever its kind; none: each kind's default (cache-policy.ts). */
   cacheMaxAgeDays?: number;
 };
+
+export { outputFormats, type OutputFormat } from '../../common/job-schemas.ts';
 
 export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean };
 

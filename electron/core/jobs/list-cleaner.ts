@@ -141,6 +141,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
         latest?.phase === 'done' &&
         latest.fingerprint === fingerprint &&
         latest.settings.column === settings.column &&
+        latest.settings.sheet === settings.sheet &&
         (mode === undefined || hasDemoVerdicts(latest) === (mode === 'sandbox'));
       if (latest && sameList) {
         store.updateSettings(latest.id, {
@@ -223,7 +224,15 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, client.mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
-        job = await cleaner.prepare(job, client.mode, hooks.onProgress);
+        const unread = job;
+        job = await cleaner.prepare(job, client.mode, hooks.onProgress).catch((error: unknown) => {
+          // A list that cannot be read leaves no job behind to resume: the same command works once it is fixed.
+          if (unread.phase === 'importing' && unread.rowsTotal === 0 && !hooks.signal?.aborted) {
+            indexes.delete(unread.id);
+            store.deleteJob(unread.id);
+          }
+          throw error;
+        });
         const cost = await cleaner.estimate(job, client, hooks.signal);
         hooks.onCost?.(cost);
         if (!cost.covered) throw new CostNotCovered(cost);

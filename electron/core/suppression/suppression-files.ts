@@ -1,12 +1,13 @@
-// A do-not-mail list from a file, as people keep them: a CSV or TSV (an ESP's unsubscribe export, say:
-// its address column is found as a list's is, else its first column), or text with one address or domain
-// per line. Read as a stream and handed on in batches, so a list of millions never sits in memory.
+// A do-not-mail list from a file, as people keep them: a CSV, TSV or Excel workbook (an ESP's unsubscribe
+// export, say: its address column is found as a list's is, else its first column; a workbook's first
+// sheet), or text with one address or domain per line. Read as a stream and handed on in batches, so a list of millions never sits in memory.
 import { createInterface } from 'node:readline';
 import { extname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import { detectLayout } from '../lists/email-column.ts';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { openDecodedText, readHead, sniffEncoding } from '../lists/text-decoding.ts';
+import { isWorkbookFile, readXlsxRows } from '../lists/xlsx-reader.ts';
 import { isRefused, parseSuppressionEntry, type RefusedEntry, type SuppressionEntry } from './suppression-entries.ts';
 
 /** Entries handed on at once. */
@@ -43,8 +44,11 @@ export async function readSuppressionFile(
       batch = [];
     }
   };
-  if (extname(displayName).toLowerCase() === '.txt') await readLines(path, take);
-  else await readColumn(path, displayName, take);
+  if (await isWorkbookFile(path)) {
+    const rows = (onRow: (row: string[]) => boolean | void) => readXlsxRows(path, displayName, onRow);
+    await readColumn(rows, displayName, take);
+  } else if (extname(displayName).toLowerCase() === '.txt') await readLines(path, take);
+  else await readColumn((onRow) => readCsvRows(path, displayName, onRow), displayName, take);
   if (batch.length > 0) onBatch(batch);
   if (read.entries === 0 && read.refused === 0)
     throw new AppError('unreadable_file', `"${displayName}" holds no address or domain.`);
@@ -56,10 +60,13 @@ async function readLines(path: string, take: (cell: string) => void): Promise<vo
   for await (const line of createInterface({ input: openDecodedText(path, sniff), crlfDelay: Infinity })) take(line);
 }
 
+/** Reads a file's rows, from the first, as often as asked. */
+type RowSource = (onRow: (row: string[]) => boolean | void) => Promise<unknown>;
+
 /** The column of addresses (found as a list's is), or the first column of a list of domains. */
-async function readColumn(path: string, displayName: string, take: (cell: string) => void): Promise<void> {
+async function readColumn(rows: RowSource, displayName: string, take: (cell: string) => void): Promise<void> {
   const sample: string[][] = [];
-  await readCsvRows(path, displayName, (row) => {
+  await rows((row) => {
     sample.push(row);
     if (sample.length >= 200) return false;
   });
@@ -69,5 +76,5 @@ async function readColumn(path: string, displayName: string, take: (cell: string
   } catch {
     // No column of addresses: a list of domains, read from its first column.
   }
-  await readCsvRows(path, displayName, (row) => take(row[column] ?? ''));
+  await rows((row) => take(row[column] ?? ''));
 }

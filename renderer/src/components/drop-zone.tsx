@@ -33,7 +33,9 @@ export function DropZone({ busy, onFile }: DropZoneProps) {
         </svg>
       </div>
       <h2 className="drop-zone__title">{busy ? 'Reading your list…' : 'Drop a CSV list here'}</h2>
-      <p className="drop-zone__hint">Comma, semicolon or tab separated; Excel exports work as they are.</p>
+      <p className="drop-zone__hint">
+        Comma, semicolon or tab separated, one address per line, or an Excel workbook (.xlsx).
+      </p>
       <button type="button" className="button button--primary" disabled={busy} onClick={() => input.current?.click()}>
         Choose a file
       </button>
@@ -44,7 +46,7 @@ export function DropZone({ busy, onFile }: DropZoneProps) {
         // The "Choose a file" button opens it; one tab stop is enough.
         tabIndex={-1}
         type="file"
-        accept=".csv,.tsv,.txt,text/csv,text/plain"
+        accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
         data-testid="file-input"
         onChange={(event) => {
           const file = event.target.files?.[0];

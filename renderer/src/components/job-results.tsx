@@ -62,7 +62,7 @@ export function JobResults({
   onClose,
   onRetry,
 }: JobResultsProps) {
-  const { keep, remove, perStatusFiles } = choices;
+  const { keep, remove, perStatusFiles, format } = choices;
   // The desktop app saves and shows files with the system's own dialogs; the browser downloads them.
   const desktop = useAppStore((state) => state.info?.transport === 'ipc');
   const toggleKeep = (result: KeepableResult) =>
@@ -162,8 +162,27 @@ export function JobResults({
             checked={perStatusFiles}
             onChange={() => onChoicesChange({ ...choices, perStatusFiles: !perStatusFiles })}
           />{' '}
-          Also one file per verdict (valid, invalid, catch-all, unknown, role, disposable)
+          Also one file per verdict (valid, invalid, catch-all, unknown, role, disposable, suppressed)
         </label>
+        <fieldset className="keep" data-testid="export-format">
+          <legend>Files as</legend>
+          {(
+            [
+              ['csv', 'CSV'],
+              ['xlsx', 'Excel workbooks (.xlsx)'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="choice">
+              <input
+                type="radio"
+                name="export-format"
+                checked={format === value}
+                onChange={() => onChoicesChange({ ...choices, format: value })}
+              />{' '}
+              {label}
+            </label>
+          ))}
+        </fieldset>
         <button
           type="button"
           className="button button--primary"

@@ -2,6 +2,7 @@ import type { JobOverview, ListPreview as Preview } from '../../../electron/comm
 import { countOf, formatCount } from '../format.ts';
 import { useState } from 'react';
 import { ColumnPicker } from './column-picker.tsx';
+import { SheetPicker } from './sheet-picker.tsx';
 import { ListPreview } from './list-preview.tsx';
 import { useStateResetBy } from '../use-state-reset-by.ts';
 import './job-review.css';
@@ -11,6 +12,8 @@ type JobReviewProps = {
   preview?: Preview;
   busy: boolean;
   onColumn(column: string): void;
+  /** Another sheet of a workbook. */
+  onSheet(sheet: string): void;
   /** Reuse verdicts earlier lists got (the verdict cache), or check every address. */
   onUseCache(use: boolean): void;
   /** `limit`: send only the first this many addresses (what the credits cover). */
@@ -72,7 +75,7 @@ function CacheChoice({ job, busy, onUseCache }: Pick<JobReviewProps, 'job' | 'bu
   );
 }
 
-export function JobReview({ job, preview, busy, onColumn, onUseCache, onStart, onClose }: JobReviewProps) {
+export function JobReview({ job, preview, busy, onColumn, onSheet, onUseCache, onStart, onClose }: JobReviewProps) {
   const columns =
     job.headers.length > 0
       ? job.headers
@@ -103,6 +106,9 @@ export function JobReview({ job, preview, busy, onColumn, onUseCache, onStart, o
           <h2 className="card__title" data-testid="job-file-name">
             {job.fileName}
           </h2>
+          {preview?.sheets && preview.sheet && preview.sheets.length > 1 && (
+            <SheetPicker sheets={preview.sheets} current={preview.sheet} busy={busy} onChoose={onSheet} />
+          )}
           <ColumnPicker columns={columns} current={job.columnIndex} busy={busy} onChoose={onColumn} />
         </div>
         <button type="button" className="button" onClick={onClose} disabled={busy}>

@@ -10,8 +10,11 @@ export function ListPreview({ preview, highlightColumn }: ListPreviewProps) {
   return (
     <section className="preview" aria-label="List preview">
       <p className="card__meta preview__meta">
-        {formatBytes(preview.sizeBytes)} · {describeDelimiter(preview.delimiter)} separated · {columns}{' '}
-        {columns === 1 ? 'column' : 'columns'} · first {preview.rows.length}{' '}
+        {formatBytes(preview.sizeBytes)} ·{' '}
+        {preview.sheet
+          ? `Excel workbook, sheet “${preview.sheet}”`
+          : `${describeDelimiter(preview.delimiter)} separated`}{' '}
+        · {columns} {columns === 1 ? 'column' : 'columns'} · first {preview.rows.length}{' '}
         {preview.rows.length === 1 ? 'row' : 'rows'}
         {preview.hasMoreRows ? ' shown' : ''}
       </p>

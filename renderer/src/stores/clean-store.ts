@@ -50,6 +50,7 @@ const defaultChoices: ExportChoices = {
   keep: ['valid'],
   remove: { role: false, disposable: true, typos: false },
   perStatusFiles: false,
+  format: 'csv',
 };
 
 export const useCleanStore = create<CleanState>()(() => ({
@@ -99,7 +100,7 @@ export const cleanActions = {
   /** A file main opened itself (File ▸ Open… in the desktop app). */
   openPath: (path: string) => cleanActions.openSource({ kind: 'path', path }, path.split(/[\\/]/).pop() ?? path),
 
-  async openSource(source: FileRef, fileName: string, column?: string) {
+  async openSource(source: FileRef, fileName: string, column?: string, sheet?: string) {
     set({
       stage: 'reading',
       fileName,
@@ -111,8 +112,8 @@ export const cleanActions = {
       canceling: false,
     });
     const [job, preview] = await Promise.allSettled([
-      sift.jobs.create({ file: source, column }),
-      sift.lists.preview({ file: source, maxRows: 8 }),
+      sift.jobs.create({ file: source, column, ...(sheet ? { sheet } : {}) }),
+      sift.lists.preview({ file: source, maxRows: 8, ...(sheet ? { sheet } : {}) }),
     ]);
     if (job.status === 'fulfilled') {
       set({ stage: 'review', job: job.value, preview: preview.status === 'fulfilled' ? preview.value : undefined });
@@ -127,7 +128,17 @@ export const cleanActions = {
     busyWhile(async () => {
       const { job, source, fileName } = get();
       if (job?.phase === 'imported') set({ job: await sift.jobs.remap({ jobId: job.jobId, column }) });
-      else if (source) await cleanActions.openSource(source, fileName ?? '', column);
+      else if (source) await cleanActions.openSource(source, fileName ?? '', column, get().preview?.sheet);
+    }),
+
+  /** Another sheet of a workbook: a job not yet cleaned is read again from it; a file still being picked anew. */
+  chooseSheet: (sheet: string) =>
+    busyWhile(async () => {
+      const { job, source, fileName } = get();
+      if (job?.phase === 'imported') {
+        const reread = await sift.jobs.chooseSheet({ jobId: job.jobId, sheet });
+        set({ job: reread, preview: await sift.jobs.preview({ jobId: reread.jobId, maxRows: 8 }) });
+      } else if (source) await cleanActions.openSource(source, fileName ?? '', undefined, sheet);
     }),
 
   /** Reuse the verdicts earlier lists got, or check every address: a job not yet cleaned is read again. */

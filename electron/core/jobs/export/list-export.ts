@@ -7,7 +7,8 @@
 // Demo verdicts (a sandbox key's) say so in every file's name (<name>.demo.cleaned.csv), in the annotated
 // file's reasons and in the summary; never as an extra first line, which would break a re-import.
 // Each file is written under a temporary name and renamed when complete, and only when the input is
-// still the file that was checked: verdicts never land on rows that moved.
+// still the file that was checked: verdicts never land on rows that moved. Asked for workbooks
+// (settings.format xlsx), each CSV is then copied into a .xlsx of its own, its cells as text.
 import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -17,6 +18,7 @@ import { readCsvByteRows } from '../../lists/csv-byte-rows.ts';
 import { readCsvRows } from '../../lists/csv-reader.ts';
 import { BufferedFileWriter, csvLineWriter, writeFailure } from '../../lists/csv-writer.ts';
 import { neutraliseFormula } from '../../lists/formula-guard.ts';
+import { writeCsvAsXlsx } from '../../lists/xlsx-writer.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from '../store/index.ts';
 import { annotationColumns } from './annotation.ts';
@@ -46,14 +48,39 @@ function inputChanged(job: JobRecord, detail: string): AppError {
   );
 }
 
+/** Copies each written CSV (all but the summary) into a workbook, which takes its place in `paths`. */
+async function asWorkbooks(
+  paths: Map<ExportKind, string>,
+  workbookOf: (kind: ExportKind) => string,
+  options: { delimiter: string; displayName: string },
+): Promise<void> {
+  for (const [kind, path] of paths) {
+    if (kind === 'summary') continue;
+    const workbook = workbookOf(kind);
+    await writeCsvAsXlsx(`${path}.partial`, `${workbook}.partial`, {
+      ...options,
+      sheetName: kind.replace('_', '-'),
+    }).catch(async (error: unknown) => {
+      await rm(`${workbook}.partial`, { force: true });
+      throw error;
+    });
+    await rm(`${path}.partial`, { force: true });
+    paths.set(kind, workbook);
+  }
+}
+
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
   const source = displayNameOf(job);
   const demo = hasDemoVerdicts(job);
   const name = `${basename(source, extname(source))}${demo ? '.demo' : ''}`;
   const kinds: ExportKind[] = ['cleaned', 'annotated', 'summary', ...(job.settings.perStatusFiles ? statusKinds : [])];
-  const paths = new Map(
-    kinds.map((kind) => [kind, join(outDir, `${name}.${fileSuffix(kind)}.${kind === 'summary' ? 'json' : 'csv'}`)]),
-  );
+  const xlsx = job.settings.format === 'xlsx';
+  const fileOf = (kind: ExportKind, extension: string) => join(outDir, `${name}.${fileSuffix(kind)}.${extension}`);
+  // A tab-separated list's outputs keep its tabs, and say so in their names.
+  const text = job.delimiter === '\t' ? 'tsv' : 'csv';
+  const paths = new Map(kinds.map((kind) => [kind, fileOf(kind, kind === 'summary' ? 'json' : text)]));
+  // A workbook's cells are text: no formula to guard, no byte-order mark to add.
+  const settings = xlsx ? { ...job.settings, neutraliseFormulas: false, bom: false } : job.settings;
   const pathOf = (kind: ExportKind) => paths.get(kind)!;
   const partial = (path: string) => `${path}.partial`;
   await access(outDir, constants.W_OK).catch((error: unknown) => {
@@ -63,16 +90,16 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     delimiter: job.delimiter,
     columnIndex: job.columnIndex,
     width: job.headers.length,
-    settings: job.settings,
+    settings,
     demo,
   };
   const line = csvLineWriter(job.delimiter);
-  const guard = job.settings.neutraliseFormulas ? neutraliseFormula : undefined;
+  const guard = settings.neutraliseFormulas ? neutraliseFormula : undefined;
   const writers = new Map<ExportKind, BufferedFileWriter>();
   const openWriters = async () => {
     for (const kind of kinds)
       if (kind !== 'summary') writers.set(kind, await BufferedFileWriter.create(partial(pathOf(kind))));
-    const bom = job.settings.bom ? '\uFEFF' : '';
+    const bom = settings.bom ? '\uFEFF' : '';
     // job.headers names every column, made up as column_N when the input has no header row.
     const header = job.hasHeader ? `${line(job.headers)}\r\n` : '';
     for (const [kind, writer] of writers)
@@ -121,21 +148,27 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     };
     const readOptions = { delimiter: job.delimiter, skipFirstRow: job.hasHeader };
     // Rows as bytes when the file is of the common shape; else from the start again, as text.
-    const asBytes = await readCsvByteRows(job.inputPath, await eachRow(byteRowWriter(layout, await openWriters())), {
-      ...readOptions,
-      onBytes: (bytes) => hash.update(bytes),
-    });
+    const asBytes = await readCsvByteRows(
+      store.rowsPath(job),
+      await eachRow(byteRowWriter(layout, await openWriters())),
+      {
+        ...readOptions,
+        onBytes: (bytes) => hash.update(bytes),
+      },
+    );
     if (!asBytes) {
       await discardWriters();
       row = 0;
       hash = createHash('sha256');
       const write = await eachRow(textRowWriter(layout, await openWriters()));
-      await readCsvRows(job.inputPath, source, write, { ...readOptions, onBytes: (bytes) => hash.update(bytes) });
+      await readCsvRows(store.rowsPath(job), source, write, { ...readOptions, onBytes: (bytes) => hash.update(bytes) });
     }
     if (row !== job.rowsTotal) throw inputChanged(job, `it has ${row} rows now, ${job.rowsTotal} when it was checked`);
     if (job.contentHash !== null && hash.digest('hex') !== job.contentHash)
       throw inputChanged(job, 'its contents differ');
     for (const writer of writers.values()) await writer.close();
+    if (xlsx)
+      await asWorkbooks(paths, (kind) => fileOf(kind, 'xlsx'), { delimiter: job.delimiter, displayName: source });
     const summary = summariseJob(store, job);
     const labelled = demo ? { demo: true, note: demoVerdictsNote, ...summary } : summary;
     await writeFile(partial(pathOf('summary')), `${JSON.stringify(labelled, null, 2)}\n`).catch((error: unknown) => {
@@ -155,7 +188,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     };
   } catch (error) {
     await discardWriters();
-    await rm(partial(pathOf('summary')), { force: true }).catch(() => {});
+    for (const path of paths.values()) await rm(partial(path), { force: true }).catch(() => {});
     throw error;
   } finally {
     for (const reader of readers) await reader.close();

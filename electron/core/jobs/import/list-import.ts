@@ -18,6 +18,8 @@ import { createChunkPacker } from './import-chunks.ts';
 import { startImportWriter } from './import-writer.ts';
 import type { CacheAsk } from '../../cache/cache-lookup.ts';
 import type { SuppressionMatcher } from '../../suppression/suppression-matcher.ts';
+import { isWorkbookFile } from '../../lists/xlsx-reader.ts';
+import { copySheetAsCsv } from '../../lists/sheet-copy.ts';
 
 const sampleRows = 200;
 /**
@@ -69,6 +71,23 @@ export function loadAddressIndex(list: ListStore): AddressIndex {
   return index;
 }
 
+/**
+ * The CSV a list's rows are read from: the input itself, or for a workbook, its sheet (the one chosen, else
+ * its first) copied as CSV now, with the sheet's name kept in the job's settings.
+ */
+async function rowsOf(store: JobStore, job: JobRecord): Promise<string> {
+  const workbook = await isWorkbookFile(job.inputPath);
+  const displayName = displayNameOf(job);
+  const sheet = workbook
+    ? (await copySheetAsCsv(job.inputPath, store.sheetCopyPath(job.id), displayName, job.settings.sheet)).sheet
+    : undefined;
+  if (sheet !== job.settings.sheet) {
+    const { sheet: _read, ...settings } = job.settings;
+    store.updateSettings(job.id, sheet === undefined ? settings : { ...settings, sheet });
+  }
+  return store.rowsPath(store.getJob(job.id)!);
+}
+
 export async function importList(
   store: JobStore,
   job: JobRecord,
@@ -79,13 +98,14 @@ export async function importList(
   suppression?: { matcher: SuppressionMatcher; version: number },
 ): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
-  const layout = await detectListLayout(job.inputPath, job.settings.column, displayName);
+  const rowsPath = await rowsOf(store, job);
+  const layout = await detectListLayout(rowsPath, job.settings.column, displayName);
   // A file without a header still gets names for its columns, for the annotated file and the column picker.
   const headers = layout.hasHeader ? layout.headers : Array.from({ length: layout.width }, (_, i) => `column_${i + 1}`);
   store.setLayout(job.id, { ...layout, headers });
   const list = store.list(job.id);
   list.clear();
-  const { size } = await stat(job.inputPath);
+  const { size } = await stat(rowsPath);
   let index = createAddressIndex(size / bytesPerRowGuess);
   let counts: PrecheckCounts = emptyCounts();
   let hash = createHash('sha256');
@@ -161,7 +181,7 @@ export async function importList(
     const readOptions = { delimiter: layout.delimiter, skipFirstRow: layout.hasHeader };
     const { columnIndex } = layout;
     // Rows as bytes when the file is of the common shape; else from the start again, as text.
-    const asBytes = await readCsvByteRows(job.inputPath, (cells) => addRow(cellText(cells, columnIndex)), {
+    const asBytes = await readCsvByteRows(rowsPath, (cells) => addRow(cellText(cells, columnIndex)), {
       ...readOptions,
       onBytes: (bytes) => hash.update(bytes),
     });
@@ -174,7 +194,7 @@ export async function importList(
       counts = emptyCounts();
       hash = createHash('sha256');
       [row, lastId, firstRowOfChunk, filled] = [0, 0, 1, 0];
-      await readCsvRows(job.inputPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
+      await readCsvRows(rowsPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
         ...readOptions,
         onBytes: (bytes) => hash.update(bytes),
       });

@@ -51,6 +51,10 @@ export function displayNameOf(job: Pick<JobRecord, 'inputPath' | 'settings'>): s
 export type JobStore = {
   /** Where a job's list file is. */
   listPath(jobId: string): string;
+  /** Where a workbook's chosen sheet is copied as CSV when its list is read. */
+  sheetCopyPath(jobId: string): string;
+  /** The CSV the job's rows are read from: its input, or for a workbook, its sheet's copy. */
+  rowsPath(job: Pick<JobRecord, 'id' | 'inputPath' | 'settings'>): string;
   /** What was learned of each service (its shortcuts, its batch size), shared with every job on this folder. */
   reach: ReachMemory;
   /** The job's list, opened once and kept open while the store is. */

@@ -65,6 +65,7 @@ export function openJobStore(dataDir: string): JobStore {
   const listsDir = join(dataDir, 'jobs');
   mkdirSync(listsDir, { recursive: true, mode: 0o700 });
   const listPath = (jobId: string) => join(listsDir, `${jobId}.sqlite`);
+  const sheetCopyPath = (jobId: string) => join(listsDir, `${jobId}.sheet.csv`);
   const db: Database = openDatabase(join(dataDir, 'jobs.sqlite'));
   const lists = new Map<string, ListStore>();
   migrateJobCatalog(db, (jobId) => openList(jobId));
@@ -91,6 +92,9 @@ export function openJobStore(dataDir: string): JobStore {
 
   return {
     listPath,
+    sheetCopyPath,
+    rowsPath: (job: Pick<JobRecord, 'id' | 'inputPath' | 'settings'>) =>
+      job.settings.sheet === undefined ? job.inputPath : sheetCopyPath(job.id),
     reach,
     /** The job's list, opened once and kept open while the store is. */
     list: openList,
@@ -216,6 +220,7 @@ export function openJobStore(dataDir: string): JobStore {
       lists.delete(id);
       sql(db, 'DELETE FROM jobs WHERE id = ?').run(id);
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${listPath(id)}${suffix}`, { force: true });
+      rmSync(sheetCopyPath(id), { force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
 import { AppError } from '../../../common/app-error.ts';
 import type { ExplorerFilter, ExplorerRow, ListBreakdown, ListPreview } from '../../../common/contract.ts';
 import { mailboxProviders } from '../../email/mailbox-providers.ts';
-import { previewCsv } from '../../lists/csv-preview.ts';
+import { previewReadList } from '../../lists/csv-preview.ts';
 import { displayNameOf, type JobRecord, type JobStore } from '../store/index.ts';
 import type { RowExplorer } from './row-explorer.ts';
 
@@ -31,7 +31,9 @@ export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobReco
     /** The first rows of the job's own input (a reopened job has no dropped file to read). */
     async preview(jobId: string, maxRows: number): Promise<ListPreview> {
       const job = jobOrThrow(jobId);
-      return previewCsv(job.inputPath, maxRows, displayNameOf(job)).catch((error: unknown) => {
+      const { sheet } = job.settings;
+      const workbook = sheet === undefined ? undefined : { path: job.inputPath, sheet };
+      return previewReadList(store.rowsPath(job), maxRows, displayNameOf(job), workbook).catch((error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
         throw new AppError('unreadable_file', `Sift cannot read "${displayNameOf(job)}" any more: ${why}`);
       });

@@ -60,7 +60,7 @@ export function createRowExplorer(store: JobStore): RowExplorer {
     let chunk: string[][] = [];
     let row = 0;
     await readCsvRows(
-      job.inputPath,
+      store.rowsPath(job),
       displayNameOf(job),
       (cells) => {
         row += 1;

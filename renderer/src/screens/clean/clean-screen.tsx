@@ -1,4 +1,5 @@
 import { ColumnPicker } from '../../components/column-picker.tsx';
+import { SheetPicker } from '../../components/sheet-picker.tsx';
 import { DropZone } from '../../components/drop-zone.tsx';
 import { ListPreview } from '../../components/list-preview.tsx';
 import { JobProgress } from '../../components/job-progress.tsx';
@@ -63,6 +64,14 @@ function PickStage() {
         <div>
           <h3 className="card__title">{fileName}</h3>
           <p className="card__meta">Choose the column that holds the email addresses.</p>
+          {preview.sheets && preview.sheet && preview.sheets.length > 1 && (
+            <SheetPicker
+              sheets={preview.sheets}
+              current={preview.sheet}
+              busy={busy}
+              onChoose={(sheet) => void cleanActions.chooseSheet(sheet)}
+            />
+          )}
           <ColumnPicker
             columns={preview.headers}
             current={null}
@@ -91,6 +100,7 @@ function ReviewStage() {
       preview={preview}
       busy={busy}
       onColumn={(column) => void cleanActions.changeColumn(column)}
+      onSheet={(sheet) => void cleanActions.chooseSheet(sheet)}
       onUseCache={(use) => void cleanActions.useCache(use)}
       onStart={(limit) => void cleanActions.start(limit)}
       onClose={cleanActions.reset}
