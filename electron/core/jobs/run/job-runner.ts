@@ -7,7 +7,7 @@ import { realClock, type Clock } from '../../client/clock.ts';
 import type { Reach } from '../../client/reach-store.ts';
 import { shortcutsOf, isNotHere } from '../../client/service-reach.ts';
 import type { ServiceClient } from '../../client/service-client.ts';
-import { isActivePart, type JobRecord, type JobStore, type Part } from '../store/index.ts';
+import { isActivePart, type JobRecord, type JobStore, type ListStore, type Part } from '../store/index.ts';
 import { batchStatuses, endStatuses, type BatchEstimate, type BatchObject } from '../../wire/assumptions.ts';
 import { completeStatus } from '../../wire/spec.ts';
 import type { AddressIndex } from '../../email/address-index.ts';
@@ -100,7 +100,14 @@ async function readPart(
   if (reach.current().resultsCsv) {
     const status = await waitForEnd(client, part, options);
     try {
-      await downloadPartResults(list, index, client, part, `${partFile(store, job, part)}.results`, options.signal);
+      await downloadPartResults(
+        list,
+        index,
+        client,
+        part,
+        { file: `${partFile(store, job, part)}.results`, endStatus: status },
+        options.signal,
+      );
       return status;
     } catch (error) {
       if (!isNotHere(error)) throw error;
@@ -108,6 +115,17 @@ async function readPart(
     }
   }
   return pagePartResults(list, index, client, part, options);
+}
+
+/**
+ * A part read to its end whose end status never landed (an older Sift wrote the two apart, and a crash
+ * came between): its batch is asked how it ended, so the job does not read as canceled.
+ */
+async function settleReadParts(list: ListStore, client: RunClient, signal?: AbortSignal): Promise<void> {
+  for (const part of list.parts()) {
+    if (!isActivePart(part) || !part.resultsIn || !part.batchId || endStatuses.includes(part.status)) continue;
+    list.setPartStatus(part.part, (await client.getBatch(part.batchId, { signal })).status);
+  }
 }
 
 export async function runJob(
@@ -121,6 +139,7 @@ export async function runJob(
   const list = store.list(job.id);
   await learnReach(client, reach, options.signal);
   planJobParts(store, job);
+  await settleReadParts(list, client, options.signal);
   // Parts set aside by a retry count with what they checked; the parts sent now count as they go. A part
   // split later hands on exactly its addresses, so the total holds.
   const allParts = list.parts();

@@ -71,7 +71,13 @@ function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultR
   return verdicts;
 }
 
-async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Part, path: string): Promise<void> {
+async function readDownloadedCsv(
+  list: ListStore,
+  index: AddressIndex,
+  part: Part,
+  path: string,
+  endStatus: string,
+): Promise<void> {
   let at: Record<'email' | 'result' | 'billed' | 'reason' | 'provider', number> | null = null;
   let batch: ResultRow[] = [];
   await readCsvRows(path, 'results', (cells) => {
@@ -105,23 +111,23 @@ async function readDownloadedCsv(list: ListStore, index: AddressIndex, part: Par
       batch = [];
     }
   });
-  list.recordResults(part.part, toVerdicts(list, index, batch), { resultsIn: true });
+  list.recordResults(part.part, toVerdicts(list, index, batch), { resultsIn: true, endStatus });
 }
 
-/** The whole batch as one CSV download (a shortcut: only where the service offers it), after it ended. */
+/** The whole batch as one CSV download (a shortcut: only where the service offers it), after it ended with `endStatus`. */
 export async function downloadPartResults(
   list: ListStore,
   index: AddressIndex,
   client: ResultsClient,
   part: Part,
-  file: string,
+  download: { file: string; endStatus: string },
   signal?: AbortSignal,
 ): Promise<void> {
-  await client.downloadCsv(part.batchId!, file, { signal });
+  await client.downloadCsv(part.batchId!, download.file, { signal });
   try {
-    await readDownloadedCsv(list, index, part, file);
+    await readDownloadedCsv(list, index, part, download.file, download.endStatus);
   } finally {
-    await rm(file, { force: true });
+    await rm(download.file, { force: true });
   }
 }
 
@@ -148,7 +154,7 @@ export async function pagePartResults(
   });
   for (let step = await pages.next(); ; step = await pages.next()) {
     if (step.done) {
-      list.recordResults(part.part, [], { resultsIn: true });
+      list.recordResults(part.part, [], { resultsIn: true, endStatus: step.value.status });
       return step.value.status;
     }
     const page = step.value;

@@ -110,7 +110,7 @@ export function openListStore(path: string): ListStore {
     recordResults(
       part: number,
       rows: readonly VerdictRow[],
-      position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
+      position: { cursor?: string | null; skip?: number; resultsIn?: boolean; endStatus?: string },
     ): number {
       return transaction(db, () => {
         const added = new Map<string, number>();
@@ -145,7 +145,14 @@ export function openListStore(path: string): ListStore {
             part,
           );
         }
-        if (position.resultsIn) sql(db, 'UPDATE parts SET results_in = 1 WHERE part = ?').run(part);
+        // The batch's end status lands with its last verdicts: a crash between them would leave a part
+        // read to the end that no later run reads again, with no end to say how it ended.
+        if (position.resultsIn) {
+          sql(db, 'UPDATE parts SET results_in = 1, status = COALESCE(?, status) WHERE part = ?').run(
+            position.endStatus ?? null,
+            part,
+          );
+        }
         return added.get('checked') ?? 0;
       });
     },

@@ -164,7 +164,7 @@ export type ListStore = ListParts &
     recordResults(
       part: number,
       rows: readonly VerdictRow[],
-      position: { cursor?: string | null; skip?: number; resultsIn?: boolean },
+      position: { cursor?: string | null; skip?: number; resultsIn?: boolean; endStatus?: string },
     ): number;
     /** Every running total, by name (`checked`, `billed`, `result:<verdict>` …). */
     counters(): Map<string, number>;

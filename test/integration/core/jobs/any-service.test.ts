@@ -5,6 +5,7 @@
 import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../../electron/core/service/verification-service.ts';
 import { writeMarketingList } from '../../../bench/marketing-list.ts';
@@ -21,9 +22,9 @@ let ownKey: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sift-any-service-'));
-  for (const folder of ['own', 'peer', 'shortcuts', 'fallback']) await mkdir(join(root, folder));
+  for (const folder of ['own', 'peer', 'shortcuts', 'fallback', 'settle']) await mkdir(join(root, folder));
   await writeMarketingList(join(root, 'own', 'list.csv'), rows);
-  for (const folder of ['peer', 'shortcuts', 'fallback'])
+  for (const folder of ['peer', 'shortcuts', 'fallback', 'settle'])
     await copyFile(join(root, 'own', 'list.csv'), join(root, folder, 'list.csv'));
   service = await startTestService();
   const created = await service.dashboard.createKey('sandbox', 'any service');
@@ -117,6 +118,31 @@ describe('cleaning on any service that follows the spec', () => {
       await peer.close();
     }
   }, 120_000);
+
+  it('ends a list read to its end whose end status a crash lost (as an older Sift could) as done, sending nothing again', async () => {
+    const peer = await startSpecPeer({ apiKey: sandboxKey, maxBatch: 1500, checksPerSecond: 4000 });
+    try {
+      const env = { SIFT_API_KEY: sandboxKey };
+      expect((await clean('settle', env, ['--base-url', peer.baseUrl])).code).toBe(0);
+      // What such a crash left: every part read to its end, none with the status its batch ended on.
+      const dataDir = join(root, 'settle-data');
+      const catalog = new DatabaseSync(join(dataDir, 'jobs.sqlite'));
+      const { id } = catalog.prepare("UPDATE jobs SET phase = 'reading' RETURNING id").get() as { id: string };
+      catalog.close();
+      const list = new DatabaseSync(join(dataDir, 'jobs', `${id}.sqlite`));
+      list.exec("UPDATE parts SET status = 'running' WHERE batch_id IS NOT NULL");
+      list.close();
+      const batchCalls = peer.calls.get('POST /batches');
+
+      const resumed = await clean('settle', env, ['--base-url', peer.baseUrl, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).not.toContain('canceled');
+      expect(peer.calls.get('POST /batches')).toBe(batchCalls);
+      await expectSameOutputs('settle');
+    } finally {
+      await peer.close();
+    }
+  }, 60_000);
 
   it('takes the upload and download shortcuts Sift’s own service offers', async () => {
     const proxy = await startFaultProxy(service.baseUrl, () => ({ kind: 'forward' }));

@@ -38,6 +38,7 @@ const verdict = (id: number, result: string, billed = result !== 'unknown'): Ver
 describe('recording verdicts', () => {
   it('keeps the first verdict of each address and counts it once, across a page and across pages', async () => {
     const list = await listOf(100);
+    list.planParts(50, (part) => `key-${part}`);
     // 70 rows: more than one multi-row statement's worth, with ids 5 and 40 named twice on the page.
     const page = [
       ...Array.from({ length: 60 }, (_, i) => verdict(i + 1, i % 10 === 0 ? 'unknown' : 'valid')),
@@ -47,7 +48,11 @@ describe('recording verdicts', () => {
     ];
     expect(list.recordResults(1, page, {})).toBe(68);
     // The same page again (a crash before its position was kept) and one new address.
-    expect(list.recordResults(1, [...page, verdict(99, 'invalid')], { resultsIn: true })).toBe(1);
+    expect(list.recordResults(1, [...page, verdict(99, 'invalid')], { resultsIn: true, endStatus: 'complete' })).toBe(
+      1,
+    );
+    // The batch's end status landed with its last verdicts.
+    expect(list.parts().find((part) => part.part === 1)).toMatchObject({ resultsIn: true, status: 'complete' });
 
     expect(Object.fromEntries(list.counters())).toEqual({
       checked: 69,
