@@ -40,7 +40,7 @@ export function describeCost(cost: Cost): string {
   const known =
     cost.cached > 0 ? `${count(cost.cached)} known from earlier lists (the verdict cache): not sent, free.\n` : '';
   if (cost.checks === 0) return known;
-  return `${count(cost.checks)} addresses to check (${how}).\n${known}`;
+  return `${count(cost.checks)} ${cost.checks === 1 ? 'address' : 'addresses'} to check (${how}).\n${known}`;
 }
 
 /** The list's funnel in a sentence or three: every row counted once; demo verdicts say what they are. */

@@ -1,10 +1,12 @@
-// `sift clean book.xlsx`: which sheet is read, said before anything else when a workbook has several, and a
-// `--sheet` that names none of them refused with the names it has.
+// `sift clean book.xlsx`: which sheet is read (the one named, else the first with a column of email
+// addresses), said before anything else when a workbook has several, and a `--sheet` that names none of
+// them refused with the names it has.
 import { basename } from 'node:path';
+import { sheetToRead } from '../core/lists/sheet-guess.ts';
 import { isWorkbookFile, xlsxSheetNames } from '../core/lists/xlsx-reader.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 
-/** The sheet to read (the first when none is named), or undefined for a list that is not a workbook. */
+/** The sheet to read, or undefined for a list that is not a workbook. */
 export async function chooseSheet(
   path: string,
   typed: string,
@@ -12,19 +14,25 @@ export async function chooseSheet(
   io: CliIo,
 ): Promise<string | undefined> {
   try {
-    if (!(await isWorkbookFile(path))) {
-      if (sheet !== undefined)
+    if (sheet !== undefined) {
+      if (!(await isWorkbookFile(path)))
         throw new CliExit(exitCodes.usage, `--sheet is for workbooks (.xlsx); ${typed} is not one.`);
-      return undefined;
+      const sheets = await xlsxSheetNames(path, basename(path));
+      if (!sheets.includes(sheet))
+        throw new CliExit(exitCodes.usage, `${typed} has no sheet "${sheet}". Its sheets are: ${quoted(sheets)}.`);
+      return sheet;
     }
-    const sheets = await xlsxSheetNames(path, basename(path));
-    const names = sheets.map((name) => `"${name}"`).join(', ');
-    if (sheet !== undefined && !sheets.includes(sheet))
-      throw new CliExit(exitCodes.usage, `${typed} has no sheet "${sheet}". Its sheets are: ${names}.`);
-    if (sheet === undefined && sheets.length > 1)
-      io.err(`${typed} has ${sheets.length} sheets (${names}): reading "${sheets[0]}"; --sheet NAME reads another.\n`);
-    return sheet ?? sheets[0];
+    const guessed = await sheetToRead(path, basename(path));
+    if (guessed && guessed.sheets.length > 1) {
+      const why = guessed.sheet === guessed.sheets[0] ? '' : ', the first with email addresses';
+      io.err(
+        `${typed} has ${guessed.sheets.length} sheets (${quoted(guessed.sheets)}): reading "${guessed.sheet}"${why}; --sheet NAME reads another.\n`,
+      );
+    }
+    return guessed?.sheet;
   } catch (error) {
     throw exitFor(error);
   }
 }
+
+const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');

@@ -25,6 +25,7 @@ import {
 import { createCleaner } from './list-cleaner.ts';
 import { rereadBeforeSending, userMessage } from './job-messages.ts';
 import { suppressionSource } from '../suppression/index.ts';
+import { sheetToRead } from '../lists/sheet-guess.ts';
 import type { JobManager } from './job-manager-types.ts';
 
 export type { JobManager } from './job-manager-types.ts';
@@ -153,6 +154,10 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
           await copyFile(source.path, inputPath);
         }
         store.updateInput(job.id, inputPath, await inputFingerprint(inputPath));
+        // A workbook whose sheet nobody chose is read from its first sheet with addresses.
+        const guessed =
+          sheet === undefined && column === undefined ? await sheetToRead(inputPath, source.fileName) : undefined;
+        if (guessed) store.updateSettings(job.id, { ...job.settings, sheet: guessed.sheet });
         const service = await deps.clients.current();
         store.setService(job.id, service);
         const client = await deps.clients.clientFor(service);

@@ -69,6 +69,9 @@ function headerScore(cell: string): number {
   return /mail|courriel|correo|posta|почта/.test(word) ? 1 : 0;
 }
 
+/** How many of a list's first rows its layout is decided from. */
+export const layoutSampleRows = 200;
+
 /**
  * Decides the layout from the first rows of a file. `column` (a header name or a 1-based number)
  * overrides the guess. Throws AppError('unreadable_file') when no column holds addresses.

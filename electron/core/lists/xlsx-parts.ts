@@ -68,9 +68,13 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
   await book._parseWorkbook(required('xl/workbook.xml'));
   const styles = stream('xl/styles.xml');
   if (styles) await book._parseStyles(styles);
-  const sharedStrings = stream('xl/sharedStrings.xml');
-  if (sharedStrings) for await (const _ of book._parseSharedStrings(sharedStrings));
-  else book.sharedStrings = [];
+  // The shared strings (most of a big workbook's text) only once rows are read: naming the sheets is quick.
+  let stringsRead: Promise<void> | undefined;
+  const readStrings = async () => {
+    const sharedStrings = stream('xl/sharedStrings.xml');
+    if (sharedStrings) for await (const _ of book._parseSharedStrings(sharedStrings));
+    else book.sharedStrings = [];
+  };
 
   const sheets: SheetEntry[] = [];
   for (const sheet of book.model?.sheets ?? []) {
@@ -83,13 +87,15 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
   return {
     sheets,
     date1904: book.properties?.date1904 === true,
-    rowsOf: (sheet) =>
-      new WorksheetReader({
+    async *rowsOf(sheet) {
+      await (stringsRead ??= readStrings());
+      yield* new WorksheetReader({
         workbook: book,
         id: sheet.id,
         iterator: iterateStream(required(sheet.part)),
         options: book.options,
-      }),
+      });
+    },
     close: () => {
       for (const readable of opened) readable.destroy();
     },

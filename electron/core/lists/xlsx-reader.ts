@@ -74,6 +74,44 @@ export async function xlsxSheetNames(path: string, displayName: string): Promise
 
 type RowHandler = (cells: string[]) => boolean | void | Promise<void>;
 
+/** A sheet's rows as text, those the sheet leaves empty skipped. */
+async function* sheetRows(parts: WorkbookParts, sheet: WorkbookParts['sheets'][number]): AsyncGenerator<string[]> {
+  for await (const row of parts.rowsOf(sheet) as AsyncIterable<ExcelJS.Row>) {
+    const cells: string[] = [];
+    row.eachCell({ includeEmpty: false }, (cell, column) => {
+      cells[column - 1] = xlsxCellText(cell, parts.date1904);
+    });
+    for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
+    if (cells.some((cell) => cell.trim() !== '')) yield cells;
+  }
+}
+
+/**
+ * The first sheet whose first `sampleRows` rows `accept` takes (the workbook's first when none does), and
+ * every sheet's name: the workbook is opened once for all of them, and a workbook of one sheet is not read.
+ */
+export async function firstSheetWhere(
+  path: string,
+  displayName: string,
+  sampleRows: number,
+  accept: (sample: string[][]) => boolean,
+): Promise<{ sheet: string; sheets: string[] }> {
+  const parts = await openParts(path, displayName);
+  const sheets = parts.sheets.map((entry) => entry.name);
+  try {
+    for (const entry of sheets.length > 1 ? parts.sheets : []) {
+      const sample: string[][] = [];
+      for await (const cells of sheetRows(parts, entry)) if (sample.push(cells) >= sampleRows) break;
+      if (accept(sample)) return { sheet: entry.name, sheets };
+    }
+  } catch (error) {
+    throw unreadable(displayName, error);
+  } finally {
+    parts.close();
+  }
+  return { sheet: sheets[0]!, sheets };
+}
+
 /**
  * Calls `onRow` with each row of the sheet named `sheet` (the workbook's first when none), as text;
  * returning false stops early, a promise pauses the read. Rows the sheet leaves empty are skipped.
@@ -94,15 +132,7 @@ export async function readXlsxRows(
       `"${displayName}" has no sheet "${sheet}". Its sheets are: ${sheets.map((name) => `"${name}"`).join(', ')}.`,
     );
   try {
-    for await (const row of parts.rowsOf(chosen) as AsyncIterable<ExcelJS.Row>) {
-      const cells: string[] = [];
-      row.eachCell({ includeEmpty: false }, (cell, column) => {
-        cells[column - 1] = xlsxCellText(cell, parts.date1904);
-      });
-      for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
-      if (cells.every((cell) => cell.trim() === '')) continue;
-      if ((await onRow(cells)) === false) break;
-    }
+    for await (const cells of sheetRows(parts, chosen)) if ((await onRow(cells)) === false) break;
   } catch (error) {
     throw unreadable(displayName, error);
   } finally {

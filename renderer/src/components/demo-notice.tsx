@@ -7,7 +7,7 @@ export function DemoNotice() {
     <div className="alert alert--demo" role="note" data-testid="demo-notice">
       <p>
         <strong>These are demo verdicts.</strong> A sandbox key scripts them: no mail server was asked, so they say
-        nothing about these addresses. Exported files are named <code>….demo.*.csv</code>.
+        nothing about these addresses. Exported files are named <code>….demo.*</code> (list.demo.cleaned.csv, say).
       </p>
       <button type="button" className="button" onClick={() => go('settings')}>
         Choose how addresses are checked

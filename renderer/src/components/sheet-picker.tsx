@@ -7,9 +7,12 @@ type SheetPickerProps = {
   onChoose(sheet: string): void;
 };
 
-/** A workbook's sheet, chosen and applied only when the person says so (reading a sheet takes a moment). */
+/**
+ * A workbook's sheet, chosen and applied only when the person says so (reading a sheet takes a moment).
+ * Once a reading ends, the choice shows the sheet read: after a sheet that could not be read, the one before.
+ */
 export function SheetPicker({ sheets, current, busy, onChoose }: SheetPickerProps) {
-  const [pending, setPending] = useStateResetBy(() => current, current);
+  const [pending, setPending] = useStateResetBy(() => current, busy ? '' : current);
   return (
     <form
       className="column-picker"

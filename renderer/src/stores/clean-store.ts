@@ -116,7 +116,14 @@ export const cleanActions = {
       sift.lists.preview({ file: source, maxRows: 8, ...(sheet ? { sheet } : {}) }),
     ]);
     if (job.status === 'fulfilled') {
-      set({ stage: 'review', job: job.value, preview: preview.status === 'fulfilled' ? preview.value : undefined });
+      // A workbook dropped without a sheet is read from its first sheet with addresses: shown as read.
+      const guessed = !sheet && preview.status === 'fulfilled' && preview.value.sheets !== undefined;
+      const shown = guessed
+        ? await sift.jobs.preview({ jobId: job.value.jobId, maxRows: 8 }).catch(() => undefined)
+        : preview.status === 'fulfilled'
+          ? preview.value
+          : undefined;
+      set({ stage: 'review', job: job.value, preview: shown });
     } else if (preview.status === 'fulfilled' && preview.value.headers.length > 0) {
       // The file reads, but no email column was found: the person picks it on the preview.
       set({ stage: 'pick', preview: preview.value, error: errorMessage(job.reason) });

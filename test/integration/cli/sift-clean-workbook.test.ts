@@ -63,17 +63,21 @@ describe('sift clean on workbooks', () => {
       ],
     });
 
-    const firstSheet = await runSift(['clean', book], env);
-    expect(firstSheet.code).toBe(2);
-    expect(firstSheet.stderr).toContain(
-      'has 2 sheets ("Notes", "Members"): reading "Notes"; --sheet NAME reads another.',
+    // Named, a sheet without addresses is refused; unnamed, the first sheet with addresses is read.
+    const notes = await runSift(['clean', book, '--sheet', 'Notes', '--out', await mkdtemp(join(dir, 'notes-'))], env);
+    expect(notes.code).toBe(2);
+    expect(notes.stderr).toContain('has no column of email addresses');
+    const guessed = await runSift(['clean', book, '--out', await mkdtemp(join(dir, 'guessed-'))], env);
+    expect(guessed.code, guessed.stderr).toBe(0);
+    expect(guessed.stderr).toContain(
+      'has 2 sheets ("Notes", "Members"): reading "Members", the first with email addresses; --sheet NAME reads another.',
     );
-    expect(firstSheet.stderr).toContain('has no column of email addresses');
+    expect(guessed.stdout).toContain('3 rows');
     const noSuchSheet = await runSift(['clean', book, '--sheet', 'Nope'], env);
     expect(noSuchSheet.code).toBe(2);
     expect(noSuchSheet.stderr).toContain('has no sheet "Nope". Its sheets are: "Notes", "Members".');
 
-    // The failed read left no job behind: the same file cleans at once.
+    // The same sheet named is the list cleaned above: written again, as workbooks, nothing sent.
     const cleaned = await runSift(['clean', book, '--sheet', 'Members', '--format', 'xlsx', '--json'], env);
     expect(cleaned.code, cleaned.stderr).toBe(0);
     const report = JSON.parse(cleaned.stdout);

@@ -11,7 +11,7 @@ import type { PrecheckCounts } from '../../../common/contract.ts';
 import { precheckAddress } from '../../email/address-precheck.ts';
 import { cellText, readCsvByteRows } from '../../lists/csv-byte-rows.ts';
 import { readCsvRows } from '../../lists/csv-reader.ts';
-import { detectLayout, type ListLayout } from '../../lists/email-column.ts';
+import { detectLayout, layoutSampleRows, type ListLayout } from '../../lists/email-column.ts';
 import { createAddressIndex, type AddressIndex } from '../../email/address-index.ts';
 import { displayNameOf, rowsPerChunk, type JobRecord, type JobStore, type ListStore } from '../store/index.ts';
 import { createChunkPacker } from './import-chunks.ts';
@@ -21,7 +21,6 @@ import type { SuppressionMatcher } from '../../suppression/suppression-matcher.t
 import { isWorkbookFile } from '../../lists/xlsx-reader.ts';
 import { copySheetAsCsv } from '../../lists/sheet-copy.ts';
 
-const sampleRows = 200;
 /**
  * A guess of rows from the file's size, so the index seldom grows while it fills. On the high side of a
  * marketing export's row: an index sized for twice the rows holds twice the memory for the whole import,
@@ -49,7 +48,7 @@ async function detectListLayout(
   const sample: string[][] = [];
   const { delimiter } = await readCsvRows(path, displayName, (row) => {
     sample.push(row);
-    if (sample.length >= sampleRows) return false;
+    if (sample.length >= layoutSampleRows) return false;
   });
   return { ...detectLayout(sample, displayName, column), delimiter };
 }

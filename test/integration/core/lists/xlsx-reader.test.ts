@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readXlsxRows, xlsxSheetNames, isWorkbookFile } from '../../../../electron/core/lists/xlsx-reader.ts';
 import { writeCsvAsXlsx } from '../../../../electron/core/lists/xlsx-writer.ts';
+import { sheetToRead } from '../../../../electron/core/lists/sheet-guess.ts';
 import { writeWorkbook } from '../../../support/workbook-parts.ts';
 
 let dir: string;
@@ -58,6 +59,22 @@ describe('reading a workbook', () => {
     await expect(rowsOf(book, 'Nope')).rejects.toThrow(
       '"book.xlsx" has no sheet "Nope". Its sheets are: "Notes", "Contacts".',
     );
+  });
+
+  it('reads a list from its first sheet with email addresses when none is named', async () => {
+    expect(await sheetToRead(book, 'book.xlsx')).toEqual({ sheet: 'Contacts', sheets: ['Notes', 'Contacts'] });
+    // No sheet with addresses: the first, whose error the import then gives; a CSV is no workbook.
+    const notes = join(dir, 'notes.xlsx');
+    await writeWorkbook(notes, {
+      sheets: ['One', 'Two'].map((name) => ({
+        name,
+        rows: [`<row r="1"><c r="A1" t="inlineStr"><is><t>${name}</t></is></c></row>`],
+      })),
+    });
+    expect(await sheetToRead(notes, 'notes.xlsx')).toEqual({ sheet: 'One', sheets: ['One', 'Two'] });
+    const csv = join(dir, 'list.csv');
+    await writeFile(csv, 'email\nann@example.com\n');
+    expect(await sheetToRead(csv, 'list.csv')).toBeUndefined();
   });
 
   it('gives each cell as the spreadsheet shows it', async () => {
