@@ -7,15 +7,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobListItem, JobOverview, ListPreview } from '../../../../electron/common/contract.ts';
 import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
 const web = { transport: 'web' as const };
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, web);
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('web');
 
 async function dropped(runtime: AppRuntime, path: string, name: string) {
   const { uploadId } = await runtime.uploads.save(createReadStream(path), name);

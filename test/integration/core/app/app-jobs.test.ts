@@ -6,18 +6,15 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import type { JobOverview } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { resolveDownloadPath } from '../../../../electron/core/app/static-files.ts';
 import { startWebHost } from '../../../../electron/core/web-host/web-host.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
 const ipc = { transport: 'ipc' as const };
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, ipc);
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('ipc');
 
 async function listFile(dir: string, count: number): Promise<string> {
   const path = join(dir, 'members.csv');

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveCheckTest, SettingsView, SingleCheck } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { startMailWorld, type MailWorld } from '../../../support/mail-world.ts';
 import { startSocks5Server, type Socks5Server } from '../../../support/socks5-server.ts';
 
@@ -41,12 +42,7 @@ afterAll(async () => {
 
 /** Every answer the renderer got, to be searched for the password. */
 const seen: string[] = [];
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, web);
-  seen.push(JSON.stringify(envelope));
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('web', seen);
 
 describe('live checks on this computer', () => {
   it('tries port 25 now, keeps proxies with their passwords in the vault, and uses them at once', async () => {

@@ -13,7 +13,8 @@ import type {
   SettingsView,
   SingleCheck,
 } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { createServiceClient } from '../../../../electron/core/client/service-client.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 import { startReceiver } from '../../../support/webhook-receiver.ts';
@@ -21,11 +22,7 @@ import { startMailWorld } from '../../../support/mail-world.ts';
 
 const web = { transport: 'web' as const };
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, web);
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('web');
 
 describe("Sift's own service in the app", () => {
   it('makes and revokes keys, replays a failed delivery and sets the threshold', async () => {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountView, JobOverview, SettingsView } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import type { VerificationService } from '../../../../electron/core/service/verification-service.ts';
 import { startTestService, waitFor } from '../../../support/service-harness.ts';
 
-const web = { transport: 'web' as const };
 let hosted: VerificationService;
 let liveKey: string;
 
@@ -26,12 +26,7 @@ afterAll(() => hosted.close());
 /** Every answer and event the renderer got, to be searched for the key. */
 const seen: string[] = [];
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, web);
-  seen.push(JSON.stringify(envelope));
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('web', seen);
 
 async function startApp(dataDir: string) {
   const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });

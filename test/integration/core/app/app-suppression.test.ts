@@ -6,16 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobOverview, SuppressionAdded, SuppressionPage } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
 const ipc = { transport: 'ipc' as const };
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, ipc);
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('ipc');
 
 describe('the do-not-mail list in the app', () => {
   it('is added to, searched and emptied, and lists are read against it', async () => {

@@ -6,16 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CacheStats, JobOverview } from '../../../../electron/common/contract.ts';
-import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { appCaller } from '../../../support/app-call.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
 const ipc = { transport: 'ipc' as const };
 
-async function call<T>(runtime: AppRuntime, name: string, request: unknown): Promise<T> {
-  const envelope = await runtime.dispatch(name, request, ipc);
-  if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = appCaller('ipc');
 
 describe('the verdict cache in the app', () => {
   it('reuses verdicts for a list dropped again, checks all on request, and clears from Settings', async () => {
