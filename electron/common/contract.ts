@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
 import { explorerQuerySchema, explorerRowSchema, listBreakdownSchema, listSummarySchema } from './list-schemas.ts';
-
 export type { ExplorerFilter, ExplorerRow, ListBreakdown, ListSummary, PrecheckCounts } from './list-schemas.ts';
+export { verdictFilters } from './list-schemas.ts';
 import {
   accountViewSchema,
   appearanceSchema,

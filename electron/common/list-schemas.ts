@@ -56,9 +56,8 @@ export const listBreakdownSchema = z.object({
 });
 export type ListBreakdown = z.infer<typeof listBreakdownSchema>;
 
-/** What the row explorer can show: every row, a verdict, what was settled before checking, or a flag. */
-const explorerFilters = [
-  'all',
+/** The row explorer's filters that are a row's verdict, or what settled the row before checking. */
+export const verdictFilters = [
   'valid',
   'invalid',
   'catch_all',
@@ -67,11 +66,10 @@ const explorerFilters = [
   'bad_syntax',
   'no_address',
   'suppressed',
-  'duplicate',
-  'role',
-  'disposable',
-  'typo',
 ] as const;
+
+/** What the row explorer can show: every row, a verdict, what was settled before checking, or a flag. */
+const explorerFilters = ['all', ...verdictFilters, 'duplicate', 'role', 'disposable', 'typo'] as const;
 export type ExplorerFilter = (typeof explorerFilters)[number];
 
 /** A page of the row explorer: filtered and searched in main, never the whole list at once. */

@@ -1,18 +1,8 @@
 // The row explorer's words: its filters as a person reads them, and a row's flags and reason in a line.
-import type { ExplorerFilter, ExplorerRow } from '../../../electron/common/contract.ts';
+import { verdictFilters, type ExplorerFilter, type ExplorerRow } from '../../../electron/common/contract.ts';
 import { verdictNote, verdictWord } from '../reason-words.ts';
 
-/** The filters that are verdicts, named as the verdicts are everywhere else. */
-const verdictFilters = [
-  'valid',
-  'invalid',
-  'catch_all',
-  'unknown',
-  'unverified',
-  'bad_syntax',
-  'no_address',
-  'suppressed',
-] as const;
+/** The filters that are verdicts are named as the verdicts are everywhere else. */
 export const filterWords: Record<ExplorerFilter, string> = {
   all: 'Every row',
   ...(Object.fromEntries(verdictFilters.map((result) => [result, verdictWord(result)])) as Record<
