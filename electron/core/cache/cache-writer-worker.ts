@@ -26,10 +26,9 @@ try {
         key: keyOf(verdict.key),
         result: verdict.result,
         reason: verdict.reason,
-        checkedAt: job.checkedAt,
       }));
   };
-  parentPort!.postMessage({ kept: cache.remember(job.mode, job.service, pages()) });
+  parentPort!.postMessage({ kept: cache.remember(job.mode, job.service, job.checkedAt, pages()) });
 } catch (error) {
   parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
 } finally {

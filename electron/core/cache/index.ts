@@ -9,13 +9,17 @@ export type { CacheAsk } from './cache-lookup.ts';
 export { rememberVerdicts } from './remember-verdicts.ts';
 export type { CacheMode } from './verdict-cache-store.ts';
 
-/** What reading a list for a key of `mode` at `now` asks of the cache in `dataDir`. */
-export function cacheAskFor(dataDir: string, mode: CacheMode, now: number, maxAgeDays?: number): CacheAsk {
+/** What reading a list of `listBytes` for a key of `mode` at `now` asks of the cache in `dataDir`. */
+export function cacheAskFor(
+  dataDir: string,
+  list: { mode: CacheMode; now: number; maxAgeDays?: number; listBytes: number },
+): CacheAsk {
   return {
     dataDir,
     secret: cacheSecret(verdictCacheFiles(dataDir).secret),
-    mode,
-    freshSince: freshSince(now, maxAgeDays),
+    mode: list.mode,
+    freshSince: freshSince(list.now, list.maxAgeDays),
+    listBytes: list.listBytes,
   };
 }
 

@@ -2,6 +2,7 @@
 // pre-check the list, say what it costs, check it, write the outputs. The CLI runs it whole and prints;
 // the app runs its steps as a person moves through the screens and pushes events. Each step's rules
 // (when a job is resumed, when a finished job is only exported again) live here once.
+import { statSync } from 'node:fs';
 import { reachOf } from '../client/reach-store.ts';
 import { AppError } from '../../common/app-error.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
@@ -24,6 +25,15 @@ import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, type ExportResult } from './export/index.ts';
 import { cacheAskFor, rememberVerdicts } from '../cache/index.ts';
 import type { SuppressionSource } from '../suppression/index.ts';
+
+/** A file's size, 0 when it cannot be read (reading the list then says why). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
 
 type InputPolicy = { resume?: boolean; restart?: boolean };
 
@@ -171,7 +181,12 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       store.setKeyMode(job.id, mode);
       const cache =
         options.cacheDir && job.settings.useCache !== false
-          ? cacheAskFor(options.cacheDir, mode, now(), job.settings.cacheMaxAgeDays)
+          ? cacheAskFor(options.cacheDir, {
+              mode,
+              now: now(),
+              maxAgeDays: job.settings.cacheMaxAgeDays,
+              listBytes: fileSize(job.inputPath),
+            })
           : undefined;
       const suppression = options.suppression?.open();
       try {

@@ -19,10 +19,9 @@ export function listAppender(db: Database): ListAppender {
     db,
     'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
   );
-  let hits: ReadonlyMap<number, CacheHit> | undefined;
   const groupArgs: (string | number | null)[] = new Array(insertGroup * columnCount);
   /** Writes an address's values into `args` at `at`, in `addressColumns` order. */
-  const fill = (args: (string | number | null)[], at: number, a: NewAddress) => {
+  const fill = (args: (string | number | null)[], at: number, a: NewAddress, cached: CacheHit | undefined) => {
     args[at] = a.id;
     args[at + 1] = a.key;
     args[at + 2] = a.address;
@@ -32,7 +31,7 @@ export function listAppender(db: Database): ListAppender {
     args[at + 6] = a.disposable ? 1 : 0;
     args[at + 7] = a.suggestion;
     // Bad syntax and a suppressed address have their verdict from the start; so has one the cache knows.
-    const hit = a.sendable ? hits?.get(a.id) : undefined;
+    const hit = a.sendable ? cached : undefined;
     if (hit || a.sendable) {
       args[at + 8] = hit ? hit.result : null;
       args[at + 9] = hit ? hit.reason : null;
@@ -56,24 +55,24 @@ export function listAppender(db: Database): ListAppender {
     endBulk: () => db.exec('PRAGMA synchronous = FULL; PRAGMA wal_checkpoint(FULL)'),
 
     /** Appends addresses and a chunk of rows together, in one transaction. */
-    appendImport(addresses, firstRow, addressIds, chunkHits): void {
-      hits = chunkHits;
+    appendImport(addresses, firstRow, addressIds, hits): void {
       transaction(db, () => {
         // Verdicts reused from the cache count as such, and per verdict, as recorded ones do.
-        if (chunkHits && chunkHits.size > 0) {
-          const added = new Map<string, number>([['cached', chunkHits.size]]);
-          for (const hit of chunkHits.values())
-            added.set(`result:${hit.result}`, (added.get(`result:${hit.result}`) ?? 0) + 1);
-          for (const [name, value] of added) bump.run(name, value);
-        }
+        const added = new Map<string, number>();
+        hits?.forEach((hit, place) => {
+          if (!hit || !addresses[place]!.sendable) return;
+          added.set('cached', (added.get('cached') ?? 0) + 1);
+          added.set(`result:${hit.result}`, (added.get(`result:${hit.result}`) ?? 0) + 1);
+        });
+        for (const [name, value] of added) bump.run(name, value);
         let i = 0;
         for (; i + insertGroup <= addresses.length; i += insertGroup) {
-          for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!);
+          for (let j = 0; j < insertGroup; j += 1) fill(groupArgs, j * columnCount, addresses[i + j]!, hits?.[i + j]);
           groupInsert.run(...groupArgs);
         }
         const oneArgs: (string | number | null)[] = new Array(columnCount);
         for (; i < addresses.length; i += 1) {
-          fill(oneArgs, 0, addresses[i]!);
+          fill(oneArgs, 0, addresses[i]!, hits?.[i]);
           oneInsert.run(...oneArgs);
         }
         if (addressIds.length > 0) {

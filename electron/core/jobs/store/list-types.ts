@@ -38,7 +38,7 @@ export type AddressRecord = NewAddress & {
 };
 
 /** A verdict from the verdict cache, for an address of the list being imported (by its id). */
-export type CacheHit = { id: number; result: string; reason: string | null; cachedAt: number };
+export type CacheHit = { result: string; reason: string | null; cachedAt: number };
 
 export type VerdictRow = {
   id: number;
@@ -105,7 +105,8 @@ export type ListAppender = {
     addresses: readonly NewAddress[],
     firstRow: number,
     addressIds: Int32Array,
-    hits?: ReadonlyMap<number, CacheHit>,
+    /** The cache's verdicts, by place in `addresses`. */
+    hits?: readonly (CacheHit | undefined)[],
   ): void;
 };
 
