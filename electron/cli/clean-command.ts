@@ -137,6 +137,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
           clearLine();
           io.err(describeCost(cost));
         },
+        // Sift's own service is stopped once every verdict is in: the export gets its memory.
+        afterChecking: () => connection!.close(),
         onFinishedJob: () =>
           io.err(
             'This list was cleaned before: writing its files again, nothing is sent (--restart checks it again).\n',

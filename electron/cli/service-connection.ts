@@ -16,6 +16,7 @@ export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: s
   if (url === undefined && !apiKey) {
     // On a thread of its own: it checks one part while this thread reads the last.
     const embedded = await startEmbeddedServiceThread(dataDir);
+    let closing: Promise<void> | undefined;
     return {
       client: createServiceClient({
         baseUrl: embedded.baseUrl,
@@ -23,7 +24,8 @@ export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: s
         budget: sharedBudgetFor(embedded.apiKey, dataDir),
       }),
       addressesPerBatch: threadedServicePartSize,
-      close: () => embedded.close(),
+      // Closed when the checking is done and again when the command ends: once.
+      close: () => (closing ??= embedded.close()),
     };
   }
   if (!apiKey)

@@ -45,6 +45,11 @@ type CleanHooks = {
   /** Told when the input's finished job is exported again and nothing is sent. */
   onFinishedJob?: (job: JobRecord) => void;
   pollIntervalMs?: number;
+  /**
+   * Told once every verdict is read and the service is needed no more: the CLI stops its own service
+   * then, so the export does not share the machine's memory with it.
+   */
+  afterChecking?: () => Promise<void>;
 };
 
 /** The one sequence for a list, step by step (the app's job manager) or whole (`sift clean`). */
@@ -256,6 +261,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
           onProgress: hooks.onProgress,
           pollIntervalMs: hooks.pollIntervalMs,
         });
+        await hooks.afterChecking?.();
       }
       const exported = await cleaner.export(job, request.outDir);
       await cleaner.settled();

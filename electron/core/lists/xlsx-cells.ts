@@ -3,7 +3,10 @@
 // with); General shows a whole number in full (a phone number is not 4.91511E+12) and a fraction to 15
 // digits, as a spreadsheet's cell does; a formula shows the value it had when the file was saved.
 import type ExcelJS from 'exceljs';
-import SSF from 'ssf';
+import type Ssf from 'ssf';
+import { lazyPackage } from '../lazy-package.ts';
+
+const ssf = lazyPackage<typeof Ssf>('ssf');
 
 const msPerDay = 86_400_000;
 /** The serial number of 1970-01-01 in each of Excel's two date systems. */
@@ -24,7 +27,7 @@ function formatNumber(value: number, format: string | undefined): string {
   const numFmt = format === undefined ? undefined : (shownAs[format] ?? format);
   if (!numFmt || numFmt === 'General') return generalNumber(value);
   try {
-    return SSF.format(numFmt, value);
+    return ssf().format(numFmt, value);
   } catch {
     // A format the formatter does not know: the number as General shows it.
     return generalNumber(value);

@@ -3,18 +3,20 @@
 // the shared strings, and a sheet's rows on request. The parsers are exceljs internals, of the exact
 // version package.json pins; xlsx-reader.ts says why they are used this way.
 import type { Readable } from 'node:stream';
-import { createRequire } from 'node:module';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type unzipper from 'unzipper';
+import { lazyPackage } from '../lazy-package.ts';
 
-const require = createRequire(import.meta.url);
-const WorksheetReader = require('exceljs/lib/stream/xlsx/worksheet-reader.js') as new (options: {
-  workbook: unknown;
-  id: number;
-  iterator: AsyncIterable<unknown>;
-  options: unknown;
-}) => AsyncIterable<unknown>;
-const iterateStream = require('exceljs/lib/utils/iterate-stream.js') as (stream: Readable) => AsyncIterable<unknown>;
+const exceljs = lazyPackage<typeof ExcelJS>('exceljs');
+const worksheetReader = lazyPackage<
+  new (options: {
+    workbook: unknown;
+    id: number;
+    iterator: AsyncIterable<unknown>;
+    options: unknown;
+  }) => AsyncIterable<unknown>
+>('exceljs/lib/stream/xlsx/worksheet-reader.js');
+const iterateStream = lazyPackage<(stream: Readable) => AsyncIterable<unknown>>('exceljs/lib/utils/iterate-stream.js');
 
 /** What exceljs' workbook reader keeps of the parts it parsed (its fields, not a public interface). */
 type ParsedBook = {
@@ -52,7 +54,7 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
     opened.push(readable);
     return readable;
   };
-  const book = new ExcelJS.stream.xlsx.WorkbookReader('', {
+  const book = new (exceljs().stream.xlsx.WorkbookReader)('', {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
@@ -89,10 +91,10 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
     date1904: book.properties?.date1904 === true,
     async *rowsOf(sheet) {
       await (stringsRead ??= readStrings());
-      yield* new WorksheetReader({
+      yield* new (worksheetReader())({
         workbook: book,
         id: sheet.id,
-        iterator: iterateStream(required(sheet.part)),
+        iterator: iterateStream()(required(sheet.part)),
         options: book.options,
       });
     },

@@ -8,11 +8,14 @@
 // come before the shared strings it reads only the first of them (exceljs 4.4.0): hence the pinned
 // version, and the parts of it used here.
 import { open } from 'node:fs/promises';
-import ExcelJS from 'exceljs';
-import unzipper from 'unzipper';
+import type ExcelJS from 'exceljs';
+import type Unzipper from 'unzipper';
+import { lazyPackage } from '../lazy-package.ts';
 import { AppError } from '../../common/app-error.ts';
 import { workbookParts, type WorkbookParts } from './xlsx-parts.ts';
 import { xlsxCellText } from './xlsx-cells.ts';
+
+const unzipper = lazyPackage<typeof Unzipper>('unzipper');
 
 /** A zip file's first bytes: an .xlsx is a zip of XML parts. */
 const zipMagic = [0x50, 0x4b, 0x03, 0x04];
@@ -59,7 +62,7 @@ function unreadable(displayName: string, error: unknown): AppError {
 
 async function openParts(path: string, displayName: string): Promise<WorkbookParts> {
   try {
-    const parts = await workbookParts(await unzipper.Open.file(path));
+    const parts = await workbookParts(await unzipper().Open.file(path));
     if (parts.sheets.length === 0) throw new Error('no worksheet in it');
     return parts;
   } catch (error) {

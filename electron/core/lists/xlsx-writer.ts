@@ -6,10 +6,13 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import archiver from 'archiver';
+import type Archiver from 'archiver';
+import { lazyPackage } from '../lazy-package.ts';
 import { AppError } from '../../common/app-error.ts';
 import { readCsvRows } from './csv-reader.ts';
 import { writeFailure } from './csv-writer.ts';
+
+const archiver = lazyPackage<typeof Archiver>('archiver');
 
 /** A sheet holds at most this many rows, its header among them. */
 const maxSheetRows = 1_048_576;
@@ -83,7 +86,7 @@ export async function writeCsvAsXlsx(
 ): Promise<void> {
   // Excel allows 31 characters in a sheet's name, and none of : \ / ? * [ ].
   const sheetName = options.sheetName.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'Sheet1';
-  const zip = archiver('zip', { zlib: { level: 6 } });
+  const zip = archiver()('zip', { zlib: { level: 6 } });
   const file = createWriteStream(xlsxPath);
   const written = once(file, 'close');
   zip.pipe(file);

@@ -2,9 +2,12 @@
 // Stores write `?` placeholders; they become $1, $2, … here. Every transaction is SERIALIZABLE, so a
 // store's read-then-write is as safe as on SQLite's single writer, and one that loses a race with another
 // process is run again from the top (its work changes nothing outside the database until it returns).
-import pg from 'pg';
+import type Pg from 'pg';
+import { lazyPackage } from '../lazy-package.ts';
 import type { SqlConnection, SqlValue } from './sql-connection.ts';
 import { postgresDialect } from './sql-dialect.ts';
+
+const pg = lazyPackage<typeof Pg>('pg');
 
 // Counts, sums and 64-bit keys arrive as numbers: stores take whole keys apart in SQL, never in JS, so
 // every 64-bit value that reaches JS is a count, a seq or a time, all well below 2^53.
@@ -13,7 +16,7 @@ const numeric = 1700;
 const types = {
   getTypeParser(oid: number, format?: string) {
     if (oid === int8 || oid === numeric) return (text: string) => Number(text);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pg().types.getTypeParser(oid, format as 'text');
   },
 };
 
@@ -47,7 +50,7 @@ function numberPlaceholders(text: string): string {
   return numbered;
 }
 
-type Queryable = Pick<pg.PoolClient, 'query'>;
+type Queryable = Pick<Pg.PoolClient, 'query'>;
 
 function over(queryable: Queryable, transaction: SqlConnection['transaction'], close: () => Promise<void>) {
   const query = (text: string, params: readonly SqlValue[] = [], rowMode?: 'array') =>
@@ -75,7 +78,7 @@ function over(queryable: Queryable, transaction: SqlConnection['transaction'], c
 }
 
 export function postgresConnection(url: string, options: { max?: number } = {}): SqlConnection {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = new (pg().Pool)({ connectionString: url, max: options.max ?? 10 });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', (error) => console.error('sift: a PostgreSQL connection failed:', error.message));
 

@@ -5,8 +5,11 @@
 // instead of counting it against the address. A proxy is named by its label, which never holds the
 // password.
 import { connect, type Socket } from 'node:net';
-import { SocksClient } from 'socks';
+import type { SocksClient } from 'socks';
+import { lazyPackage } from '../../../lazy-package.ts';
 import { SmtpFailure } from './smtp-session.ts';
+
+const socks = lazyPackage<{ SocksClient: typeof SocksClient }>('socks');
 
 export type ProxyEndpoint = {
   /** `socks5://host:port`, for messages and budget keys: never the user name or password. */
@@ -75,7 +78,7 @@ export async function connectThroughProxy(
 ): Promise<Socket> {
   const toProxy = await reachProxy(proxy, timeoutMs);
   try {
-    const { socket } = await SocksClient.createConnection({
+    const { socket } = await socks().SocksClient.createConnection({
       proxy: {
         host: proxy.host,
         port: proxy.port,
