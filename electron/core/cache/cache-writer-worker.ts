@@ -21,12 +21,11 @@ const keyOf = cacheKeyer(job.secret);
 const cache = openVerdictCache(job.dataDir);
 try {
   const pages = function* () {
-    for (const page of checkedVerdicts(job.listPath, Object.keys(defaultMaxAgeDays)))
-      yield page.map((verdict) => ({
-        key: keyOf(verdict.key),
-        result: verdict.result,
-        reason: verdict.reason,
-      }));
+    for (const page of checkedVerdicts(job.listPath, Object.keys(defaultMaxAgeDays))) {
+      // Keyed in place: the address leaves the row as it is read.
+      for (const verdict of page) verdict[0] = keyOf(verdict[0]);
+      yield page;
+    }
   };
   parentPort!.postMessage({ kept: cache.remember(job.mode, job.service, job.checkedAt, pages()) });
 } catch (error) {

@@ -9,12 +9,9 @@ import { modeNumber, openCacheDatabase, verdictCacheFiles, type CacheMode } from
 export { verdictCacheFiles, type CacheMode } from './verdict-cache-schema.ts';
 
 /** A verdict to keep: the keyed hash of its address, and what the service said. */
-type CacheEntry = { key: string; result: string; reason: string | null };
+type CacheEntry = readonly [key: string, result: string, reason: string | null];
 
 type CacheContents = { entries: number; live: number; sandbox: number; oldest: number | null; bytes: number };
-
-/** Rows per multi-row INSERT into the staging table. */
-const stageGroup = 64;
 
 export type VerdictCache = {
   /**
@@ -63,26 +60,18 @@ export function openVerdictCache(dataDir: string): VerdictCache {
   return {
     remember(mode, service, checkedAt, pages) {
       db.exec('CREATE TEMP TABLE IF NOT EXISTS incoming (key TEXT NOT NULL, kind INTEGER NOT NULL)');
-      const stage = sql(db, `INSERT INTO incoming VALUES ${Array(stageGroup).fill('(?, ?)').join(', ')}`);
-      const stageOne = sql(db, 'INSERT INTO incoming VALUES (?, ?)');
+      // A page is staged by one statement: its keys and kinds as JSON pairs, taken apart in SQLite.
+      const stage = sql(db, `INSERT INTO incoming SELECT value ->> 0, value ->> 1 FROM json_each(?)`);
       return transaction(db, () => {
         sql(db, 'DELETE FROM incoming').run();
         sql(db, 'INSERT INTO services (url) VALUES (?) ON CONFLICT (url) DO NOTHING').run(service);
         const serviceId = (sql(db, 'SELECT id FROM services WHERE url = ?').get(service) as { id: number }).id;
         const kindOf = kindNumbers(db, serviceId, checkedAt);
-        const args: (string | number)[] = [];
         let staged = 0;
         for (const page of pages) {
-          for (const entry of page) {
-            args.push(entry.key, kindOf(entry.result, entry.reason));
-            if (args.length === stageGroup * 2) {
-              stage.run(...args);
-              args.length = 0;
-            }
-          }
+          stage.run(JSON.stringify(page.map(([key, result, reason]) => [key, kindOf(result, reason)])));
           staged += page.length;
         }
-        for (let at = 0; at < args.length; at += 2) stageOne.run(args[at]!, args[at + 1]!);
         sql(
           db,
           `INSERT INTO verdicts (mode, key, kind) SELECT ?, key, kind FROM incoming WHERE true ORDER BY key

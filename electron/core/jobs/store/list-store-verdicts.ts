@@ -40,6 +40,9 @@ export function openListVerdicts(path: string): ListVerdictReads & { close(): vo
   return { ...listVerdicts(db), close: () => db.close() };
 }
 
+/** A verdict a service gave: the address's key, the result and the reason (a row as SQLite gives it). */
+export type CheckedVerdict = [key: string, result: string, reason: string | null];
+
 /**
  * The verdicts a service gave this list (none reused from the cache, none Sift's own), in id order, a
  * page at a time: what the verdict cache keeps after a run. On a read-only connection of its own.
@@ -48,23 +51,20 @@ export function* checkedVerdicts(
   path: string,
   results: readonly string[],
   pageSize = 10_000,
-): Generator<{ key: string; result: string; reason: string | null }[]> {
+): Generator<CheckedVerdict[]> {
   const db = openDatabaseReadOnly(path);
   try {
+    // Rows as arrays, the id last: a million of them are the most this thread makes.
     const page = db.prepare(
-      `SELECT id, key, result, reason FROM addresses WHERE id > ? AND sendable = 1 AND cached_at IS NULL
+      `SELECT key, result, reason, id FROM addresses WHERE id > ? AND sendable = 1 AND cached_at IS NULL
        AND result IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
     );
+    page.setReturnArrays(true);
     for (let after = 0; ;) {
-      const rows = page.all(after, JSON.stringify(results), pageSize) as {
-        id: number;
-        key: string;
-        result: string;
-        reason: string | null;
-      }[];
+      const rows = page.all(after, JSON.stringify(results), pageSize) as unknown as [...CheckedVerdict, number][];
       if (rows.length === 0) return;
-      after = rows.at(-1)!.id;
-      yield rows.map(({ key, result, reason }) => ({ key, result, reason }));
+      after = rows.at(-1)![3];
+      yield rows as unknown as CheckedVerdict[];
     }
   } finally {
     db.close();

@@ -24,6 +24,10 @@ const verdictOf = (i: number) => ({
   checkedAt: i % 2 === 0 ? now - day : now - 40 * day,
 });
 
+/** A verdict as the cache is given it. */
+const entry = (key: string, verdict: { result: string; reason: string | null }) =>
+  [key, verdict.result, verdict.reason] as const;
+
 /** What both ways of asking answer for every address (and some never kept), as plain rows. */
 function answers(dataDir: string, mode: 'live' | 'sandbox') {
   const reader = openCacheReader(dataDir);
@@ -53,13 +57,13 @@ describe('the verdict cache file', () => {
       ['live', now - 40 * day],
     ] as const) {
       const page = addresses.flatMap((address, i) =>
-        verdictOf(i).checkedAt === checkedAt ? [{ key: keyOf(address), ...verdictOf(i) }] : [],
+        verdictOf(i).checkedAt === checkedAt ? [entry(keyOf(address), verdictOf(i))] : [],
       );
       cache.remember(mode, 'https://svc.example/v1', checkedAt, [page.slice(0, 50), page.slice(50)]);
     }
     // Demo verdicts of the same addresses, all "valid": never answered to a live ask.
     cache.remember('sandbox', 'https://svc.example/v1', now - day, [
-      addresses.slice(0, 100).map((address) => ({ key: keyOf(address), result: 'valid', reason: 'demo:x' })),
+      addresses.slice(0, 100).map((address) => [keyOf(address), 'valid', 'demo:x'] as const),
     ]);
     expect(cache.stats()).toMatchObject({ entries: 500, live: 400, sandbox: 100, oldest: now - 40 * day });
     cache.close();
@@ -119,7 +123,7 @@ describe("an import's lookups", () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-cache-lookup-'));
     const cache = openVerdictCache(dataDir);
     cache.remember('live', 'https://svc.example/v1', now - day, [
-      addresses.map((address, i) => ({ key: keyOf(address), ...verdictOf(i) })),
+      addresses.map((address, i) => entry(keyOf(address), verdictOf(i))),
     ]);
     cache.close();
     const newAddresses = [...addresses, 'nobody@nowhere.example'].map((key, id) => ({
