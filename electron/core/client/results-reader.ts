@@ -5,6 +5,7 @@ import { endStatuses } from '../wire/assumptions.ts';
 import { completeStatus, type ResultRow } from '../wire/spec.ts';
 import { ServiceClientError } from './client-errors.ts';
 import { realClock, type Clock } from './clock.ts';
+import { pollPace } from './poll-pace.ts';
 import type { BatchStatus, ServiceClient } from './service-client.ts';
 
 export type ResultsChunk = {
@@ -38,7 +39,7 @@ export async function* readResults(
   options: ReadResultsOptions = {},
 ): AsyncGenerator<ResultsChunk, BatchStatus> {
   const clock = options.clock ?? realClock;
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const nextWait = pollPace(options.pollIntervalMs ?? 1000);
   const statusEveryMs = options.statusEveryMs ?? 5000;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30 * 60_000;
   let cursor = options.cursor ?? null;
@@ -92,6 +93,6 @@ export async function* readResults(
         `Batch ${batchId} made no progress for ${Math.round(stallTimeoutMs / 1000)} s (status "${lastStatus}").`,
       );
     }
-    await clock.sleep(pollIntervalMs, options.signal);
+    await clock.sleep(nextWait(), options.signal);
   }
 }

@@ -4,6 +4,7 @@
 // committed: no row lost or doubled, no batch created twice, no credit spent twice.
 import { ServiceClientError } from '../../client/client-errors.ts';
 import { realClock, type Clock } from '../../client/clock.ts';
+import { pollPace } from '../../client/poll-pace.ts';
 import type { Reach } from '../../client/reach-store.ts';
 import { shortcutsOf, isNotHere } from '../../client/service-reach.ts';
 import type { ServiceClient } from '../../client/service-client.ts';
@@ -53,6 +54,7 @@ async function waitForEnd(
   const clock = options.clock ?? realClock;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30 * 60_000;
   let last = { checked: -1, status: '', at: clock.now() };
+  const nextWait = pollPace(options.pollIntervalMs ?? 500);
   for (;;) {
     const batch = await client.getBatch(part.batchId!, { signal: options.signal });
     options.onStatus(batch);
@@ -70,7 +72,7 @@ async function waitForEnd(
         `Batch ${part.batchId} made no progress for ${Math.round(stallTimeoutMs / 60_000)} minutes (status "${batch.status}").`,
       );
     }
-    await clock.sleep(options.pollIntervalMs ?? 500, options.signal);
+    await clock.sleep(nextWait(), options.signal);
   }
 }
 
