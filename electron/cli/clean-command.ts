@@ -108,7 +108,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   const clearLine = () => io.interactive && io.err('\r\x1b[K');
   try {
     // Connection settings are checked first, so a usage mistake leaves no job behind.
-    connection = await connect(values['base-url'], io, dataDir);
+    // Sift's own service starts on its thread while the list is read.
+    connection = connect(values['base-url'], io, dataDir);
     const settings = jobSettings({
       column: values.column,
       ...(sheet === undefined ? {} : { sheet }),
@@ -128,7 +129,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       suppression,
     });
     const { job, exported } = await cleaner.cleanFile(
-      connection.client,
+      connection,
       { inputPath, settings, policy: { resume: values.resume, restart: values.restart }, outDir },
       {
         signal: io.signal,

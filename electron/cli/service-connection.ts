@@ -5,27 +5,47 @@ import { sharedBudgetFor } from '../core/client/rate-budget.ts';
 import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
 import { startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
 import { threadedServicePartSize } from '../core/jobs/job-settings.ts';
+import type { KeyMode } from '../core/wire/spec.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
-/** `addressesPerBatch`: the part size this service works best with, when it is not the default. */
-export type Connection = { client: ServiceClient; addressesPerBatch?: number; close(): Promise<void> };
+/**
+ * A service being reached: its kind of key is known at once, its client once it is `ready` (Sift's own
+ * service starts on its thread while the list is read). `addressesPerBatch`: the part size this service
+ * works best with, when it is not the default.
+ */
+export type Connection = {
+  mode: KeyMode;
+  ready: Promise<ServiceClient>;
+  addressesPerBatch?: number;
+  close(): Promise<void>;
+};
 
-export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: string): Promise<Connection> {
+/** Checks the settings at once (a usage mistake throws before anything starts); the service itself may still be starting. */
+export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string): Connection {
   const apiKey = io.env.SIFT_API_KEY;
   const url = baseUrl ?? io.env.SIFT_BASE_URL;
   if (url === undefined && !apiKey) {
     // On a thread of its own: it checks one part while this thread reads the last.
-    const embedded = await startEmbeddedServiceThread(dataDir);
+    const starting = startEmbeddedServiceThread(dataDir);
+    // Told when the client is asked for; until then a failed start must not end the process unheard.
+    starting.catch(() => {});
     let closing: Promise<void> | undefined;
     return {
-      client: createServiceClient({
-        baseUrl: embedded.baseUrl,
-        apiKey: embedded.apiKey,
-        budget: sharedBudgetFor(embedded.apiKey, dataDir),
-      }),
+      mode: 'sandbox',
+      ready: starting.then((embedded) =>
+        createServiceClient({
+          baseUrl: embedded.baseUrl,
+          apiKey: embedded.apiKey,
+          budget: sharedBudgetFor(embedded.apiKey, dataDir),
+        }),
+      ),
       addressesPerBatch: threadedServicePartSize,
-      // Closed when the checking is done and again when the command ends: once.
-      close: () => (closing ??= embedded.close()),
+      // Closed when the checking is done and again when the command ends: once, after it has started.
+      close: () =>
+        (closing ??= starting.then(
+          (embedded) => embedded.close(),
+          () => undefined,
+        )),
     };
   }
   if (!apiKey)
@@ -38,7 +58,8 @@ export async function connect(baseUrl: string | undefined, io: CliIo, dataDir: s
   try {
     // Other Sift processes on this data folder (the app, another clean) share the key's limits.
     const budget = sharedBudgetFor(apiKey, dataDir);
-    return { client: createServiceClient({ baseUrl: url, apiKey, budget }), close: async () => {} };
+    const client = createServiceClient({ baseUrl: url, apiKey, budget });
+    return { mode: client.mode, ready: Promise.resolve(client), close: async () => {} };
   } catch (error) {
     if (error instanceof ServiceClientError) throw new CliExit(exitCodes.usage, error.message);
     throw error;

@@ -20,16 +20,20 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   if (!check.ok) {
     verdict = { email: positionals[0]!.trim(), result: 'invalid', billed: false, reason: check.reason };
   } else {
-    const connection = await connect(values['base-url'], io, defaultDataDir(io.env)).catch((error: unknown) => {
-      throw exitFor(error);
-    });
+    let connection;
     try {
-      const answer = await connection.client.verify(check.address, { signal: io.signal });
+      connection = connect(values['base-url'], io, defaultDataDir(io.env));
+    } catch (error) {
+      throw exitFor(error);
+    }
+    try {
+      const client = await connection.ready;
+      const answer = await client.verify(check.address, { signal: io.signal });
       verdict = {
         ...answer,
         ...(check.suggestion ? { suggestion: check.suggestion } : {}),
         // A sandbox key's verdict is scripted: said in the line itself and in the JSON, never left to guess.
-        ...(connection.client.mode === 'sandbox' ? { demo: true as const } : {}),
+        ...(connection.mode === 'sandbox' ? { demo: true as const } : {}),
       };
     } catch (error) {
       throw exitFor(error);

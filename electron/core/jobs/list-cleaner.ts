@@ -68,9 +68,12 @@ export type Cleaner = {
   /** Plans checking again what a canceled or failed job left; answers how many addresses that is. */
   retry(job: JobRecord): number;
   export(job: JobRecord, outDir: string): Promise<ExportResult>;
-  /** The whole sequence for one input file, to `outDir`. */
+  /**
+   * The whole sequence for one input file, to `outDir`. The service may still be starting (`ready`): the
+   * list is read meanwhile, and its client is first needed for the cost.
+   */
   cleanFile(
-    client: ServiceClient,
+    service: ServiceClient | ServiceOnItsWay,
     request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
     hooks?: CleanHooks,
   ): Promise<{ job: JobRecord; exported: ExportResult }>;
@@ -79,6 +82,9 @@ export type Cleaner = {
   /** Waits for the verdicts of finished runs to be kept in the verdict cache. */
   settled(): Promise<void>;
 };
+
+/** A service whose kind of key is known and whose client is on its way. */
+export type ServiceOnItsWay = { mode: KeyMode; ready: Promise<ServiceClient> };
 
 export type CleanerOptions = {
   /** The data folder whose verdict cache lists share (none: no cache, as in tests of other things). */
@@ -235,17 +241,17 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
 
     export: (job: JobRecord, outDir: string): Promise<ExportResult> => exportJob(store, job, outDir),
 
-    /** The whole sequence for one input file, to `outDir`. */
     async cleanFile(
-      client: ServiceClient,
+      service: ServiceClient | ServiceOnItsWay,
       request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
       hooks: CleanHooks = {},
     ): Promise<{ job: JobRecord; exported: ExportResult }> {
-      let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, client.mode);
+      const { mode } = service;
+      let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
         const unread = job;
-        job = await cleaner.prepare(job, client.mode, hooks.onProgress).catch((error: unknown) => {
+        job = await cleaner.prepare(job, mode, hooks.onProgress).catch((error: unknown) => {
           // A list that cannot be read leaves no job behind to resume: the same command works once it is fixed.
           if (unread.phase === 'importing' && unread.rowsTotal === 0 && !hooks.signal?.aborted) {
             indexes.delete(unread.id);
@@ -253,6 +259,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
           }
           throw error;
         });
+        const client = 'ready' in service ? await service.ready : service;
         const cost = await cleaner.estimate(job, client, hooks.signal);
         hooks.onCost?.(cost);
         if (!cost.covered) throw new CostNotCovered(cost);
