@@ -2,10 +2,10 @@
 // SIFT_API_KEY, or, with neither, Sift's own service started in-process with a sandbox key.
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
-import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
+import { createServiceClient } from '../core/client/service-client.ts';
 import { startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
 import { threadedServicePartSize } from '../core/jobs/job-settings.ts';
-import type { KeyMode } from '../core/wire/spec.ts';
+import type { ServiceOnItsWay } from '../core/jobs/list-cleaner.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 /**
@@ -13,12 +13,7 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
  * service starts on its thread while the list is read). `addressesPerBatch`: the part size this service
  * works best with, when it is not the default.
  */
-export type Connection = {
-  mode: KeyMode;
-  ready: Promise<ServiceClient>;
-  addressesPerBatch?: number;
-  close(): Promise<void>;
-};
+export type Connection = ServiceOnItsWay & { addressesPerBatch?: number; close(): Promise<void> };
 
 /** Checks the settings at once (a usage mistake throws before anything starts); the service itself may still be starting. */
 export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string): Connection {

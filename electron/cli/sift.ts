@@ -1,31 +1,27 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
 // The `sift` command line: clean, verify, cache, suppress, service.
+// Each command's modules load when it runs: a clean need not wait for the service's dashboard to load.
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import { CliExit, type CliIo } from './cli-io.ts';
-import { cleanUsage, runClean } from './clean-command.ts';
-import { runVerify } from './verify-command.ts';
-import { runCache } from './cache-command.ts';
-import { runSuppress } from './suppress-command.ts';
 import { UsageError } from './cli-options.ts';
-import { runServiceCommand, serviceUsage } from './service-command.ts';
-
-const usage = `${cleanUsage}
-       sift service [--port N] [--data DIR]   (sift service --help for more)`;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
   const [command, ...rest] = argv;
   try {
-    if (command === 'clean') return await runClean(rest, io);
-    if (command === 'verify') return await runVerify(rest, io);
-    if (command === 'cache') return await runCache(rest, io);
-    if (command === 'suppress') return await runSuppress(rest, io);
+    if (command === 'clean') return await (await import('./clean-command.ts')).runClean(rest, io);
+    if (command === 'verify') return await (await import('./verify-command.ts')).runVerify(rest, io);
+    if (command === 'cache') return await (await import('./cache-command.ts')).runCache(rest, io);
+    if (command === 'suppress') return await (await import('./suppress-command.ts')).runSuppress(rest, io);
     if (command === 'service') {
+      const { runServiceCommand, serviceUsage } = await import('./service-command.ts');
       if (rest.includes('--help')) throw new UsageError(serviceUsage);
       await runServiceCommand(rest, (line) => io.out(`${line}\n`));
       return 0;
     }
-    throw new UsageError(usage);
+    const { cleanUsage } = await import('./clean-command.ts');
+    throw new UsageError(`${cleanUsage}
+       sift service [--port N] [--data DIR]   (sift service --help for more)`);
   } catch (error) {
     if (error instanceof CliExit) {
       if (error.message && error.code !== 130) io.err(`sift: ${error.message}\n`);
