@@ -22,18 +22,19 @@ export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string)
   if (url === undefined && !apiKey) {
     // On a thread of its own: it checks one part while this thread reads the last.
     const starting = startEmbeddedServiceThread(dataDir);
+    const ready = starting.then((embedded) =>
+      createServiceClient({
+        baseUrl: embedded.baseUrl,
+        apiKey: embedded.apiKey,
+        budget: sharedBudgetFor(embedded.apiKey, dataDir),
+      }),
+    );
     // Told when the client is asked for; until then a failed start must not end the process unheard.
-    starting.catch(() => {});
+    ready.catch(() => {});
     let closing: Promise<void> | undefined;
     return {
       mode: 'sandbox',
-      ready: starting.then((embedded) =>
-        createServiceClient({
-          baseUrl: embedded.baseUrl,
-          apiKey: embedded.apiKey,
-          budget: sharedBudgetFor(embedded.apiKey, dataDir),
-        }),
-      ),
+      ready,
       addressesPerBatch: threadedServicePartSize,
       // Closed when the checking is done and again when the command ends: once, after it has started.
       close: () =>

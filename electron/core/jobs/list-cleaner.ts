@@ -247,6 +247,8 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       hooks: CleanHooks = {},
     ): Promise<{ job: JobRecord; exported: ExportResult }> {
       const { mode } = service;
+      // Asked for after the list is read: a service that failed to start meanwhile is told then, not lost.
+      if ('ready' in service) service.ready.catch(() => {});
       let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
