@@ -35,13 +35,19 @@ const nodeArgs = /^#!\/usr\/bin\/env -S node (.*)$/m
 const here = (name: string) => new URL(name, import.meta.url).pathname;
 
 /**
- * The bare parse, the yardstick of every ratio, is the median of three: one parse varies by a fifth from
- * run to run here, and each stage's ratio would move with it.
+ * The bare parse, the yardstick of every ratio, is parsed three times before the runs it measures and three
+ * times after, and the median is taken: one parse varies by a fifth from run to run here, and the machine's
+ * pace drifts over a minute of runs (the spread is printed, so a drift is seen).
  */
-async function bareParseSeconds(path: string): Promise<number> {
-  const runs = [await oneBareParse(path), await oneBareParse(path), await oneBareParse(path)];
-  return runs.sort((a, b) => a - b)[1]!;
+async function bareParses(path: string): Promise<number[]> {
+  return [await oneBareParse(path), await oneBareParse(path), await oneBareParse(path)];
 }
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 async function oneBareParse(path: string): Promise<number> {
   const started = performance.now();
@@ -78,7 +84,7 @@ try {
     const input = join(dir, 'list.csv');
     await writeMarketingList(input, rows);
     execFileSync('cat', [input], { stdio: 'ignore', maxBuffer: 1 << 30 }); // the file is in the OS cache for every reader
-    const parse = await bareParseSeconds(input);
+    const parsesBefore = await bareParses(input);
     const report = join(dir, 'sift-report.json');
     // Its own data folder: never the person's, and never a service store grown by earlier runs.
     const siftData = { ...process.env, SIFT_DATA_DIR: join(dir, 'sift-data') };
@@ -98,8 +104,13 @@ try {
       runNode(here('./stage-run.ts'), [input, join(dir, 'stages-data'), join(dir, 'out'), join(dir, 'sift-data')])
         .stdout,
     );
+    const parses = [...parsesBefore, ...(await bareParses(input))];
+    const parse = median(parses);
     results.push({ rows, parse, whole, rss: peakRssMb });
-    console.log(`\n${rows.toLocaleString('en')} rows (${stages.phase}); bare papaparse parse ${fmt(parse)} s`);
+    console.log(
+      `\n${rows.toLocaleString('en')} rows (${stages.phase}); bare papaparse parse ${fmt(parse)} s ` +
+        `(median of six, before and after the runs: ${fmt(Math.min(...parses))}–${fmt(Math.max(...parses))} s)`,
+    );
     for (const [label, seconds] of [
       ['import + pre-check', stages.importSeconds],
       ['import, cache lookups', stages.importCachedSeconds],
