@@ -102,13 +102,31 @@ export function beginStaging(answerNow?: AnswerNow, expected?: number): Staging 
   return { seen: createAddressIndex(expected), ...(answerNow ? { answerNow } : {}) };
 }
 
-async function insertRows(db: SqlConnection, rows: readonly (string | number | null)[][]): Promise<void> {
-  const many = `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`;
-  const one = `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`;
-  let i = 0;
-  for (; i + rowsPerInsert <= rows.length; i += rowsPerInsert)
-    await db.run(many, rows.slice(i, i + rowsPerInsert).flat());
-  for (; i < rows.length; i += 1) await db.run(one, rows[i]!);
+type RowValue = string | number | null;
+const valuesPerRow = 10;
+
+/**
+ * Rows gathered as the values of the statements that insert them, `rowsPerInsert` rows a statement: a
+ * million staged rows make no array each.
+ */
+function rowBatches() {
+  const full: RowValue[][] = [];
+  let filling: RowValue[] = [];
+  return {
+    add(...row: RowValue[]) {
+      filling.push(...row);
+      if (filling.length === rowsPerInsert * valuesPerRow) {
+        full.push(filling);
+        filling = [];
+      }
+    },
+    async insert(db: SqlConnection): Promise<void> {
+      const many = `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`;
+      const one = `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`;
+      for (const values of full) await db.run(many, values);
+      for (let i = 0; i < filling.length; i += valuesPerRow) await db.run(one, filling.slice(i, i + valuesPerRow));
+    },
+  };
 }
 
 /**
@@ -131,14 +149,17 @@ export async function stageAddresses(
   // costs more than the rest of staging). A candidate repeat is confirmed against its row: stored rows'
   // addresses are read first, all at once; this chunk's rows are not stored yet, so their addresses are
   // kept by seq until they are.
-  const rows: (string | number | null)[][] = [];
-  const unstored = new Map<number, string>();
+  const rows = rowBatches();
+  // This chunk's new addresses by seq, from the first seq after those stored: seqs are consecutive.
+  const unstored: string[] = [];
+  const firstNewSeq = batch.unique_count + 1;
   const rowKey = batch.row_key;
   // Trimmed and lower-cased once: the look for stored candidates and the staging below both need them.
   const emails = addresses.map((raw) => raw.trim());
   const norms = emails.map((email) => email.toLowerCase());
   const stored = await storedAddresses(db, rowKey, batch.unique_count, norms, seen);
-  const sameAddress = (at: number, norm: string) => (unstored.get(at) ?? stored.get(at)) === norm;
+  const sameAddress = (at: number, norm: string) =>
+    (at >= firstNewSeq ? unstored[at - firstNewSeq] : stored.get(at)) === norm;
   let seq = batch.unique_count;
   let resultSeq = batch.next_result_seq;
   const counts = { valid: 0, invalid: 0, catch_all: 0, unknown: 0, role: 0, disposable: 0, done: 0 };
@@ -154,7 +175,7 @@ export async function stageAddresses(
     const norm = norms[i]!;
     if (!seen.idFor(norm, sameAddress, () => seq + 1).created) continue;
     seq += 1;
-    unstored.set(seq, norm);
+    unstored.push(norm);
     const syntax = checkSyntax(email);
     // Bad syntax gets its verdict now: it is never probed and never billed.
     const verdict = syntax.ok
@@ -162,11 +183,11 @@ export async function stageAddresses(
       : { result: 'invalid', reason: 'invalid_syntax', role: false, disposable: false };
     const host = syntax.ok ? syntax.asciiDomain : null;
     if (!verdict) {
-      rows.push([rowKey, seq, email, host, null, null, 0, 0, rowKey, null]);
+      rows.add(rowKey, seq, email, host, null, null, 0, 0, rowKey, null);
       continue;
     }
     const { result, reason, role, disposable } = verdict;
-    rows.push([rowKey, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, rowKey, resultSeq]);
+    rows.add(rowKey, seq, email, host, result, reason, role ? 1 : 0, disposable ? 1 : 0, rowKey, resultSeq);
     resultSeq += 1;
     counts.done += 1;
     if (result in counts) counts[result as 'valid'] += 1;
@@ -175,7 +196,7 @@ export async function stageAddresses(
   }
   await db.transaction(async (tx) => {
     // In seq order, which is the key's: every row lands at the end of the table, page after page.
-    await insertRows(tx, rows);
+    await rows.insert(tx);
     await tx.run(
       `UPDATE batches SET submitted = submitted + ?, unique_count = ?, done_count = done_count + ?, c_valid = c_valid + ?,
        c_invalid = c_invalid + ?, c_catch_all = c_catch_all + ?, c_unknown = c_unknown + ?, c_role = c_role + ?,
