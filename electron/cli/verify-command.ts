@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
 import { precheckAddress } from '../core/email/address-precheck.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
-import { connect } from './service-connection.ts';
+import { connect, type Connection } from './service-connection.ts';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 
 export const verifyUsage = 'sift verify <email> [--base-url URL] [--json]';
@@ -20,7 +20,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   if (!check.ok) {
     verdict = { email: positionals[0]!.trim(), result: 'invalid', billed: false, reason: check.reason };
   } else {
-    let connection;
+    let connection: Connection;
     try {
       connection = connect(values['base-url'], io, defaultDataDir(io.env));
     } catch (error) {

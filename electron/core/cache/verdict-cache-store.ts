@@ -11,7 +11,7 @@ export { verdictCacheFiles, type CacheMode } from './verdict-cache-schema.ts';
 /** A verdict to keep: the keyed hash of its address, and what the service said. */
 type CacheEntry = readonly [key: string, result: string, reason: string | null];
 
-/** Staged rows per statement: one statement a row costs more than the rows. */
+/** Staged rows per statement: a statement per row would cost more than the rows themselves. */
 const rowsPerInsert = 100;
 
 type CacheContents = { entries: number; live: number; sandbox: number; oldest: number | null; bytes: number };

@@ -11,6 +11,7 @@ import { invalidRequest, ServiceError } from '../service-errors.ts';
 import { newId } from './schema.ts';
 import { livingProcessesSql } from './service-processes-store.ts';
 import { afterSeqInBatchSql, inBatchSql, rowIdSql, rowKeyOfSql, seqMask, withBatchBaseSql } from './row-ids.ts';
+import { rowBatches } from './batch-rows-insert.ts';
 import type { Verdict } from '../engines/engine.ts';
 
 /** Not a spec state: a batch whose addresses are still arriving. Never visible through the API. */
@@ -82,11 +83,6 @@ export async function beginBatch(
   return id;
 }
 
-const rowColumns = '(id, email, host, result, reason, role, disposable, result_key)';
-// Row key and seq, the verdict's columns, row key and result_seq (NULL for no verdict yet).
-const rowValues = `(${rowIdSql('?', '?')}, ?, ?, ?, ?, ?, ?, ${rowIdSql('?', '?')})`;
-const rowsPerInsert = 64;
-
 /** A verdict an engine can give at once, with no connection (the sandbox); undefined leaves the address to the worker. */
 export type AnswerNow = (local: string, asciiDomain: string) => Verdict | undefined;
 
@@ -100,33 +96,6 @@ export type Staging = { seen: AddressIndex; answerNow?: AnswerNow };
 
 export function beginStaging(answerNow?: AnswerNow, expected?: number): Staging {
   return { seen: createAddressIndex(expected), ...(answerNow ? { answerNow } : {}) };
-}
-
-type RowValue = string | number | null;
-const valuesPerRow = 10;
-
-/**
- * Rows gathered as the values of the statements that insert them, `rowsPerInsert` rows a statement: a
- * million staged rows make no array each.
- */
-function rowBatches() {
-  const full: RowValue[][] = [];
-  let filling: RowValue[] = [];
-  return {
-    add(...row: RowValue[]) {
-      filling.push(...row);
-      if (filling.length === rowsPerInsert * valuesPerRow) {
-        full.push(filling);
-        filling = [];
-      }
-    },
-    async insert(db: SqlConnection): Promise<void> {
-      const many = `INSERT INTO batch_rows ${rowColumns} VALUES ${Array(rowsPerInsert).fill(rowValues).join(', ')}`;
-      const one = `INSERT INTO batch_rows ${rowColumns} VALUES ${rowValues}`;
-      for (const values of full) await db.run(many, values);
-      for (let i = 0; i < filling.length; i += valuesPerRow) await db.run(one, filling.slice(i, i + valuesPerRow));
-    },
-  };
 }
 
 /**
