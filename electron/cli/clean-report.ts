@@ -8,6 +8,9 @@ import type { CliIo } from './cli-io.ts';
 
 const count = (value: number) => value.toLocaleString('en');
 
+/** `n` and its noun, one or many ("1 row", "2 rows"). */
+const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+
 export function progressPrinter(io: CliIo) {
   let last = '';
   return (progress: JobProgress) => {
@@ -40,7 +43,7 @@ export function describeCost(cost: Cost): string {
   const known =
     cost.cached > 0 ? `${count(cost.cached)} known from earlier lists (the verdict cache): not sent, free.\n` : '';
   if (cost.checks === 0) return known;
-  return `${count(cost.checks)} ${cost.checks === 1 ? 'address' : 'addresses'} to check (${how}).\n${known}`;
+  return `${counted(cost.checks, 'address', 'addresses')} to check (${how}).\n${known}`;
 }
 
 /** The list's funnel in a sentence or three: every row counted once; demo verdicts say what they are. */
@@ -50,8 +53,8 @@ export function describeSummary(s: ListSummary, demo: boolean): string {
     `${count(s.valid)} valid, ${count(s.invalid)} invalid, ${count(s.catch_all)} catch-all, ` +
     `${count(s.unknown)} unknown${other.join('')}${s.unverified > 0 ? `, ${count(s.unverified)} not checked` : ''}`;
   return (
-    `${count(s.rows)} rows: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
-    `${count(s.duplicates)} duplicates, ${s.suppressed > 0 ? `${count(s.suppressed)} suppressed (do-not-mail), ` : ''}` +
+    `${counted(s.rows, 'row', 'rows')}: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
+    `${counted(s.duplicates, 'duplicate', 'duplicates')}, ${s.suppressed > 0 ? `${count(s.suppressed)} suppressed (do-not-mail), ` : ''}` +
     `${count(s.to_check)} to check.\n` +
     (demo
       ? `Demo verdicts: ${verdicts}.\n${demoVerdictsNote}\n`
@@ -59,6 +62,6 @@ export function describeSummary(s: ListSummary, demo: boolean): string {
     (s.cached > 0
       ? `Of these verdicts, ${count(s.cached)} were reused from earlier lists (sift_source "cache", with the day each was got).\n`
       : '') +
-    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${count(s.typos)} likely typos.\n`
+    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${counted(s.typos, 'likely typo', 'likely typos')}.\n`
   );
 }
