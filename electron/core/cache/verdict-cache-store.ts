@@ -67,28 +67,24 @@ export function openVerdictCache(dataDir: string): VerdictCache {
       const insertOf = (rows: number) =>
         sql(db, `INSERT INTO incoming (key, kind) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`);
       const stageMany = insertOf(rowsPerInsert);
-      const values: (string | number)[] = [];
-      const stage = (page: readonly CacheEntry[], kindOf: (result: string, reason: string | null) => number) => {
-        for (const [key, result, reason] of page) {
-          values.push(key, kindOf(result, reason));
-          if (values.length === rowsPerInsert * 2) {
-            stageMany.run(...values);
-            values.length = 0;
-          }
-        }
-      };
       return transaction(db, () => {
         sql(db, 'DELETE FROM incoming').run();
         sql(db, 'INSERT INTO services (url) VALUES (?) ON CONFLICT (url) DO NOTHING').run(service);
         const serviceId = (sql(db, 'SELECT id FROM services WHERE url = ?').get(service) as { id: number }).id;
         const kindOf = kindNumbers(db, serviceId, checkedAt);
         let staged = 0;
+        const values: (string | number)[] = [];
         for (const page of pages) {
-          stage(page, kindOf);
+          for (const [key, result, reason] of page) {
+            values.push(key, kindOf(result, reason));
+            if (values.length === rowsPerInsert * 2) {
+              stageMany.run(...values);
+              values.length = 0;
+            }
+          }
           staged += page.length;
         }
         if (values.length > 0) insertOf(values.length / 2).run(...values);
-        values.length = 0;
         sql(
           db,
           `INSERT INTO verdicts (mode, key, kind) SELECT ?, key, kind FROM incoming WHERE true ORDER BY key
