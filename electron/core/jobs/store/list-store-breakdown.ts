@@ -26,7 +26,7 @@ export function providerCounts(
   return sql(
     db,
     `SELECT CASE WHEN found IS NOT NULL THEN found ${cases} ELSE 'Other' END AS provider, COUNT(*) AS count
-     FROM (SELECT ${domainOfKey} AS domain, provider AS found FROM addresses WHERE sendable = 1)
+     FROM (SELECT ${domainOfKey} AS domain, provider AS found FROM address_verdicts WHERE sendable = 1)
      GROUP BY 1 ORDER BY count DESC, provider`,
   ).all(...names.flatMap((name) => [JSON.stringify(providers[name]), name])) as { provider: string; count: number }[];
 }

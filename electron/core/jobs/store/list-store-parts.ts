@@ -11,7 +11,8 @@ const idsPerRead = 50_000;
 
 export function partsOf(db: Database): ListParts {
   /** The addresses a part sends: every sendable one, or only those still without a verdict. */
-  const toSend = (pendingOnly: boolean) => (pendingOnly ? 'sendable = 1 AND result IS NULL' : 'sendable = 1');
+  const toSend = (pendingOnly: boolean) =>
+    pendingOnly ? 'address_verdicts WHERE sendable = 1 AND result IS NULL' : 'addresses WHERE sendable = 1';
 
   /**
    * Adds parts of `perPart` addresses to send (fewer in the last), numbered after the existing ones: each
@@ -29,11 +30,8 @@ export function partsOf(db: Database): ListParts {
       db,
       'INSERT INTO parts (part, idempotency_key, first_id, last_id, addresses, pending_only, via) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const nth = sql(
-      db,
-      `SELECT id FROM addresses WHERE ${toSend(pendingOnly)} AND id >= ? ORDER BY id LIMIT 1 OFFSET ?`,
-    );
-    const countFrom = sql(db, `SELECT COUNT(*) AS n FROM addresses WHERE ${toSend(pendingOnly)} AND id >= ?`);
+    const nth = sql(db, `SELECT id FROM ${toSend(pendingOnly)} AND id >= ? ORDER BY id LIMIT 1 OFFSET ?`);
+    const countFrom = sql(db, `SELECT COUNT(*) AS n FROM ${toSend(pendingOnly)} AND id >= ?`);
     const planned = Math.min(limit, (countFrom.get(from.id) as { n: number }).n);
     let number = (sql(db, 'SELECT COALESCE(MAX(part) + 1, 0) AS next FROM parts').get() as { next: number }).next;
     for (let remaining = planned, fromId = from.id; remaining > 0; number += 1) {
@@ -52,10 +50,7 @@ export function partsOf(db: Database): ListParts {
   return {
     /** The part's addresses to send, in id order, a range of ids at a time (cheaper than a row at a time). */
     *sendableAddresses(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<string[]> {
-      const rows = sql(
-        db,
-        `SELECT address FROM addresses WHERE ${toSend(part.pendingOnly)} AND id BETWEEN ? AND ? ORDER BY id`,
-      );
+      const rows = sql(db, `SELECT address FROM ${toSend(part.pendingOnly)} AND id BETWEEN ? AND ? ORDER BY id`);
       rows.setReturnArrays(true);
       for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
         const last = Math.min(part.lastId, first + idsPerRead - 1);
@@ -73,7 +68,7 @@ export function partsOf(db: Database): ListParts {
         if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
         const known = sql(
           db,
-          'SELECT EXISTS (SELECT 1 FROM addresses WHERE sendable = 1 AND result IS NOT NULL) AS known',
+          'SELECT EXISTS (SELECT 1 FROM address_verdicts WHERE sendable = 1 AND result IS NOT NULL) AS known',
         );
         insertParts(perPart, idempotencyKeyFor, limit, (known.get() as { known: number }).known === 1);
       });

@@ -58,7 +58,7 @@ export function rowTextStore(db: Database): RowTextStore {
     facts(ids: readonly number[]): Map<number, AddressFacts> {
       const rows = sql(
         db,
-        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at FROM addresses
+        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at FROM address_verdicts
          WHERE id IN (SELECT value FROM json_each(?))`,
       ).all(JSON.stringify(ids)) as AddressFacts[];
       return new Map(rows.map((row) => [row.id, row]));
@@ -83,7 +83,7 @@ export function rowTextStore(db: Database): RowTextStore {
     *allFacts(): Generator<AddressFacts> {
       const rows = sql(
         db,
-        'SELECT id, first_row, result, role, disposable, reason, suggestion FROM addresses ORDER BY id',
+        'SELECT id, first_row, result, role, disposable, reason, suggestion FROM address_verdicts ORDER BY id',
       );
       for (const row of rows.iterate()) yield row as AddressFacts;
     },

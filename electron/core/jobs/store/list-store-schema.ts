@@ -3,7 +3,7 @@ import { sql, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-const schemaVersion = 8;
+const schemaVersion = 9;
 
 export type AddressRow = {
   id: number;
@@ -84,8 +84,26 @@ export function migrateListStore(db: Database): void {
   if (version < 7) db.exec("ALTER TABLE parts ADD COLUMN via TEXT; UPDATE parts SET via = 'files'");
   // 8: a verdict reused from the verdict cache says so, with when it was first got (null: checked now, or not yet).
   if (version < 8) db.exec('ALTER TABLE addresses ADD COLUMN cached_at INTEGER');
+  // 9: a service's verdicts in a table of their own, appended in id order: updating a million address rows
+  // in place rewrote every page of them. Verdicts from before (and the import's own) stay in addresses;
+  // readers see both through address_verdicts.
+  if (version < 9) db.exec(verdictTables);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
+
+const verdictTables = `
+  CREATE TABLE IF NOT EXISTS verdicts (
+    id INTEGER PRIMARY KEY, result TEXT NOT NULL, billed INTEGER NOT NULL, reason TEXT, provider TEXT
+  );
+  CREATE VIEW IF NOT EXISTS address_verdicts AS
+    SELECT a.id, a.key, a.address, a.first_row, a.sendable, a.role, a.disposable, a.suggestion, a.accepted,
+      a.cached_at,
+      CASE WHEN v.id IS NULL THEN a.result ELSE v.result END AS result,
+      CASE WHEN v.id IS NULL THEN a.billed ELSE v.billed END AS billed,
+      CASE WHEN v.id IS NULL THEN a.reason ELSE v.reason END AS reason,
+      CASE WHEN v.id IS NULL THEN a.provider ELSE v.provider END AS provider
+    FROM addresses a LEFT JOIN verdicts v ON v.id = a.id;
+`;
 
 function createTables(db: Database): void {
   db.exec(`

@@ -11,7 +11,7 @@ export function listVerdicts(db: Database): ListVerdictReads {
   const cachedOn = "CASE WHEN cached_at IS NULL THEN NULL ELSE date(cached_at / 1000, 'unixepoch') END";
   const verdictsBetween = sql(
     db,
-    `SELECT result, ${flags}, reason, suggestion, ${cachedOn} FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id`,
+    `SELECT result, ${flags}, reason, suggestion, ${cachedOn} FROM address_verdicts WHERE id BETWEEN ? AND ? ORDER BY id`,
   );
   verdictsBetween.setReturnArrays(true);
   return {
@@ -56,7 +56,7 @@ export function* checkedVerdicts(
   try {
     // Rows as arrays, the id last: a million of them are the most this thread makes.
     const page = db.prepare(
-      `SELECT key, result, reason, id FROM addresses WHERE id > ? AND sendable = 1 AND cached_at IS NULL
+      `SELECT key, result, reason, id FROM address_verdicts WHERE id > ? AND sendable = 1 AND cached_at IS NULL
        AND result IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
     );
     page.setReturnArrays(true);

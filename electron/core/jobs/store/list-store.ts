@@ -1,5 +1,7 @@
 // One job's list in its own SQLite file (<data>/jobs/<jobId>.sqlite), owned by this module alone:
-//   addresses   every distinct address in order of first appearance, its pre-check flags and its verdict
+//   addresses   every distinct address in order of first appearance, its pre-check flags and the verdict
+//               the import gave it (bad syntax, or reused from the verdict cache)
+//   verdicts    the verdicts a service gave, by address id (address_verdicts shows both as one)
 //   row_chunks  for each run of rows, the address id of every row (0: no address), packed
 //   parts       the batches the addresses are sent in, with the Idempotency-Key chosen before sending,
 //               the batch id the service gave, and how far its results have been read
@@ -15,8 +17,8 @@ import { rowTextStore } from './list-store-rows.ts';
 import { domainCounts, providerCounts } from './list-store-breakdown.ts';
 import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
 
-/** Verdicts per multi-row UPDATE, for the same reason; each verdict is five values (id, result, billed, reason, provider). */
-const updateGroup = 32;
+/** Verdicts per multi-row INSERT: a statement per verdict would cost more than the verdicts themselves. */
+const insertGroup = 32;
 const valuesPerVerdict = 5;
 const verdictValues = `(${Array(valuesPerVerdict).fill('?').join(', ')})`;
 
@@ -24,18 +26,23 @@ export function openListStore(path: string): ListStore {
   const db = openDatabase(path);
   migrateListStore(db);
 
-  /** Verdicts for `count` addresses in one statement; RETURNING tells which were their first. */
-  const verdictUpdate = (count: number) => {
+  /**
+   * Verdicts for `count` addresses in one statement, appended in id order; RETURNING tells which were their
+   * first (an address with a verdict already, from the service or the import, gets none).
+   */
+  const verdictInsert = (count: number) => {
     const statement = sql(
       db,
-      `UPDATE addresses SET result = v.column2, billed = v.column3, reason = v.column4, provider = v.column5
-       FROM (VALUES ${Array(count).fill(verdictValues).join(', ')}) AS v
-       WHERE addresses.id = v.column1 AND addresses.result IS NULL RETURNING addresses.result, addresses.billed`,
+      `INSERT INTO verdicts (id, result, billed, reason, provider)
+       SELECT v.column1, v.column2, v.column3, v.column4, v.column5
+       FROM (VALUES ${Array(count).fill(verdictValues).join(', ')}) AS v JOIN addresses ON addresses.id = v.column1
+       WHERE addresses.result IS NULL
+       ON CONFLICT (id) DO NOTHING RETURNING result, billed`,
     );
     statement.setReturnArrays(true);
     return statement;
   };
-  const groupUpdate = verdictUpdate(updateGroup);
+  const groupInsert = verdictInsert(insertGroup);
   const keysBetween = sql(db, 'SELECT id, key FROM addresses WHERE id BETWEEN ? AND ?');
   keysBetween.setReturnArrays(true);
   const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
@@ -47,7 +54,8 @@ export function openListStore(path: string): ListStore {
     /** Drops whatever an earlier, interrupted import left. Nothing has been sent for it. */
     clear() {
       transaction(db, () => {
-        for (const table of ['addresses', 'row_chunks', 'parts', 'counters']) sql(db, `DELETE FROM ${table}`).run();
+        for (const table of ['addresses', 'verdicts', 'row_chunks', 'parts', 'counters'])
+          sql(db, `DELETE FROM ${table}`).run();
       });
     },
 
@@ -83,12 +91,15 @@ export function openListStore(path: string): ListStore {
 
     addressesBetween(firstId: number, lastId: number): AddressRecord[] {
       return (
-        sql(db, 'SELECT * FROM addresses WHERE id BETWEEN ? AND ? ORDER BY id').all(firstId, lastId) as AddressRow[]
+        sql(db, 'SELECT * FROM address_verdicts WHERE id BETWEEN ? AND ? ORDER BY id').all(
+          firstId,
+          lastId,
+        ) as AddressRow[]
       ).map(toAddress);
     },
 
     address(id: number): AddressRecord | undefined {
-      const row = sql(db, 'SELECT * FROM addresses WHERE id = ?').get(id) as AddressRow | undefined;
+      const row = sql(db, 'SELECT * FROM address_verdicts WHERE id = ?').get(id) as AddressRow | undefined;
       return row && toAddress(row);
     },
 
@@ -130,9 +141,9 @@ export function openListStore(path: string): ListStore {
           if (seen.has(row.id)) continue;
           seen.add(row.id);
           args.push(row.id, row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null);
-          if (args.length === updateGroup * valuesPerVerdict) write(groupUpdate);
+          if (args.length === insertGroup * valuesPerVerdict) write(groupInsert);
         }
-        if (args.length > 0) write(verdictUpdate(args.length / valuesPerVerdict));
+        if (args.length > 0) write(verdictInsert(args.length / valuesPerVerdict));
         const bump = sql(
           db,
           'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',

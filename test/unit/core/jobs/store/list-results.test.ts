@@ -4,12 +4,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openListStore } from '../../../../../electron/core/jobs/store/list-store.ts';
 import { type VerdictRow } from '../../../../../electron/core/jobs/store/list-types.ts';
 
-async function listOf(count: number) {
-  const list = openListStore(join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite'));
+async function listOf(count: number, path?: string) {
+  const list = openListStore(path ?? join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite'));
   const ids = Array.from({ length: count }, (_, i) => i + 1);
   list.appendImport(
     ids.map((id) => ({
@@ -69,6 +70,22 @@ describe('recording verdicts', () => {
     expect(stored.get(99)).toMatchObject({ result: 'invalid' });
     expect(stored.get(100)).toMatchObject({ result: null });
     expect(list.checkedCount()).toBe(69);
+    list.close();
+  });
+
+  it('gives no verdict to an address that had one in its own row (from the import, or recorded there by an older Sift)', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite');
+    (await listOf(10, path)).close();
+    const older = new DatabaseSync(path);
+    older.exec("UPDATE addresses SET result = 'invalid', billed = 1, reason = 'kept' WHERE id IN (3, 7)");
+    older.close();
+    const list = openListStore(path);
+    list.planParts(10, (part) => `key-${part}`);
+    expect(list.recordResults(0, [verdict(3, 'valid'), verdict(4, 'valid'), verdict(7, 'unknown')], {})).toBe(1);
+    expect(list.address(3)).toMatchObject({ result: 'invalid', reason: 'kept' });
+    expect(list.address(4)).toMatchObject({ result: 'valid', reason: 'valid_reason' });
+    expect(list.address(7)).toMatchObject({ result: 'invalid', reason: 'kept' });
+    expect(Object.fromEntries(list.counters())).toEqual({ checked: 1, billed: 1, 'result:valid': 1 });
     list.close();
   });
 
