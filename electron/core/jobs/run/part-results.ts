@@ -34,6 +34,68 @@ const keysOfRow = (email: string): [string, string | undefined] => {
   return [key, key.startsWith("'") ? key.slice(1) : undefined];
 };
 
+/**
+ * The addresses a part was sent with, in the order sent: a download lists them in that order, so each row
+ * is almost always the next of them, confirmed by its key without a search.
+ */
+function sentOrder(list: ListStore, part: Part) {
+  const ranges = list.sentKeys(part);
+  let sent: [number, string][] = [];
+  let at = 0;
+  /** The next address sent, reading on to the next range of ids when one runs out. */
+  const next = (): [number, string] | undefined => {
+    while (at === sent.length) {
+      const range = ranges.next();
+      if (range.done) return undefined;
+      sent = range.value;
+      at = 0;
+    }
+    return sent[at];
+  };
+  return {
+    /** The id of the next address sent when the row names it (guarded or not), moving on past it. */
+    idOf(email: string): number | undefined {
+      const expected = next();
+      const [key, unguarded] = keysOfRow(email);
+      if (expected === undefined || (expected[1] !== key && expected[1] !== unguarded)) return undefined;
+      at += 1;
+      return expected[0];
+    },
+    /** Moves on past `id`, found out of order: a row the service left out, say, leaves the rest in order. */
+    skipPast(id: number) {
+      for (let expected = next(); expected !== undefined && expected[0] <= id; expected = next()) at += 1;
+    },
+  };
+}
+
+/** The verdicts of rows in the order the part was sent; rows out of that order are looked up instead. */
+function toVerdictsInOrder(
+  list: ListStore,
+  index: AddressIndex,
+  order: ReturnType<typeof sentOrder>,
+  rows: readonly ResultRow[],
+): VerdictRow[] {
+  const verdicts: VerdictRow[] = [];
+  const outOfOrder: ResultRow[] = [];
+  for (const row of rows) {
+    const id = order.idOf(row.email);
+    if (id === undefined) outOfOrder.push(row);
+    else verdicts.push(verdictOf(id, row));
+  }
+  if (outOfOrder.length === 0) return verdicts;
+  const found = toVerdicts(list, index, outOfOrder);
+  order.skipPast(Math.max(...found.map((verdict) => verdict.id)));
+  return verdicts.concat(found);
+}
+
+const verdictOf = (id: number, row: ResultRow): VerdictRow => ({
+  id,
+  result: row.result,
+  billed: row.billed,
+  reason: typeof row.reason === 'string' ? row.reason : null,
+  provider: typeof row.provider === 'string' && row.provider !== '' ? row.provider : null,
+});
+
 function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultRow[]): VerdictRow[] {
   // Fingerprint candidates first, then their stored keys in one query: one lookup per page, not per row.
   const anyCandidate = () => true;
@@ -64,9 +126,7 @@ function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultR
       id = index.find(key, sameKey) ?? (unguarded === undefined ? undefined : index.find(unguarded, sameKey));
       if (id === undefined) continue;
     }
-    const reason = typeof row.reason === 'string' ? row.reason : null;
-    const provider = typeof row.provider === 'string' && row.provider !== '' ? row.provider : null;
-    verdicts.push({ id, result: row.result, billed: row.billed, reason, provider });
+    verdicts.push(verdictOf(id, row));
   }
   return verdicts;
 }
@@ -80,6 +140,7 @@ async function readDownloadedCsv(
 ): Promise<void> {
   let at: Record<'email' | 'result' | 'billed' | 'reason' | 'provider', number> | null = null;
   let batch: ResultRow[] = [];
+  const order = sentOrder(list, part);
   await readCsvRows(path, 'results', (cells) => {
     if (!at) {
       const columns = new Map(cells.map((name, position) => [name.trim().toLowerCase(), position]));
@@ -107,11 +168,11 @@ async function readDownloadedCsv(
       ...(provider ? { provider } : {}),
     });
     if (batch.length === rowsPerCommit) {
-      list.recordResults(part.part, toVerdicts(list, index, batch), {});
+      list.recordResults(part.part, toVerdictsInOrder(list, index, order, batch), {});
       batch = [];
     }
   });
-  list.recordResults(part.part, toVerdicts(list, index, batch), { resultsIn: true, endStatus });
+  list.recordResults(part.part, toVerdictsInOrder(list, index, order, batch), { resultsIn: true, endStatus });
 }
 
 /** The whole batch as one CSV download (a shortcut: only where the service offers it), after it ended with `endStatus`. */

@@ -58,6 +58,19 @@ export function partsOf(db: Database): ListParts {
       }
     },
 
+    *sentKeys(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<[number, string][]> {
+      // Without the service's verdicts: those recorded since it was sent would leave gaps in the order.
+      const rows = sql(
+        db,
+        `SELECT id, key FROM addresses WHERE sendable = 1${part.pendingOnly ? ' AND result IS NULL' : ''}
+         AND id BETWEEN ? AND ? ORDER BY id`,
+      );
+      rows.setReturnArrays(true);
+      for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
+        yield rows.all(first, Math.min(part.lastId, first + idsPerRead - 1)) as unknown as [number, string][];
+      }
+    },
+
     /**
      * Splits the sendable addresses (the first `limit` of them) into parts of at most `perPart`, each with
      * its key, once, before sending. Addresses that have a verdict already (reused from the verdict cache)

@@ -83,6 +83,11 @@ export type ListParts = {
   parts(): Part[];
   /** The part's addresses to send, in id order, a range of ids at a time. */
   sendableAddresses(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<string[]>;
+  /**
+   * The ids and keys of the addresses a part was sent with, in the order sent, a range of ids at a time:
+   * as they were when it was first sent (a retried or resumed part may no longer match them all).
+   */
+  sentKeys(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<[id: number, key: string][]>;
   /** Plans the parts once (each with its Idempotency-Key), at most `limit` addresses in all; answers every part. */
   planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit?: number): Part[];
   /** Sets ended parts aside and plans what they left unchecked again; answers how many will be sent. */
