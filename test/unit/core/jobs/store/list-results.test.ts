@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openListStore } from '../../../../../electron/core/jobs/store/list-store.ts';
+import { checkedVerdicts } from '../../../../../electron/core/jobs/store/list-store-verdicts.ts';
 import { type VerdictRow } from '../../../../../electron/core/jobs/store/list-types.ts';
 
 async function listOf(count: number, path?: string) {
@@ -87,6 +88,26 @@ describe('recording verdicts', () => {
     expect(list.address(7)).toMatchObject({ result: 'invalid', reason: 'kept' });
     expect(Object.fromEntries(list.counters())).toEqual({ checked: 1, billed: 1, 'result:valid': 1 });
     list.close();
+  });
+
+  it('hands the verdict cache the verdicts a service gave, wherever they were recorded, and no others', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite');
+    const list = await listOf(8, path);
+    list.planParts(10, (part) => `key-${part}`);
+    list.recordResults(0, [verdict(1, 'valid'), verdict(2, 'unknown'), verdict(3, 'invalid')], {});
+    list.close();
+    const older = new DatabaseSync(path);
+    // An older Sift's verdict in the address's row, one reused from the cache, and bad syntax.
+    older.exec(`UPDATE addresses SET result = 'catch_all', reason = 'old' WHERE id = 5;
+      UPDATE addresses SET result = 'valid', cached_at = 1 WHERE id = 6;
+      UPDATE addresses SET result = 'invalid', sendable = 0 WHERE id = 7`);
+    older.close();
+    const kept = [...checkedVerdicts(path, ['valid', 'invalid', 'catch_all'], 2)].flat();
+    expect(kept.map(([key, result, reason]) => [key, result, reason]).sort()).toEqual([
+      ['person.1@example.com', 'valid', 'valid_reason'],
+      ['person.3@example.com', 'invalid', 'invalid_reason'],
+      ['person.5@example.com', 'catch_all', 'old'],
+    ]);
   });
 
   it('finds the stored keys of a dense run of ids and of scattered ids', async () => {
