@@ -80,7 +80,7 @@ function toVerdictsInOrder(
   for (const row of rows) {
     const id = order.idOf(row.email);
     if (id === undefined) outOfOrder.push(row);
-    else verdicts.push(verdictOf(id, row));
+    else verdicts.push(verdictOf(id, row, true));
   }
   if (outOfOrder.length === 0) return verdicts;
   const found = toVerdicts(list, index, outOfOrder);
@@ -88,12 +88,13 @@ function toVerdictsInOrder(
   return verdicts.concat(found);
 }
 
-const verdictOf = (id: number, row: ResultRow): VerdictRow => ({
+const verdictOf = (id: number, row: ResultRow, sentPending = false): VerdictRow => ({
   id,
   result: row.result,
   billed: row.billed,
   reason: typeof row.reason === 'string' ? row.reason : null,
   provider: typeof row.provider === 'string' && row.provider !== '' ? row.provider : null,
+  sentPending,
 });
 
 function toVerdicts(list: ListStore, index: AddressIndex, rows: readonly ResultRow[]): VerdictRow[] {

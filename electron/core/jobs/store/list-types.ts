@@ -47,6 +47,11 @@ export type VerdictRow = {
   reason: string | null;
   /** Who runs the address's mail hosts, when the service found out (Sift's live engine does). */
   provider?: string | null;
+  /**
+   * The row was matched to the address the part was sent, in the order sent, among those without a verdict
+   * from the import: recording it needs no look at the address's row.
+   */
+  sentPending?: boolean;
 };
 
 /** A list as one CSV upload (POST /files, a shortcut), or the spec's POST /batches with the addresses as JSON. */
@@ -84,10 +89,11 @@ export type ListParts = {
   /** The part's addresses to send, in id order, a range of ids at a time. */
   sendableAddresses(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<string[]>;
   /**
-   * The ids and keys of the addresses a part was sent with, in the order sent, a range of ids at a time:
-   * as they were when it was first sent (a retried or resumed part may no longer match them all).
+   * The ids and keys of the addresses a part was sent with, in the order sent, a range of ids at a time,
+   * of those without a verdict from the import: as they were when it was first sent (a retried part, or
+   * one an older Sift began, may no longer match them all).
    */
-  sentKeys(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<[id: number, key: string][]>;
+  sentKeys(part: Pick<Part, 'firstId' | 'lastId'>): Generator<[id: number, key: string][]>;
   /** Plans the parts once (each with its Idempotency-Key), at most `limit` addresses in all; answers every part. */
   planParts(perPart: number, idempotencyKeyFor: (part: number) => string, limit?: number): Part[];
   /** Sets ended parts aside and plans what they left unchecked again; answers how many will be sent. */

@@ -30,7 +30,7 @@ async function listOf(count: number, path?: string) {
   return list;
 }
 
-const verdict = (id: number, result: string, billed = result !== 'unknown'): VerdictRow => ({
+const verdictOf = (id: number, result: string, billed = result !== 'unknown'): VerdictRow => ({
   id,
   result,
   billed,
@@ -38,7 +38,11 @@ const verdict = (id: number, result: string, billed = result !== 'unknown'): Ver
 });
 
 describe('recording verdicts', () => {
-  it('keeps the first verdict of each address and counts it once, across a page and across pages', async () => {
+  it.each([
+    ['looked up', false],
+    ['matched in the order sent', true],
+  ])('keeps the first verdict of each address and counts it once, across pages (rows %s)', async (_, sentPending) => {
+    const verdict = (id: number, result: string) => ({ ...verdictOf(id, result), sentPending });
     const list = await listOf(100);
     list.planParts(50, (part) => `key-${part}`);
     // 70 rows: more than one multi-row statement's worth, with ids 5 and 40 named twice on the page.
@@ -82,7 +86,7 @@ describe('recording verdicts', () => {
     older.close();
     const list = openListStore(path);
     list.planParts(10, (part) => `key-${part}`);
-    expect(list.recordResults(0, [verdict(3, 'valid'), verdict(4, 'valid'), verdict(7, 'unknown')], {})).toBe(1);
+    expect(list.recordResults(0, [verdictOf(3, 'valid'), verdictOf(4, 'valid'), verdictOf(7, 'unknown')], {})).toBe(1);
     expect(list.address(3)).toMatchObject({ result: 'invalid', reason: 'kept' });
     expect(list.address(4)).toMatchObject({ result: 'valid', reason: 'valid_reason' });
     expect(list.address(7)).toMatchObject({ result: 'invalid', reason: 'kept' });
@@ -94,7 +98,7 @@ describe('recording verdicts', () => {
     const path = join(await mkdtemp(join(tmpdir(), 'sift-results-')), 'list.sqlite');
     const list = await listOf(8, path);
     list.planParts(10, (part) => `key-${part}`);
-    list.recordResults(0, [verdict(1, 'valid'), verdict(2, 'unknown'), verdict(3, 'invalid')], {});
+    list.recordResults(0, [verdictOf(1, 'valid'), verdictOf(2, 'unknown'), verdictOf(3, 'invalid')], {});
     list.close();
     const older = new DatabaseSync(path);
     // An older Sift's verdict in the address's row, one reused from the cache, and bad syntax.
