@@ -22,6 +22,21 @@ const insertGroup = 32;
 const valuesPerVerdict = 5;
 const verdictValues = `(${Array(valuesPerVerdict).fill('?').join(', ')})`;
 
+/**
+ * The rows of many ids in one query: the range they span when they are mostly one dense range (results come
+ * back in about the order addresses were sent), else the ids themselves. The answer may hold more.
+ */
+function rowsOfIds<Row>(ids: readonly number[], between: StatementSync, among: StatementSync): Row[] {
+  if (ids.length === 0) return [];
+  let low = Infinity;
+  let high = -Infinity;
+  for (const id of ids) {
+    if (id < low) low = id;
+    if (id > high) high = id;
+  }
+  return (high - low < 2 * ids.length ? between.all(low, high) : among.all(JSON.stringify(ids))) as unknown as Row[];
+}
+
 export function openListStore(path: string): ListStore {
   const db = openDatabase(path);
   migrateListStore(db);
@@ -58,19 +73,8 @@ export function openListStore(path: string): ListStore {
   const recordedIn = sql(db, 'SELECT id FROM verdicts WHERE id IN (SELECT value FROM json_each(?))');
   recordedIn.setReturnArrays(true);
   /** Which of these ids have a service's verdict already (read again after a crash, say). */
-  function recordedAmong(ids: readonly number[]): Set<number> {
-    if (ids.length === 0) return new Set();
-    let low = Infinity;
-    let high = -Infinity;
-    for (const id of ids) {
-      if (id < low) low = id;
-      if (id > high) high = id;
-    }
-    const rows = (high - low < 4 * ids.length
-      ? recordedBetween.all(low, high)
-      : recordedIn.all(JSON.stringify(ids))) as unknown as [number][];
-    return new Set(rows.map((row) => row[0]));
-  }
+  const recordedAmong = (ids: readonly number[]) =>
+    new Set(rowsOfIds<[number]>(ids, recordedBetween, recordedIn).map((row) => row[0]));
   const keysBetween = sql(db, 'SELECT id, key FROM addresses WHERE id BETWEEN ? AND ?');
   keysBetween.setReturnArrays(true);
   const keysIn = sql(db, 'SELECT id, key FROM addresses WHERE id IN (SELECT value FROM json_each(?))');
@@ -87,23 +91,9 @@ export function openListStore(path: string): ListStore {
       });
     },
 
-    /**
-     * The stored keys of many addresses in one query (confirming a page of results at once); the answer may
-     * hold more. Results come back in about the order addresses were sent, so ids that are mostly one dense
-     * range are read as that range.
-     */
+    /** The stored keys of many addresses in one query (confirming a page of results at once); the answer may hold more. */
     keysOf(ids: readonly number[]): Map<number, string> {
-      if (ids.length === 0) return new Map();
-      let low = Infinity;
-      let high = -Infinity;
-      for (const id of ids) {
-        if (id < low) low = id;
-        if (id > high) high = id;
-      }
-      const rows = (high - low < 2 * ids.length
-        ? keysBetween.all(low, high)
-        : keysIn.all(JSON.stringify(ids))) as unknown as [number, string][];
-      return new Map(rows);
+      return new Map(rowsOfIds<[number, string]>(ids, keysBetween, keysIn));
     },
 
     keyOf(id: number): string | undefined {
