@@ -46,6 +46,17 @@ function systemErrorOf(error: unknown): SystemError {
   return found;
 }
 
+/**
+ * Failures another try would meet again: fetch's own refusals (a blocked port, a redirect) and a
+ * certificate or protocol the service will still have in a moment. A refused connection or a lost one
+ * may pass (a service restarting, a network coming back), so those are tried again.
+ */
+export function isLastingNetworkFailure(error: unknown): boolean {
+  const { code, message } = systemErrorOf(error);
+  if (code === undefined) return message !== undefined && byMessage[message] !== undefined;
+  return failures[code]?.[0] === tlsFailed || /SSL|TLS|EPROTO/.test(code);
+}
+
 /** One or two sentences, the first in lower case: "the connection was refused (ECONNREFUSED). Nothing is …". */
 export function describeNetworkFailure(error: unknown): string {
   const { code, message } = systemErrorOf(error);

@@ -12,6 +12,7 @@ import {
   type ServiceClientError,
 } from './client-errors.ts';
 import type { Clock } from './clock.ts';
+import { isLastingNetworkFailure } from './network-failures.ts';
 
 /** What happened on one try that did not succeed. `call` names it as errors do, e.g. `GET /batches/{id}`. */
 export type Outcome = { call: string } & (
@@ -59,7 +60,9 @@ export function createRetryPolicy(settings: RetryPolicySettings): Decide {
       const waitMs = retryAfterWaitMs(parseRetryAfter(outcome.retryAfter, clock.now()), count, random);
       return { action: 'retry', waitMs, pauseBudget: true };
     }
-    if (count > maxTransientRetries) {
+    // A failure every try would meet (a blocked port, a certificate) ends at once, with no wait for nothing.
+    const lasting = outcome.kind === 'unreachable' && isLastingNetworkFailure(outcome.error);
+    if (lasting || count > maxTransientRetries) {
       return { action: 'fail', error: unavailableError(outcome.call, where, outcome, tries.length + 1, keys) };
     }
     return { action: 'retry', waitMs: backoffWaitMs(count, random), pauseBudget: false };

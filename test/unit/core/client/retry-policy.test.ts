@@ -120,6 +120,24 @@ describe('decide on transient failures', () => {
     }
   });
 
+  it('tries once only when every try would fail the same way: a blocked port, a certificate', async () => {
+    const blockedPort: Outcome = {
+      call,
+      kind: 'unreachable',
+      error: new TypeError('fetch failed', { cause: new Error('bad port') }),
+    };
+    for (const outcome of [blockedPort, fetchFailed('CERT_HAS_EXPIRED'), fetchFailed('EPROTO')]) {
+      const { clock, drive } = policy();
+      const { error, tries } = await drive(() => outcome);
+      expect(tries).toBe(1);
+      expect(clock.waits).toEqual([]);
+      expect(error).toMatchObject({ kind: 'unavailable' });
+    }
+    // A refused connection may pass (the service restarting): tried again.
+    const refused = await policy().drive(() => fetchFailed('ECONNREFUSED'));
+    expect(refused.tries).toBe(6);
+  });
+
   it('masks a key that a system message carries', async () => {
     const error = new TypeError('fetch failed', { cause: new Error(`odd failure near ${key}`) });
     const failed = await policy({ maxTransientRetries: 0 }).drive(() => ({ call, kind: 'unreachable', error }));
