@@ -84,7 +84,7 @@ function toVerdictsInOrder(
   }
   if (outOfOrder.length === 0) return verdicts;
   const found = toVerdicts(list, index, outOfOrder);
-  order.skipPast(Math.max(...found.map((verdict) => verdict.id)));
+  order.skipPast(found.reduce((last, verdict) => Math.max(last, verdict.id), 0));
   return verdicts.concat(found);
 }
 
