@@ -162,18 +162,20 @@ export function openListStore(path: string): ListStore {
         for (const row of rows) {
           if (seen.has(row.id)) continue;
           seen.add(row.id);
-          const values = [row.id, row.result, row.billed ? 1 : 0, row.reason, row.provider ?? null];
+          (row.sentPending ? plain : guarded).push(
+            row.id,
+            row.result,
+            row.billed ? 1 : 0,
+            row.reason,
+            row.provider ?? null,
+          );
           if (row.sentPending) {
-            plain.push(...values);
             count(row.result, row.billed);
             if (plain.length === insertGroup * valuesPerVerdict) {
               plainGroup.run(...plain);
               plain.length = 0;
             }
-          } else {
-            guarded.push(...values);
-            if (guarded.length === insertGroup * valuesPerVerdict) writeGuarded(guardedGroup);
-          }
+          } else if (guarded.length === insertGroup * valuesPerVerdict) writeGuarded(guardedGroup);
         }
         if (plain.length > 0) plainInsert(plain.length / valuesPerVerdict).run(...plain);
         if (guarded.length > 0) writeGuarded(guardedInsert(guarded.length / valuesPerVerdict));
