@@ -4,6 +4,8 @@
 type SystemError = { code?: string; message?: string; errors?: SystemError[]; cause?: SystemError };
 
 const tlsFailed = 'the secure (TLS) connection failed';
+/** System codes of a TLS handshake that failed (the server spoke another protocol, say). */
+const tlsCode = /SSL|TLS|EPROTO/;
 const dropped = 'the connection was dropped before an answer came';
 const connectTimedOut = ['connecting timed out', 'The host may be down, or a firewall in the way.'] as const;
 const untrusted = [tlsFailed, 'Its certificate is not signed by an authority this computer trusts.'] as const;
@@ -54,7 +56,7 @@ function systemErrorOf(error: unknown): SystemError {
 export function isLastingNetworkFailure(error: unknown): boolean {
   const { code, message } = systemErrorOf(error);
   if (code === undefined) return message !== undefined && byMessage[message] !== undefined;
-  return failures[code]?.[0] === tlsFailed || /SSL|TLS|EPROTO/.test(code);
+  return failures[code]?.[0] === tlsFailed || tlsCode.test(code);
 }
 
 /** One or two sentences, the first in lower case: "the connection was refused (ECONNREFUSED). Nothing is …". */
@@ -63,7 +65,7 @@ export function describeNetworkFailure(error: unknown): string {
   const known = code === undefined ? undefined : failures[code];
   const [what, advice] =
     known ??
-    (code && /SSL|TLS|EPROTO/.test(code)
+    (code && tlsCode.test(code)
       ? [tlsFailed, 'The server did not answer in TLS: is it an http:// address?']
       : [undefined, undefined]);
   if (what) return `${what} (${code}).${advice ? ` ${advice}` : ''}`;

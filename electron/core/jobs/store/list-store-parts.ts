@@ -9,6 +9,13 @@ import { splitStatus, supersededStatus, type ListParts, type Part, type PartRout
 /** Address ids per read when a part's addresses are written out. */
 const idsPerRead = 50_000;
 
+/** A part's ids as ranges of at most `idsPerRead`, each read by one query. */
+function* idRanges(part: Pick<Part, 'firstId' | 'lastId'>): Generator<[first: number, last: number]> {
+  for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
+    yield [first, Math.min(part.lastId, first + idsPerRead - 1)];
+  }
+}
+
 export function partsOf(db: Database): ListParts {
   /**
    * The addresses a part sends: every sendable one, or only those still without a verdict (from the import,
@@ -57,8 +64,7 @@ export function partsOf(db: Database): ListParts {
     *sendableAddresses(part: Pick<Part, 'firstId' | 'lastId' | 'pendingOnly'>): Generator<string[]> {
       const rows = sql(db, `SELECT address FROM ${toSend(part.pendingOnly)} AND id BETWEEN ? AND ? ORDER BY id`);
       rows.setReturnArrays(true);
-      for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
-        const last = Math.min(part.lastId, first + idsPerRead - 1);
+      for (const [first, last] of idRanges(part)) {
         yield (rows.all(first, last) as unknown as [string][]).map((row) => row[0]);
       }
     },
@@ -72,9 +78,7 @@ export function partsOf(db: Database): ListParts {
         'SELECT id, key FROM addresses WHERE sendable = 1 AND result IS NULL AND id BETWEEN ? AND ? ORDER BY id',
       );
       rows.setReturnArrays(true);
-      for (let first = part.firstId; first <= part.lastId; first += idsPerRead) {
-        yield rows.all(first, Math.min(part.lastId, first + idsPerRead - 1)) as unknown as [number, string][];
-      }
+      for (const [first, last] of idRanges(part)) yield rows.all(first, last) as unknown as [number, string][];
     },
 
     /**
@@ -87,7 +91,10 @@ export function partsOf(db: Database): ListParts {
         if ((sql(db, 'SELECT COUNT(*) AS n FROM parts').get() as { n: number }).n > 0) return;
         const known = sql(
           db,
-          'SELECT EXISTS (SELECT 1 FROM address_verdicts WHERE sendable = 1 AND result IS NOT NULL) AS known',
+          // A verdict from the import, or one a service gave (an older Sift's is in the address row): not
+          // through the view, which would look into verdicts for each of a million addresses without one.
+          `SELECT EXISTS (SELECT 1 FROM addresses WHERE sendable = 1 AND result IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM verdicts) AS known`,
         );
         insertParts(perPart, idempotencyKeyFor, limit, (known.get() as { known: number }).known === 1);
       });
