@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { metaContentSecurityPolicy } from './electron/common/content-security-policy.ts';
 
+const testCompileCache = new URL('./node_modules/.cache/sift-compiled-modules', import.meta.url).pathname;
 const nodeExternals = ['electron', ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 export default defineConfig(({ mode }) => {
@@ -51,6 +52,9 @@ export default defineConfig(({ mode }) => {
       test: {
         environment: 'node',
         testTimeout: 20_000,
+        // The `sift` processes and threads tests start share one compiled-module cache (compile-cache.ts),
+        // here rather than in the person's cache folder.
+        env: { NODE_COMPILE_CACHE: testCompileCache },
         // Two files at a time on two cores: most tests wait on sockets and timers, not on the CPU.
         maxWorkers: 2,
         projects: [

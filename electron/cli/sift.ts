@@ -1,12 +1,14 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
 // The `sift` command line: clean, verify, cache, suppress, service.
 // Each command's modules load when it runs: a clean need not wait for the service's dashboard to load.
+import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
-import { CliExit, type CliIo } from './cli-io.ts';
-import { UsageError } from './cli-options.ts';
+import type { CliIo } from './cli-io.ts';
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
+  // Loaded here, not above: the compiled-module cache is on by then (below), and they bring much of the core.
+  const [{ CliExit }, { UsageError }] = await Promise.all([import('./cli-io.ts'), import('./cli-options.ts')]);
   const [command, ...rest] = argv;
   try {
     if (command === 'clean') return await (await import('./clean-command.ts')).runClean(rest, io);
@@ -37,6 +39,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 if (import.meta.main) {
+  // Before a command's modules load: they, and its threads' modules, come from the cache once compiled.
+  keepCompiledModules();
   const controller = new AbortController();
   // Ctrl-C stops at a safe point and leaves the job resumable; a second Ctrl-C ends at once.
   process.once('SIGINT', () => {

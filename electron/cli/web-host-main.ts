@@ -2,10 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { createAppRuntime } from '../core/app/app-runtime.ts';
 import { defaultDataDir } from '../core/app/app-paths.ts';
-import { startWebHost } from '../core/web-host/web-host.ts';
-import { smtpFlagOptions, smtpSettingsFromFlags } from './smtp-flags.ts';
+import { keepCompiledModules } from '../core/app/compile-cache.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -13,6 +11,13 @@ const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import
 const defaultRendererDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 
 export async function runWebHost(argv: string[]): Promise<void> {
+  // Loaded once the compiled-module cache is on, so a second start reads them compiled.
+  keepCompiledModules();
+  const [{ createAppRuntime }, { startWebHost }, { smtpFlagOptions, smtpSettingsFromFlags }] = await Promise.all([
+    import('../core/app/app-runtime.ts'),
+    import('../core/web-host/web-host.ts'),
+    import('./smtp-flags.ts'),
+  ]);
   const { values } = parseArgs({
     args: argv,
     options: {

@@ -42,10 +42,23 @@ function emailOf(i: number, roll: number, pick: () => number): string {
   return `${first}.${i}@${domainOf(i)}`;
 }
 
+/** The list's columns, in order. */
+export const marketingColumns = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'company',
+  'phone',
+  'country',
+  'signup_date',
+  'notes',
+];
+
 export async function writeMarketingList(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
   const pick = random(rows);
-  out.write('id,first_name,last_name,email,company,phone,country,signup_date,notes\r\n');
+  out.write(`${marketingColumns.join(',')}\r\n`);
   for (let start = 0; start < rows; start += 10_000) {
     let text = '';
     for (let i = start; i < Math.min(rows, start + 10_000); i += 1) {

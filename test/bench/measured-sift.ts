@@ -2,7 +2,9 @@
 // the file to write {"peakRssMb": N} to first.
 import { writeFileSync } from 'node:fs';
 import { main } from '../../electron/cli/sift.ts';
+import { keepCompiledModules } from '../../electron/core/app/compile-cache.ts';
 
+keepCompiledModules(); // as sift does when a person runs it
 const [reportPath, ...argv] = process.argv.slice(2) as [string, ...string[]];
 const code = await main(argv, {
   out: () => {},

@@ -14,3 +14,16 @@ export function defaultDataDir(
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', appName);
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), appName);
 }
+
+/**
+ * Where Sift keeps what it can always make again (this user's, never shared with another): the platform's
+ * cache folder, apart from the data so that clearing caches loses no list.
+ */
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), appName, 'Cache');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', appName);
+  return join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), appName);
+}
