@@ -35,8 +35,9 @@ const keysOfRow = (email: string): [string, string | undefined] => {
 };
 
 /**
- * The addresses a part was sent with, in the order sent: a download lists them in that order, so each row
- * is almost always the next of them, confirmed by its key without a search.
+ * The addresses a part was sent with, in the order sent: Sift's own service lists results in that order, in
+ * a download and page by page, so each row is almost always the next of them, confirmed by its key without
+ * a search. A service that lists them otherwise (its own order, a resumed cursor) gets each row looked up.
  */
 function sentOrder(list: ListStore, part: Part) {
   const ranges = list.sentKeys(part);
@@ -214,13 +215,15 @@ export async function pagePartResults(
     clock: options.clock,
     ...(options.onStatus ? { onStatus: options.onStatus } : {}),
   });
+  const order = sentOrder(list, part);
   for (let step = await pages.next(); ; step = await pages.next()) {
     if (step.done) {
       list.recordResults(part.part, [], { resultsIn: true, endStatus: step.value.status });
       return step.value.status;
     }
     const page = step.value;
-    list.recordResults(part.part, toVerdicts(list, index, page.rows), { cursor: page.cursor, skip: page.skip });
+    const verdicts = toVerdictsInOrder(list, index, order, page.rows);
+    list.recordResults(part.part, verdicts, { cursor: page.cursor, skip: page.skip });
     options.onPage?.();
   }
 }

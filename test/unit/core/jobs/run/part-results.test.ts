@@ -1,17 +1,18 @@
-// A part's results download, read into the list: rows in the order the part was sent are matched by
-// position, and rows a service moved, left out, guarded like a formula or never sent still land on the
-// right address (or on none), whatever the order.
+// A part's results, read into the list as one download or page by page: rows in the order the part was
+// sent are matched by position, and rows a service moved, left out, guarded like a formula or never sent
+// still land on the right address (or on none), whatever the order.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAddressIndex } from '../../../../../electron/core/email/address-index.ts';
-import { downloadPartResults } from '../../../../../electron/core/jobs/run/part-results.ts';
+import { downloadPartResults, pagePartResults } from '../../../../../electron/core/jobs/run/part-results.ts';
 import { openListStore } from '../../../../../electron/core/jobs/store/list-store.ts';
 
 const addresses = Array.from({ length: 40 }, (_, i) => (i === 7 ? '=cmd@example.com' : `Person.${i + 1}@example.com`));
 
-async function readDownload(rows: string[]) {
+/** The rows as a CSV download, or as cursor pages of 7 rows (a page limit the service chose), then `complete`. */
+async function readResults(rows: string[], way: 'download' | 'pages') {
   const dir = await mkdtemp(join(tmpdir(), 'sift-part-results-'));
   const list = openListStore(join(dir, 'list.sqlite'));
   const index = createAddressIndex();
@@ -32,29 +33,30 @@ async function readDownload(rows: string[]) {
     downloadCsv: async (_batch: string, file: string) => {
       await writeFile(file, `email,result,billed,reason\n${rows.join('\n')}\n`);
     },
-    getResultsPage: async () => {
-      throw new Error('not asked');
+    getResultsPage: async (_batch: string, { cursor }: { cursor: string | null }) => {
+      const from = Number(cursor ?? 0);
+      const data = rows.slice(from, from + 7).map((line) => {
+        const [email, result, billed, reason] = line.split(',');
+        return { email, result, billed: billed === 'true', reason };
+      });
+      const more = from + 7 < rows.length;
+      return { data, has_more: more, next_cursor: more ? String(from + 7) : null };
     },
-    getBatch: async () => {
-      throw new Error('not asked');
-    },
+    getBatch: async () => ({ id: 'batch_1', status: 'complete', submitted: rows.length, unique: rows.length }),
   };
-  await downloadPartResults(
-    list,
-    index,
-    client as never,
-    { ...part!, batchId: 'batch_1' },
-    {
+  const sent = { ...part!, batchId: 'batch_1' };
+  if (way === 'download')
+    await downloadPartResults(list, index, client as never, sent, {
       file: join(dir, 'part.results'),
       endStatus: 'complete',
-    },
-  );
+    });
+  else await pagePartResults(list, index, client as never, sent, { pollIntervalMs: 1 });
   return list;
 }
 
 const row = (address: string, result: string) => `${address},${result},true,${result}_of_${address.toLowerCase()}`;
 
-describe('reading a part’s results download', () => {
+describe.each(['download', 'pages'] as const)('reading a part’s results (%s)', (way) => {
   it('lands every row on its address whatever the order, and none on an address never sent', async () => {
     const order = addresses.map((_, i) => i);
     // Rows 3 and 20 swap places, row 12 is left out, and one address the part never had is added.
@@ -64,7 +66,7 @@ describe('reading a part’s results download', () => {
       row(i === 7 ? "'=cmd@example.com" : addresses[i]!.toUpperCase(), i % 2 === 0 ? 'valid' : 'invalid'),
     );
     rows.splice(30, 0, row('stranger@example.com', 'valid'));
-    const list = await readDownload(rows);
+    const list = await readResults(rows, way);
     for (let i = 0; i < addresses.length; i += 1) {
       const stored = list.address(i + 1)!;
       if (i === 12) expect(stored.result).toBeNull();
