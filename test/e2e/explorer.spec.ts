@@ -85,3 +85,38 @@ test('a likely typo is accepted in the explorer and the cleaned list has the cor
     'valid.cat@example.com,Cat',
   ]);
 });
+
+test('a filter chosen while the rows are still on their way shows only its own rows', async ({ page, hostUrl }) => {
+  // Every page of all the rows is held back until a page of the typo filter has been answered, so the
+  // unfiltered rows arrive last, as they can when a person chooses a filter the moment the results show.
+  let typoAnswered!: () => void;
+  const typoPage = new Promise<void>((resolve) => (typoAnswered = resolve));
+  const heldBack: Promise<void>[] = [];
+  await page.route('**/api/calls/jobs:rows', async (route) => {
+    const { filter } = route.request().postDataJSON() as { filter: string };
+    const response = await route.fetch();
+    if (filter === 'typo') {
+      await route.fulfill({ response });
+      typoAnswered();
+      return;
+    }
+    const answered = typoPage.then(() => route.fulfill({ response }));
+    heldBack.push(answered);
+    await answered;
+  });
+  await page.goto(hostUrl);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'late-rows.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('email\nvalid.ann@gmial.com\nvalid.bob@gmial.com\nvalid.cat@example.com\n'),
+  });
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await page.getByLabel('Show').selectOption('typo');
+  await typoPage;
+  expect(heldBack.length).toBeGreaterThan(0);
+  await Promise.all(heldBack);
+  await expect(page.getByTestId('explorer-count')).toHaveText('2 rows');
+  await expect(page.getByTestId('explorer-row')).toHaveCount(2);
+  await expect(page.getByTestId('explorer-row').nth(1)).toContainText('valid.bob@gmial.com');
+});

@@ -19,15 +19,22 @@ export function RowExplorer({ job }: { job: JobOverview }) {
   const [pages, setPages] = useState(new Map<number, ExplorerRow[]>());
   const [error, setError] = useState<string>();
   const asked = useRef(new Set<number>());
+  /**
+   * The query the rows on screen answer. A page asked for under an earlier filter or search may come back
+   * after the new query's first page: it is dropped, or the list would show rows the filter leaves out.
+   */
+  const shownQuery = useRef('');
   const scroller = useRef<HTMLDivElement>(null);
   /** The row the keyboard is on (one tab stop for the whole grid; the arrow keys move it). */
   const [activeRow, setActiveRow] = useState(0);
   const focusAfterMove = useRef(false);
 
+  const query = JSON.stringify([job.jobId, filter, search]);
   const load = useCallback(
     async (pageIndex: number) => {
       if (asked.current.has(pageIndex)) return;
-      asked.current.add(pageIndex);
+      const askedFor = asked.current;
+      askedFor.add(pageIndex);
       try {
         const page = await sift.jobs.rows({
           jobId: job.jobId,
@@ -36,17 +43,19 @@ export function RowExplorer({ job }: { job: JobOverview }) {
           filter,
           search,
         });
+        if (shownQuery.current !== query) return;
         setTotal(page.total);
         setPages((current) => new Map(current).set(pageIndex, page.rows));
       } catch (caught) {
-        asked.current.delete(pageIndex);
-        setError(errorMessage(caught));
+        askedFor.delete(pageIndex);
+        if (shownQuery.current === query) setError(errorMessage(caught));
       }
     },
-    [job.jobId, filter, search],
+    [job.jobId, filter, search, query],
   );
 
   useEffect(() => {
+    shownQuery.current = query;
     asked.current = new Set();
     setPages(new Map());
     setTotal(undefined);
@@ -54,7 +63,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
     setActiveRow(0);
     scroller.current?.scrollTo({ top: 0 });
     void load(0);
-  }, [load]);
+  }, [load, query]);
 
   // TanStack Virtual hands back functions React Compiler cannot memoise; this component is not compiled.
   // eslint-disable-next-line react-hooks/incompatible-library
