@@ -7,8 +7,8 @@ import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { metaContentSecurityPolicy } from './electron/common/content-security-policy.ts';
+import { testCompileCache } from './test/support/test-compile-cache.ts';
 
-const testCompileCache = new URL('./node_modules/.cache/sift-compiled-modules', import.meta.url).pathname;
 const nodeExternals = ['electron', ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 export default defineConfig(({ mode }) => {
@@ -52,8 +52,7 @@ export default defineConfig(({ mode }) => {
       test: {
         environment: 'node',
         testTimeout: 20_000,
-        // The `sift` processes and threads tests start share one compiled-module cache (compile-cache.ts),
-        // here rather than in the person's cache folder.
+        // The `sift` processes and threads tests start share one compiled-module cache.
         env: { NODE_COMPILE_CACHE: testCompileCache },
         // Two files at a time on two cores: most tests wait on sockets and timers, not on the CPU.
         maxWorkers: 2,

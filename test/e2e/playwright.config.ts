@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumExecutablePath } from './browser.ts';
+import { testCompileCache } from '../support/test-compile-cache.ts';
 
-// The web hosts and `sift` services the tests start share one compiled-module cache (compile-cache.ts),
-// here rather than in the person's cache folder (vitest's config sets the same).
-process.env.NODE_COMPILE_CACHE ??= new URL('../../node_modules/.cache/sift-compiled-modules', import.meta.url).pathname;
+// The web hosts and `sift` services the tests start share one compiled-module cache, as vitest's do.
+process.env.NODE_COMPILE_CACHE ??= testCompileCache;
 
 export default defineConfig({
   testDir: '.',
