@@ -1,7 +1,7 @@
 // The row explorer on the results screen: every row with its verdict, read from main as the list
 // scrolls; filters and a search narrow it.
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, test } from './web-host-fixture.ts';
 
 test('the rows of a cleaned list can be scrolled, filtered and searched', async ({ page, hostUrl }) => {
   await page.goto(hostUrl);
@@ -9,13 +9,7 @@ test('the rows of a cleaned list can be scrolled, filtered and searched', async 
     'email,name',
     ...Array.from({ length: 3000 }, (_, i) => `${i % 10 === 9 ? 'unknown' : 'valid'}.p${i}@example.com,P${i}`),
   ];
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'explore.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from(`${lines.join('\n')}\n`),
-  });
-  await page.getByTestId('start-button').click();
-  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await cleanCsv(page, 'explore.csv', `${lines.join('\n')}\n`);
   await expect(page.getByTestId('explorer-count')).toHaveText('3,000 rows');
   await expect(page.getByTestId('explorer-row').first()).toContainText('valid.p0@example.com');
 
@@ -59,13 +53,11 @@ test('a likely typo is accepted in the explorer and the cleaned list has the cor
   hostUrl,
 }) => {
   await page.goto(hostUrl);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'typos.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('email,name\nvalid.ann@gmial.com,Ann\nvalid.bob@gmial.com,Bob\nvalid.cat@example.com,Cat\n'),
-  });
-  await page.getByTestId('start-button').click();
-  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await cleanCsv(
+    page,
+    'typos.csv',
+    'email,name\nvalid.ann@gmial.com,Ann\nvalid.bob@gmial.com,Bob\nvalid.cat@example.com,Cat\n',
+  );
   await page.getByLabel('Show').selectOption('typo');
   await expect(page.getByTestId('explorer-count')).toHaveText('2 rows');
   await page.getByRole('button', { name: 'Accept valid.ann@gmail.com' }).click();
@@ -105,13 +97,7 @@ test('a filter chosen while the rows are still on their way shows only its own r
     await answered;
   });
   await page.goto(hostUrl);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'late-rows.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('email\nvalid.ann@gmial.com\nvalid.bob@gmial.com\nvalid.cat@example.com\n'),
-  });
-  await page.getByTestId('start-button').click();
-  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+  await cleanCsv(page, 'late-rows.csv', 'email\nvalid.ann@gmial.com\nvalid.bob@gmial.com\nvalid.cat@example.com\n');
   await page.getByLabel('Show').selectOption('typo');
   await typoPage;
   expect(heldBack.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
 import { startHostedService, type HostedService } from './hosted-service.ts';
-import { expect, startHost, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, startHost, test } from './web-host-fixture.ts';
 
 let world: MailWorld;
 let hosted: HostedService;
@@ -50,13 +50,7 @@ async function blockedFlow(page: import('@playwright/test').Page, url: string) {
   await expect(page.getByTestId('port25-banner')).toHaveCount(0);
 
   await page.getByTestId('nav-clean').click();
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'blocked.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('email\nann@one.test\nbo@two.test\ncy@three.test\n'),
-  });
-  await page.getByTestId('start-button').click();
-  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 30_000 });
+  await cleanCsv(page, 'blocked.csv', 'email\nann@one.test\nbo@two.test\ncy@three.test\n', 30_000);
   await expect(page.getByTestId('summary-billed')).toContainText('0');
   const banner = page.getByTestId('port25-banner');
   await expect(banner).toContainText('Live checks cannot reach mail servers from this network');

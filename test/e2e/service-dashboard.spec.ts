@@ -3,7 +3,7 @@
 // in test/integration/core/app/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, test } from './web-host-fixture.ts';
 
 test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -69,13 +69,7 @@ test("Sift's service: a delivery that failed is sent again by hand", async ({ pa
 
     // A cleaned list's batch completes: its event goes to the receiver, which refuses it.
     await page.getByTestId('nav-clean').click();
-    await page.getByTestId('file-input').setInputFiles({
-      name: 'hooked.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('email\nvalid.hook@example.com\n'),
-    });
-    await page.getByTestId('start-button').click();
-    await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 20_000 });
+    await cleanCsv(page, 'hooked.csv', 'email\nvalid.hook@example.com\n');
     await page.getByTestId('nav-service').click();
     const deliveries = page.getByTestId('service-deliveries');
     await expect

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 
 const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
 
@@ -52,3 +52,10 @@ export const test = base.extend<{ hostUrl: string }>({
 });
 
 export { expect } from '@playwright/test';
+
+/** Drops a CSV list of `text` on the clean screen, starts checking it, and waits until its results say Done. */
+export async function cleanCsv(page: Page, name: string, text: string, timeoutMs = 20_000): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await page.getByTestId('start-button').click();
+  await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: timeoutMs });
+}
