@@ -29,7 +29,7 @@ function countingFetch() {
 }
 
 describe('rate limits', () => {
-  it('keeps two concurrent callers on one key inside the budget, at 90% or more of the allowed rate', async () => {
+  it('keeps two concurrent callers on one key inside the budget, the service never answering 429', async () => {
     const { key } = await service.dashboard.createKey('sandbox', 'concurrent');
     const counter = countingFetch();
     const first = createServiceClient({ baseUrl: service.baseUrl, apiKey: key, fetch: counter.fetch });
@@ -48,7 +48,36 @@ describe('rate limits', () => {
     expect(counter.statuses.filter((status) => status === 429)).toEqual([]);
     expect(counter.statuses).toHaveLength(perCaller * 4);
     expect(rate).toBeLessThanOrEqual(100 * 1.05 + 100 / seconds);
-    expect(rate).toBeGreaterThanOrEqual(90);
+  });
+
+  it('lets concurrent callers on one budget use the whole allowed rate, waiting only at its edge', async () => {
+    // On the clock the budget keeps, so the service's answer time (slow on a loaded machine) is not measured.
+    const { key } = await service.dashboard.createKey('sandbox', 'full-rate');
+    const sample = await fetch(`${service.baseUrl}/verify`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'valid@example.com' }),
+    });
+    const answer = await sample.text();
+    expect(sample.status).toBe(200);
+    const clock = fakeClock();
+    const start = clock.now();
+    const sentAt: number[] = [];
+    const replay: typeof fetch = async () => {
+      sentAt.push(clock.now() - start);
+      return new Response(answer, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    const budget = createRateBudget();
+    const clients = [0, 1].map(() =>
+      createServiceClient({ baseUrl: service.baseUrl, apiKey: key, fetch: replay, clock, budget }),
+    );
+    const run = (client: (typeof clients)[number]) =>
+      (async () => {
+        for (let i = 0; i < 80; i += 1) await client.verify(`valid.${i}@example.com`);
+      })();
+    await Promise.all([run(clients[0]!), run(clients[0]!), run(clients[1]!), run(clients[1]!)]);
+    // The spec's 100 a second: each hundred goes at once, the next exactly a second later.
+    expect(sentAt).toEqual(Array.from({ length: 320 }, (_, i) => Math.floor(i / 100) * 1000));
   });
 
   it('keeps the submissions of several processes on one key and data folder within ten a minute together', async () => {
