@@ -2,16 +2,16 @@
 // SIFT_API_KEY, or, with neither, Sift's own service started in-process with a sandbox key.
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
-import { createServiceClient } from '../core/client/service-client.ts';
+import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
 import { startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
 import { threadedServicePartSize } from '../core/jobs/job-settings.ts';
 import type { ServiceOnItsWay } from '../core/jobs/list-cleaner.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 /**
- * A service being reached: its kind of key is known at once, its client once it is `ready` (Sift's own
- * service starts on its thread while the list is read). `addressesPerBatch`: the part size this service
- * works best with, when it is not the default.
+ * A service being reached: its kind of key is known at once, its client once it is started (Sift's own
+ * service starts on its thread when a list first needs it, while the list is read on). `addressesPerBatch`:
+ * the part size this service works best with, when it is not the default.
  */
 export type Connection = ServiceOnItsWay & { addressesPerBatch?: number; close(): Promise<void> };
 
@@ -20,28 +20,30 @@ export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string)
   const apiKey = io.env.SIFT_API_KEY;
   const url = baseUrl ?? io.env.SIFT_BASE_URL;
   if (url === undefined && !apiKey) {
-    // On a thread of its own: it checks one part while this thread reads the last.
-    const starting = startEmbeddedServiceThread(dataDir);
-    const ready = starting.then((embedded) =>
-      createServiceClient({
-        baseUrl: embedded.baseUrl,
-        apiKey: embedded.apiKey,
-        budget: sharedBudgetFor(embedded.apiKey, dataDir),
-      }),
-    );
-    // Told when the client is asked for; until then a failed start must not end the process unheard.
-    ready.catch(() => {});
+    // On a thread of its own: it checks one part while this thread reads the last. Started only when
+    // asked for: a list the verdict cache knows wholly, or a finished one written again, needs none.
+    let starting: ReturnType<typeof startEmbeddedServiceThread> | undefined;
+    let ready: Promise<ServiceClient> | undefined;
     let closing: Promise<void> | undefined;
     return {
       mode: 'sandbox',
-      ready,
+      start: () =>
+        (ready ??= (starting = startEmbeddedServiceThread(dataDir)).then((embedded) =>
+          createServiceClient({
+            baseUrl: embedded.baseUrl,
+            apiKey: embedded.apiKey,
+            budget: sharedBudgetFor(embedded.apiKey, dataDir),
+          }),
+        )),
       addressesPerBatch: threadedServicePartSize,
-      // Closed when the checking is done and again when the command ends: once, after it has started.
-      close: () =>
-        (closing ??= starting.then(
+      // Closed when the checking is done and again when the command ends: once, if it was started.
+      close: async () => {
+        if (!starting) return;
+        await (closing ??= starting.then(
           (embedded) => embedded.close(),
           () => undefined,
-        )),
+        ));
+      },
     };
   }
   if (!apiKey)
@@ -55,7 +57,7 @@ export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string)
     // Other Sift processes on this data folder (the app, another clean) share the key's limits.
     const budget = sharedBudgetFor(apiKey, dataDir);
     const client = createServiceClient({ baseUrl: url, apiKey, budget });
-    return { mode: client.mode, ready: Promise.resolve(client), close: async () => {} };
+    return { mode: client.mode, start: () => Promise.resolve(client), close: async () => {} };
   } catch (error) {
     if (error instanceof ServiceClientError) throw new CliExit(exitCodes.usage, error.message);
     throw error;

@@ -27,7 +27,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
       throw exitFor(error);
     }
     try {
-      const client = await connection.ready;
+      const client = await connection.start();
       const answer = await client.verify(check.address, { signal: io.signal });
       verdict = {
         ...answer,

@@ -12,7 +12,9 @@ import { importList, inputFingerprint, loadAddressIndex } from './import/index.t
 import {
   cancelJob,
   CostNotCovered,
+  endRun,
   estimateCost,
+  needsService,
   planRetry,
   runJob,
   type Cost,
@@ -59,9 +61,15 @@ export type Cleaner = {
   /**
    * Reads the job's list from its input, if that is still to do, reusing what the verdict cache knows for
    * a key of `mode`; a list read for a key of the other kind, with reused verdicts, is read again.
+   * `onToSend` is told once, as soon as the list is seen to hold an address for the service.
    */
-  prepare(job: JobRecord, mode: KeyMode, onProgress?: (progress: JobProgress) => void): Promise<JobRecord>;
-  estimate(job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal): Promise<Cost>;
+  prepare(
+    job: JobRecord,
+    mode: KeyMode,
+    onProgress?: (progress: JobProgress) => void,
+    onToSend?: () => void,
+  ): Promise<JobRecord>;
+  estimate(job: JobRecord, client: Parameters<typeof estimateCost>[2], signal?: AbortSignal): Promise<Cost>;
   /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
   run(job: JobRecord, client: ServiceClient, options?: RunOptions): Promise<JobRecord>;
   cancel(job: JobRecord, client: ServiceClient): Promise<void>;
@@ -69,8 +77,8 @@ export type Cleaner = {
   retry(job: JobRecord): number;
   export(job: JobRecord, outDir: string): Promise<ExportResult>;
   /**
-   * The whole sequence for one input file, to `outDir`. The service may still be starting (`ready`): the
-   * list is read meanwhile, and its client is first needed for the cost.
+   * The whole sequence for one input file, to `outDir`. A service on its way is started once the list is
+   * seen to need it (the list is read meanwhile), and never for a list with nothing to send.
    */
   cleanFile(
     service: ServiceClient | ServiceOnItsWay,
@@ -83,8 +91,8 @@ export type Cleaner = {
   settled(): Promise<void>;
 };
 
-/** A service whose kind of key is known and whose client is on its way. */
-export type ServiceOnItsWay = { mode: KeyMode; ready: Promise<ServiceClient> };
+/** A service whose kind of key is known, started when first needed (`start` answers the same client each time). */
+export type ServiceOnItsWay = { mode: KeyMode; start(): Promise<ServiceClient> };
 
 export type CleanerOptions = {
   /** The data folder whose verdict cache lists share (none: no cache, as in tests of other things). */
@@ -176,7 +184,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
     },
 
     /** Reads and pre-checks the list, unless that was done. Nothing is sent. */
-    async prepare(job: JobRecord, mode: KeyMode, onProgress?: (progress: JobProgress) => void): Promise<JobRecord> {
+    async prepare(job, mode, onProgress, onToSend): Promise<JobRecord> {
       const list = store.list(job.id);
       // A demo verdict is never reused for a live key, nor the reverse: read for the other kind, read again;
       // and a list read before the do-not-mail list changed is read against it as it is now.
@@ -201,13 +209,12 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
           : undefined;
       const suppression = options.suppression?.open();
       try {
-        const imported = await importList(
-          store,
-          store.getJob(job.id)!,
-          (rows) => onProgress?.({ phase: 'importing', rows }),
+        const imported = await importList(store, store.getJob(job.id)!, {
+          onProgress: (rows) => onProgress?.({ phase: 'importing', rows }),
           cache,
           suppression,
-        );
+          onToSend,
+        });
         indexes.set(job.id, imported.index);
         return imported.job;
       } finally {
@@ -215,8 +222,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       }
     },
 
-    estimate: (job: JobRecord, client: Pick<ServiceClient, 'getAccount' | 'mode'>, signal?: AbortSignal) =>
-      estimateCost(store, job, client, signal),
+    estimate: (job, client, signal) => estimateCost(store, job, client, signal),
 
     /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
     async run(job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
@@ -247,13 +253,15 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       hooks: CleanHooks = {},
     ): Promise<{ job: JobRecord; exported: ExportResult }> {
       const { mode } = service;
-      // Asked for after the list is read: a service that failed to start meanwhile is told then, not lost.
-      if ('ready' in service) service.ready.catch(() => {});
+      const start = () => ('start' in service ? service.start() : Promise.resolve(service));
+      // Started as soon as the list needs it, while the rest is read. A failed start is told when the
+      // client is asked for after the read, not lost meanwhile.
+      const startEarly = () => void start().catch(() => {});
       let job = await cleaner.jobForInput(request.inputPath, request.settings, request.policy, mode);
       if (job.phase === 'done') hooks.onFinishedJob?.(job);
       else {
         const unread = job;
-        job = await cleaner.prepare(job, mode, hooks.onProgress).catch((error: unknown) => {
+        job = await cleaner.prepare(job, mode, hooks.onProgress, startEarly).catch((error: unknown) => {
           // A list that cannot be read leaves no job behind to resume: the same command works once it is fixed.
           if (unread.phase === 'importing' && unread.rowsTotal === 0 && !hooks.signal?.aborted) {
             indexes.delete(unread.id);
@@ -261,15 +269,15 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
           }
           throw error;
         });
-        const client = 'ready' in service ? await service.ready : service;
-        const cost = await cleaner.estimate(job, client, hooks.signal);
+        // Every address settled before sending (the pre-check, the do-not-mail list, the verdict cache):
+        // nothing is sent, the account is not asked, and a service on its way is never started.
+        const client = needsService(store, job) ? await start() : undefined;
+        const cost = await cleaner.estimate(job, client ?? { mode }, hooks.signal);
         hooks.onCost?.(cost);
         if (!cost.covered) throw new CostNotCovered(cost);
-        job = await cleaner.run(job, client, {
-          signal: hooks.signal,
-          onProgress: hooks.onProgress,
-          pollIntervalMs: hooks.pollIntervalMs,
-        });
+        const runOptions = { signal: hooks.signal, onProgress: hooks.onProgress, pollIntervalMs: hooks.pollIntervalMs };
+        job = client ? await cleaner.run(job, client, runOptions) : endRun(store, job, 0, runOptions);
+        indexes.delete(job.id);
         await hooks.afterChecking?.();
       }
       const exported = await cleaner.export(job, request.outDir);

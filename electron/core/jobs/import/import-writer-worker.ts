@@ -34,8 +34,11 @@ try {
     if (failed) return;
     try {
       const addresses = unpackChunk(chunk);
-      list.appendImport(addresses, chunk.firstRow, chunk.rowIds, lookup?.hitsFor(addresses));
-      post({ stored: chunk.firstId });
+      const hits = lookup?.hitsFor(addresses);
+      list.appendImport(addresses, chunk.firstRow, chunk.rowIds, hits);
+      let toSend = 0;
+      for (let i = 0; i < addresses.length; i += 1) if (addresses[i]!.sendable && !hits?.[i]) toSend += 1;
+      post({ stored: chunk.firstId, toSend });
     } catch (error) {
       failed = true;
       post({ failed: describeFailure(error) });

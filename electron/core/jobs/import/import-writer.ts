@@ -6,7 +6,8 @@ import { packedKeyOf, transferablesOf, type PackedChunk, type SentKeys } from '.
 import { failureError, threadFile, type ThreadFailure } from '../job-threads.ts';
 import type { CacheAsk } from '../../cache/cache-lookup.ts';
 
-export type WriterMessage = { stored: number } | { closed: true } | { failed: ThreadFailure };
+/** `toSend`: the chunk's new addresses that are for the service to check (not pre-settled, not cached). */
+export type WriterMessage = { stored: number; toSend: number } | { closed: true } | { failed: ThreadFailure };
 
 /** Chunks sent and not yet stored before the reader waits: enough to keep both threads busy. */
 const maxInFlight = 4;
@@ -26,8 +27,11 @@ export type ImportWriter = {
   abort(): Promise<void>;
 };
 
-/** Starts the writer for the list at `listPath`; with `cache`, it reuses what the verdict cache knows. */
-export function startImportWriter(listPath: string, cache?: CacheAsk): ImportWriter {
+/**
+ * Starts the writer for the list at `listPath`; with `cache`, it reuses what the verdict cache knows.
+ * `onToSend` is told once, when a stored chunk first holds an address for the service to check.
+ */
+export function startImportWriter(listPath: string, cache?: CacheAsk, onToSend?: () => void): ImportWriter {
   const worker = new Worker(workerUrl, { workerData: { listPath, ...(cache ? { cache } : {}) } });
   const inFlight: SentKeys[] = [];
   let failure: Error | null = null;
@@ -61,6 +65,10 @@ export function startImportWriter(listPath: string, cache?: CacheAsk): ImportWri
       // One worker stores chunks one at a time, so they are stored in the order sent.
       if (message.stored !== inFlight[0]?.firstId) fail(new Error("The import's writer stored chunks out of order."));
       inFlight.shift();
+      if (message.toSend > 0 && onToSend) {
+        onToSend();
+        onToSend = undefined;
+      }
     } else if ('closed' in message) closed = true;
     else fail(failureError(message.failed));
     wake();

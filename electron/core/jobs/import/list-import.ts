@@ -87,14 +87,20 @@ async function rowsOf(store: JobStore, job: JobRecord): Promise<string> {
   return store.rowsPath(store.getJob(job.id)!);
 }
 
+export type ImportOptions = {
+  onProgress?: (rows: number) => void;
+  /** What the verdict cache is asked as the list is stored; none: everything is checked. */
+  cache?: CacheAsk;
+  /** The do-not-mail list (and its version): a new address on it is settled as suppressed, never sent. */
+  suppression?: { matcher: SuppressionMatcher; version: number };
+  /** Told once, as soon as the list is known to hold an address for the service to check. */
+  onToSend?: () => void;
+};
+
 export async function importList(
   store: JobStore,
   job: JobRecord,
-  onProgress: (rows: number) => void = () => {},
-  /** What the verdict cache is asked as the list is stored; none: everything is checked. */
-  cache?: CacheAsk,
-  /** The do-not-mail list (and its version): a new address on it is settled as suppressed, never sent. */
-  suppression?: { matcher: SuppressionMatcher; version: number },
+  { onProgress = () => {}, cache, suppression, onToSend }: ImportOptions = {},
 ): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
   const rowsPath = await rowsOf(store, job);
@@ -114,7 +120,7 @@ export async function importList(
   let rowIds = new Int32Array(rowsPerChunk);
   let filled = 0;
   const packer = createChunkPacker();
-  let writer = startImportWriter(store.listPath(job.id), cache);
+  let writer = startImportWriter(store.listPath(job.id), cache, onToSend);
   // An empty do-not-mail list costs the rows nothing.
   const matcher = suppression?.matcher.empty === false ? suppression.matcher : undefined;
   // The keys not yet stored: this chunk's, then those of chunks still on their way to the store.
@@ -188,7 +194,7 @@ export async function importList(
       packer.clear();
       await writer.close(); // stored, then dropped below: the list is read again from its first row
       list.clear();
-      writer = startImportWriter(store.listPath(job.id), cache);
+      writer = startImportWriter(store.listPath(job.id), cache, onToSend);
       index = createAddressIndex(size / bytesPerRowGuess);
       counts = emptyCounts();
       hash = createHash('sha256');

@@ -1,6 +1,6 @@
 // What checking a job's remaining addresses will cost, told before anything is sent.
 import type { ServiceClient } from '../../client/service-client.ts';
-import type { JobRecord, JobStore } from '../store/index.ts';
+import type { JobRecord, JobStore, ListStore } from '../store/index.ts';
 
 export type Cost = {
   checks: number;
@@ -25,18 +25,33 @@ export class CostNotCovered extends Error {
   }
 }
 
+/** The addresses still to be sent and paid for: none once any part is planned (those were paid as sent). */
+function checksToPay(list: ListStore, job: JobRecord): number {
+  if (list.parts().length > 0) return 0;
+  return Math.max(0, (job.precheck?.toCheck ?? 0) - (list.counters().get('cached') ?? 0));
+}
+
+/**
+ * Whether the job needs a service at all: a list whose every address the pre-check, the do-not-mail list
+ * or the verdict cache settled, and which has no batch to read, is finished without one.
+ */
+export function needsService(store: JobStore, job: JobRecord): boolean {
+  const list = store.list(job.id);
+  return list.parts().length > 0 || checksToPay(list, job) > 0;
+}
+
+/** `client` is asked for the account only when there is something to pay for. */
 export async function estimateCost(
   store: JobStore,
   job: JobRecord,
-  client: Pick<ServiceClient, 'getAccount' | 'mode'>,
+  client: Pick<ServiceClient, 'mode'> & Partial<Pick<ServiceClient, 'getAccount'>>,
   signal?: AbortSignal,
 ): Promise<Cost> {
-  // Once any part is planned, what remains was paid for when it was sent.
   const list = store.list(job.id);
-  const unsent = list.parts().length === 0;
   const cached = list.counters().get('cached') ?? 0;
-  const checks = unsent ? Math.max(0, (job.precheck?.toCheck ?? 0) - cached) : 0;
-  if (client.mode === 'sandbox') return { checks, cached, mode: 'sandbox', covered: true };
+  const checks = checksToPay(list, job);
+  if (client.mode === 'sandbox' || checks === 0) return { checks, cached, mode: client.mode, covered: true };
+  if (!client.getAccount) throw new Error('The cost of checks was asked with no service to ask.');
   const account = await client.getAccount({ signal });
   const available = (account.free_remaining ?? 0) + (account.balance ?? 0);
   const known = account.free_remaining !== undefined || account.balance !== undefined;

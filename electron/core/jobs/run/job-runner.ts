@@ -241,7 +241,16 @@ export async function runJob(
   const [sent, readAll] = await Promise.allSettled([send.catch(stopOnFailure), read.catch(stopOnFailure)]);
   for (const outcome of [sent, readAll]) if (outcome.status === 'rejected') throw firstFailure(stop, outcome.reason);
 
-  // Every verdict is in: the exact count replaces what the batches' status said along the way.
+  return endRun(store, job, total, options);
+}
+
+/**
+ * Ends a run whose every verdict is in: the exact count replaces what the batches' status said along the
+ * way, and the phase follows their statuses. A job with no part (nothing was for a service: `needsService`)
+ * ends here without one.
+ */
+export function endRun(store: JobStore, job: JobRecord, total: number, options: RunOptions = {}): JobRecord {
+  const list = store.list(job.id);
   store.setChecked(job.id, list.checkedCount());
   options.onProgress?.({ phase: 'verifying', checked: list.checkedCount(), total, etaSeconds: 0 });
   const statuses = list

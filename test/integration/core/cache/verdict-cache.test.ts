@@ -175,6 +175,32 @@ describe('the verdict cache', () => {
     expect(reread).toMatchObject({ keyMode: 'live', precheck: { toCheck: 200, cached: 0 } });
   });
 
+  it('asks the service nothing for a list it knows wholly, and starts none that is on its way', async () => {
+    // c.csv's 200 addresses have live verdicts from the test before.
+    const calls = () => [...livePeer.calls.values()].reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    let starts = 0;
+    let cost: Cost | undefined;
+    const { job, exported } = await cleaner.cleanFile(
+      { mode: 'live', start: async () => ((starts += 1), live()) },
+      { inputPath: join(root, 'c.csv'), settings: jobSettings(), policy: { restart: true }, outDir: root },
+      { onCost: (told) => (cost = told) },
+    );
+    expect(starts).toBe(0);
+    expect(calls()).toBe(before);
+    expect(cost).toEqual({ checks: 0, cached: 200, mode: 'live', covered: true });
+    expect(job.phase).toBe('done');
+    expect(exported.summary).toMatchObject({ rows: 200, cached: 200, billed: 0 });
+    const rows = Papa.parse<Record<string, string>>(
+      (await readFile(exported.annotatedPath, 'utf8')).replace(/^\uFEFF/, ''),
+      {
+        header: true,
+        skipEmptyLines: true,
+      },
+    ).data;
+    expect(rows.map((row) => row.sift_source)).toEqual(Array(200).fill('cache'));
+  });
+
   it('keeps no address in clear in its file', async () => {
     await cleaner.settled();
     const files = ['verdict-cache.sqlite', 'verdict-cache.sqlite-wal'].map((name) => join(root, 'data', name));

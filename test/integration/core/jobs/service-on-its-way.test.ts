@@ -38,7 +38,7 @@ describe('a clean with the service still starting', () => {
     const ready = new Promise<ServiceClient>((resolve) => (started = resolve));
     const cleaner = createCleaner(store);
     const cleaning = cleaner.cleanFile(
-      { mode: 'sandbox', ready },
+      { mode: 'sandbox', start: () => ready },
       { inputPath: input, settings: jobSettings(), policy: { restart: true }, outDir: root },
       { onProgress: (progress) => seen.push(progress.phase), pollIntervalMs: 20 },
     );
@@ -55,10 +55,10 @@ describe('a clean with the service still starting', () => {
   it('stops before sending anything when the service never starts, keeping the list read', async () => {
     const before = peer.submissions.size;
     const cleaner = createCleaner(store);
-    const ready = Promise.reject(new Error("Sift's own service could not start: no room"));
+    const start = () => Promise.reject(new Error("Sift's own service could not start: no room"));
     await expect(
       cleaner.cleanFile(
-        { mode: 'sandbox', ready },
+        { mode: 'sandbox', start },
         { inputPath: input, settings: jobSettings(), policy: { restart: true }, outDir: root },
       ),
     ).rejects.toThrow('could not start');

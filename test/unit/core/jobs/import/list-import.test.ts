@@ -1,5 +1,5 @@
 // The import corpus: each spreadsheet export imports right, or gets its clear error with nothing written.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,5 +101,25 @@ describe('importing the corpus', () => {
       message: expect.stringMatching(message),
     });
     expect(listed(job.id)).toEqual({ addresses: [], statuses: [] });
+  });
+});
+
+describe('telling the caller the list needs a service', () => {
+  const told = async (lines: string[]) => {
+    const path = join(dataDir, `told-${lines.length}.csv`);
+    await writeFile(path, `Email\n${lines.join('\n')}\n`);
+    let times = 0;
+    await importList(store, store.createJob(path, 'fp', jobSettings({ column: 'Email' })), {
+      onToSend: () => (times += 1),
+    });
+    return times;
+  };
+
+  it('tells once, however many chunks hold addresses to send', async () => {
+    expect(await told(Array.from({ length: 10_000 }, (_, i) => `valid.${i}@example.com`))).toBe(1);
+  });
+
+  it('never tells for a list the pre-check settles wholly', async () => {
+    expect(await told(['not an address', 'two@@example.com', '', 'x@'])).toBe(0);
   });
 });
