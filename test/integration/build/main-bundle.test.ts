@@ -58,7 +58,7 @@ describe('the main bundle', () => {
       worker.on('error', reject);
     });
     worker.postMessage(chunk, transferablesOf(chunk));
-    expect(await stored).toEqual({ stored: 1 });
+    expect(await stored).toEqual({ stored: 1, toSend: 1 });
     await worker.terminate();
     expect(list.address(1)).toMatchObject({ key: 'ann@example.com', address: 'Ann@example.com' });
     expect([...list.rowChunks()][0]!.addressIds).toEqual(Int32Array.of(1, 0, 1));
