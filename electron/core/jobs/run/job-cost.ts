@@ -40,7 +40,10 @@ export function needsService(store: JobStore, job: JobRecord): boolean {
   return list.parts().length > 0 || checksToPay(list, job) > 0;
 }
 
-/** `client` is asked for the account only when there is something to pay for. */
+/**
+ * With a live key, the account says what is left to pay with (a retry reads it too, with nothing new to
+ * pay). With no service at hand (`needsService` said none is needed), nothing is to be paid.
+ */
 export async function estimateCost(
   store: JobStore,
   job: JobRecord,
@@ -50,8 +53,11 @@ export async function estimateCost(
   const list = store.list(job.id);
   const cached = list.counters().get('cached') ?? 0;
   const checks = checksToPay(list, job);
-  if (client.mode === 'sandbox' || checks === 0) return { checks, cached, mode: client.mode, covered: true };
-  if (!client.getAccount) throw new Error('The cost of checks was asked with no service to ask.');
+  if (client.mode === 'sandbox') return { checks, cached, mode: 'sandbox', covered: true };
+  if (!client.getAccount) {
+    if (checks > 0) throw new Error('The cost of checks was asked with no service to ask.');
+    return { checks, cached, mode: client.mode, covered: true };
+  }
   const account = await client.getAccount({ signal });
   const available = (account.free_remaining ?? 0) + (account.balance ?? 0);
   const known = account.free_remaining !== undefined || account.balance !== undefined;
