@@ -3,7 +3,7 @@
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
 import { createServiceClient, type ServiceClient } from '../core/client/service-client.ts';
-import { startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
+import { ownServiceName, startEmbeddedServiceThread } from '../core/service/embedded-service-thread.ts';
 import { threadedServicePartSize } from '../core/jobs/job-settings.ts';
 import type { ServiceOnItsWay } from '../core/jobs/list-cleaner.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
@@ -33,6 +33,7 @@ export function connect(baseUrl: string | undefined, io: CliIo, dataDir: string)
             baseUrl: embedded.baseUrl,
             apiKey: embedded.apiKey,
             budget: sharedBudgetFor(embedded.apiKey, dataDir),
+            serviceName: ownServiceName,
           }),
         )),
       addressesPerBatch: threadedServicePartSize,

@@ -8,10 +8,11 @@ import { verdictCacheFiles, type CacheMode } from './verdict-cache-store.ts';
 
 const writerUrl = threadFile(import.meta.url, './cache-writer-worker.ts', './cache-writer-worker.js');
 
-/** A service as the cache names it: its API root, without any credentials a URL could carry. */
-function cacheServiceName(serviceUrl: string): string {
-  const { origin, pathname } = new URL(serviceUrl);
-  return `${origin}${pathname}`;
+/** A service as the cache names it: its API root without any credentials a URL could carry, or its name. */
+function cacheServiceName(service: string): string {
+  if (!URL.canParse(service)) return service;
+  const { origin, pathname } = new URL(service);
+  return origin === 'null' ? service : `${origin}${pathname}`;
 }
 
 /** Keeps the verdicts a service gave the list at `listPath`; answers how many were kept. */
@@ -19,7 +20,8 @@ export function rememberVerdicts(request: {
   listPath: string;
   dataDir: string;
   mode: CacheMode;
-  serviceUrl: string;
+  /** The service's name (`ServiceClient.serviceName`). */
+  service: string;
   checkedAt: number;
 }): Promise<number> {
   const job: CacheWriterJob = {
@@ -27,7 +29,7 @@ export function rememberVerdicts(request: {
     dataDir: request.dataDir,
     secret: cacheSecret(verdictCacheFiles(request.dataDir).secret),
     mode: request.mode,
-    service: cacheServiceName(request.serviceUrl),
+    service: cacheServiceName(request.service),
     checkedAt: request.checkedAt,
   };
   return new Promise((resolve, reject) => {

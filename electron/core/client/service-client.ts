@@ -48,6 +48,8 @@ export type ServiceClientOptions = {
   random?: () => number;
   fetch?: typeof fetch;
   budget?: RateBudget;
+  /** What Sift's records call this service (none: its API root); see `ServiceClient.serviceName`. */
+  serviceName?: string;
 };
 
 export type BatchStatus = z.infer<typeof batchStatusSchema> & Partial<BatchObject>;
@@ -66,8 +68,13 @@ export type ServiceClient = {
   mode: KeyMode;
   /** The key as it may be shown: `svc_live_…abcd`. */
   maskedKey: string;
-  /** The service's API root (`{base_url}/v1`): what Sift learns of a service is kept under it, never under a key. */
+  /** The service's API root (`{base_url}/v1`). */
   serviceUrl: string;
+  /**
+   * What Sift learns of the service, and the verdicts it gave, are kept under this name, never under a
+   * key: its API root, or a name that outlives the address (Sift's own service, on a new port each start).
+   */
+  serviceName: string;
   verify(email: string, options?: WriteOptions): Promise<VerifyResult>;
   /** One batch; the caller keeps `idempotencyKey` with its job so a resumed job never creates it twice. */
   createBatch(request: CreateBatchRequest, options?: WriteOptions): Promise<BatchObject>;
@@ -147,8 +154,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const client: ServiceClient = {
     mode,
     maskedKey: keys.masked,
-    /** The service's API root (`{base_url}/v1`): what Sift learns of a service is kept under it, never under a key. */
     serviceUrl: root.href,
+    serviceName: options.serviceName ?? root.href,
 
     verify(email: string, { idempotencyKey, signal }: WriteOptions = {}): Promise<VerifyResult> {
       return run(operations.verify, { json: { email }, idempotencyKey, signal });

@@ -9,6 +9,7 @@ import { sharedBudgetFor } from '../client/rate-budget.ts';
 import { openReachMemory } from '../client/reach-store.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
 import { startEmbeddedService, type EmbeddedService } from '../service/embedded-service.ts';
+import { ownServiceName } from '../service/embedded-service-thread.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { smtpSettings } from '../service/engines/live/smtp-settings.ts';
 import type {
@@ -114,6 +115,7 @@ export function createConnections(deps: ConnectionsDeps): Connections {
               baseUrl: service.baseUrl,
               apiKey,
               budget: sharedBudgetFor(apiKey, deps.dataDir),
+              serviceName: ownServiceName,
             });
           }
           // A `sift clean` on the same data folder shares the key's limits with the app.

@@ -116,7 +116,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       listPath: store.listPath(job.id),
       dataDir: options.cacheDir,
       mode: client.mode,
-      serviceUrl: client.serviceUrl,
+      service: client.serviceName,
       checkedAt: now(),
     }).then(
       () => undefined,
@@ -232,7 +232,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
         store.getJob(job.id)!,
         client,
         indexFor(job),
-        reachOf(store.reach, client.serviceUrl),
+        reachOf(store.reach, client.serviceName),
         options,
       );
       indexes.delete(job.id);

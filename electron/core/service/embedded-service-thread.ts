@@ -5,6 +5,9 @@ import type { ServiceThreadMessage } from './embedded-service-worker.ts';
 
 export type ServiceThread = { baseUrl: string; apiKey: string; close(): Promise<void> };
 
+/** What Sift's records (what a service supports, who gave a cached verdict) call its own service, wherever it listens. */
+export const ownServiceName = 'sift:own-service';
+
 /** Beside this module: its source where Sift runs from source (the CLI always does). */
 const workerUrl = new URL(
   import.meta.url.endsWith('.ts') ? './embedded-service-worker.ts' : './embedded-service-worker.js',

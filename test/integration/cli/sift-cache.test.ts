@@ -4,6 +4,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { runSift } from '../../support/run-sift.ts';
 
@@ -40,6 +41,20 @@ describe('sift cache', () => {
     const fresh = await runSift(['clean', list, '--restart', '--no-cache'], env);
     expect(fresh.stderr).toContain('40 addresses to check');
     expect(fresh.stderr).not.toContain('known from earlier lists');
+    // Three cleans, three starts of Sift's own service on three ports: its records know it by one name.
+    const namesIn = (file: string, query: string) => {
+      const db = new DatabaseSync(join(dir, 'data', file), { readOnly: true });
+      try {
+        return db
+          .prepare(query)
+          .all()
+          .map((row) => Object.values(row)[0]);
+      } finally {
+        db.close();
+      }
+    };
+    expect(namesIn('service-reach.sqlite', 'SELECT service_url FROM reach')).toEqual(['sift:own-service']);
+    expect(namesIn('verdict-cache.sqlite', 'SELECT url FROM services')).toEqual(['sift:own-service']);
 
     for (const [flags, message] of [
       [['--max-age', 'soon'], '--max-age takes a number of days'],
