@@ -77,12 +77,12 @@ const port25States: ReadonlySet<string> = new Set(['open', 'blocked', 'unchecked
 export async function testConnection(
   baseUrl: string,
   apiKey: string,
-  remembered: (serviceUrl: string) => ServiceReach = () => unlearnedReach,
+  remembered: (serviceName: string) => ServiceReach = () => unlearnedReach,
 ): Promise<ConnectionTest> {
   try {
     const client = interactiveClient(baseUrl, apiKey);
     const account = await client.getAccount();
-    const reach = { ...remembered(client.serviceUrl), ...shortcutsOf(account) };
+    const reach = { ...remembered(client.serviceName), ...shortcutsOf(account) };
     return { ok: true, ...factsOf(client, account), supports: describeReach(reach) };
   } catch (error) {
     return { ok: false, ...problemOf(error) };
