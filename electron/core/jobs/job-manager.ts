@@ -10,7 +10,7 @@ import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
-import type { Cost, JobProgress } from './run/index.ts';
+import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
 import { jobSettings, type JobSettings } from './job-settings.ts';
 import {
   appFilesOf,
@@ -236,16 +236,14 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       if (job.phase !== 'canceled' && job.phase !== 'failed') {
         throw new AppError('bad_request', 'Only a canceled or stopped list can be checked again.');
       }
-      const cost = await cleaner.estimate(job, await deps.clients.clientFor(job.service));
+      // What is left to check is paid for when sent: the account must cover it, as far as it says.
       const unchecked = summariseJob(store, job).unverified;
-      if (job.service.kind !== 'embedded' || job.service.mode === 'live') {
-        const available = (cost.freeRemaining ?? 0) + (cost.balance ?? 0);
-        if (cost.mode === 'live' && unchecked > available) {
-          throw new AppError(
-            'bad_request',
-            `Checking the ${unchecked} addresses left needs more credits than the account has.`,
-          );
-        }
+      const cost = await costOfChecks(await deps.clients.clientFor(job.service), unchecked, 0);
+      if (!cost.covered) {
+        throw new AppError(
+          'bad_request',
+          `Checking the ${unchecked} addresses left needs more credits than the account has.`,
+        );
       }
       if (cleaner.retry(job) === 0) throw new AppError('bad_request', 'Every address of this list has its verdict.');
       launch(jobId);

@@ -40,19 +40,26 @@ export function needsService(store: JobStore, job: JobRecord): boolean {
   return list.parts().length > 0 || checksToPay(list, job) > 0;
 }
 
+/** A service to ask the cost of; none (only its kind of key) when `needsService` said none is needed. */
+type CostClient = Pick<ServiceClient, 'mode'> & Partial<Pick<ServiceClient, 'getAccount'>>;
+
+/** What the job's addresses still to send will cost (none once its parts are planned and paid as sent). */
+export function estimateCost(store: JobStore, job: JobRecord, client: CostClient, signal?: AbortSignal): Promise<Cost> {
+  const list = store.list(job.id);
+  return costOfChecks(client, checksToPay(list, job), list.counters().get('cached') ?? 0, signal);
+}
+
 /**
- * With a live key, the account says what is left to pay with (a retry reads it too, with nothing new to
- * pay). With no service at hand (`needsService` said none is needed), nothing is to be paid.
+ * Whether the account can pay for `checks` checks, as far as it says: asked of the service with a live
+ * key. A service that does not say its balance (the spec shows no field of /account) is not taken to have
+ * none.
  */
-export async function estimateCost(
-  store: JobStore,
-  job: JobRecord,
-  client: Pick<ServiceClient, 'mode'> & Partial<Pick<ServiceClient, 'getAccount'>>,
+export async function costOfChecks(
+  client: CostClient,
+  checks: number,
+  cached: number,
   signal?: AbortSignal,
 ): Promise<Cost> {
-  const list = store.list(job.id);
-  const cached = list.counters().get('cached') ?? 0;
-  const checks = checksToPay(list, job);
   if (client.mode === 'sandbox') return { checks, cached, mode: 'sandbox', covered: true };
   if (!client.getAccount) {
     if (checks > 0) throw new Error('The cost of checks was asked with no service to ask.');
