@@ -1,7 +1,7 @@
 // `sift clean` on a 100k-row list (200k in `npm run test:soak`) is killed (SIGKILL) while importing, while
 // creating batches and while reading results; `--resume` then finishes with outputs identical to an
 // uninterrupted run's, and the service saw each address once and billed it once.
-import { copyFile, mkdir, mkdtemp, open, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -67,6 +67,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.kill();
+  // Its lists and job files take a few hundred MB per run: not left behind for every npm test.
+  if (root) await rm(root, { recursive: true, force: true });
 });
 
 /** Where the newest job stands, read from its files as they are on disk (read-only, as a bystander would). */

@@ -4,10 +4,10 @@
 // cleaned within the memory a CSV of the same rows takes (20,000 rows here, a million in the soak).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readXlsxRows } from '../../../electron/core/lists/xlsx-reader.ts';
 import { writeCsvAsXlsx } from '../../../electron/core/lists/xlsx-writer.ts';
 import { writeMarketingList } from '../../bench/marketing-list.ts';
@@ -110,6 +110,8 @@ describe('sift clean on workbooks', () => {
 
   it(`cleans a ${bigRows.toLocaleString('en')}-row workbook within the memory the same rows take as CSV`, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sift-workbook-rss-'));
+    // A list, a workbook and two cleans of them: not left behind for every npm test.
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const csv = join(dir, 'list.csv');
     await writeMarketingList(csv, bigRows);
     const xlsx = join(dir, 'list.xlsx');

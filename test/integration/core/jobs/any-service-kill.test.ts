@@ -1,7 +1,7 @@
 // `sift clean` against a service that follows only the spec (POST /batches, the cursor loop), killed with
 // SIGKILL at random moments and resumed: the outputs are byte for byte those of an uninterrupted run, no
 // address went in two batches, and running the finished list again sends nothing.
-import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -37,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await reference?.close();
   await killed?.close();
+  if (root) await rm(root, { recursive: true, force: true });
 });
 
 const clean = (folder: string, peer: SpecPeer, extra: string[] = []) =>
