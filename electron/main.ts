@@ -14,12 +14,14 @@ import {
   type WebContents,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import electronUpdater from 'electron-updater';
 import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from './core/app/app-runtime.ts';
 import { settingsStorage } from './core/connections/app-settings.ts';
 import { ciphertextsIn, safeStorageVault } from './core/connections/key-vault.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
 import { appSchemePrivileges, registerAppProtocol } from './shell/app-protocol.ts';
+import { setupUpdates, updateFeedConfigured } from './shell/app-updates.ts';
 import { followAppearance } from './shell/appearance.ts';
 import { installDesktopIntegration } from './shell/desktop-integration.ts';
 import { desktopFiles } from './shell/desktop-files.ts';
@@ -74,7 +76,16 @@ export const ready = app
     registerContractHandlers(ipcMain, runtime.dispatch);
     forwardEvents(runtime.events, () => BrowserWindow.getAllWindows().map((window) => window.webContents));
     await followAppearance(nativeTheme, runtime);
-    const desktop = installDesktopIntegration({ app, Menu, dialog, shell, Notification, BrowserWindow }, runtime);
+    // Updates only in an installed build given a feed (SIFT_UPDATE_URL when it was built).
+    const updates = updateFeedConfigured(app.isPackaged, process.resourcesPath)
+      ? setupUpdates({ updater: electronUpdater.autoUpdater, dialog, currentVersion: app.getVersion() })
+      : undefined;
+    const desktop = installDesktopIntegration(
+      { app, Menu, dialog, shell, Notification, BrowserWindow },
+      runtime,
+      console.error,
+      updates,
+    );
     await desktop.refreshMenu();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
@@ -82,5 +93,6 @@ export const ready = app
     // Quitting waits for jobs to pause and this run's keys to be revoked.
     quitAfterClose(app, () => runtime.close());
     createMainWindow();
+    updates?.checkAtStart();
   })
   .catch((error: unknown) => reportStartupFailure(error, { app, dialog }));

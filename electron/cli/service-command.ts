@@ -18,6 +18,7 @@ import { describeTimeLeft } from '../common/durations.ts';
 
 export const serviceUsage = `Usage:
   sift service [--port N] [--data DIR] [--database URL] [--role R] [engine flags]   run the service
+                (--port, or SIFT_PORT; a free port when neither is given)
   sift service keys [--data DIR]                list keys (masked)
   sift service keys create [--live] [--label L]  create a key (shown once)
   sift service keys revoke KEY_ID
@@ -45,7 +46,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     args: argv,
     allowPositionals: true,
     options: {
-      port: { type: 'string', default: '0' },
+      port: { type: 'string', default: process.env.SIFT_PORT || '0' },
       data: { type: 'string' },
       database: { type: 'string' },
       live: { type: 'boolean', default: false },

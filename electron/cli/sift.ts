@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
-// The `sift` command line: clean, verify, cache, suppress, service.
-// Each command's modules load when it runs: a clean need not wait for the service's dashboard to load.
+// The `sift` command line: clean, verify, cache, suppress, service, and with no command (or `app`) the
+// app itself in the default browser. Each command's modules load when it runs: a clean need not wait for
+// the service's dashboard to load.
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import type { CliIo } from './cli-io.ts';
@@ -8,9 +9,29 @@ import type { CliIo } from './cli-io.ts';
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
   // Loaded here, not above: the compiled-module cache is on by then (below), and they bring much of the core.
-  const [{ CliExit }, { UsageError }] = await Promise.all([import('./cli-io.ts'), import('./cli-options.ts')]);
+  const [{ CliExit, exitCodes }, { UsageError }] = await Promise.all([
+    import('./cli-io.ts'),
+    import('./cli-options.ts'),
+  ]);
   const [command, ...rest] = argv;
   try {
+    if (command === '--version' || command === '-v') {
+      const { buildInfo } = await import('../core/own-files.ts');
+      const { version, commit } = buildInfo();
+      io.out(`sift ${version} (${commit})\n`);
+      return 0;
+    }
+    // `sift`, `sift app …`, or the app's own flags alone (`sift --port 8080`).
+    if (command === undefined || command === 'app' || (command.startsWith('--') && command !== '--help')) {
+      const { runWebHost, WebHostStartError } = await import('./web-host-main.ts');
+      try {
+        await runWebHost(command === 'app' ? rest : argv, { openBrowser: true, quittable: true });
+      } catch (error) {
+        if (error instanceof WebHostStartError) throw new CliExit(exitCodes.usage, error.message);
+        throw error;
+      }
+      return 0;
+    }
     if (command === 'clean') return await (await import('./clean-command.ts')).runClean(rest, io);
     if (command === 'verify') return await (await import('./verify-command.ts')).runVerify(rest, io);
     if (command === 'cache') return await (await import('./cache-command.ts')).runCache(rest, io);
@@ -23,7 +44,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const { cleanUsage } = await import('./clean-command.ts');
     throw new UsageError(`${cleanUsage}
-       sift service [--port N] [--data DIR]   (sift service --help for more)`);
+       sift service [--port N] [--data DIR]   (sift service --help for more)
+       sift [app] [--port N] [--data DIR] [--no-open]   the app, in your browser
+       sift --version`);
   } catch (error) {
     if (error instanceof CliExit) {
       if (error.message && error.code !== 130) io.err(`sift: ${error.message}\n`);
@@ -38,7 +61,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-if (import.meta.main) {
+/** Runs `sift` as this process: its arguments, its streams, Ctrl-C, its exit code. */
+export async function runSiftProcess(argv: string[]): Promise<void> {
   // Before a command's modules load: they, and its threads' modules, come from the cache once compiled.
   keepCompiledModules();
   const controller = new AbortController();
@@ -55,5 +79,7 @@ if (import.meta.main) {
     signal: controller.signal,
   };
   // A running service keeps the process alive after main() returns; everything else ends with this code.
-  process.exitCode = await main(process.argv.slice(2), io);
+  process.exitCode = await main(argv, io);
 }
+
+if (import.meta.main) await runSiftProcess(process.argv.slice(2));

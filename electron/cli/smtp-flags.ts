@@ -20,8 +20,8 @@ export const smtpFlagOptions = {
 } as const;
 
 export const smtpFlagsUsage = `Local engine (live keys), see the README:
-  --helo NAME                 name given in EHLO; its DNS should point back at this machine
-  --mail-from ADDRESS         envelope sender of every probe, on a domain you own
+  --helo NAME                 name given in EHLO; its DNS should point back at this machine (or SIFT_HELO)
+  --mail-from ADDRESS         envelope sender of every probe, on a domain you own (or SIFT_MAIL_FROM)
   --resolver HOST[:PORT]      DNS server to ask (repeatable; default: the system's)
   --smtp-port N               mail servers' port (default 25)
   --per-host-rate N           probes per second to one mail host (default 2)
@@ -77,17 +77,20 @@ export function smtpSettingsFromFlags(
   const settings: Partial<SmtpSettings> = {};
   const proxyTexts = [...(values.proxy ?? []), ...(env.SIFT_PROXY ?? '').split(/\s+/).filter(Boolean)];
   if (proxyTexts.length > 0) settings.proxies = proxiesFrom(proxyTexts);
-  if (values.helo !== undefined) {
-    if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(values.helo)) {
-      throw new UsageError(`--helo must be a host name such as mail.example.com, got "${values.helo}".`);
+  // SIFT_HELO and SIFT_MAIL_FROM: the server package's settings file (/etc/sift/sift.env) sets them.
+  const helo = values.helo ?? (env.SIFT_HELO || undefined);
+  const mailFrom = values['mail-from'] ?? (env.SIFT_MAIL_FROM || undefined);
+  if (helo !== undefined) {
+    if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(helo)) {
+      throw new UsageError(`--helo (or SIFT_HELO) must be a host name such as mail.example.com, got "${helo}".`);
     }
-    settings.helo = values.helo;
+    settings.helo = helo;
   }
-  if (values['mail-from'] !== undefined) {
-    if (!checkSyntax(values['mail-from']).ok) {
-      throw new UsageError(`--mail-from must be an email address, got "${values['mail-from']}".`);
+  if (mailFrom !== undefined) {
+    if (!checkSyntax(mailFrom).ok) {
+      throw new UsageError(`--mail-from (or SIFT_MAIL_FROM) must be an email address, got "${mailFrom}".`);
     }
-    settings.mailFrom = values['mail-from'];
+    settings.mailFrom = mailFrom;
   }
   if (values.resolver) settings.resolvers = values.resolver.map(resolverAddress);
   if (values['smtp-port'] !== undefined) {

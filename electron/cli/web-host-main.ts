@@ -1,16 +1,38 @@
-// `npm run web`: Sift's real main-process code behind the loopback web host, for any browser.
-import { readFileSync } from 'node:fs';
+// `npm run web`, and `sift` with no command: Sift's real main-process code behind the loopback web host,
+// for any browser. As the app (`sift` alone, or a double-clicked single executable) it opens the default
+// browser at its link and runs until Ctrl-C, its terminal closes, or the page's own Quit.
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../core/app/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
+import { buildInfo, rendererDir } from '../core/own-files.ts';
+import { openInBrowser } from './open-browser.ts';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
+export type WebHostRun = {
+  /** Open the default browser at the page (the app), unless `--no-open` is given. */
+  openBrowser?: boolean;
+  /** The page may quit the app (it is the app, not a page beside a running terminal command). */
+  quittable?: boolean;
 };
-const defaultRendererDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 
-export async function runWebHost(argv: string[]): Promise<void> {
+/** A start that failed for a reason a person can act on, said in words. */
+export class WebHostStartError extends Error {}
+
+function startFailure(error: unknown, where: { port: number; dataDir: string }): Error {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === 'EADDRINUSE')
+    return new WebHostStartError(
+      `port ${where.port} on 127.0.0.1 is taken (another program, or another Sift, listens on it): ` +
+        'leave --port out to take a free one, or choose another',
+    );
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || /readonly|read-only/i.test(message ?? ''))
+    return new WebHostStartError(
+      `the data folder ${where.dataDir} cannot be written (${code ?? message}): ` +
+        'give a folder you may write with --data DIR or SIFT_DATA_DIR',
+    );
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<void> {
   // Loaded once the compiled-module cache is on, so a second start reads them compiled.
   keepCompiledModules();
   const [{ createAppRuntime }, { startWebHost }, { smtpFlagOptions, smtpSettingsFromFlags }] = await Promise.all([
@@ -23,30 +45,50 @@ export async function runWebHost(argv: string[]): Promise<void> {
     options: {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
-      renderer: { type: 'string', default: defaultRendererDir },
+      renderer: { type: 'string' },
+      'no-open': { type: 'boolean', default: false },
       // The live-check flags of `sift service`, over what Settings says (a resolver, a test's SMTP port).
       ...smtpFlagOptions,
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0..65535, got "${values.port}"`);
+    throw new WebHostStartError(`--port must be 0..65535, got "${values.port}"`);
   const smtp = smtpSettingsFromFlags(values);
+  const dataDir = values.data ?? defaultDataDir();
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopNow());
+  let stopNow = async () => process.exit(0);
   const runtime = await createAppRuntime({
-    dataDir: values.data ?? defaultDataDir(),
-    appVersion: packageJson.version,
+    dataDir,
+    appVersion: buildInfo().version,
     ...(Object.keys(smtp).length > 0 ? { service: { smtp } } : {}),
+    ...(run.quittable ? { quit: () => void stop() } : {}),
+  }).catch((error: unknown) => {
+    throw startFailure(error, { port, dataDir });
   });
-  const host = await startWebHost({ ...runtime, rendererDir: values.renderer, port });
-  console.log(`Sift is running at ${host.url}`);
-  console.log("Open that link in a browser (it carries this run's access token). Press Ctrl-C to stop.");
-  const stop = async () => {
+  const host = await startWebHost({ ...runtime, rendererDir: values.renderer ?? rendererDir(), port }).catch(
+    async (error: unknown) => {
+      await runtime.close();
+      throw startFailure(error, { port, dataDir });
+    },
+  );
+  stopNow = async () => {
+    console.log('Sift is stopping: lists being checked are left to resume at the next start.');
     await host.close();
     await runtime.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  console.log(`Sift is running at ${host.url}`);
+  const opened = run.openBrowser && !values['no-open'] ? await openInBrowser(host.url) : false;
+  console.log(
+    opened
+      ? "It opened in your browser; if it did not, open that link (it carries this run's access token)."
+      : "Open that link in a browser (it carries this run's access token).",
+  );
+  console.log(run.quittable ? 'Press Ctrl-C, or Quit in the app, to stop.' : 'Press Ctrl-C to stop.');
+  // Closing the terminal (SIGHUP) ends it too: nothing is left listening once its window is gone.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop());
 }
 
 if (import.meta.main) {

@@ -67,6 +67,8 @@ export const calls = {
     request: z.strictObject({}),
     result: appInfoSchema,
   },
+  /** Ends the app (only where `app:getInfo` says `canQuit`): every list is left resumable, as on Ctrl-C. */
+  'app:quit': { request: z.strictObject({}), result: z.object({}) },
   'lists:preview': {
     request: listPreviewRequestSchema,
     result: listPreviewSchema,

@@ -38,5 +38,7 @@ export const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
   transport: z.enum(['ipc', 'web']),
+  /** The app may be quit from the page: the single executable's browser app, which runs until it is. */
+  canQuit: z.boolean().optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;

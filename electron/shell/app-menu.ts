@@ -9,6 +9,8 @@ export type MenuActions = {
   open(): void;
   openRecent(jobId: string): void;
   showDataFolder(): void;
+  /** Help ▸ Check for Updates…, in an installed build with an update feed. */
+  checkForUpdates?(): void;
 };
 
 export type MenuOptions = { platform: NodeJS.Platform; appName: string; devTools: boolean };
@@ -52,6 +54,9 @@ export function appMenuTemplate(
     role: 'help',
     submenu: [
       { label: `Show ${options.appName}'s Data Folder`, click: () => actions.showDataFolder() },
+      ...(actions.checkForUpdates
+        ? [{ label: 'Check for Updates…', click: () => actions.checkForUpdates?.() } as const]
+        : []),
       ...(mac ? [] : [{ role: 'about' } as const]),
     ],
   };

@@ -26,7 +26,12 @@ async function call<N extends CallName>(runtime: Runtime, name: N, request: unkn
   return envelope.value as CallResult<N>;
 }
 
-export function installDesktopIntegration(parts: DesktopParts, runtime: Runtime, log = console.error) {
+export function installDesktopIntegration(
+  parts: DesktopParts,
+  runtime: Runtime,
+  log = console.error,
+  updates?: { checkFromMenu(): void },
+) {
   const window = () => parts.BrowserWindow.getFocusedWindow() ?? parts.BrowserWindow.getAllWindows()[0];
   const bringForward = () => {
     const shown = window();
@@ -68,6 +73,7 @@ export function installDesktopIntegration(parts: DesktopParts, runtime: Runtime,
         open: () => void actions.open().catch(log),
         openRecent: actions.openRecent,
         showDataFolder: actions.showDataFolder,
+        ...(updates ? { checkForUpdates: () => updates.checkFromMenu() } : {}),
       },
     );
     parts.Menu.setApplicationMenu(parts.Menu.buildFromTemplate(template));

@@ -4,17 +4,25 @@ const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 
 export type SiftRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-/** Runs the `sift` CLI as a person would, in its own process; bounded by `timeoutMs`. */
+/**
+ * Runs the `sift` CLI as a person would, in its own process; bounded by `timeoutMs`. From the repository's
+ * source, or the single executable at `binary` (with `cwd` its folder to run in).
+ */
 export function runSift(
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs = 120_000,
+  binary?: { path: string; cwd?: string },
 ): Promise<SiftRun> & { child: ReturnType<typeof spawn> } {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, SIFT_API_KEY: undefined, SIFT_BASE_URL: undefined, ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], {
+  const [command, commandArgs] = binary
+    ? [binary.path, args]
+    : [process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args]];
+  const child = spawn(command, commandArgs, {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(binary?.cwd ? { cwd: binary.cwd } : {}),
   });
   let stdout = '';
   let stderr = '';

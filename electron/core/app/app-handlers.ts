@@ -28,6 +28,8 @@ export type AppDeps = {
   connections: Connections;
   checks: SingleChecks;
   exportsDir: string;
+  /** Ends the app when the page asks: only a browser app that runs until quit (the single executable's). */
+  quit?: () => void;
   /** The desktop app's file dialogs; absent in the browser version. */
   desktop?: DesktopFiles;
   emit: Emit;
@@ -56,7 +58,14 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       name: deps.appName,
       version: deps.appVersion,
       transport: context.transport,
+      ...(deps.quit ? { canQuit: true } : {}),
     }),
+    'app:quit': async () => {
+      if (!deps.quit) throw new AppError('bad_request', 'This app is quit from its window or its terminal.');
+      // After the answer is sent: the page hears that it is quitting before the host goes away.
+      setTimeout(deps.quit, 50);
+      return {};
+    },
     'lists:preview': async (request, context) => {
       const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);
       const preview = await previewList(path, request.maxRows, fileName, request.sheet);

@@ -42,6 +42,8 @@ export async function createAppRuntime(options: {
   vault?: KeyVault;
   /** The desktop app's Save dialog and file manager; absent in the browser version. */
   desktop?: DesktopFiles;
+  /** How the page may end the app, where it may (the single executable's browser app). */
+  quit?: () => void;
 }): Promise<AppRuntime> {
   keepHeapNearLive();
   const events = createEventHub();
@@ -73,6 +75,7 @@ export async function createAppRuntime(options: {
     checks: createSingleCheck(connections.clients, settings),
     exportsDir: join(options.dataDir, appJobFolders.exports),
     ...(options.desktop ? { desktop: options.desktop } : {}),
+    ...(options.quit ? { quit: options.quit } : {}),
     emit: events.emit,
   });
   return {

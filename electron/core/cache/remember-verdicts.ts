@@ -1,12 +1,9 @@
 // After a list is checked, its verdicts go into the verdict cache for the next lists: on a thread of its
 // own (cache-writer-worker.ts), so a million addresses keyed and kept never hold up the app or the export.
-import { Worker } from 'node:worker_threads';
-import { threadFile } from '../jobs/job-threads.ts';
+import { startThread } from '../own-files.ts';
 import { cacheSecret } from './cache-keys.ts';
 import type { CacheWriterJob } from './cache-writer-worker.ts';
 import { verdictCacheFiles, type CacheMode } from './verdict-cache-store.ts';
-
-const writerUrl = threadFile(import.meta.url, './cache-writer-worker.ts', './cache-writer-worker.js');
 
 /** A service as the cache names it: its API root without any credentials a URL could carry, or its name. */
 function cacheServiceName(service: string): string {
@@ -34,7 +31,7 @@ export function rememberVerdicts(request: {
   };
   return new Promise((resolve, reject) => {
     // A small young generation: the pages it keys are short-lived, and its memory adds to the export's.
-    const worker = new Worker(writerUrl, {
+    const worker = startThread(import.meta.url, 'cache-writer-worker', {
       workerData: job,
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 },
     });

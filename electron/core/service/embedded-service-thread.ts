@@ -1,6 +1,6 @@
 // Sift's own service on a thread of its own, for `sift clean` with no account: the service takes and
 // checks one part of a list while the client reads the last one, on the machine's other core.
-import { Worker } from 'node:worker_threads';
+import { startThread } from '../own-files.ts';
 import type { ServiceThreadMessage } from './embedded-service-worker.ts';
 
 export type ServiceThread = { baseUrl: string; apiKey: string; close(): Promise<void> };
@@ -8,14 +8,8 @@ export type ServiceThread = { baseUrl: string; apiKey: string; close(): Promise<
 /** What Sift's records (what a service supports, who gave a cached verdict) call its own service, wherever it listens. */
 export const ownServiceName = 'sift:own-service';
 
-/** Beside this module: its source where Sift runs from source (the CLI always does). */
-const workerUrl = new URL(
-  import.meta.url.endsWith('.ts') ? './embedded-service-worker.ts' : './embedded-service-worker.js',
-  import.meta.url,
-);
-
 export async function startEmbeddedServiceThread(appDataDir: string): Promise<ServiceThread> {
-  const worker = new Worker(workerUrl, { workerData: { appDataDir } });
+  const worker = startThread(import.meta.url, 'embedded-service-worker', { workerData: { appDataDir } });
   /** The thread's next word; its end, or an error it threw, counts as one (so nothing waits forever). */
   const next = () =>
     new Promise<ServiceThreadMessage>((resolve) => {

@@ -8,23 +8,29 @@ export type ServiceThreadMessage =
 
 const port = parentPort!;
 const post = (message: ServiceThreadMessage) => port.postMessage(message);
-try {
-  const service = await startEmbeddedService((workerData as { appDataDir: string }).appDataDir);
-  port.on('message', (message: unknown) => {
-    if (message !== 'close') return;
-    void service.close().then(
-      () => {
-        post({ kind: 'closed' });
-        port.close();
-      },
-      (error: unknown) => {
-        post({ kind: 'failed', message: String((error as Error).message ?? error) });
-        port.close();
-      },
-    );
-  });
-  post({ kind: 'ready', baseUrl: service.baseUrl, apiKey: service.apiKey });
-} catch (error) {
-  post({ kind: 'failed', message: String((error as Error).message ?? error) });
-  port.close();
+/** Starts the service and serves the thread that started it (a function, not top-level await: the single
+ * executable runs threads as CommonJS scripts). */
+async function serve() {
+  try {
+    const service = await startEmbeddedService((workerData as { appDataDir: string }).appDataDir);
+    port.on('message', (message: unknown) => {
+      if (message !== 'close') return;
+      void service.close().then(
+        () => {
+          post({ kind: 'closed' });
+          port.close();
+        },
+        (error: unknown) => {
+          post({ kind: 'failed', message: String((error as Error).message ?? error) });
+          port.close();
+        },
+      );
+    });
+    post({ kind: 'ready', baseUrl: service.baseUrl, apiKey: service.apiKey });
+  } catch (error) {
+    post({ kind: 'failed', message: String((error as Error).message ?? error) });
+    port.close();
+  }
 }
+
+void serve();

@@ -3,8 +3,8 @@
 // time, with the verdicts of the addresses each chunk introduces and repeats, a few chunks ahead of the
 // rows being written. Ids were given in order of first appearance, so a row is its address's first
 // exactly when its id is higher than every id before it: no column of the store says which row came first.
-import { Worker } from 'node:worker_threads';
-import { failureError, threadFile } from '../job-threads.ts';
+import { failureError } from '../job-threads.ts';
+import { startThread } from '../../own-files.ts';
 import { verdictFlag, type VerdictColumns } from '../store/list-types.ts';
 import { createVerdictUnpacker, type VerdictChunk } from './verdict-chunks.ts';
 import type { ReaderMessage, ReaderRequest } from './verdict-reader-worker.ts';
@@ -23,8 +23,6 @@ const chunksAhead = 4;
 /** How long the reader has to close its connection before it is terminated. */
 const closeGraceMs = 5_000;
 
-const readerUrl = threadFile(import.meta.url, './verdict-reader-worker.ts', './verdict-reader-worker.js');
-
 /** Each row's verdict, in row order, read a few chunks ahead on a thread of its own. */
 export type RowVerdicts = {
   /** A promise when row `row`'s chunk has not arrived yet (wait for it before `next`); undefined when it has. */
@@ -35,7 +33,7 @@ export type RowVerdicts = {
 };
 
 export function createRowVerdicts(listPath: string): RowVerdicts {
-  const worker = new Worker(readerUrl, { workerData: { listPath } });
+  const worker = startThread(import.meta.url, 'verdict-reader-worker', { workerData: { listPath } });
   const unpacker = createVerdictUnpacker();
   const arrived: VerdictChunk[] = [];
   let ended = false;

@@ -1,9 +1,9 @@
 // Stores an import's chunks on a thread of its own (import-writer-worker.ts), so reading and pre-checking
 // the list (this thread) and writing it to SQLite (that one) run on two cores at once. A few chunks may be
 // in flight; until the worker says a chunk is stored, its keys are answered from the chunk here.
-import { Worker } from 'node:worker_threads';
 import { packedKeyOf, transferablesOf, type PackedChunk, type SentKeys } from './import-chunks.ts';
-import { failureError, threadFile, type ThreadFailure } from '../job-threads.ts';
+import { failureError, type ThreadFailure } from '../job-threads.ts';
+import { startThread } from '../../own-files.ts';
 import type { CacheAsk } from '../../cache/cache-lookup.ts';
 
 /** `toSend`: the chunk's new addresses that are for the service to check (not pre-settled, not cached). */
@@ -13,8 +13,6 @@ export type WriterMessage = { stored: number; toSend: number } | { closed: true 
 const maxInFlight = 4;
 /** How long an abandoned writer has to finish the chunks in flight and close before it is terminated. */
 const abortGraceMs = 10_000;
-
-const workerUrl = threadFile(import.meta.url, './import-writer-worker.ts', './import-writer-worker.js');
 
 export type ImportWriter = {
   /** Sends a chunk; answers a promise to wait for when too many are in flight. */
@@ -32,7 +30,9 @@ export type ImportWriter = {
  * `onToSend` is told once, when a stored chunk first holds an address for the service to check.
  */
 export function startImportWriter(listPath: string, cache?: CacheAsk, onToSend?: () => void): ImportWriter {
-  const worker = new Worker(workerUrl, { workerData: { listPath, ...(cache ? { cache } : {}) } });
+  const worker = startThread(import.meta.url, 'import-writer-worker', {
+    workerData: { listPath, ...(cache ? { cache } : {}) },
+  });
   const inFlight: SentKeys[] = [];
   let failure: Error | null = null;
   let closed = false;

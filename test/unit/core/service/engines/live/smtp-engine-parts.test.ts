@@ -102,8 +102,8 @@ describe('sift service engine flags', () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal({ helo: 'not a name' })).toContain('--helo must be a host name');
-    expect(refusal({ 'mail-from': 'nobody' })).toContain('--mail-from must be an email address');
+    expect(refusal({ helo: 'not a name' })).toContain('--helo (or SIFT_HELO) must be a host name');
+    expect(refusal({ 'mail-from': 'nobody' })).toContain('--mail-from (or SIFT_MAIL_FROM) must be an email address');
     expect(refusal({ resolver: ['dns.google'] })).toContain('--resolver must be an IP address');
     expect(refusal({ resolver: ['127.0.0.1:99999'] })).toContain('--resolver port');
     expect(refusal({ 'smtp-port': '0' })).toContain('--smtp-port must be from 1 to 65535');

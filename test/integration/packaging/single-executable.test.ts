@@ -1,0 +1,164 @@
+// The single executable `npm run dist` builds for this machine, run as a person who downloaded it would:
+// from an empty folder whose PATH has no Node, against the repository's own `sift` on the same lists.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSift } from '../../support/run-sift.ts';
+import { builtSift, type BuiltSift } from '../../support/sift-binary.ts';
+
+let sift: BuiltSift;
+const scratch = mkdtempSync(join(tmpdir(), 'sift-binary-'));
+/** A PATH with nothing on it: no node, no npm. */
+const emptyPath = join(scratch, 'empty-path');
+mkdirSync(emptyPath);
+
+beforeAll(async () => {
+  sift = await builtSift();
+}, 240_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The binary, run from its own empty folder with only an empty PATH and a home of its own. */
+function runBinary(args: string[], cwd: string, env: Record<string, string> = {}) {
+  return runSift(
+    args,
+    {
+      PATH: emptyPath,
+      HOME: join(cwd, 'home'),
+      SIFT_DATA_DIR: join(cwd, 'data'),
+      NODE_COMPILE_CACHE: undefined,
+      NODE_OPTIONS: undefined,
+      ...env,
+    },
+    120_000,
+    {
+      path: sift.executable,
+      cwd,
+    },
+  );
+}
+
+const fixtures = [
+  'test/fixtures/contacts.csv',
+  'test/fixtures/newsletter.csv',
+  ...readdirSync('test/fixtures/import')
+    .filter((name) => /\.(csv|txt)$/.test(name))
+    .map((name) => `test/fixtures/import/${name}`),
+];
+
+/** Every file `sift clean` wrote beside the list, by name, as bytes. */
+function outputsOf(folder: string, list: string): Map<string, Buffer> {
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => name !== list && name !== 'data' && name !== 'home')
+      .map((name) => [name, readFileSync(join(folder, name))]),
+  );
+}
+
+describe('the single executable', () => {
+  it('runs with no Node on the PATH and says its version and commit', async () => {
+    expect(spawnSync('node', ['--version'], { env: { PATH: emptyPath } }).error).toMatchObject({ code: 'ENOENT' });
+    const folder = mkdtempSync(join(scratch, 'version-'));
+    const run = await runBinary(['--version'], folder);
+    expect(run.code).toBe(0);
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(run.stdout.trim()).toMatch(
+      new RegExp(`^sift ${version.replace(/\./g, '\\.')} \\([0-9a-f]{12}(-modified)?\\)$`),
+    );
+  });
+
+  it('cleans the messy fixture lists into files byte-identical to the repository’s own sift clean', async () => {
+    for (const fixture of fixtures) {
+      const name = basename(fixture);
+      const fromRepo = mkdtempSync(join(scratch, 'repo-'));
+      const fromBinary = mkdtempSync(join(scratch, 'binary-'));
+      copyFileSync(fixture, join(fromRepo, name));
+      copyFileSync(fixture, join(fromBinary, name));
+      const repoRun = await runSift(['clean', join(fromRepo, name), '--per-status'], {
+        SIFT_DATA_DIR: join(fromRepo, 'data'),
+      });
+      const binaryRun = await runBinary(['clean', name, '--per-status'], fromBinary);
+      expect(binaryRun.code, `${name}: ${binaryRun.stderr}`).toBe(repoRun.code);
+      expect(binaryRun.stderr.replaceAll(fromBinary, 'DIR')).toBe(repoRun.stderr.replaceAll(fromRepo, 'DIR'));
+      const expected = outputsOf(fromRepo, name);
+      const got = outputsOf(fromBinary, name);
+      expect([...got.keys()].sort(), name).toEqual([...expected.keys()].sort());
+      for (const [file, bytes] of expected) expect(got.get(file)!.equals(bytes), `${name}: ${file}`).toBe(true);
+    }
+  }, 180_000);
+
+  it('cleans a 30,000-row list through its import, service, export and cache threads as the repository does', async () => {
+    const rows = ['email,name'];
+    for (let i = 0; i < 30_000; i += 1)
+      rows.push(`${i % 7 === 0 ? 'info' : `person${i}`}@domain${i % 97}.example.com,Person ${i}`);
+    const text = `${rows.join('\n')}\n`;
+    const fromRepo = mkdtempSync(join(scratch, 'repo-large-'));
+    const fromBinary = mkdtempSync(join(scratch, 'binary-large-'));
+    writeFileSync(join(fromRepo, 'large.csv'), text);
+    writeFileSync(join(fromBinary, 'large.csv'), text);
+    const repoRun = await runSift(['clean', join(fromRepo, 'large.csv')], { SIFT_DATA_DIR: join(fromRepo, 'data') });
+    const binaryRun = await runBinary(['clean', 'large.csv'], fromBinary);
+    expect(binaryRun.code, binaryRun.stderr).toBe(0);
+    expect(repoRun.code).toBe(0);
+    const expected = outputsOf(fromRepo, 'large.csv');
+    const got = outputsOf(fromBinary, 'large.csv');
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [file, bytes] of expected) expect(got.get(file)!.equals(bytes), file).toBe(true);
+    // The cache thread kept every verdict: the same list again is answered from it, nothing sent.
+    const again = await runBinary(['clean', 'large.csv', '--restart', '--json'], fromBinary);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout).summary;
+    // Every verdict but unknown (never kept) comes from the cache; only the unknown ones are asked again.
+    expect(summary.cached).toBe(summary.valid + summary.invalid + summary.catch_all);
+    expect(summary.cached).toBeGreaterThan(20_000);
+  }, 180_000);
+
+  it('runs sift service, which answers GET /v1/account with a key it made', async () => {
+    const folder = mkdtempSync(join(scratch, 'service-'));
+    const made = await runBinary(['service', 'keys', 'create', '--data', join(folder, 'service')], folder);
+    expect(made.code, made.stderr).toBe(0);
+    const key = /(svc_test_\S+|svc_live_\S+)/.exec(made.stdout)![1]!;
+    const child = spawn(sift.executable, ['service', '--port', '0', '--data', join(folder, 'service')], {
+      cwd: folder,
+      env: { PATH: emptyPath, HOME: join(folder, 'home') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const timer = setTimeout(() => reject(new Error(`no base URL in 20 s: ${output}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /service at (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+      });
+      const root = baseUrl.replace(/\/v1\/?$/, '');
+      const response = await fetch(`${root}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ mode: 'sandbox' });
+    } finally {
+      child.kill('SIGINT');
+    }
+  }, 60_000);
+
+  it('comes as an archive that SHA256SUMS verifies, holding the binary, a first-start text and the licences', () => {
+    const check = execFileSync('sha256sum', ['--check', 'SHA256SUMS'], { cwd: sift.outDir }).toString();
+    expect(check.trim()).toBe(`${basename(sift.archive)}: OK`);
+    const listing = execFileSync('tar', ['tzvf', sift.archive]).toString().trim().split('\n');
+    const folder = basename(sift.archive, '.tar.gz');
+    expect(listing.map((line) => line.split(/\s+/).at(-1)).sort()).toEqual(
+      [`${folder}/FIRST-START.txt`, `${folder}/LICENSES.txt`, `${folder}/sift`].sort(),
+    );
+    expect(listing.find((line) => line.endsWith('/sift'))).toMatch(/^-rwxr-xr-x/);
+    const licences = execFileSync('tar', ['xzOf', sift.archive, `${folder}/LICENSES.txt`]).toString();
+    for (const name of ['Node.js 26', 'papaparse', 'react ', 'zod ', 'exceljs ']) expect(licences).toContain(name);
+    const firstStart = execFileSync('tar', ['xzOf', sift.archive, `${folder}/FIRST-START.txt`]).toString();
+    expect(firstStart).toContain('./sift');
+    expect(firstStart).toContain('~/.config/Sift');
+  });
+});
