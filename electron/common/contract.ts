@@ -63,10 +63,7 @@ const baseUrlField = z.string().trim().min(1).max(2048);
 const apiKeyField = z.string().trim().min(1).max(512);
 
 export const calls = {
-  'app:getInfo': {
-    request: z.strictObject({}),
-    result: appInfoSchema,
-  },
+  'app:getInfo': { request: z.strictObject({}), result: appInfoSchema },
   /** Ends the app (only where `app:getInfo` says `canQuit`): every list is left resumable, as on Ctrl-C. */
   'app:quit': { request: z.strictObject({}), result: z.object({}) },
   'lists:preview': {

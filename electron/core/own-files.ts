@@ -5,7 +5,7 @@
 // the binary. Nothing else in the app asks which of these it is.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,12 +94,7 @@ export function rendererDir(env: NodeJS.ProcessEnv = process.env): string {
   try {
     return write(join(defaultCacheDir(env), 'app'));
   } catch {
-    return write(mkdirTemp());
+    // A folder of this run's own (never a shared name another user could have made first).
+    return write(mkdtempSync(join(tmpdir(), 'sift-app-')));
   }
-}
-
-function mkdirTemp(): string {
-  const folder = join(tmpdir(), `sift-app-${process.getuid?.() ?? 'user'}`);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  return folder;
 }

@@ -2,8 +2,9 @@
 // the same file in the same run. Figures and ratios only, no pass or fail: speed goals are read here,
 // never asserted in tests. `npm run bench -- --rows 100000,1000000,10000000` picks the sizes
 // (`--10m` adds ten million to the default 100k and 1M); then the local engine's pacing against mail
-// servers on loopback (`--engine-only` runs just that), and the service's throughput with several
-// worker processes on PostgreSQL (`--workers-only` runs just that).
+// servers on loopback (`--engine-only` runs just that), the service's throughput with several worker
+// processes on PostgreSQL (`--workers-only` runs just that), and the single executable against the
+// repository's sift (`--binary-only` runs just that).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import Papa from 'papaparse';
 import { runEngineBench } from './engine-bench.ts';
 import { runWorkersBench } from './workers-bench.ts';
+import { runBinaryBench } from './binary-bench.ts';
 import { marketingColumns, writeMarketingList } from './marketing-list.ts';
 import { writeCachedRows } from './cached-list.ts';
 
@@ -22,10 +24,11 @@ const { values } = parseArgs({
     '10m': { type: 'boolean', default: false },
     'engine-only': { type: 'boolean', default: false },
     'workers-only': { type: 'boolean', default: false },
+    'binary-only': { type: 'boolean', default: false },
   },
 });
 const sizes =
-  values['engine-only'] || values['workers-only']
+  values['engine-only'] || values['workers-only'] || values['binary-only']
     ? []
     : (values.rows ?? `100000,1000000${values['10m'] ? ',10000000' : ''}`).split(',').map(Number);
 /** `sift` runs with the Node flags its own first line gives (a smaller young generation keeps its memory low). */
@@ -157,7 +160,11 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
+const only = values['engine-only'] || values['workers-only'] || values['binary-only'];
+// The single executable against the repository's sift: starts, and a 1M-row clean (or the largest size asked).
+if (!only || values['binary-only'])
+  await runBinaryBench(sizes.length > 0 ? Math.min(Math.max(...sizes), 1_000_000) : 1_000_000);
 // The local engine against mail servers on loopback (live keys): pacing per host.
-if (!values['workers-only']) await runEngineBench();
+if (!only || values['engine-only']) await runEngineBench();
 // The service for a team: worker processes on PostgreSQL.
-if (!values['engine-only']) await runWorkersBench();
+if (!only || values['workers-only']) await runWorkersBench();

@@ -9,7 +9,7 @@ import * as prettier from 'prettier';
 const root = new URL('../../', import.meta.url).pathname;
 const sources = execFileSync(
   'git',
-  ['ls-files', '--cached', '--others', '--exclude-standard', 'electron', 'renderer'],
+  ['ls-files', '--cached', '--others', '--exclude-standard', 'electron', 'renderer', 'packaging'],
   {
     cwd: root,
     encoding: 'utf8',

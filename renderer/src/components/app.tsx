@@ -16,6 +16,7 @@ import { appActions, useAppStore } from '../stores/app-store.ts';
 import { cleanActions, useCleanStore } from '../stores/clean-store.ts';
 import { go, screenTitles, useNavStore, type Screen } from '../stores/nav-store.ts';
 import { AppNav } from './app-nav.tsx';
+import { QuitButton } from './quit-button.tsx';
 import { ScreenBoundary } from './screen-boundary.tsx';
 import { useAppearance } from './appearance-picker.tsx';
 import './app.css';
@@ -90,6 +91,7 @@ export function App() {
         <h1 className="app-header__name">Sift</h1>
         <AppNav />
         <AccountBadge />
+        <QuitButton />
       </header>
       <main className="app-main">
         <Port25Banner />

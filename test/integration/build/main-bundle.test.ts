@@ -2,7 +2,7 @@
 // reader and the verdict cache's writer threads must be built beside it and work from there. (Electron's binary cannot run here; its
 // Node can.)
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -34,9 +34,12 @@ describe('the main bundle', () => {
       ],
       { cwd: root },
     );
+    // Each thread is started by its name (own-files.ts's startThread), a built file beside the bundle.
     const main = await readFile(join(outDir, 'main.js'), 'utf8');
-    for (const thread of ['import-writer-worker', 'verdict-reader-worker', 'cache-writer-worker'])
-      expect(main).toContain(`./${thread}.js`);
+    for (const thread of ['import-writer-worker', 'verdict-reader-worker', 'cache-writer-worker']) {
+      expect(main).toContain(`startThread(import.meta.url, "${thread}"`);
+      await access(join(outDir, `${thread}.js`));
+    }
 
     const listPath = join(outDir, 'list.sqlite');
     const list = openListStore(listPath);

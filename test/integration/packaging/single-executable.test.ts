@@ -114,6 +114,28 @@ describe('the single executable', () => {
     expect(summary.cached).toBeGreaterThan(20_000);
   }, 180_000);
 
+  it('answers verify, suppress, cache and a bad command as the repository does', async () => {
+    const fromRepo = mkdtempSync(join(scratch, 'repo-commands-'));
+    const fromBinary = mkdtempSync(join(scratch, 'binary-commands-'));
+    for (const args of [
+      ['verify', 'ann@example.com'],
+      ['verify', 'not an address'],
+      ['suppress', 'add', 'ann@example.com', 'spam.example'],
+      ['suppress', 'list'],
+      ['cache', 'stats', '--json'],
+      ['frobnicate'],
+    ]) {
+      const repoRun = await runSift(args, { SIFT_DATA_DIR: join(fromRepo, 'data') });
+      const binaryRun = await runBinary(args, fromBinary);
+      const said = (run: typeof repoRun, folder: string) => ({
+        code: run.code,
+        out: run.stdout.replaceAll(folder, 'DIR'),
+        err: run.stderr.replaceAll(folder, 'DIR'),
+      });
+      expect(said(binaryRun, fromBinary), args.join(' ')).toEqual(said(repoRun, fromRepo));
+    }
+  }, 120_000);
+
   it('runs sift service, which answers GET /v1/account with a key it made', async () => {
     const folder = mkdtempSync(join(scratch, 'service-'));
     const made = await runBinary(['service', 'keys', 'create', '--data', join(folder, 'service')], folder);

@@ -1,0 +1,56 @@
+// The single executable as a person who downloaded it starts it: `sift` alone serves the app (here with
+// --no-open, the browser being the test's), a list dropped on it reaches its results, and the app's own
+// Quit stops the process.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { builtSift } from '../support/sift-binary.ts';
+import { cleanCsv } from './web-host-fixture.ts';
+
+test('the binary serves the app, cleans a dropped list, and Quit stops it', async ({ page }) => {
+  test.setTimeout(300_000);
+  const { executable } = await builtSift();
+  const folder = mkdtempSync(join(tmpdir(), 'sift-e2e-binary-'));
+  const data = join(folder, 'data');
+  mkdirSync(data);
+  writeFileSync(join(data, 'settings.json'), '{"checkingChosen":true}');
+  mkdirSync(join(folder, 'no-node'));
+  const child = spawn(executable, ['--no-open', '--data', data], {
+    cwd: folder,
+    env: { PATH: join(folder, 'no-node'), HOME: folder },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`no link in 20 s: ${output}`)), 20_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+    });
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: 'Drop a CSV list here' })).toBeVisible();
+    await cleanCsv(
+      page,
+      'team.csv',
+      'email,name\nann@example.com,Ann\nbob@example.org,Bob\nbroken@@example.com,Broken\n',
+    );
+    await expect(page.getByTestId('result-status')).toContainText('demo verdicts for 2 addresses from 3 rows');
+    await page.screenshot({ path: 'test-results/screens/binary-results.png', fullPage: true });
+    await page.getByTestId('quit-button').click();
+    await expect(page.getByRole('heading', { name: 'Sift has stopped' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/binary-quit.png' });
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('running'), 10_000))]);
+    expect(code).toBe(0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
