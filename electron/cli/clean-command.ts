@@ -174,6 +174,9 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     }
     if (exit.code === exitCodes.output)
       exit.message += ' The job is kept: run the same command again to write the files.';
+    // The service could not be reached or kept failing: what was sent and read is kept.
+    if (exit.code === exitCodes.service && !(error instanceof CliExit))
+      exit.message += ` What was sent and read is kept: run \`sift clean ${positionals[0]} --resume\` to go on where it stopped (nothing is sent or billed twice).`;
     throw exit;
   } finally {
     await connection?.close();

@@ -9,6 +9,8 @@ export type ProxyAction =
   | { kind: 'forward' }
   /** The service gets the request and answers, but the client's connection is cut before the answer. */
   | { kind: 'forward-then-drop' }
+  /** The service answers; the client gets the headers and the first half of the body, then the connection drops. */
+  | { kind: 'forward-then-cut' }
   | { kind: 'respond'; status: number; headers?: Record<string, string>; body?: string }
   | { kind: 'rewrite'; rewrite(answer: Forwarded): Forwarded }
   /** The path and query sent upstream are replaced. */
@@ -64,6 +66,16 @@ export async function startFaultProxy(
     });
     if (action.kind === 'forward-then-drop') {
       request.socket.destroy();
+      return;
+    }
+    if (action.kind === 'forward-then-cut') {
+      // The whole length announced, half of it sent: the client sees its body end early.
+      const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+      response.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) });
+      // A moment between the half and the cut, so the client has the headers: the body breaks, not the request.
+      response.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)), () =>
+        setTimeout(() => request.socket.destroy(), 50),
+      );
       return;
     }
     const final =

@@ -133,7 +133,10 @@ export function rateLimitedError(call: string): ServiceClientError {
 
 /** A transient failure that lasted through every retry. */
 export type TransientFailure =
-  { kind: 'unreachable'; error: unknown } | { kind: 'timeout'; afterMs: number } | { kind: 'answer'; status: number };
+  | { kind: 'unreachable'; error: unknown }
+  | { kind: 'timeout'; afterMs: number }
+  | { kind: 'cut'; status: number; detail: string }
+  | { kind: 'answer'; status: number };
 
 /** `unavailable`, saying in words what failed (refused, unknown host, timeout, TLS, server errors) and where. */
 export function unavailableError(
@@ -156,6 +159,12 @@ export function unavailableError(
       return new ServiceClientError(
         'unavailable',
         `${call} got no answer from the service at ${where} within ${seconds(failure.afterMs)} s (${tried}).`,
+      );
+    case 'cut':
+      return new ServiceClientError(
+        'unavailable',
+        `${call} got answers from the service at ${where} whose body broke off or was not JSON (${failure.detail}; ${tried}).`,
+        { status: failure.status },
       );
     case 'answer':
       return new ServiceClientError(

@@ -20,6 +20,11 @@ type CallRequest<Path extends PathOf> = (Path extends string ? { id?: undefined 
   body?: () => { body: RequestBody; contentType: string };
   /** Sent on every try of the call; a POST without one gets a fresh key, so its retries are safe too. */
   idempotencyKey?: string;
+  /**
+   * Reads a streamed answer's body (a download) within the try: a body that breaks off is tried again as a
+   * reset is. A failure of the reader's own (a disk that is full) ends the call as it is.
+   */
+  consume?: (response: Response) => Promise<void>;
   signal?: AbortSignal;
 };
 
@@ -39,6 +44,12 @@ export type RequestRunnerSettings = {
   /** The balance after a 402 refused `call`, to say how short the account is; undefined when it cannot be read. */
   balanceAfterRefusal(call: OperationSpec): Promise<number | undefined>;
 };
+
+/** What broke a body off, in words: fetch says only "terminated", its cause says why. */
+function cutDetail(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  return `the connection closed mid-answer${cause ? `: ${cause}` : ''}`;
+}
 
 export function createRequestRunner(settings: RequestRunnerSettings) {
   const { root, apiKey, timeoutMs, clock, budget, decide } = settings;
@@ -99,15 +110,47 @@ export function createRequestRunner(settings: RequestRunnerSettings) {
     };
   }
 
-  async function readJson<S extends z.ZodType>(op: OperationSpec, response: Response, schema: S): Promise<z.infer<S>> {
-    const text = await response.text();
+  /** Null once `consume` has read the whole body; the outcome to retry where the body broke off. */
+  async function consumeBody(
+    op: OperationSpec,
+    response: Response,
+    consume: (response: Response) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<Outcome | null> {
+    try {
+      await consume(response);
+      return null;
+    } catch (error) {
+      // Aborted by the person, or the reader's own failure (a file system call): not the network's.
+      if (signal?.aborted) throw signal.reason;
+      if ((error as { syscall?: unknown }).syscall !== undefined) throw error;
+      return { call: op.name, kind: 'cut', status: response.status, detail: cutDetail(error) };
+    }
+  }
+
+  /**
+   * The answer's JSON in `schema`'s shape; or, where its body broke off (the connection dropped after the
+   * headers came, or what came does not parse), an outcome to retry as a reset is.
+   */
+  async function readJson<S extends z.ZodType>(
+    op: OperationSpec,
+    response: Response,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<{ value: z.infer<S> } | { outcome: Outcome }> {
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      return { outcome: { call: op.name, kind: 'cut', status: response.status, detail: cutDetail(error) } };
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new ServiceClientError('protocol', `${op.name} answered ${response.status} with a body that is not JSON.`, {
-        status: response.status,
-      });
+      const detail = `${text.length.toLocaleString('en')} bytes that are not whole JSON`;
+      return { outcome: { call: op.name, kind: 'cut', status: response.status, detail } };
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
@@ -117,7 +160,7 @@ export function createRequestRunner(settings: RequestRunnerSettings) {
         { status: response.status },
       );
     }
-    return parsed.data;
+    return { value: parsed.data };
   }
 
   return async function run<Path extends PathOf, Schema extends z.ZodType | null>(
@@ -132,11 +175,20 @@ export function createRequestRunner(settings: RequestRunnerSettings) {
     for (;;) {
       await budget.acquire(op.operation, clock, signal);
       const sent = await send(op, url, request, idempotencyKey);
+      let outcome: Outcome;
       if ('response' in sent && sent.response.ok) {
         const { response } = sent;
-        return (op.schema === null ? response : await readJson(op, response, op.schema)) as Answer<Schema>;
-      }
-      const outcome = 'response' in sent ? await failedAnswer(op, sent.response) : sent.outcome;
+        if (op.schema === null) {
+          if (!request.consume) return response as Answer<Schema>;
+          const cut = await consumeBody(op, response, request.consume, signal);
+          if (!cut) return response as Answer<Schema>;
+          outcome = cut;
+        } else {
+          const read = await readJson(op, response, op.schema, signal);
+          if ('value' in read) return read.value as Answer<Schema>;
+          outcome = read.outcome;
+        }
+      } else outcome = 'response' in sent ? await failedAnswer(op, sent.response) : sent.outcome;
       const decision = decide(outcome, tries);
       if (decision.action === 'fail') throw decision.error;
       tries.push(outcome);

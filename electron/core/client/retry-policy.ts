@@ -1,6 +1,6 @@
 // The one place that decides, after a try that did not succeed, whether to try again and after how long.
 // The spec's rules: on 429 wait Retry-After plus jitter of 0–3 s, widening to 6 s then 12 s, at most five
-// tries; transient failures (no connection, a timeout, 5xx) back off with capped exponential jitter and
+// tries; transient failures (no connection, a timeout, an answer cut off, 5xx) back off with capped exponential jitter and
 // end as `unavailable`; every other answer (400, 401, 402, any 4xx) is final at once.
 import { maxTries, retryAfterJitterSeconds } from '../wire/spec.ts';
 import {
@@ -18,6 +18,8 @@ import { isLastingNetworkFailure } from './network-failures.ts';
 export type Outcome = { call: string } & (
   | { kind: 'unreachable'; error: unknown } // fetch threw: refused, reset, unknown host, TLS
   | { kind: 'timeout'; afterMs: number }
+  // An answer whose headers came but whose body ended early or does not parse (a proxy timing out mid-body).
+  | { kind: 'cut'; status: number; detail: string }
   | ({ kind: 'answer'; retryAfter: string | null } & FailedAnswer)
 );
 

@@ -218,15 +218,18 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     /** Streams a finished batch's CSV to `destination`, written under a temporary name and renamed when whole. */
     async downloadCsv(id: string, destination: string, { signal }: CallOptions = {}): Promise<void> {
-      const response = await run(operations.downloadCsv, { id, signal });
       const partial = `${destination}.partial`;
-      try {
-        await pipeline(Readable.fromWeb(response.body! as NodeReadableStream), createWriteStream(partial));
-        await rename(partial, destination);
-      } catch (error) {
-        await rm(partial, { force: true });
-        throw error;
-      }
+      // Read within the call's try, so a download cut off mid-body is fetched again whole.
+      const consume = async (response: Response) => {
+        try {
+          await pipeline(Readable.fromWeb(response.body! as NodeReadableStream), createWriteStream(partial));
+          await rename(partial, destination);
+        } catch (error) {
+          await rm(partial, { force: true });
+          throw error;
+        }
+      };
+      await run(operations.downloadCsv, { id, signal, consume });
     },
 
     cancelBatch(id: string, { idempotencyKey, signal }: WriteOptions = {}): Promise<BatchObject> {

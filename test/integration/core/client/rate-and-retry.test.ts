@@ -277,7 +277,7 @@ describe('errors', () => {
     expect(clock.waits).toEqual([500, 1000, 2000]);
   });
 
-  it('answers a protocol error, naming the call, when the body is not the expected JSON', async () => {
+  it('tries again when an answer is not JSON (a captive portal, a proxy), and says so when it stays that way', async () => {
     const { key } = await service.dashboard.createKey('sandbox', 'html');
     const proxy = await startFaultProxy(service.baseUrl, () => ({
       kind: 'respond',
@@ -286,11 +286,22 @@ describe('errors', () => {
       body: '<html>captive portal</html>',
     }));
     try {
-      const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: key, budget: createRateBudget() });
-      await expect(client.getBatch('bat_1')).rejects.toMatchObject({
-        kind: 'protocol',
-        message: 'GET /batches/{id} answered 200 with a body that is not JSON.',
+      const clock = fakeClock();
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        clock,
+        random: () => 1,
+        maxTransientRetries: 2,
+        budget: createRateBudget(),
       });
+      await expect(client.getBatch('bat_1')).rejects.toMatchObject({
+        kind: 'unavailable',
+        message: expect.stringMatching(
+          /^GET \/batches\/\{id\} got answers from the service at 127\.0\.0\.1:\d+ whose body broke off or was not JSON \(27 bytes that are not whole JSON; tried 3 times\)\.$/,
+        ),
+      });
+      expect(proxy.seen).toHaveLength(3);
     } finally {
       await proxy.close();
     }
@@ -328,6 +339,65 @@ describe('safe retries', () => {
       };
       expect(count.n).toBe(1);
       expect(batch.id).toMatch(/^bat_/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('reads a GET again, and replays a POST under its key, when an answer is cut off mid-body', async () => {
+    const { key } = await service.dashboard.createKey('sandbox', 'cut');
+    const cutOnce = new Set<string>();
+    const proxy = await startFaultProxy(service.baseUrl, (request) => {
+      const route = `${request.method} ${request.url.split('?')[0]}`;
+      if (cutOnce.has(route)) return { kind: 'forward' };
+      cutOnce.add(route);
+      return { kind: 'forward-then-cut' };
+    });
+    try {
+      const clock = fakeClock();
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        clock,
+        random: () => 0,
+        budget: createRateBudget(),
+      });
+      await expect(client.getAccount()).resolves.toMatchObject({ mode: 'sandbox' });
+      const batch = await client.createBatch(
+        { name: 'cut-once', emails: ['valid1@example.com', 'valid2@example.com'] },
+        { idempotencyKey: 'job-8-part-0' },
+      );
+      await expect(client.getBatch(batch.id)).resolves.toMatchObject({ id: batch.id });
+      const posts = proxy.seen.filter((request) => request.method === 'POST');
+      expect(posts.map((request) => request.headers['idempotency-key'])).toEqual(['job-8-part-0', 'job-8-part-0']);
+      expect(proxy.seen).toHaveLength(6);
+      const count = (await service.db.get("SELECT COUNT(*) AS n FROM batches WHERE name = 'cut-once'")) as {
+        n: number;
+      };
+      expect(count.n).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('says in words what failed when every answer is cut off', async () => {
+    const { key } = await service.dashboard.createKey('sandbox', 'always-cut');
+    const proxy = await startFaultProxy(service.baseUrl, () => ({ kind: 'forward-then-cut' }));
+    try {
+      const client = createServiceClient({
+        baseUrl: proxy.baseUrl,
+        apiKey: key,
+        clock: fakeClock(),
+        random: () => 0,
+        maxTransientRetries: 2,
+        budget: createRateBudget(),
+      });
+      await expect(client.getAccount()).rejects.toMatchObject({
+        kind: 'unavailable',
+        message: expect.stringMatching(
+          /^GET \/account got answers .* whose body broke off or was not JSON \(the connection closed mid-answer.*; tried 3 times\)\.$/,
+        ),
+      });
     } finally {
       await proxy.close();
     }
