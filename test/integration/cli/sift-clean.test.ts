@@ -224,7 +224,9 @@ describe('sift clean', () => {
     expect(down.code).toBe(5);
     // What failed, in a sentence, and how to go on: never a bare error name.
     expect(down.stderr).toMatch(/^sift: POST \/batches could not reach the service at 127\.0\.0\.1:1 /m);
-    expect(down.stderr).toContain('contacts.csv --resume` to go on where it stopped (nothing is sent or billed twice).');
+    expect(down.stderr).toContain(
+      'contacts.csv --resume` to go on where it stopped (nothing is sent or billed twice).',
+    );
   }, 120_000);
 
   it('keeps a list without a header row headerless, and names its columns in the annotated file', async () => {
