@@ -44,7 +44,13 @@ test('the binary serves the app, cleans a dropped list, and Quit stops it', asyn
       'email,name\nann@example.com,Ann\nbob@example.org,Bob\nbroken@@example.com,Broken\n',
     );
     await expect(page.getByTestId('result-status')).toContainText('demo verdicts for 2 addresses from 3 rows');
+    // The chart's code is a chunk of its own, loaded when first shown: the binary serves every file of the build.
+    await expect(page.getByTestId('verdict-chart').locator('svg').first()).toBeVisible();
+    await page.waitForTimeout(600); // the bars' entrance, for the screenshot
     await page.screenshot({ path: 'test-results/screens/binary-results.png', fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.getByTestId('quit-button')).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/binary-results-dark.png' });
     await page.getByTestId('quit-button').click();
     await expect(page.getByRole('heading', { name: 'Sift has stopped' })).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/binary-quit.png' });
