@@ -4,9 +4,12 @@
 // digits, as a spreadsheet's cell does; a formula shows the value it had when the file was saved.
 import type ExcelJS from 'exceljs';
 import type Ssf from 'ssf';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 
-const ssf = lazyPackage<typeof Ssf>('ssf');
+const require = createRequire(import.meta.url);
+
+const ssf = lazyPackage<typeof Ssf>(() => require('ssf'));
 
 const msPerDay = 86_400_000;
 /** The serial number of 1970-01-01 in each of Excel's two date systems. */

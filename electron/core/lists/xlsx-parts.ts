@@ -5,9 +5,12 @@
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type unzipper from 'unzipper';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 
-const exceljs = lazyPackage<typeof ExcelJS>('exceljs');
+const require = createRequire(import.meta.url);
+
+const exceljs = lazyPackage<typeof ExcelJS>(() => require('exceljs'));
 const worksheetReader = lazyPackage<
   new (options: {
     workbook: unknown;
@@ -15,8 +18,10 @@ const worksheetReader = lazyPackage<
     iterator: AsyncIterable<unknown>;
     options: unknown;
   }) => AsyncIterable<unknown>
->('exceljs/lib/stream/xlsx/worksheet-reader.js');
-const iterateStream = lazyPackage<(stream: Readable) => AsyncIterable<unknown>>('exceljs/lib/utils/iterate-stream.js');
+>(() => require('exceljs/lib/stream/xlsx/worksheet-reader.js'));
+const iterateStream = lazyPackage<(stream: Readable) => AsyncIterable<unknown>>(() =>
+  require('exceljs/lib/utils/iterate-stream.js'),
+);
 
 /** What exceljs' workbook reader keeps of the parts it parsed (its fields, not a public interface). */
 type ParsedBook = {

@@ -10,12 +10,15 @@
 import { open } from 'node:fs/promises';
 import type ExcelJS from 'exceljs';
 import type Unzipper from 'unzipper';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 import { AppError } from '../../common/app-error.ts';
 import { workbookParts, type WorkbookParts } from './xlsx-parts.ts';
 import { xlsxCellText } from './xlsx-cells.ts';
 
-const unzipper = lazyPackage<typeof Unzipper>('unzipper');
+const require = createRequire(import.meta.url);
+
+const unzipper = lazyPackage<typeof Unzipper>(() => require('unzipper'));
 
 /** A zip file's first bytes: an .xlsx is a zip of XML parts. */
 const zipMagic = [0x50, 0x4b, 0x03, 0x04];

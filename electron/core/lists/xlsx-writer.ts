@@ -7,12 +7,15 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Archiver from 'archiver';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 import { AppError } from '../../common/app-error.ts';
 import { readCsvRows } from './csv-reader.ts';
 import { writeFailure } from './csv-writer.ts';
 
-const archiver = lazyPackage<typeof Archiver>('archiver');
+const require = createRequire(import.meta.url);
+
+const archiver = lazyPackage<typeof Archiver>(() => require('archiver'));
 
 /** A sheet holds at most this many rows, its header among them. */
 const maxSheetRows = 1_048_576;

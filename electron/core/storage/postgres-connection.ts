@@ -3,11 +3,14 @@
 // store's read-then-write is as safe as on SQLite's single writer, and one that loses a race with another
 // process is run again from the top (its work changes nothing outside the database until it returns).
 import type Pg from 'pg';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 import type { SqlConnection, SqlValue } from './sql-connection.ts';
 import { postgresDialect } from './sql-dialect.ts';
 
-const pg = lazyPackage<typeof Pg>('pg');
+const require = createRequire(import.meta.url);
+
+const pg = lazyPackage<typeof Pg>(() => require('pg'));
 
 // Counts, sums and 64-bit keys arrive as numbers: stores take whole keys apart in SQL, never in JS, so
 // every 64-bit value that reaches JS is a count, a seq or a time, all well below 2^53.

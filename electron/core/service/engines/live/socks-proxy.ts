@@ -6,10 +6,13 @@
 // password.
 import { connect, type Socket } from 'node:net';
 import type { SocksClient } from 'socks';
+import { createRequire } from 'node:module';
 import { lazyPackage } from '../../../lazy-package.ts';
 import { SmtpFailure } from './smtp-session.ts';
 
-const socks = lazyPackage<{ SocksClient: typeof SocksClient }>('socks');
+const require = createRequire(import.meta.url);
+
+const socks = lazyPackage<{ SocksClient: typeof SocksClient }>(() => require('socks'));
 
 export type ProxyEndpoint = {
   /** `socks5://host:port`, for messages and budget keys: never the user name or password. */
