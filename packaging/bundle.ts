@@ -2,7 +2,7 @@
 // (threads/<name>.cjs): what the single executable runs. Node's single-executable support runs a CommonJS
 // script whose require() finds only Node's own modules, so every package is taken into the bundle.
 import { builtinModules } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { rolldown, type Plugin } from 'rolldown';
 
 /** The threads Sift starts, by the module name own-files.ts's startThread is given. */
@@ -17,8 +17,8 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:$
 
 /**
  * `createRequire(import.meta.url)` in a module becomes the bundle's own require, so the packages it loads
- * (lazy-package.ts names each one literally) are taken in; and `import.meta.main` is false (the bundle's
- * entry calls what it runs).
+ * (each named in a literal `require(…)`, as every caller of lazyPackage does) are taken in; and
+ * `import.meta.main` is false (the bundle's entry calls what it runs).
  */
 const bundleRequire: Plugin = {
   name: 'sift-bundle-require',
@@ -33,16 +33,8 @@ const bundleRequire: Plugin = {
   },
 };
 
-export type BundleResult = {
-  /** Every file written, by its name under the output folder. */
-  files: string[];
-  /** The packages in node_modules whose code the bundles hold (for their licences). */
-  packages: string[];
-};
-
-export async function bundleSift(root: string, outDir: string): Promise<BundleResult> {
-  const packages = new Set<string>();
-  const files: string[] = [];
+/** Writes sift.cjs and threads/<name>.cjs into `outDir`. */
+export async function bundleSift(root: string, outDir: string): Promise<void> {
   const entries: [string, string][] = [
     ['sift', 'packaging/sea-main.ts'],
     ...Object.entries(threadEntries).map(([name, entry]): [string, string] => [`threads/${name}`, entry]),
@@ -53,26 +45,17 @@ export async function bundleSift(root: string, outDir: string): Promise<BundleRe
       platform: 'node',
       external: nodeBuiltins,
       plugins: [bundleRequire],
-      // pg's native binding is optional and never used: pg loads it only when asked for `pg.native`.
-      ...{ resolve: { conditionNames: ['node', 'require', 'default'] } },
+      // Packages resolved as Node's require() finds them: the bundle is a CommonJS script.
+      resolve: { conditionNames: ['node', 'require', 'default'] },
       logLevel: 'warn',
     });
-    const { output } = await build.write({
+    await build.write({
       file: join(outDir, `${name}.cjs`),
       format: 'cjs',
       codeSplitting: false,
       minify: false,
       sourcemap: false,
     });
-    for (const chunk of output) {
-      if (chunk.type !== 'chunk') continue;
-      for (const id of chunk.moduleIds) {
-        const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(relative(root, id));
-        if (match) packages.add(match[1]!.split(sep).join('/'));
-      }
-    }
     await build.close();
-    files.push(`${name}.cjs`);
   }
-  return { files, packages: [...packages].sort() };
 }

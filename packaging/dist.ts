@@ -3,18 +3,18 @@
 //   --targets linux-x64,win-x64   only these (all four by default)
 //   --no-deb                      no server packages
 // The built renderer (npm run build:renderer) must be there first; `npm run dist` builds it.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { downloadName, writeArchive, writeChecksums } from './archives.ts';
-import { buildInfoOf } from './build-info.ts';
 import { bundleSift } from './bundle.ts';
 import { buildDeb } from './deb.ts';
 import { firstStartText } from './first-start.ts';
 import { licencesText } from './licences.ts';
 import { nodeBinaryFor } from './node-binaries.ts';
 import { buildExecutable } from './single-executable.ts';
+import { buildInfo } from '../electron/core/own-files.ts';
 import { hostTarget, nodeVersion, targetById, targets, type Target } from './targets.ts';
 
 export type DistOptions = {
@@ -28,14 +28,7 @@ export type DistOptions = {
   rendererDir?: string;
 };
 
-export type DistResult = {
-  outDir: string;
-  /** Each target's executable as built (outside its archive), to run in tests. */
-  executables: Map<Target['id'], string>;
-  archives: string[];
-  debs: string[];
-  checksums: string;
-};
+export type DistResult = { outDir: string; archives: string[]; debs: string[] };
 
 export async function buildDownloads(options: DistOptions): Promise<DistResult> {
   const { root } = options;
@@ -55,14 +48,13 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
   mkdirSync(work, { recursive: true });
   mkdirSync(outDir, { recursive: true });
 
-  const build = buildInfoOf(root);
+  const build = buildInfo();
   report(`Sift ${build.version} (${build.commit}) on Node ${nodeVersion}`);
   const bundleDir = join(work, 'bundle');
   await bundleSift(root, bundleDir);
   const hostNode = nodeBinaryFor(root, host);
   if (!hostNode.licence) throw new Error(`Node's package for ${host.id} came without its LICENSE.`);
   const licences = licencesText(root, nodeVersion, hostNode.licence);
-  const executables = new Map<Target['id'], string>();
   const archives: string[] = [];
   const debs: string[] = [];
   for (const target of options.targets) {
@@ -82,7 +74,6 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
       },
       executable,
     );
-    executables.set(target.id, executable);
     const folder = downloadName(build.version, target);
     archives.push(
       await writeArchive(
@@ -104,9 +95,8 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
       report(`  ${target.id}: ${debs.at(-1)!.slice(outDir.length + 1)}`);
     }
   }
-  const checksums = await writeChecksums(outDir, [...archives, ...debs]);
-  writeFileSync(join(work, 'build-info.json'), JSON.stringify(build));
-  return { outDir, executables, archives, debs, checksums };
+  await writeChecksums(outDir, [...archives, ...debs]);
+  return { outDir, archives, debs };
 }
 
 if (import.meta.main) {

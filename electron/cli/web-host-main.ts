@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
-import { buildInfo, rendererDir } from '../core/own-files.ts';
+import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
 
 export type WebHostRun = {
@@ -56,13 +56,11 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
     throw new WebHostStartError(`--port must be 0..65535, got "${values.port}"`);
   const smtp = smtpSettingsFromFlags(values);
   const dataDir = values.data ?? defaultDataDir();
-  let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= stopNow());
-  let stopNow = async () => process.exit(0);
   const runtime = await createAppRuntime({
     dataDir,
-    appVersion: buildInfo().version,
+    appVersion: appVersion(),
     ...(Object.keys(smtp).length > 0 ? { service: { smtp } } : {}),
+    // Called from the page, so only once the host below is up.
     ...(run.quittable ? { quit: () => void stop() } : {}),
   }).catch((error: unknown) => {
     throw startFailure(error, { port, dataDir });
@@ -73,12 +71,14 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
       throw startFailure(error, { port, dataDir });
     },
   );
-  stopNow = async () => {
-    console.log('Sift is stopping: lists being checked are left to resume at the next start.');
-    await host.close();
-    await runtime.close();
-    process.exit(0);
-  };
+  let stopping: Promise<never> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      console.log('Sift is stopping: lists being checked are left to resume at the next start.');
+      await host.close();
+      await runtime.close();
+      process.exit(0);
+    })());
   console.log(`Sift is running at ${host.url}`);
   const opened = run.openBrowser && !values['no-open'] ? await openInBrowser(host.url) : false;
   console.log(

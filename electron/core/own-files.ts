@@ -40,25 +40,36 @@ export function startThread(from: string, name: string, options: WorkerOptions):
 
 export type BuildInfo = { version: string; commit: string };
 
+/** The repository's root, where Sift runs from its source. */
+const sourceRoot = () => fileURLToPath(new URL('../../', import.meta.url));
+
 let buildInfoRead: BuildInfo | undefined;
 
-/** The version, and the commit it was built from (the checkout's, where Sift runs from source). */
+/** The version alone (package.json's, or the build's): what the app shows, with no look at git. */
+export function appVersion(): string {
+  if (inSingleExecutable) return buildInfo().version;
+  return (JSON.parse(readFileSync(join(sourceRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The version, and the commit it was built from: the checkout's where Sift runs from source, marked
+ * `-modified` when its working tree has changes not committed (so a build from such a tree says so too).
+ */
 export function buildInfo(): BuildInfo {
   if (buildInfoRead) return buildInfoRead;
   if (inSingleExecutable) return (buildInfoRead = JSON.parse(seaText(seaAssetNames.buildInfo)) as BuildInfo);
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: sourceRoot(), stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   let commit = 'unknown';
   try {
-    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    commit = head.toString().trim() || commit;
+    commit = git(['rev-parse', '--short=12', 'HEAD']) || commit;
+    if (git(['status', '--porcelain', '--untracked-files=no']) !== '') commit += '-modified';
   } catch {
     // Not a checkout (a copied folder): the version alone says what it is.
   }
-  return (buildInfoRead = { version, commit });
+  return (buildInfoRead = { version: appVersion(), commit });
 }
 
 /**
@@ -68,7 +79,7 @@ export function buildInfo(): BuildInfo {
  * a temporary folder when the cache folder cannot be written.
  */
 export function rendererDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (!inSingleExecutable) return fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
+  if (!inSingleExecutable) return join(sourceRoot(), 'dist', 'renderer');
   const listing = seaText(seaAssetNames.rendererFiles);
   const paths = JSON.parse(listing) as string[];
   const hash = createHash('sha256').update(listing).update(JSON.stringify(buildInfo())).digest('hex').slice(0, 16);

@@ -138,13 +138,9 @@ export function createRequestRunner(settings: RequestRunnerSettings) {
     schema: S,
     signal?: AbortSignal,
   ): Promise<{ value: z.infer<S> } | { outcome: Outcome }> {
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      return { outcome: { call: op.name, kind: 'cut', status: response.status, detail: cutDetail(error) } };
-    }
+    let text = '';
+    const cut = await consumeBody(op, response, async (whole) => void (text = await whole.text()), signal);
+    if (cut) return { outcome: cut };
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInfoOf } from '../../../packaging/build-info.ts';
+import { buildInfo } from '../../../electron/core/own-files.ts';
 import { buildDeb } from '../../../packaging/deb.ts';
 import { licencesText } from '../../../packaging/licences.ts';
 import { nodeBinaryFor } from '../../../packaging/node-binaries.ts';
 import { nodeVersion, targetById } from '../../../packaging/targets.ts';
+import { untilPrinted } from '../../support/printed.ts';
 import { builtSift } from '../../support/sift-binary.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -31,7 +32,7 @@ beforeAll(async () => {
     root,
     target,
     executable,
-    build: buildInfoOf(root),
+    build: buildInfo(),
     licences: licencesText(root, nodeVersion, nodeBinaryFor(root, target).licence!),
     workDir: join(scratch, 'work'),
     outDir: scratch,
@@ -116,24 +117,13 @@ describe('the server package', () => {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const failed = new Promise<never>((_resolve, reject) => child.once('error', reject));
       try {
-        const baseUrl = await Promise.race([
-          failed,
-          new Promise<string>((resolve, reject) => {
-            let output = '';
-            const timer = setTimeout(() => reject(new Error(`no base URL in 20 s: ${output}`)), 20_000);
-            child.stdout.on('data', (chunk: Buffer) => {
-              output += chunk.toString();
-              const match = /service at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-              if (match && output.includes('EHLO')) {
-                clearTimeout(timer);
-                expect(output).toContain('EHLO mail.example.com and MAIL FROM:<verify@example.com>');
-                resolve(match[1]!);
-              }
-            });
-          }),
-        ]);
+        const [, baseUrl, helo, mailFrom] = await untilPrinted(
+          child,
+          /service at (http:\/\/127\.0\.0\.1:\d+)[\s\S]*EHLO (\S+) and MAIL FROM:<([^>]*)>/,
+          'the base URL and the sender',
+        );
+        expect([helo, mailFrom]).toEqual(['mail.example.com', 'verify@example.com']);
         const response = await fetch(`${baseUrl}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
         expect(response.status).toBe(200);
       } finally {
