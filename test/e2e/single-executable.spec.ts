@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { builtSift } from '../support/sift-binary.ts';
-import { cleanCsv } from './web-host-fixture.ts';
+import { untilPrinted } from '../support/printed.ts';
+import { cleanCsv, printedAppLink } from './web-host-fixture.ts';
 
 test('the binary serves the app, cleans a dropped list, and Quit stops it', async ({ page }) => {
   test.setTimeout(300_000);
@@ -24,19 +25,8 @@ test('the binary serves the app, cleans a dropped list, and Quit stops it', asyn
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`no link in 20 s: ${output}`)), 20_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
-    await page.goto(url);
+    const [, url] = await untilPrinted(child, printedAppLink, "the binary's app link");
+    await page.goto(url!);
     await expect(page.getByRole('heading', { name: 'Drop a CSV list here' })).toBeVisible();
     await cleanCsv(
       page,

@@ -5,8 +5,12 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
+import { untilPrinted } from '../support/printed.ts';
 
 const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
+
+/** The link the app prints when it starts, with this run's token. */
+export const printedAppLink = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/;
 
 /**
  * A web host of its own (a test that restarts the app passes the same data folder again). A new data folder
@@ -21,20 +25,8 @@ export async function startHost(
   const child = spawn(process.execPath, [entry, '--data', dataDir, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('web host did not start within 15 s')), 15_000);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`web host exited with ${code}: ${output}`)));
-  });
-  return { url, child, dataDir };
+  const [, url] = await untilPrinted(child, printedAppLink, 'the web host', 15_000);
+  return { url: url!, child, dataDir };
 }
 
 /**

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSift } from '../../support/run-sift.ts';
+import { untilPrinted } from '../../support/printed.ts';
 
 const sift = new URL('../../../electron/cli/sift.ts', import.meta.url).pathname;
 
@@ -23,17 +24,13 @@ describe('sift (the app)', () => {
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let output = '';
-    const url = await new Promise<URL>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no link in 20 s: ${output}`)), 20_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
-        if (match && output.includes('to stop.')) {
-          clearTimeout(timer);
-          resolve(new URL(match[1]!));
-        }
-      });
-    });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [, link] = await untilPrinted(
+      child,
+      /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)[\s\S]*to stop\./,
+      'the link',
+    );
+    const url = new URL(link!);
     expect(output).toContain('Quit in the app');
     const call = (name: string) =>
       fetch(`${url.origin}/api/calls/${name}`, {

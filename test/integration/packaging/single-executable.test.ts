@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSift } from '../../support/run-sift.ts';
+import { untilPrinted } from '../../support/printed.ts';
 import { builtSift, type BuiltSift } from '../../support/sift-binary.ts';
 
 let sift: BuiltSift;
@@ -147,19 +148,8 @@ describe('the single executable', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`no base URL in 20 s: ${output}`)), 20_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /service at (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        });
-      });
-      const root = baseUrl.replace(/\/v1\/?$/, '');
+      const [, baseUrl] = await untilPrinted(child, /service at (http:\/\/127\.0\.0\.1:\d+\S*)/, 'the base URL');
+      const root = baseUrl!.replace(/\/v1\/?$/, '');
       const response = await fetch(`${root}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ mode: 'sandbox' });
