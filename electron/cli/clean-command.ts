@@ -11,6 +11,7 @@ import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import { namedResults } from '../core/wire/spec.ts';
 import { describeCost, describeSummary, progressPrinter } from './clean-report.ts';
+import { describeRefusedSender } from '../core/service/engines/live/sender-refusal.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
@@ -148,6 +149,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     );
     clearLine();
     const s = exported.summary;
+    if (connection.mode === 'live' && s.unknown > 0) await tellRefusedSender(connection, io);
     if (values.json) {
       const report = {
         job: job.id,
@@ -182,4 +184,17 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     await connection?.close();
     store.close();
   }
+}
+
+/**
+ * Live verdicts came back unknown: when the service says mail servers refuse its sending address, that is
+ * why, and the person is told once what to do. Asking is best-effort: a service that does not say is fine.
+ */
+async function tellRefusedSender(connection: Connection, io: CliIo): Promise<void> {
+  const account = await connection
+    .start()
+    .then((client) => client.getAccount())
+    .catch(() => undefined);
+  const told = describeRefusedSender(account?.sender);
+  if (told) io.err(`sift: ${told}\n`);
 }

@@ -15,6 +15,7 @@ import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-f
 import { checkPort25, describePort25 } from '../core/service/engines/live/port25-check.ts';
 import { checkProxies, describeProxyCheck } from '../core/service/engines/live/proxy-check.ts';
 import { describeTimeLeft } from '../common/durations.ts';
+import { watchSender } from './sender-watch.ts';
 
 export const serviceUsage = `Usage:
   sift service [--port N] [--data DIR] [--database URL] [--role R] [engine flags]   run the service
@@ -103,12 +104,14 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
         (error: unknown) => out(`Port ${engine.port}: not checked (${String(error)}).`),
       );
     }
+    const stopWatching = role === 'api' ? () => {} : watchSender(running.db, running.config, out);
     if (dashboard && (await dashboard.listKeys()).length === 0) {
       const { key } = await dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);
     }
     out(`Data: ${where}. Press Ctrl-C to stop.`);
     const stop = async () => {
+      stopWatching();
       await running.close();
       process.exit(0);
     };

@@ -123,6 +123,16 @@ export const accountViewSchema = z.object({
   low: z.boolean().optional(),
   /** Whether the service can reach mail servers on port 25, where it says (Sift's own service does). */
   port25: z.enum(['open', 'blocked', 'unchecked']).optional(),
+  /** Mail servers of several unrelated domains refuse the service's sending address (Sift's own service says). */
+  senderRefused: z
+    .object({
+      refusedBy: z.number().int().optional(),
+      wayOut: z.string().optional(),
+      reply: z.string().optional(),
+      blocklist: z.string().optional(),
+      removalUrl: z.string().optional(),
+    })
+    .optional(),
   problem: z.string().nullable(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

@@ -35,6 +35,8 @@ const reasons: Record<string, string> = {
   dns_failed: 'The domain could not be looked up.',
   suppressed_address: 'On your do-not-mail list: never sent or kept.',
   suppressed_domain: 'Its domain is on your do-not-mail list: never sent or kept.',
+  proxy_refused:
+    'The proxy live checks go out through refused Sift (its password, or port 25), so this was not checked. Not charged.',
   port_25_blocked:
     'Your network blocks connections to mail servers (port 25), so this could not be checked. Not charged.',
 };

@@ -28,6 +28,10 @@ export type HostScript = {
   startTls?: boolean;
   /** More MX names for this same server, as hosted mail gives each customer its own name on shared servers. */
   aliases?: string[];
+  /** Refuses the client itself at every RCPT with this reply (a blocklist hit, as Postfix's RBL checks say it). */
+  refuseClient?: { code: number; text: string };
+  /** Postfix's recipient rate limit: past `max` RCPTs within `perMs` (all clients), 450 4.7.1. */
+  rcptRateLimit?: { max: number; perMs: number };
 };
 export type DomainScript = { mx: string[] } | { a: string } | 'null_mx' | 'nxdomain';
 
@@ -40,6 +44,10 @@ export type HostLog = {
   refused: number;
   /** Each RCPT, with the address of the client that sent it. */
   rcpts: { at: number; address: string; from?: string }[];
+  /** Per connection that sent a RCPT: how many RCPTs were refused or deferred on it. */
+  failedPerConnection: number[];
+  /** How many RCPTs the recipient rate limit turned away. */
+  rateLimited: number;
   commands: string[];
 };
 
@@ -129,7 +137,16 @@ async function listenEverywhere(
     const started: (() => Promise<void>)[] = [];
     try {
       for (const [name, script] of Object.entries(hosts)) {
-        logs[name] = { connections: 0, peakOpen: 0, peakOpenFrom: {}, refused: 0, rcpts: [], commands: [] };
+        logs[name] = {
+          connections: 0,
+          peakOpen: 0,
+          peakOpenFrom: {},
+          refused: 0,
+          rcpts: [],
+          commands: [],
+          failedPerConnection: [],
+          rateLimited: 0,
+        };
         if (script.greeting === 'closed') continue;
         started.push(await startHost(name, script, port, logs[name], now, access));
       }
@@ -188,6 +205,9 @@ async function startHost(
   const firstTried = new Map<string, number>();
   const rcptsOn = new Map<string, number>();
   const open = new Map<string, string>();
+  /** Per session id: its index in `log.failedPerConnection`. */
+  const failedIndex = new Map<string, number>();
+  const recentRcpts: number[] = [];
   const server = new SMTPServer({
     name,
     authOptional: true,
@@ -230,17 +250,25 @@ async function startHost(
         for (const connection of connections) if (connection.id === session.id) connection._socket.destroy();
         return;
       }
+      if (!failedIndex.has(session.id)) failedIndex.set(session.id, log.failedPerConnection.push(0) - 1);
+      const refuse = (error: Error) => {
+        log.failedPerConnection[failedIndex.get(session.id)!]! += 1;
+        callback(error);
+      };
+      if (script.refuseClient) return refuse(rejection(script.refuseClient.code, script.refuseClient.text));
+      if (script.rcptRateLimit) {
+        const { max, perMs } = script.rcptRateLimit;
+        while (recentRcpts.length > 0 && recentRcpts[0]! <= now() - perMs) recentRcpts.shift();
+        if (recentRcpts.length >= max) {
+          log.rateLimited += 1;
+          return refuse(rejection(450, `4.7.1 Error: too many recipients from [${session.remoteAddress}]`));
+        }
+        recentRcpts.push(now());
+      }
       const local = email.slice(0, email.lastIndexOf('@'));
       const mailbox = script.mailboxes?.[local] ?? script.others ?? 'reject';
       if (mailbox === 'accept') return callback();
-      if (mailbox === 'reject') return callback(rejection(550, '5.1.1 No such user here'));
-      if (mailbox === 'full') return callback(rejection(552, '5.2.2 Mailbox full'));
-      if (mailbox === 'policy') return callback(rejection(550, '5.7.1 Client host rejected'));
-      if (mailbox === 'busy') return callback(rejection(421, '4.7.0 Too many connections, slow down'));
-      const first = firstTried.get(email) ?? now();
-      firstTried.set(email, first);
-      if (now() - first >= (script.greylistMs ?? 5 * 60_000)) return callback();
-      callback(rejection(451, '4.7.1 Greylisted, please try again later'));
+      return respond(mailbox, email, refuse, () => callback());
     },
     onClose(session) {
       open.delete(session.id);
@@ -251,6 +279,16 @@ async function startHost(
       stream.on('end', () => callback());
     },
   });
+  function respond(mailbox: MailboxScript, email: string, refuse: (error: Error) => void, accept: () => void) {
+    if (mailbox === 'reject') return refuse(rejection(550, '5.1.1 No such user here'));
+    if (mailbox === 'full') return refuse(rejection(552, '5.2.2 Mailbox full'));
+    if (mailbox === 'policy') return refuse(rejection(550, '5.7.1 Recipient address rejected: Access denied'));
+    if (mailbox === 'busy') return refuse(rejection(421, '4.7.0 Too many connections, slow down'));
+    const first = firstTried.get(email) ?? now();
+    firstTried.set(email, first);
+    if (now() - first >= (script.greylistMs ?? 5 * 60_000)) return accept();
+    refuse(rejection(451, '4.7.1 Greylisted, please try again later'));
+  }
   server.on('error', () => undefined);
   // Behind a firewall, a connection from elsewhere is reset before the server sees it.
   (server as unknown as { server: import('node:net').Server }).server.prependListener('connection', (socket) => {

@@ -13,6 +13,8 @@ export type AccountFacts = {
   balance?: number;
   freeRemaining?: number;
   port25?: 'open' | 'blocked' | 'unchecked';
+  /** Mail servers refuse the service's sending address (Sift's own service says so): what it found. */
+  senderRefused?: { refusedBy?: number; wayOut?: string; reply?: string; blocklist?: string; removalUrl?: string };
 };
 
 /** How Sift will send lists to the service and read their results, in words. */
@@ -64,6 +66,22 @@ function factsOf(client: Pick<ServiceClient, 'mode'>, account: Account): Account
     ...(port25States.has(account.port_25 ?? '')
       ? { port25: account.port_25 as NonNullable<AccountFacts['port25']> }
       : {}),
+    ...senderFacts(account.sender),
+  };
+}
+
+/** Only a service that says `refused` has refused its sender; the details are each optional. */
+function senderFacts(sender: Account['sender']): Pick<AccountFacts, 'senderRefused'> {
+  if (sender?.state !== 'refused') return {};
+  const removalUrl = sender.removal_url && /^https:\/\//.test(sender.removal_url) ? sender.removal_url : undefined;
+  return {
+    senderRefused: {
+      ...(sender.refused_by === undefined ? {} : { refusedBy: sender.refused_by }),
+      ...(sender.way_out ? { wayOut: sender.way_out } : {}),
+      ...(sender.reply ? { reply: sender.reply } : {}),
+      ...(sender.blocklist ? { blocklist: sender.blocklist } : {}),
+      ...(removalUrl ? { removalUrl } : {}),
+    },
   };
 }
 

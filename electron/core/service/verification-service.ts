@@ -21,6 +21,7 @@ import { serviceConfig, type ServiceConfig, type ServiceOverrides } from './serv
 import { createLiveEngine } from './engines/live/live-engine.ts';
 import { smtpSettings, type SmtpSettings } from './engines/live/smtp-settings.ts';
 import { forgetPort25Finding } from './store/port25-store.ts';
+import { forgetSenderRefusals } from './store/sender-refusals-store.ts';
 import { createDeliveryWorker } from './webhook-delivery.ts';
 import { joinService } from './service-presence.ts';
 import type { KeyMode } from '../wire/spec.ts';
@@ -136,6 +137,9 @@ export async function startVerificationService(
       const egress = (settings: SmtpSettings) => settings.proxies.map((proxy) => proxy.label).join(' ');
       // Port 25 found blocked (or open) by another way out says nothing about the new one.
       if (egress(next) !== egress(config.smtp)) await forgetPort25Finding(db);
+      // Servers refused the old sender (its address, name or envelope): the new one is judged afresh.
+      const sender = (settings: SmtpSettings) => `${egress(settings)} ${settings.helo} ${settings.mailFrom}`;
+      if (sender(next) !== sender(config.smtp)) await forgetSenderRefusals(db);
       config.smtp = next;
       await engines.live.reconfigure?.(next);
     },

@@ -114,6 +114,8 @@ export const localEngineReasons = {
   greylisted: 'greylisted',
   hostBusy: 'host_busy',
   blockedByPolicy: 'blocked_by_policy',
+  /** A SOCKS5 proxy refused us (its password, or port 25): the address was not asked, nothing is billed. */
+  proxyRefused: 'proxy_refused',
 } as const;
 
 /**
@@ -139,6 +141,22 @@ export const accountSchema = z.looseObject({
    * `unchecked`), so a client can explain live `unknown` verdicts. Spec: "The method and the response are not shown."
    */
   port_25: z.string().optional(),
+  /**
+   * SIFT'S OWN: whether mail servers refuse the service's own sending address (`refused` once servers of
+   * `refused_by` unrelated domains refused it by policy, `not_refused` otherwise), the way out it was
+   * (`direct` or a proxy's label), the newest such reply, and the blocklist it names with its removal page.
+   * Spec: "The method and the response are not shown."
+   */
+  sender: z
+    .looseObject({
+      state: z.string(),
+      refused_by: z.number().int().optional(),
+      way_out: z.string().optional(),
+      reply: z.string().optional(),
+      blocklist: z.string().optional(),
+      removal_url: z.string().optional(),
+    })
+    .optional(),
   /**
    * SIFT'S OWN: the shortcuts a service offers beside the spec's main path (`files`: POST /files takes a
    * list as raw CSV; `results_csv`: a finished batch downloads as one CSV). A service that says nothing

@@ -10,6 +10,7 @@ import { SuppressionScreen } from '../screens/suppression/suppression-screen.tsx
 import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { Port25Banner } from './port25-banner.tsx';
+import { SenderBanner } from './sender-banner.tsx';
 import { isFinishedPhase } from '../../../electron/common/job-phases.ts';
 import { describePhase } from '../phase-words.ts';
 import { appActions, useAppStore } from '../stores/app-store.ts';
@@ -95,6 +96,7 @@ export function App() {
       </header>
       <main className="app-main">
         <Port25Banner />
+        <SenderBanner />
         {/* Keyed by screen, so moving to another screen starts it with no failure carried over. */}
         <ScreenBoundary key={screen} name={screenTitles[screen]} back={screen === 'clean' ? 'history' : 'clean'}>
           <Current />

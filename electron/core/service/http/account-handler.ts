@@ -1,19 +1,24 @@
 // GET /account: the key's mode, the balance and the free checks left this month, and whether the
-// service can reach mail servers and which shortcuts it offers (Sift's own extras).
+// service can reach mail servers, whether they refuse its sending address, and which shortcuts it offers (Sift's own extras).
 import { accountSchema, shortcutFeatures } from '../../wire/assumptions.ts';
 import { accountState } from '../store/credits-store.ts';
 import { port25Finding } from '../store/port25-store.ts';
+import { senderFinding } from '../store/sender-refusals-store.ts';
+import { senderField } from '../engines/live/sender-refusal.ts';
 import { sendJson } from './error-responses.ts';
 import type { Call, ServiceContext } from './service-context.ts';
 
 export async function account(context: ServiceContext, call: Call): Promise<void> {
-  const state = await accountState(context.db, context.config, context.config.now());
+  const { db, config } = context;
+  const state = await accountState(db, config, config.now());
+  const sender = await senderFinding(db, config.now(), config.smtp.blockedAfterHosts);
   const body = accountSchema.parse({
     mode: call.key.mode,
     balance: state.balance,
     free_remaining: state.freeRemaining,
     key: { label: call.key.label, prefix: call.key.masked },
-    port_25: (await port25Finding(context.db)).state,
+    port_25: (await port25Finding(db)).state,
+    sender: senderField(sender),
     // Both shortcuts are Sift's own: a client that knows them sends a list in one upload and reads it in one download.
     features: [shortcutFeatures.files, shortcutFeatures.resultsCsv],
   });

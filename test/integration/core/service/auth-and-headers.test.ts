@@ -120,6 +120,8 @@ describe('headers on every response', () => {
       key: { label: 'A', prefix: `svc_test_…${keyA.slice(-4)}` },
       // Sift's own extra: whether its live checks can reach mail servers (nothing has been tried yet).
       port_25: 'unchecked',
+      // Sift's own extra: whether mail servers refuse its sending address (none has yet).
+      sender: { state: 'not_refused' },
       // Sift's own extra: the shortcuts it offers beside POST /batches and the cursor loop.
       features: ['files', 'results_csv'],
     });

@@ -1,9 +1,11 @@
 // One conversation about one domain's addresses: the domain's mail hosts in preference order until one
 // answers, then EHLO, STARTTLS when offered, MAIL FROM, a catch-all probe when the domain has none on
-// record, and one RCPT per address, each at its paced time; then RSET and QUIT. Never DATA.
+// record, and one RCPT per address, each at its paced time; then RSET and QUIT. Never DATA. A few failed
+// recipients end a conversation early (the rest wait for the next one): a server counts every refused
+// command against its client, slows it after ten (Postfix's soft limit) and hangs up after twenty.
 import { createHash } from 'node:crypto';
 import type { MailHost } from './mx-lookup.ts';
-import { meaningOf, replyLine } from './smtp-replies.ts';
+import { meaningOf, refusesSender, replyLine } from './smtp-replies.ts';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
 import { connectThroughProxy, proxyFailureNow, type ProxyEndpoint, type ProxyFailure } from './socks-proxy.ts';
 
@@ -26,9 +28,18 @@ export type DomainProbe = {
   tls?: 'none' | 'ok' | 'certificate_not_trusted';
   /** The proxy went away mid-conversation: the addresses not yet answered were not asked (not a try). */
   proxyFailure?: ProxyFailure;
+  /** The server refused us, the sender (a blocklist, our address or name), not an address: its reply. */
+  senderRefused?: string;
 };
 
-export type ProbeSettings = { helo: string; mailFrom: string; port: number; timeoutMs: number };
+export type ProbeSettings = {
+  helo: string;
+  mailFrom: string;
+  port: number;
+  timeoutMs: number;
+  /** Recipients a server may refuse (or defer) on one connection before it is closed. */
+  failedRcptPerConnection: number;
+};
 
 /**
  * A local part no real person has, for the catch-all probe. The same one for a domain every time, so a
@@ -110,7 +121,7 @@ async function converse(
   result: DomainProbe,
   settleAll: (outcome: AddressOutcome) => void,
 ): Promise<void> {
-  const refuse = (reply: SmtpReply) => {
+  const refuse = (reply: SmtpReply, beforeRecipients: boolean) => {
     const meaning = meaningOf(reply);
     if (wantsMessage(reply)) {
       // The session has hung up on it; a server that asks for a message says nothing about anyone.
@@ -126,34 +137,51 @@ async function converse(
     } else {
       // The server will not talk to us at all: nothing is learned about any address.
       result.end = 'ok';
+      if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
       settleAll({ kind: 'verdict', result: 'unknown', reason: 'blocked_by_policy', reply: replyLine(reply) });
     }
   };
-  if (session.banner.code !== 220) return refuse(session.banner);
+  if (session.banner.code !== 220) return refuse(session.banner, true);
   const hello = await session.hello(request.settings.helo);
   result.tls = hello.tls;
-  if (hello.reply.code !== 250) return refuse(hello.reply);
+  if (hello.reply.code !== 250) return refuse(hello.reply, true);
   const from = await session.send(`MAIL FROM:<${request.settings.mailFrom}>`);
-  if (from.code !== 250) return refuse(from);
+  if (from.code !== 250) return refuse(from, true);
 
+  /** Recipients refused or deferred on this connection so far. */
+  let failed = 0;
+  const refusedUs = (reply: SmtpReply) => refusesSender(reply, false);
   if (request.knownCatchAll === undefined) {
     if (!(await request.nextSlot())) return;
     const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
     const meaning = meaningOf(reply);
-    if (wantsMessage(reply)) return refuse(reply);
+    if (wantsMessage(reply) || refusedUs(reply)) return refuse(reply, false);
     if (meaning.kind === 'accepted') result.catchAll = true;
-    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
+    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') {
+      result.catchAll = false;
+      failed += 1;
+    }
     // Deferred or busy: a "valid" cannot be trusted yet, so every address is asked again later.
-    else return refuse(reply);
+    else return refuse(reply, false);
   }
 
   result.end = 'ok';
   for (const address of request.addresses) {
+    // The rest are not asked on this connection (not a try): the next conversation takes them up.
+    if (failed >= request.settings.failedRcptPerConnection) break;
     if (!(await request.nextSlot())) break;
     const reply = await session.send(`RCPT TO:<${address}>`);
     const meaning = meaningOf(reply);
     const line = replyLine(reply);
-    if (meaning.kind === 'busy' || wantsMessage(reply)) return refuse(reply);
+    if (wantsMessage(reply) || refusedUs(reply)) return refuse(reply, false);
+    if (meaning.kind === 'busy') {
+      // A rate reply: this address is asked again after the host's back-off (a try, so a server that
+      // always says so cannot hold a batch for ever); the rest were not asked, and that is not a try.
+      result.end = 'busy';
+      result.outcomes.set(address, { kind: 'retry', reason: 'host_busy', reply: line });
+      return;
+    }
+    if (meaning.kind !== 'accepted') failed += 1;
     if (meaning.kind === 'deferred') {
       result.deferrals += 1;
       result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });

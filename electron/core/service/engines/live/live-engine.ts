@@ -80,7 +80,7 @@ export function createLiveEngine(
     domain: string,
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
-  ): Promise<{ probe: DomainProbe } | { retryAt: number }> {
+  ): Promise<{ probe: DomainProbe; egress: string } | { retryAt: number } | { proxyRefused: ProxyFailure }> {
     // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
     const [smtp, pool] = [settings, proxies];
     const egress = pool.pick(domain, config.now());
@@ -118,12 +118,14 @@ export function createLiveEngine(
         ...via,
       });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
-      return { probe };
+      return { probe, egress: egress.label };
     } catch (error) {
       if (!(error instanceof ProxyFailure)) throw error;
       proxyFailed(error);
-      // No mail server was asked: the addresses wait for another way out, with no try counted.
+      // No mail server was asked: the addresses wait for another way out, with no try counted; when the
+      // only ways out refuse us (a wrong password, no port 25), waiting changes nothing: that is the answer.
       const next = pool.pick(domain, config.now());
+      if ('retryAt' in next && (error.kind === 'auth' || error.kind === 'not_allowed')) return { proxyRefused: error };
       return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
     } finally {
       if (!stopping) {
@@ -163,7 +165,15 @@ export function createLiveEngine(
     );
     if (stopping) return;
     if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
-    await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains);
+    if ('proxyRefused' in answer) {
+      const outcome = {
+        result: 'unknown',
+        reason: localEngineReasons.proxyRefused,
+        reply: answer.proxyRefused.message,
+      };
+      return write(domain, sameVerdict(items, domain, provider, outcome));
+    }
+    await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains, answer.egress);
     const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
     await write(domain, decideProbe(items, answer.probe, context));
   }
@@ -237,8 +247,16 @@ export function createLiveEngine(
       const deadline = config.now() + settings.timeoutMs;
       for (;;) {
         const answer = await converse(asciiDomain, route, [email]);
+        if ('proxyRefused' in answer) {
+          const outcome = {
+            result: 'unknown',
+            reason: localEngineReasons.proxyRefused,
+            reply: answer.proxyRefused.message,
+          };
+          return one(sameVerdict([item], asciiDomain, provider, outcome));
+        }
         if ('probe' in answer) {
-          await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains);
+          await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains, answer.egress);
           const context = {
             domain: asciiDomain,
             provider,

@@ -1,10 +1,12 @@
 // What one conversation teaches beyond its verdicts: whether port 25 is open from here (a failure
-// before any greeting, at enough unrelated hosts, is what a blocked port looks like) and whether the
-// domain accepts every address.
+// before any greeting, at enough unrelated hosts, is what a blocked port looks like), whether the server
+// refused us ourselves (enough unrelated ones doing so is a refused sender), and whether the domain
+// accepts every address.
 import type { SqlConnection } from '../../../storage/sql-connection.ts';
 import { storeCatchAll } from '../../store/mail-domains-store.ts';
 import { notePort25Failure, notePort25Open, port25Finding } from '../../store/port25-store.ts';
 import { makeAllDueNow } from '../../store/probe-queue-store.ts';
+import { noteSenderAccepted, noteSenderRefused } from '../../store/sender-refusals-store.ts';
 import type { DomainProbe } from './domain-prober.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 
@@ -20,6 +22,8 @@ export async function learnFromProbe(
   probe: DomainProbe,
   now: number,
   busyDomains: ReadonlySet<string>,
+  /** The way out the conversation took (`direct` or a proxy's label). */
+  egress: string,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     for (const attempt of probe.attempts) {
@@ -38,7 +42,11 @@ export async function learnFromProbe(
       // Just found blocked: no queued address can be checked, so none waits for its retry to be told so.
       if (before !== 'blocked' && after.state === 'blocked') await makeAllDueNow(tx, now, [...busyDomains]);
     }
-    if (probe.catchAll !== undefined && probe.attempts.some((attempt) => !attempt.failure)) {
+    const answered = probe.attempts.find((attempt) => !attempt.failure);
+    if (answered && probe.senderRefused) {
+      await noteSenderRefused(tx, { domain, host: answered.host, egress, reply: probe.senderRefused, at: now });
+    } else if (answered && probe.end === 'ok') await noteSenderAccepted(tx, domain, egress);
+    if (probe.catchAll !== undefined && answered) {
       await storeCatchAll(tx, domain, probe.catchAll, now + settings.catchAllCacheMs);
     }
   });

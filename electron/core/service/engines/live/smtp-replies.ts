@@ -8,14 +8,16 @@ export type ReplyMeaning =
   | { kind: 'rejected'; reason: 'rejected_email' }
   /** Try again later: greylisting, a full queue, a passing fault. */
   | { kind: 'deferred' }
-  /** 421: the server is closing; the whole host backs off. */
+  /** 421, or a 450 4.7.x rate reply ("too many recipients"): the whole host backs off. */
   | { kind: 'busy' }
   /** A definite answer that does not settle whether the mailbox exists. */
   | { kind: 'unclear'; reason: 'blocked_by_policy' | 'mailbox_full' | 'smtp_error' };
 
 export function meaningOf(reply: SmtpReply): ReplyMeaning {
   const { code, enhanced } = reply;
-  if (code === 421) return { kind: 'busy' };
+  // Postfix's anvil limits say "450 4.7.1 Error: too many recipients from ..."; greylisting says 450 4.2.0
+  // (postgrey) or 451: only the 450 with a policy code asks the whole host to slow down.
+  if (code === 421 || (code === 450 && enhanced?.startsWith('4.7.'))) return { kind: 'busy' };
   if (code === 250 || code === 251) return { kind: 'accepted' };
   if (code >= 400 && code < 500) return { kind: 'deferred' };
   if (code >= 500 && code < 600) {
@@ -26,6 +28,21 @@ export function meaningOf(reply: SmtpReply): ReplyMeaning {
     }
   }
   return { kind: 'unclear', reason: 'smtp_error' };
+}
+
+/**
+ * Whether a refusal is about the sender (this machine's address, its name, a blocklist it is on) rather
+ * than one recipient: what Postfix says for an RBL hit ("Client host [...] blocked using zen.spamhaus.org"),
+ * Microsoft's "5.7.606 Access denied, banned sending IP", and the like.
+ */
+const aboutTheSender =
+  /\b(client host|blocked using|block ?list(ed)?|black ?list(ed)?|banned sending|sending ip|your ip|ip address|spamhaus|spamcop|barracuda|sorbs|reputation|rbl|dnsbl)\b/i;
+
+export function refusesSender(reply: SmtpReply, beforeRecipients: boolean): boolean {
+  if (reply.code < 500 || reply.code >= 600) return false;
+  // Before any recipient was named, a permanent refusal can only be of us.
+  if (beforeRecipients) return true;
+  return Boolean(reply.enhanced?.startsWith('5.7.')) && aboutTheSender.test(reply.text);
 }
 
 /** The reply as a row keeps it: code, enhanced code and text, on one line and not too long. */

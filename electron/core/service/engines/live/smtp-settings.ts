@@ -27,6 +27,12 @@ export type SmtpSettings = {
   connectRetryMs: number;
   /** RCPTs sent on one connection before it is closed and a new one is opened. */
   rcptPerConnection: number;
+  /**
+   * Recipients refused or deferred on one connection before it is closed: servers count every refused
+   * command against a client (Postfix slows it after 10 and hangs up at 20; others sooner), and a client
+   * that keeps guessing addresses on one connection looks like a harvester.
+   */
+  failedRcptPerConnection: number;
   /** How long a 421 or a burst of deferrals keeps a host at half its rate. */
   backoffMs: number;
   /** Distinct mail hosts of unrelated domains that must fail to connect before port 25 counts as blocked. */
@@ -58,6 +64,7 @@ export function smtpSettings(overrides: Partial<SmtpSettings> = {}): SmtpSetting
     greylistRetryMs: [5 * minute, 10 * minute, 20 * minute, 40 * minute],
     connectRetryMs: minute,
     rcptPerConnection: 20,
+    failedRcptPerConnection: 5,
     backoffMs: 5 * minute,
     blockedAfterHosts: 3,
     port25ProbeDomains: ['gmail.com', 'outlook.com', 'yahoo.com'],

@@ -114,7 +114,7 @@ export async function proxyFailureNow(proxy: ProxyEndpoint, timeoutMs: number): 
   }
 }
 
-async function reachProxy(proxy: ProxyEndpoint, timeoutMs: number): Promise<Socket> {
+export async function reachProxy(proxy: ProxyEndpoint, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: proxy.host, port: proxy.port });
     const timer = setTimeout(() => {

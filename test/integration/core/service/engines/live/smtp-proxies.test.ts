@@ -174,6 +174,7 @@ it('names a proxy that cannot be used, and says why', async () => {
 
   const works = await checkProxy(parseProxyUrl(proxy.url), settings);
   expect(describeProxyCheck(works, world.smtpPort)).toBe(
-    `Proxy ${proxy.label}: works (mx.alpha.test answered on port ${world.smtpPort} through it).`,
+    `Proxy ${proxy.label}: works; it answers and took its user name and password, and mx.alpha.test ` +
+      `answered on port ${world.smtpPort} through it.`,
   );
 });
