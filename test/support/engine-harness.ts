@@ -48,15 +48,28 @@ export type Row = {
   smtp_tls?: string;
 };
 
-/** Submits a batch and waits (bounded) for it to end; answers its final status body and every row by address. */
-export async function runBatch(run: EngineRun, emails: string[], timeoutMs = 15_000) {
+/**
+ * Submits a batch and waits (bounded) for it to end; answers its final status body and every row by address.
+ * `onStatus` sees each status body while it runs (polled every `everyMs`).
+ */
+export async function runBatch(
+  run: EngineRun,
+  emails: string[],
+  timeoutMs = 15_000,
+  watch: { onStatus?: (body: Record<string, unknown>) => void; everyMs?: number } = {},
+) {
   const created = await run.api('POST', '/batches', { name: 'engine', emails });
   if (created.status !== 201) throw new Error(`batch refused: ${created.text}`);
   const id = created.body.id as string;
-  const status = await waitFor(async () => {
-    const body = (await run.api('GET', `/batches/${id}`)).body;
-    return body.status !== 'running' && body;
-  }, timeoutMs);
+  const status = await waitFor(
+    async () => {
+      const body = (await run.api('GET', `/batches/${id}`)).body;
+      if (body.status === 'running') watch.onStatus?.(body);
+      return body.status !== 'running' && body;
+    },
+    timeoutMs,
+    watch.everyMs,
+  );
   const rows = (await run.api('GET', `/batches/${id}/results?limit=1000`)).body.data as Row[];
   return { id, status, rows: new Map(rows.map((row) => [row.email, row])) };
 }

@@ -15,7 +15,7 @@ export type HostPacing = {
 type HostRow = { rate: number; next_slot_at: number; backoff_until: number; deferrals: number };
 
 /** Slots are handed out at most this far ahead, so a connection is never held open long waiting for one. */
-const slotHorizonMs = 2000;
+export const slotHorizonMs = 2000;
 /** However often a host complains, it keeps at least this share of the configured rate. */
 const minRateShare = 1 / 16;
 /** This many deferrals in a row from one host count as "slow down", like a 421. */
@@ -32,7 +32,8 @@ async function hostRow(db: SqlConnection, key: string, pacing: HostPacing): Prom
   ))!;
 }
 
-export type Reservation = { opened: true } | { retryAt: number };
+/** `othersOpen`: connections to this budget already open (any process) when this one was given its place. */
+export type Reservation = { opened: true; othersOpen: number } | { retryAt: number };
 
 /** Opens a connection's place in the host's budget for process `owner`, or says when to ask again. */
 export async function reserveHost(
@@ -56,7 +57,7 @@ export async function reserveHost(
        ON CONFLICT (budget_key, owner) DO UPDATE SET open = mail_host_connections.open + 1`,
       [key, owner],
     );
-    return { opened: true };
+    return { opened: true, othersOpen: open ?? 0 };
   });
 }
 
@@ -65,12 +66,7 @@ export async function reserveHost(
  * past (a slot is taken when it is about to be used, so a slow greeting cannot leave a backlog of slots
  * that would then go out in a burst). Undefined when the host's next slot is too far away to wait for.
  */
-export async function takeSlot(
-  db: SqlConnection,
-  key: string,
-  now: number,
-  pacing: HostPacing,
-): Promise<number | undefined> {
+async function takeSlot(db: SqlConnection, key: string, now: number, pacing: HostPacing): Promise<number | undefined> {
   return db.transaction(async (tx) => {
     const row = await hostRow(tx, key, pacing);
     const at = Math.max(now, row.next_slot_at);
@@ -84,12 +80,35 @@ export async function takeSlot(
  * A probe went out now, perhaps later than its slot (timers run late): the next slot is at least one
  * interval after it, so a late probe and an on-time one are never closer together than the rate allows.
  */
-export async function probeSent(db: SqlConnection, key: string, now: number): Promise<void> {
+async function probeSent(db: SqlConnection, key: string, now: number): Promise<void> {
   await db.run(
     `UPDATE mail_hosts SET next_slot_at = CASE WHEN next_slot_at > ? + 1000.0 / rate THEN next_slot_at
      ELSE ? + 1000.0 / rate END WHERE budget_key = ?`,
     [now, now, key],
   );
+}
+
+/**
+ * For one conversation: waits for the host's next slot and marks the probe sent; false when no slot comes
+ * in time (the rest of the conversation's addresses wait for the next) or when the engine is stopping.
+ */
+export function slotWaiter(
+  db: SqlConnection,
+  key: string,
+  pacing: HostPacing,
+  now: () => number,
+  stopping: () => boolean,
+): () => Promise<boolean> {
+  return async () => {
+    if (stopping()) return false;
+    const at = await takeSlot(db, key, now(), pacing);
+    if (at === undefined) return false;
+    const wait = at - now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (stopping()) return false;
+    await probeSent(db, key, now());
+    return true;
+  };
 }
 
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';

@@ -30,6 +30,8 @@ export type DomainProbe = {
   proxyFailure?: ProxyFailure;
   /** The server refused us, the sender (a blocklist, our address or name), not an address: its reply. */
   senderRefused?: string;
+  /** Turned away at the greeting while others of ours were open there: it allows fewer at once. */
+  crowded?: boolean;
 };
 
 export type ProbeSettings = {
@@ -60,6 +62,8 @@ export async function probeDomain(request: {
   nextSlot: () => Promise<boolean>;
   /** The proxy every connection goes through; none: direct. Its own failure (ProxyFailure) is thrown. */
   via?: ProxyEndpoint;
+  /** Our other connections open to this server when this one started. */
+  othersOpen?: number;
 }): Promise<DomainProbe> {
   const result: DomainProbe = {
     outcomes: new Map(),
@@ -127,6 +131,12 @@ async function converse(
       // The session has hung up on it; a server that asks for a message says nothing about anyone.
       result.end = 'failed';
       settleAll({ kind: 'verdict', result: 'unknown', reason: 'smtp_error', reply: replyLine(reply) });
+    } else if (reply === session.banner && meaning.kind === 'busy' && (request.othersOpen ?? 0) > 0) {
+      // Turned away at the greeting while another of our connections was open there: the server allows
+      // fewer at once than we tried (Exim's smtp_accept_max_per_host, say). Nobody was asked: not a try,
+      // and not a complaint about the pace.
+      result.end = 'failed';
+      result.crowded = true;
     } else if (meaning.kind === 'busy') {
       result.end = 'busy';
       settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply) });
@@ -150,19 +160,23 @@ async function converse(
 
   /** Recipients refused or deferred on this connection so far. */
   let failed = 0;
+  /** The catch-all probe was deferred (greylisting): an acceptance now cannot be told from a catch-all's. */
+  let probeDeferred = false;
   const refusedUs = (reply: SmtpReply) => refusesSender(reply, false);
   if (request.knownCatchAll === undefined) {
     if (!(await request.nextSlot())) return;
     const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
     const meaning = meaningOf(reply);
-    if (wantsMessage(reply) || refusedUs(reply)) return refuse(reply, false);
+    if (wantsMessage(reply) || refusedUs(reply) || meaning.kind === 'busy') return refuse(reply, false);
     if (meaning.kind === 'accepted') result.catchAll = true;
-    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') {
-      result.catchAll = false;
-      failed += 1;
+    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
+    else {
+      // Greylisted: each address is still asked now, so the server's clock starts for it too and the
+      // retry it asks for settles it in one go; an acceptance waits for that retry.
+      probeDeferred = true;
+      result.deferrals += 1;
     }
-    // Deferred or busy: a "valid" cannot be trusted yet, so every address is asked again later.
-    else return refuse(reply, false);
+    if (meaning.kind !== 'accepted') failed += 1;
   }
 
   result.end = 'ok';
@@ -185,6 +199,8 @@ async function converse(
     if (meaning.kind === 'deferred') {
       result.deferrals += 1;
       result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });
+    } else if (meaning.kind === 'accepted' && probeDeferred) {
+      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });
     } else if (meaning.kind === 'accepted') {
       result.outcomes.set(
         address,
@@ -198,6 +214,6 @@ async function converse(
       result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     }
   }
-  if (result.deferrals > 0 && result.deferrals === result.outcomes.size) result.end = 'deferred';
+  if (result.deferrals > 0 && result.deferrals >= result.outcomes.size) result.end = 'deferred';
   await session.send('RSET').catch(() => undefined);
 }

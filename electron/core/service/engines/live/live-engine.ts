@@ -8,7 +8,7 @@ import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
 import { ProbeError, type VerificationEngine } from '../engine.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
-import { capHostRates, probeSent, releaseHost, reserveHost, takeSlot } from '../../store/mail-hosts-store.ts';
+import { capHostRates, releaseHost, reserveHost, slotWaiter } from '../../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../../store/port25-store.ts';
 import {
   dueDomains,
@@ -25,8 +25,16 @@ import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
 import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
 import { createProxyPool, egressLabels } from './proxy-pool.ts';
 import { estimateCache, estimatePace } from './pace-estimate.ts';
+import { createConnectionLimits } from './connection-limits.ts';
 import { ProxyFailure } from './socks-proxy.ts';
-import { decideProbe, rcptAddress, retryOrGiveUp, sameVerdict, type Decisions } from './probe-outcomes.ts';
+import {
+  decideProbe,
+  proxyRefusedOutcome,
+  rcptAddress,
+  retryOrGiveUp,
+  sameVerdict,
+  type Decisions,
+} from './probe-outcomes.ts';
 
 export type LiveEngine = VerificationEngine & {
   /** Starts conversations for due work; answers how many it started. */
@@ -62,9 +70,9 @@ export function createLiveEngine(
   let stopping = false;
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
   const estimates = estimateCache(estimateEveryMs);
-  /** Started at once; `runQueue` and `verify` wait for it before they touch the store. */
+  const limits = createConnectionLimits();
+  /** Started at once; `runQueue` and `verify` wait for it (its failure is theirs, not an unhandled one). */
   let ready = capHostRates(db, settings);
-  // Its failure is reported to whichever of them waits for it, not as an unhandled rejection.
   ready.catch(() => undefined);
 
   async function routeOf(domain: string): Promise<MailRoute> {
@@ -88,18 +96,10 @@ export function createLiveEngine(
     // The budget of the first host, which is the one asked unless it cannot be reached.
     const key = budgetKeyOf(route.hosts[0]!, egress.label);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
-    const reservation = await reserveHost(db, key, owner, config.now(), smtp);
+    const allowed = limits.allowed(key, smtp.perHostConcurrency, config.now());
+    const reservation = await reserveHost(db, key, owner, config.now(), { ...smtp, perHostConcurrency: allowed });
     if ('retryAt' in reservation) return reservation;
-    const nextSlot = async () => {
-      if (stopping) return false;
-      const at = await takeSlot(db, key, config.now(), smtp);
-      if (at === undefined) return false;
-      const wait = at - config.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (stopping) return false;
-      await probeSent(db, key, config.now());
-      return true;
-    };
+    const nextSlot = slotWaiter(db, key, smtp, config.now, () => stopping);
     let probe: DomainProbe | undefined;
     const proxyFailed = (failure: ProxyFailure) => {
       if (egress.via && pool.failed(egress.via, config.now())) {
@@ -115,9 +115,11 @@ export function createLiveEngine(
         knownCatchAll,
         settings: smtp,
         nextSlot,
+        othersOpen: reservation.othersOpen,
         ...via,
       });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
+      if (probe.crowded) limits.crowded(key, reservation.othersOpen, config.now());
       return { probe, egress: egress.label };
     } catch (error) {
       if (!(error instanceof ProxyFailure)) throw error;
@@ -166,12 +168,7 @@ export function createLiveEngine(
     if (stopping) return;
     if ('retryAt' in answer) return write(domain, { verdicts: [], retries: [] }, answer.retryAt);
     if ('proxyRefused' in answer) {
-      const outcome = {
-        result: 'unknown',
-        reason: localEngineReasons.proxyRefused,
-        reply: answer.proxyRefused.message,
-      };
-      return write(domain, sameVerdict(items, domain, provider, outcome));
+      return write(domain, sameVerdict(items, domain, provider, proxyRefusedOutcome(answer.proxyRefused)));
     }
     await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains, answer.egress);
     const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
@@ -248,28 +245,15 @@ export function createLiveEngine(
       for (;;) {
         const answer = await converse(asciiDomain, route, [email]);
         if ('proxyRefused' in answer) {
-          const outcome = {
-            result: 'unknown',
-            reason: localEngineReasons.proxyRefused,
-            reply: answer.proxyRefused.message,
-          };
-          return one(sameVerdict([item], asciiDomain, provider, outcome));
+          return one(sameVerdict([item], asciiDomain, provider, proxyRefusedOutcome(answer.proxyRefused)));
         }
         if ('probe' in answer) {
           await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains, answer.egress);
-          const context = {
-            domain: asciiDomain,
-            provider,
-            settings,
-            now: config.now(),
-            port25: (await port25Finding(db)).state,
-          };
+          const port25 = (await port25Finding(db)).state;
+          const context = { domain: asciiDomain, provider, settings, now: config.now() };
           // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
           return one(
-            decideProbe([item], answer.probe, {
-              ...context,
-              port25: context.port25 === 'unchecked' ? 'open' : context.port25,
-            }),
+            decideProbe([item], answer.probe, { ...context, port25: port25 === 'unchecked' ? 'open' : port25 }),
           );
         }
         if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');

@@ -6,7 +6,7 @@
 // connections, whichever is longer. Said as an estimate; it follows the pace as the pace changes.
 import type { SqlConnection } from '../../../storage/sql-connection.ts';
 import { cachedRoutes, knownCatchAlls } from '../../store/mail-domains-store.ts';
-import { hostPaces } from '../../store/mail-hosts-store.ts';
+import { hostPaces, slotHorizonMs } from '../../store/mail-hosts-store.ts';
 import { queuedLoads, type DomainLoad } from '../../store/probe-queue-store.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
@@ -39,8 +39,13 @@ export function estimateFromLoads(
   let slowest: { seconds: number; name: string; pending: number } | undefined;
   let allSeconds = 0;
   for (const { pace, probes, mine, waitUntil } of budgets.values()) {
-    const start = Math.max(0, pace.nextSlotAt - now) / 1000;
-    const seconds = start + Math.max(probes / pace.rate, (waitUntil - now) / 1000);
+    // Slots are handed out at most slotHorizonMs ahead, to probes under way whose addresses are still
+    // queued: a next slot that near overlaps them. One further off is a pause (a back-off) before them.
+    const gap = Math.max(0, pace.nextSlotAt - now) / 1000;
+    // N probes at a rate take N - 1 intervals from the first slot.
+    const work = Math.max(0, probes - 1) / pace.rate;
+    const paced = gap * 1000 > slotHorizonMs ? gap + work : Math.max(gap, work);
+    const seconds = Math.max(paced, (waitUntil - now) / 1000);
     allSeconds += seconds;
     if (mine > 0 && (!slowest || seconds > slowest.seconds)) slowest = { seconds, name: pace.name, pending: mine };
   }
@@ -95,13 +100,17 @@ export async function estimatePace(
 
 /**
  * Status is asked often: each batch's estimate is worked out at most once per `everyMs`, and the last one
- * given meanwhile. A batch with none yet (not queued until the engine's next round) is asked again.
+ * given meanwhile, less the time since it was made (so it counts down, not in steps). A batch with none
+ * yet (not queued until the engine's next round) is asked again.
  */
 export function estimateCache(everyMs: number) {
   const kept = new Map<number, { at: number; estimate: PaceEstimate }>();
   return async (rowKey: number, now: number, work: () => Promise<PaceEstimate | undefined>) => {
     const cached = kept.get(rowKey);
-    if (cached && now - cached.at < everyMs) return cached.estimate;
+    if (cached && now - cached.at < everyMs) {
+      const secondsLeft = Math.max(0, Math.ceil(cached.estimate.secondsLeft - (now - cached.at) / 1000));
+      return { ...cached.estimate, secondsLeft };
+    }
     const estimate = await work();
     if (estimate) kept.set(rowKey, { at: now, estimate });
     if (kept.size > 100) kept.delete(kept.keys().next().value!);

@@ -46,6 +46,13 @@ function verdictOf(email: string, domain: string, provider: MailboxProvider, out
   };
 }
 
+/** The only ways out refused us (a wrong password, no port 25): nobody was asked, nothing is billed. */
+export const proxyRefusedOutcome = (failure: Error) => ({
+  result: 'unknown',
+  reason: localEngineReasons.proxyRefused,
+  reply: failure.message,
+});
+
 /** Every address gets the same verdict (a domain with no mail, a blocked port). */
 export function sameVerdict(
   work: readonly QueuedAddress[],

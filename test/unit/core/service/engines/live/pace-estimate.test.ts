@@ -37,14 +37,22 @@ describe('the politeness bound', () => {
 
   it('doubles when a server halves its pace, and waits out a server that asked for a pause', () => {
     const halved = { ...paces['shop.test']!, rate: 1, nextSlotAt: now + 60_000 };
-    expect(estimateFromLoads([load('shop.test', 100)], () => halved, 20, now)).toMatchObject({ secondsLeft: 160 });
+    // A minute's pause, then 100 probes at one a second: the last goes 99 s after the first.
+    expect(estimateFromLoads([load('shop.test', 100)], () => halved, 20, now)).toMatchObject({ secondsLeft: 159 });
+  });
+
+  it('does not count twice the slots already given to probes under way', () => {
+    // Slots are handed out at most 2 s ahead: a next slot 1.5 s away belongs to the probes being asked now.
+    const busy = { ...paces['shop.test']!, rate: 2, nextSlotAt: now + 1500 };
+    expect(estimateFromLoads([load('shop.test', 3)], () => busy, 20, now)).toMatchObject({ secondsLeft: 2 });
   });
 
   it('is never less than the whole queue over the connections, nor than a greylisting wait', () => {
     const many = Array.from({ length: 40 }, (_, i) => load(`d${i}.test`, 10, i === 0 ? 10 : 0));
     const own = (domain: string): BudgetPace => ({ key: domain, name: domain, rate: 1, nextSlotAt: 0 });
-    // 40 servers of 10 s each over 20 connections: 20 s, though the batch's own server needs 10.
-    expect(estimateFromLoads(many, own, 20, now)?.secondsLeft).toBe(20);
+    // 40 servers of 9 s each (10 probes a second apart) over 20 connections: 18 s, though the batch's
+    // own server needs 9.
+    expect(estimateFromLoads(many, own, 20, now)?.secondsLeft).toBe(18);
     expect(estimateFromLoads([load('g.test', 1, 1, now + 600_000)], own, 20, now)?.secondsLeft).toBe(600);
   });
 

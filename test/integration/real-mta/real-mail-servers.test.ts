@@ -1,0 +1,271 @@
+// Live checks against the mail servers the internet runs, from Debian's packages, each on its own
+// loopback address, with the project's DNS test server saying which serves which domain: Postfix
+// (mailboxes, unknown users, a catch-all domain, STARTTLS with a self-signed certificate, postgrey,
+// a recipient rate limit, sites refusing our client by policy), Exim (one connection at a time per
+// client; a site refusing us at connect) and OpenSMTPD. Their own logs say how the prober behaved.
+// Needs root and the servers (test/real-mta/install-mail-servers.sh, which .ci/run runs); where they are
+// missing the suite is skipped with what is missing, unless SIFT_REAL_MTA=required (CI) makes that fail.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { untilPrinted } from '../../support/printed.ts';
+import { runSift } from '../../support/run-sift.ts';
+import { runBatch, startEngineService, type EngineRun } from '../../support/engine-harness.ts';
+import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
+import { startExim } from '../../support/real-mta/exim.ts';
+import { missingMailServers, type RunningServer } from '../../support/real-mta/mta-process.ts';
+import { startOpenSmtpd } from '../../support/real-mta/opensmtpd.ts';
+import { postfixSessions, startPostfix } from '../../support/real-mta/postfix.ts';
+import { estimateRecorder } from '../../support/real-mta/estimates.ts';
+
+const missing = missingMailServers();
+if (missing.length > 0 && process.env.SIFT_REAL_MTA === 'required') {
+  throw new Error(`The real mail servers are required here, and missing: ${missing.join('; ')}`);
+}
+if (missing.length > 0) console.warn(`Real mail servers skipped; missing: ${missing.join('; ')}`);
+
+const hosts = {
+  'mx.postfix.test': '127.0.0.31',
+  'mx.exim.test': '127.0.0.32',
+  'mx.opensmtpd.test': '127.0.0.33',
+  'mx.grey.test': '127.0.0.34',
+  'mx.rated.test': '127.0.0.35',
+  'mx.listed-a.test': '127.0.0.41',
+  'mx.listed-b.test': '127.0.0.42',
+  'mx.listed-c.test': '127.0.0.43',
+};
+const mxOf: Record<string, keyof typeof hosts> = {
+  'postfix.test': 'mx.postfix.test',
+  'catchall.test': 'mx.postfix.test',
+  'exim.test': 'mx.exim.test',
+  'exim2.test': 'mx.exim.test',
+  'opensmtpd.test': 'mx.opensmtpd.test',
+  'grey.test': 'mx.grey.test',
+  'rated.test': 'mx.rated.test',
+  'listed-a.test': 'mx.listed-a.test',
+  'listed-b.test': 'mx.listed-b.test',
+  'listed-c.test': 'mx.listed-c.test',
+};
+const refusals = {
+  spamhaus: '554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org',
+  spamcop: '554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using bl.spamcop.net',
+  microsoft: '5.7.606 Access denied, banned sending IP [$sender_host_address]',
+};
+
+let world: MailWorld;
+const servers: Record<string, RunningServer> = {};
+const nobodies = (count: number, domain: string) => Array.from({ length: count }, (_, i) => `nobody${i}@${domain}`);
+
+describe.skipIf(missing.length > 0)('live checks against real mail servers', () => {
+  beforeAll(async () => {
+    world = await startMailWorld({
+      hosts: Object.fromEntries(Object.entries(hosts).map(([name, ip]) => [name, { ip, greeting: 'closed' as const }])),
+      domains: Object.fromEntries(Object.entries(mxOf).map(([domain, mx]) => [domain, { mx: [mx] }])),
+    });
+    const port = world.smtpPort;
+    const starting = [
+      startPostfix({
+        name: 'mx.postfix.test',
+        ip: hosts['mx.postfix.test'],
+        port,
+        domains: { 'postfix.test': ['alice', 'bob'], 'catchall.test': '*' },
+        tls: true,
+        refusingListeners: {
+          [hosts['mx.listed-a.test']]: refusals.spamhaus,
+          [hosts['mx.listed-c.test']]: refusals.spamcop,
+        },
+      }),
+      startPostfix({
+        name: 'mx.grey.test',
+        ip: hosts['mx.grey.test'],
+        port,
+        domains: { 'grey.test': ['gina'] },
+        greylistSeconds: 8,
+      }),
+      startPostfix({
+        name: 'mx.rated.test',
+        ip: hosts['mx.rated.test'],
+        port,
+        domains: { 'rated.test': Array.from({ length: 10 }, (_, i) => `r${i}`) },
+        recipientRate: { max: 4, perSeconds: 3 },
+      }),
+      startExim({
+        name: 'mx.exim.test',
+        ip: hosts['mx.exim.test'],
+        port,
+        domains: ['exim.test', 'exim2.test'],
+        mailboxes: ['alice', 'carol'],
+        maxPerHost: 1,
+      }),
+      startExim({
+        name: 'mx.listed-b.test',
+        ip: hosts['mx.listed-b.test'],
+        port,
+        domains: ['listed-b.test'],
+        mailboxes: ['ann'],
+        refuseAtConnect: refusals.microsoft,
+      }),
+      startOpenSmtpd({
+        name: 'mx.opensmtpd.test',
+        ip: hosts['mx.opensmtpd.test'],
+        port,
+        domain: 'opensmtpd.test',
+        mailboxes: ['dave', 'erin'],
+      }),
+    ];
+    // Each kept as soon as it is up, so one that fails to start leaves none of the others running.
+    await Promise.all(starting.map((start) => start.then((server) => (servers[server.name] = server))));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await world?.close();
+  });
+
+  const engine = () => ({
+    timeoutMs: 8000,
+    perHostRate: 5,
+    perHostConcurrency: 2,
+    greylistRetryMs: [10_000, 5000, 5000],
+    connectRetryMs: 1000,
+    backoffMs: 3000,
+  });
+
+  describe('one batch across every server', () => {
+    let run: EngineRun;
+    let batch: Awaited<ReturnType<typeof runBatch>>;
+    let estimates: ReturnType<ReturnType<typeof estimateRecorder>['judge']>;
+    const emails = [
+      'alice@postfix.test',
+      'bob@postfix.test',
+      ...nobodies(14, 'postfix.test'),
+      'anyone@catchall.test',
+      'someone@catchall.test',
+      'gina@grey.test',
+      ...Array.from({ length: 10 }, (_, i) => `r${i}@rated.test`),
+      'alice@exim.test',
+      'carol@exim.test',
+      ...nobodies(3, 'exim.test'),
+      'alice@exim2.test',
+      ...nobodies(3, 'exim2.test'),
+      'dave@opensmtpd.test',
+      'erin@opensmtpd.test',
+      ...nobodies(2, 'opensmtpd.test'),
+      'ann@listed-a.test',
+      'bob@listed-a.test',
+    ];
+    beforeAll(async () => {
+      run = await startEngineService(world, engine());
+      const recorder = estimateRecorder();
+      batch = await runBatch(run, emails, 240_000, { onStatus: recorder.onStatus, everyMs: 500 });
+      estimates = recorder.judge();
+    }, 300_000);
+    afterAll(() => run?.service.close());
+
+    it('gives each address the verdict its server gave', () => {
+      const { rows, status } = batch;
+      expect(status.status).toBe('complete');
+      const result = (email: string) => rows.get(email)?.result;
+      for (const email of ['alice@postfix.test', 'bob@postfix.test', 'gina@grey.test', 'alice@exim.test']) {
+        expect(result(email), email).toBe('valid');
+      }
+      for (const email of ['carol@exim.test', 'alice@exim2.test', 'dave@opensmtpd.test', 'erin@opensmtpd.test']) {
+        expect(result(email), email).toBe('valid');
+      }
+      for (const email of Array.from({ length: 10 }, (_, i) => `r${i}@rated.test`))
+        expect(result(email), email).toBe('valid');
+      for (const domain of ['postfix.test', 'exim.test', 'exim2.test', 'opensmtpd.test']) {
+        for (const email of nobodies(domain === 'postfix.test' ? 14 : domain === 'opensmtpd.test' ? 2 : 3, domain)) {
+          expect(rows.get(email), email).toMatchObject({ result: 'invalid', reason: 'rejected_email', billed: true });
+        }
+      }
+      expect(result('anyone@catchall.test')).toBe('catch_all');
+      expect(result('someone@catchall.test')).toBe('catch_all');
+      // One domain refusing us is that domain's policy: its rows are unknown and free.
+      for (const email of ['ann@listed-a.test', 'bob@listed-a.test']) {
+        expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'blocked_by_policy', billed: false });
+      }
+      // STARTTLS with a self-signed certificate (Postfix's own, Exim's made at start): used, and said.
+      expect(rows.get('alice@postfix.test')!.smtp_tls).toBe('certificate_not_trusted');
+      expect(rows.get('alice@exim.test')!.smtp_tls).toBe('certificate_not_trusted');
+    });
+
+    it('never sends a message: no server saw DATA or BDAT', async () => {
+      for (const name of ['mx.postfix.test', 'mx.grey.test', 'mx.rated.test']) {
+        const sessions = postfixSessions(await servers[name]!.log());
+        expect(sessions.length, name).toBeGreaterThan(0);
+        for (const session of sessions) expect(session.commands, name).not.toMatch(/\b(data|bdat)=/);
+      }
+      const exim = await servers['mx.exim.test']!.log();
+      expect(exim).toMatch(/SMTP connection from/);
+      expect(exim).not.toMatch(/ <= |\bDATA\b/);
+      const opensmtpd = await servers['mx.opensmtpd.test']!.log();
+      expect(opensmtpd).toMatch(/smtp connected/);
+      expect(opensmtpd).not.toMatch(/smtp message|DATA/);
+    });
+
+    it("stays well under Postfix's soft error limit in every session", async () => {
+      const log = await servers['mx.postfix.test']!.log();
+      const sessions = postfixSessions(log);
+      // 15 refusals at postfix.test (14 addresses and the catch-all probe), spread over several sessions.
+      expect(sessions.reduce((sum, session) => sum + session.rcptFailed, 0)).toBeGreaterThanOrEqual(15);
+      expect(Math.max(...sessions.map((session) => session.rcptFailed))).toBeLessThanOrEqual(5);
+      expect(log).not.toMatch(/too many errors/);
+    });
+
+    it('slows down when Postfix says too many recipients, and when Exim allows one connection', async () => {
+      const rated = await servers['mx.rated.test']!.log();
+      // Postfix logs its "450 4.7.1 Error: too many recipients" replies as this warning.
+      const limited = rated.match(/Recipient address rate limit exceeded/g) ?? [];
+      expect(limited.length).toBeGreaterThan(0);
+      // Each such reply ends the conversation and pauses the host: a few, not one per address.
+      expect(limited.length).toBeLessThanOrEqual(4);
+      const exim = await servers['mx.exim.test']!.log();
+      const turnedAway = exim.match(/too many connections from that IP address/g) ?? [];
+      expect(turnedAway.length).toBeLessThanOrEqual(4);
+    });
+
+    it('keeps an estimate that counts every wait it has scheduled', () => {
+      expect(estimates.within, JSON.stringify(estimates)).toBe(true);
+    });
+
+    it('does not take one refusing domain for a refused sender', async () => {
+      const account = (await run.api('GET', '/account')).body;
+      expect(account).toMatchObject({ port_25: 'open', sender: { state: 'not_refused' } });
+    });
+  });
+  it('names a sender refused by three unrelated sites, in sift service, sift clean and GET /account', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'sift-refused-'));
+    onTestFinished(() => rm(data, { recursive: true, force: true }));
+    const env = { SIFT_DATA_DIR: data };
+    const created = await runSift(['service', 'keys', 'create', '--live', '--data', data], env);
+    const key = /svc_live_\S+/.exec(created.stdout)![0];
+    await runSift(['service', 'top-up', '100', '--data', data], env);
+    const [dnsHost, dnsPort] = world.resolver.split(':');
+    const service = runSift(
+      ['service', '--data', data, '--smtp-port', String(world.smtpPort), '--resolver', `${dnsHost}:${dnsPort}`],
+      env,
+      180_000,
+    );
+    onTestFinished(() => void service.child.kill('SIGINT'));
+    const baseUrl = (await untilPrinted(service.child, /service at (http\S+)/, 'sift service'))[1]!;
+    const list = join(data, 'list.csv');
+    const emails = ['ann', 'bob', 'carol'].flatMap((local) =>
+      ['listed-a', 'listed-b', 'listed-c'].map((site) => `${local}@${site}.test`),
+    );
+    await writeFile(list, `email\n${emails.join('\n')}\n`);
+    const clean = await runSift(['clean', list, '--base-url', baseUrl], { ...env, SIFT_API_KEY: key }, 120_000);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/9 unknown/);
+    const told = /Mail servers refuse this service's sending address: servers of 3 unrelated domains/;
+    expect(clean.stderr).toMatch(told);
+    expect(clean.stderr).toMatch(/another way \(a SOCKS5 proxy, --proxy\)/);
+    expect(clean.stderr).toMatch(
+      /The refusal names (Spamhaus|SpamCop|Microsoft): ask for the address to be removed at https:\/\//,
+    );
+    // The service says it once, on its own, while it runs.
+    await untilPrinted(service.child, told, 'sift service telling the refused sender', 15_000);
+    const account = await fetch(`${baseUrl}/account`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(await account.json()).toMatchObject({ sender: { state: 'refused', refused_by: 3, way_out: 'direct' } });
+  }, 240_000);
+});

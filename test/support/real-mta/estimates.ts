@@ -1,0 +1,34 @@
+// A live batch's estimate as it ran, judged as a person watching it would: from the batch's first third
+// on, each estimate within 20% (or 2 s) of the time the batch then took.
+type EstimateSample = { at: number; secondsLeft?: number };
+
+export function estimateRecorder() {
+  const samples: EstimateSample[] = [];
+  return {
+    samples,
+    onStatus(body: Record<string, unknown>) {
+      const estimate = body.estimate as { seconds_left?: number } | undefined;
+      samples.push({
+        at: Date.now(),
+        ...(estimate?.seconds_left === undefined ? {} : { secondsLeft: estimate.seconds_left }),
+      });
+    },
+    /** Call when the batch has ended. */
+    judge() {
+      const start = samples[0]!.at;
+      const end = Date.now();
+      const judged = samples
+        .filter((sample) => sample.at >= start + (end - start) / 3)
+        .map((sample) => ({
+          t: Math.round((sample.at - start) / 100) / 10,
+          left: sample.secondsLeft,
+          actual: Math.round((end - sample.at) / 100) / 10,
+        }));
+      const off = judged.filter(
+        (sample) =>
+          sample.left === undefined || Math.abs(sample.left - sample.actual) > Math.max(2, sample.actual * 0.2),
+      );
+      return { within: judged.length > 0 && off.length === 0, took: (end - start) / 1000, judged: judged.length, off };
+    },
+  };
+}
