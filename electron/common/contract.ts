@@ -14,6 +14,8 @@ import {
   engineSettingsSchema,
   keyModeSchema,
   liveCheckTestSchema,
+  heloCheckSchema,
+  heloNameSchema,
   proxyTextSchema,
   settingsViewSchema,
   singleCheckSchema,
@@ -187,6 +189,8 @@ export const calls = {
     request: z.strictObject({ proxies: z.array(proxyTextSchema).max(8) }),
     result: liveCheckTestSchema,
   },
+  /** What DNS (the live checks' resolvers) says of a HELO name, forward and back. Nothing is saved. */
+  'settings:checkHelo': { request: z.strictObject({ helo: heloNameSchema }), result: heloCheckSchema },
   'settings:setAppearance': {
     request: z.strictObject({ appearance: appearanceSchema }),
     result: settingsViewSchema,

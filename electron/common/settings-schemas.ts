@@ -112,6 +112,16 @@ export const liveCheckTestSchema = z.object({
 });
 export type LiveCheckTest = z.infer<typeof liveCheckTestSchema>;
 
+/** What DNS says of a HELO name: it resolves to an address, and that address back to the name. */
+export const heloCheckSchema = z.object({
+  state: z.enum(['matches', 'no_address', 'no_reverse', 'reverse_differs', 'not_checked']),
+  addresses: z.array(z.string()),
+  reverseNames: z.array(z.string()),
+  message: z.string(),
+});
+export type HeloCheck = z.infer<typeof heloCheckSchema>;
+export const heloNameSchema = z.string().regex(hostName, 'a host name such as mail.example.com').max(253);
+
 /** The current service's account, for the badge on every screen; `problem` when it cannot be read. */
 export const accountViewSchema = z.object({
   service: z.enum(['own', 'hosted']),

@@ -24,6 +24,9 @@ test.beforeAll(async () => {
       'outlook-com.olc.protection.outlook.com': { ip: '127.0.0.6' },
       'mta5.am0.yahoodns.net': { ip: '127.0.0.7' },
       'mx.shop.test': { ip: '127.0.0.8', mailboxes: { ann: 'accept', cy: 'accept' }, others: 'reject' },
+      // Names a HELO may be: one whose address points back to it, one whose address has another name.
+      'probe.sift.test': { ip: '127.0.0.10', greeting: 'closed' },
+      'laptop.sift.test': { ip: '127.0.0.11', greeting: 'closed', ptr: 'dsl-11.isp.example' },
     },
     domains: {
       'gmail.com': { mx: ['gmail-smtp-in.l.google.com'] },
@@ -199,5 +202,49 @@ test('your own Sift server and a hosted service are reached by URL and key; the 
       if (kind === 'annotated') expect(text).toContain(',demo:accepted_email,');
       if (kind === 'summary') expect(JSON.parse(text)).toMatchObject({ demo: true });
     }
+  }, page);
+});
+
+test('on this computer: asks for the HELO name and MAIL FROM there, says what DNS finds, and saves them', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await firstStart(async () => {
+    await page.getByLabel(/On this computer/).check();
+    const helo = page.getByLabel('HELO name');
+    const mailFrom = page.getByLabel('MAIL FROM address');
+    // Filled from what is set (here the defaults: this computer's name), each explained in a line.
+    await expect(helo).not.toHaveValue('');
+    await expect(mailFrom).toHaveValue(/^verify@/);
+    await expect(page.getByText('The name Sift gives each mail server when it says hello.')).toBeVisible();
+    const dns = page.getByTestId('helo-dns');
+
+    await helo.fill('laptop.sift.test');
+    await helo.blur();
+    await expect(dns).toHaveText(
+      'laptop.sift.test resolves to 127.0.0.11, but 127.0.0.11 resolves back to dsl-11.isp.example: ' +
+        'some mail servers refuse a sender whose name and address disagree.',
+    );
+    await helo.fill('probe.sift.test');
+    await helo.blur();
+    await expect(dns).toHaveText(
+      'probe.sift.test resolves to 127.0.0.10, and 127.0.0.10 resolves back to probe.sift.test: ' +
+        'servers that check the name will find it.',
+    );
+    await mailFrom.fill('bounces@sift.test');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `test-results/screens/first-run-sender-${colorScheme}.png`, fullPage: true });
+      const { violations } = await new AxeBuilder({ page }).include('.setup').analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('button', { name: 'Check on this computer' }).click();
+    await expect(page.getByRole('heading', { name: 'Drop a CSV list here' })).toBeVisible();
+
+    // Saved: Sift's service ▸ Live checks shows the same sender.
+    await page.getByTestId('nav-service').click();
+    await expect(page.getByLabel(/^HELO name/)).toHaveValue('probe.sift.test');
+    await expect(page.getByLabel(/^MAIL FROM address/)).toHaveValue('bounces@sift.test');
   }, page);
 });

@@ -28,6 +28,8 @@ export type HostScript = {
   startTls?: boolean;
   /** More MX names for this same server, as hosted mail gives each customer its own name on shared servers. */
   aliases?: string[];
+  /** The name its address resolves back to (PTR); the host's own name when not given. */
+  ptr?: string;
   /** Refuses the client itself at every RCPT with this reply (a blocklist hit, as Postfix's RBL checks say it). */
   refuseClient?: { code: number; text: string };
   /** Postfix's recipient rate limit: past `max` RCPTs within `perMs` (all clients), 450 4.7.1. */
@@ -98,7 +100,14 @@ export async function startMailWorld(options: {
         else if (domain && typeof domain === 'object' && 'a' in domain)
           answer({ type: Packet.TYPE.A, address: domain.a });
       }
-      const known = domain !== undefined || host !== undefined;
+      const reverse = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\.in-addr\.arpa$/.exec(name);
+      const pointedAt = reverse
+        ? Object.entries(options.hosts).find(([, script]) => script.ip === reverse.slice(1).reverse().join('.'))
+        : undefined;
+      if (question!.type === Packet.TYPE.PTR && pointedAt) {
+        answer({ type: Packet.TYPE.PTR, domain: pointedAt[1].ptr ?? pointedAt[0] });
+      }
+      const known = domain !== undefined || host !== undefined || pointedAt !== undefined;
       if (!known || domain === 'nxdomain') response.header.rcode = 3; // NXDOMAIN
       send(response);
     },

@@ -13,6 +13,7 @@ type SettingsCall =
   | 'settings:setSharing'
   | 'settings:setEngine'
   | 'settings:testLiveChecks'
+  | 'settings:checkHelo'
   | 'settings:setAppearance'
   | 'settings:forgetHosted'
   | 'account:get'
@@ -32,6 +33,7 @@ export function settingsHandlers(
     'settings:setSharing': async (sharing) => connections.setSharing(sharing),
     'settings:setEngine': async (engine) => connections.setEngine(engine),
     'settings:testLiveChecks': async (request) => connections.testLiveChecks(request),
+    'settings:checkHelo': async ({ helo }) => connections.checkHelo(helo),
     'settings:setAppearance': async ({ appearance }) => {
       const view = connections.setAppearance(appearance);
       emit('settings:didChangeAppearance', { appearance });

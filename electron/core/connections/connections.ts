@@ -17,10 +17,12 @@ import type {
   Appearance,
   EngineSettings,
   LiveCheckTest,
+  HeloCheck,
   SettingsView,
 } from '../../common/settings-schemas.ts';
 import { smtpSettingsOf } from './engine-settings.ts';
 import { testLiveChecks } from './live-check-test.ts';
+import { checkHeloName } from './helo-check.ts';
 import { keepProxies, proxyEndpointsOf } from './proxy-secrets.ts';
 import { keyModeOf, maskKey } from '../wire/spec.ts';
 import type { SettingsStorage } from './app-settings.ts';
@@ -53,6 +55,7 @@ export type Connections = {
   setEngine(engine: EngineSettings): Promise<SettingsView>;
   /** Port 25 from this computer now, directly and through each proxy given; nothing is saved. */
   testLiveChecks(request: { proxies: string[] }): Promise<LiveCheckTest>;
+  checkHelo(helo: string): Promise<HeloCheck>;
   setAppearance(appearance: Appearance): SettingsView;
   /** Removes the hosted service and its key from this computer. */
   forgetHosted(): SettingsView;
@@ -229,6 +232,11 @@ export function createConnections(deps: ConnectionsDeps): Connections {
       return testLiveChecks(
         smtpSettings({ ...ownSmtp(engine), proxies: proxyEndpointsOf(request.proxies, deps.vault) }),
       );
+    },
+
+    /** What DNS says of a HELO name, asked of the resolvers live checks use; nothing is saved. */
+    async checkHelo(helo: string) {
+      return checkHeloName(helo, ownSmtp(settings().engine).resolvers ?? []);
     },
 
     /** Light, dark or the system's, at once. */

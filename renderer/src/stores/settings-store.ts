@@ -87,10 +87,17 @@ export const settingsActions = {
   },
 
   /** Live checks on this computer, through these proxies (none: straight out). */
-  checkOnThisComputer: (proxies: string[]) =>
+  checkOnThisComputer: (proxies: string[], sender: { helo: string; mailFrom: string }) =>
     busyWhile(async () => {
       const saved = useSettingsStore.getState().settings?.engine ?? {};
-      await sift.settings.setEngine({ ...saved, proxies });
+      const helo = sender.helo.trim();
+      const mailFrom = sender.mailFrom.trim();
+      await sift.settings.setEngine({
+        ...saved,
+        proxies,
+        ...(helo ? { helo } : {}),
+        ...(mailFrom ? { mailFrom } : {}),
+      });
       set({
         settings: await sift.settings.useOwn({ mode: 'live' }),
         notice: "Lists are now checked on this computer: Sift asks each address's mail server.",

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SettingsView } from '../../../../electron/common/contract.ts';
 import { HostedServiceForm } from '../../components/hosted-service-form.tsx';
+import { SenderFields, senderProblem, type Sender } from '../../components/sender-fields.tsx';
 import { LiveCheckTestButton, ProxiesField, proxyRowsOf, proxyTextsOf } from '../../components/live-check-reach.tsx';
 import { go } from '../../stores/nav-store.ts';
 import { settingsActions, useSettingsStore } from '../../stores/settings-store.ts';
@@ -44,20 +45,38 @@ const doneNow = () => go('clean');
 function OnThisComputer({ settings }: { settings: SettingsView }) {
   const busy = useSettingsStore((state) => state.busy);
   const [rows, setRows] = useState(() => proxyRowsOf(settings.engine.proxies));
+  const [sender, setSender] = useState<Sender>(() => ({
+    helo: settings.engine.helo ?? settings.engineDefaults.helo,
+    mailFrom: settings.engine.mailFrom ?? settings.engineDefaults.mailFrom,
+  }));
+  const [problem, setProblem] = useState<string>();
   const proxies = proxyTextsOf(rows);
   return (
     <div className="setup__detail">
+      <SenderFields sender={sender} onChange={setSender} />
+      {problem && (
+        <p className="alert" role="alert" data-testid="sender-problem">
+          {problem}
+        </p>
+      )}
       <ProxiesField rows={rows} onChange={setRows} />
       <LiveCheckTestButton proxies={proxies} />
-      <p className="note">
-        Mail servers judge the sender: set the HELO name and MAIL FROM address under Sift's service ▸ Live checks
-        (README: “Checking from a laptop”).
-      </p>
       <button
         type="button"
         className="button button--primary"
         disabled={busy}
-        onClick={() => void settingsActions.checkOnThisComputer(proxies).then((done) => done && doneNow())}
+        onClick={() => {
+          // A field left at the default is not saved: the default follows this computer's name.
+          const { engineDefaults: defaults } = settings;
+          const chosen = {
+            helo: sender.helo.trim() === defaults.helo ? '' : sender.helo,
+            mailFrom: sender.mailFrom.trim() === defaults.mailFrom ? '' : sender.mailFrom,
+          };
+          const problem = senderProblem(chosen);
+          setProblem(problem);
+          if (problem) return;
+          void settingsActions.checkOnThisComputer(proxies, chosen).then((done) => done && doneNow());
+        }}
       >
         Check on this computer
       </button>
