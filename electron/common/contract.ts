@@ -68,10 +68,7 @@ export const calls = {
   'app:getInfo': { request: z.strictObject({}), result: appInfoSchema },
   /** Ends the app (only where `app:getInfo` says `canQuit`): every list is left resumable, as on Ctrl-C. */
   'app:quit': { request: z.strictObject({}), result: z.object({}) },
-  'lists:preview': {
-    request: listPreviewRequestSchema,
-    result: listPreviewSchema,
-  },
+  'lists:preview': { request: listPreviewRequestSchema, result: listPreviewSchema },
   /** Reads and pre-checks a list (nothing is sent or billed) and says what cleaning it will cost. */
   'jobs:create': {
     request: z.strictObject({
@@ -107,10 +104,7 @@ export const calls = {
   /** Forgets every kept verdict: the next lists check every address. */
   'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
   /** A page of the do-not-mail list, newest first, those containing `search`. */
-  'suppression:list': {
-    request: suppressionQuerySchema,
-    result: suppressionPageSchema,
-  },
+  'suppression:list': { request: suppressionQuerySchema, result: suppressionPageSchema },
   /** Adds addresses and domains typed by hand (one per entry). */
   'suppression:add': {
     request: z.strictObject({ entries: z.array(z.string().max(1000)).min(1).max(10_000) }),
@@ -191,10 +185,7 @@ export const calls = {
   },
   /** What DNS (the live checks' resolvers) says of a HELO name, forward and back. Nothing is saved. */
   'settings:checkHelo': { request: z.strictObject({ helo: heloNameSchema }), result: heloCheckSchema },
-  'settings:setAppearance': {
-    request: z.strictObject({ appearance: appearanceSchema }),
-    result: settingsViewSchema,
-  },
+  'settings:setAppearance': { request: z.strictObject({ appearance: appearanceSchema }), result: settingsViewSchema },
   /** Removes the hosted service and its key from this computer. */
   'settings:forgetHosted': { request: z.strictObject({}), result: settingsViewSchema },
   'account:get': { request: z.strictObject({}), result: accountViewSchema },
