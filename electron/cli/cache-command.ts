@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { formatBytes } from '../common/byte-sizes.ts';
 import type { CacheStats } from '../common/contract.ts';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import { verdictCacheIn } from '../core/cache/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 

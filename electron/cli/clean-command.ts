@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import { jobSettings, outputFormats, type OutputFormat, type RemovedFlags } from '../core/jobs/job-settings.ts';
 import { chooseSheet } from './sheet-choice.ts';
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';

@@ -1,6 +1,6 @@
 // `sift service`: runs the embedded verification service on its own, and manages it (the spec's dashboard).
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import {
   describeDatabase,
   openServiceStore,

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import {
   isRefused,
   openSuppressionStore,

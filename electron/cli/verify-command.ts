@@ -1,6 +1,6 @@
 // `sift verify <email>`: one address, now. Bad syntax is answered here without a call.
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import { precheckAddress } from '../core/email/address-precheck.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';

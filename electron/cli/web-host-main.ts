@@ -2,7 +2,7 @@
 // for any browser. As the app (`sift` alone, or a double-clicked single executable) it opens the default
 // browser at its link and runs until Ctrl-C, its terminal closes, or the page's own Quit.
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app/app-paths.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { defaultCacheDir } from './app/app-paths.ts';
+import { defaultCacheDir } from './app-paths.ts';
 
 type Sea = typeof import('node:sea');
 /** Node's single-executable API where this Node has it (Electron's may not). */

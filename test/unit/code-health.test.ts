@@ -27,6 +27,7 @@ const sqlHomes = [
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
   /^electron\/core\/cache\/verdict-cache-(store|schema|reader)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
+  /^electron\/core\/list-file\//,
 ];
 const sqlStatement =
   /(['"`])\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;
@@ -91,7 +92,51 @@ const threadModules = [
   'electron/core/jobs/store/list-types.ts',
 ];
 
+/**
+ * core/ in layers, bottom up: a folder may import from its own layer and the ones below, never above.
+ * The files at core/'s root (own-files, lazy-package, app-paths) are the bottom: how Sift runs and where.
+ */
+const coreLayers: readonly (readonly string[])[] = [
+  ['.', 'storage', 'wire', 'streams', 'email'],
+  ['lists', 'list-file'],
+  ['client', 'service', 'cache', 'suppression'],
+  ['connections'],
+  ['jobs'],
+  ['app'],
+  ['web-host'],
+];
+const coreFolder = (path: string) => /^electron\/core\/([^/]+)\//.exec(path)?.[1] ?? '.';
+const layerOf = (path: string) => coreLayers.findIndex((layer) => layer.includes(coreFolder(path)));
+
+/** Imports within core/ that run upward, as `from → to`; type-only imports count (they bind the layers too). */
+function upwardImports(files: readonly (readonly [string, string])[]): string[] {
+  const upward: string[] = [];
+  for (const [path, source] of files) {
+    if (!path.startsWith('electron/core/')) continue;
+    for (const target of runtimeImports(path, source, false)) {
+      if (!target.startsWith('electron/core/')) continue;
+      if (layerOf(target) > layerOf(path)) upward.push(`${path} → ${target}`);
+    }
+  }
+  return upward;
+}
+
 describe('code health', () => {
+  it('keeps every folder of core/ in a layer, and imports only from its own layer or those below', () => {
+    const folders = new Set(sources.filter((path) => path.startsWith('electron/core/')).map(coreFolder));
+    expect([...folders].filter((folder) => !coreLayers.flat().includes(folder))).toEqual([]);
+    expect(upwardImports(sources.map((path) => [path, text(path)] as const))).toEqual([]);
+    // The check itself: the verdict cache reaching into jobs/ is refused, jobs/ reaching the cache is not.
+    const up = "import type { NewAddress } from '../jobs/store/index.ts';";
+    const down = "import { rememberVerdicts } from '../cache/index.ts';";
+    expect(
+      upwardImports([
+        ['electron/core/cache/cache-lookup.ts', up],
+        ['electron/core/jobs/list-cleaner.ts', down],
+      ]),
+    ).toEqual(['electron/core/cache/cache-lookup.ts → electron/core/jobs/store/index.ts']);
+  });
+
   it('has no circle of imports, counting the ones only types go through', () => {
     const edges = new Map(sources.map((path) => [path, runtimeImports(path, text(path), false)]));
     expect(importCircles(edges)).toEqual([]);

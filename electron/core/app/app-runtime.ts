@@ -7,7 +7,7 @@ import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { keepHeapNearLive } from './heap-tuning.ts';
 import { createUploadStore, type UploadStore } from './upload-store.ts';
-import { appName } from './app-paths.ts';
+import { appName } from '../app-paths.ts';
 import { appJobFolders } from '../jobs/store/index.ts';
 import { createJobManager } from '../jobs/job-manager.ts';
 import Conf from 'conf';

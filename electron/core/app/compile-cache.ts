@@ -4,7 +4,7 @@
 // of a `sift clean`'s start here (1.75 s → 1.16 s for a one-address list), most of a million rows' bare parse.
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
-import { defaultCacheDir } from './app-paths.ts';
+import { defaultCacheDir } from '../app-paths.ts';
 
 /**
  * Turns the cache on for this process, in NODE_COMPILE_CACHE when that is set, else in this user's cache

@@ -1,10 +1,14 @@
 // What the verdict cache knows of a chunk of a list being imported, asked on the import's writer thread
 // as it stores the chunk: each address to check is keyed (cache-keys.ts) and looked up, and a fresh verdict
 // of the same mode is its verdict, reused and free.
-import type { CacheHit, NewAddress } from '../jobs/store/index.ts';
 import { cacheKeyer } from './cache-keys.ts';
 import { openCacheReader, type CachedVerdict, type LoadedVerdicts } from './verdict-cache-reader.ts';
 import type { CacheMode } from './verdict-cache-schema.ts';
+
+/** A verdict the cache has for an address: what it was, why, and when it was checked. */
+export type CacheHit = { result: string; reason: string | null; cachedAt: number };
+/** What the cache needs of an address a list is adding: its key, and whether it would be sent at all. */
+type AddressToLookUp = { key: string; sendable: boolean };
 
 /** What the import needs to ask the cache (plain data: it crosses to the writer thread). */
 export type CacheAsk = {
@@ -49,7 +53,7 @@ export function cacheLookupFor(ask: CacheAsk) {
     /** Whether the cache was loaded into memory for this list (else it is asked key by key). */
     loaded: loaded !== undefined,
     /** The fresh verdicts the cache has for these new addresses, by their place in `addresses`. */
-    hitsFor(addresses: readonly NewAddress[]): (CacheHit | undefined)[] | undefined {
+    hitsFor(addresses: readonly AddressToLookUp[]): (CacheHit | undefined)[] | undefined {
       if (!holdsAny) return undefined;
       const hits: (CacheHit | undefined)[] = new Array(addresses.length);
       if (loaded) {

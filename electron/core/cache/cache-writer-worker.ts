@@ -2,7 +2,7 @@
 // the list's file, keys each address (cache-keys.ts) and keeps them in the cache, off the thread that
 // answers the app or writes the exports.
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkedVerdicts } from '../jobs/store/list-store-verdicts.ts';
+import { checkedVerdicts } from '../list-file/checked-verdicts.ts';
 import { cacheKeyer } from './cache-keys.ts';
 import { defaultMaxAgeDays } from './cache-policy.ts';
 import { openVerdictCache, type CacheMode } from './verdict-cache-store.ts';

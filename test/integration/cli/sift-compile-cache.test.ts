@@ -4,7 +4,7 @@ import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultCacheDir } from '../../../electron/core/app/app-paths.ts';
+import { defaultCacheDir } from '../../../electron/core/app-paths.ts';
 import { runSift } from '../../support/run-sift.ts';
 
 /** Every file under `dir`, with its modification time. */

@@ -9,7 +9,6 @@ export {
   verdictFlag,
   type AddressFacts,
   type ListStore,
-  type CacheHit,
   type NewAddress,
   type Part,
   type VerdictColumns,

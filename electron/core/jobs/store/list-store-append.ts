@@ -2,7 +2,8 @@
 // own, so the import's writer thread (import-writer-worker.ts) loads this and SQLite alone.
 import { badSyntaxResult, suppressedResult } from '../../../common/list-funnel.ts';
 import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
-import type { CacheHit, ListAppender, NewAddress } from './list-types.ts';
+import type { CacheHit } from '../../cache/cache-lookup.ts';
+import type { ListAppender, NewAddress } from './list-types.ts';
 
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;

@@ -1,6 +1,7 @@
 // What a job's list file holds and what may be asked of it, declared once: the store modules implement
 // these (list-store.ts and the query modules beside it), everything else reads and writes a list through
 // them and never through its database handle.
+import type { CacheHit } from '../../cache/cache-lookup.ts';
 
 /**
  * [result, flags, reason, suggestion, cached on], as SQLite gives them; flags packs billed, role,
@@ -38,7 +39,6 @@ export type AddressRecord = NewAddress & {
 };
 
 /** A verdict from the verdict cache, for an address of the list being imported (by its id). */
-export type CacheHit = { result: string; reason: string | null; cachedAt: number };
 
 export type VerdictRow = {
   id: number;

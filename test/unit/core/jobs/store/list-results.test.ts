@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openListStore } from '../../../../../electron/core/jobs/store/list-store.ts';
-import { checkedVerdicts } from '../../../../../electron/core/jobs/store/list-store-verdicts.ts';
+import { checkedVerdicts } from '../../../../../electron/core/list-file/checked-verdicts.ts';
 import { type VerdictRow } from '../../../../../electron/core/jobs/store/list-types.ts';
 
 async function listOf(count: number, path?: string) {
