@@ -57,6 +57,12 @@ function valueText(value: unknown, numFmt: string | undefined, date1904: boolean
   return '';
 }
 
+/** exceljs' ValueType.Formula (its enums are not loaded for a type). */
+const formulaType = 6;
+
 export function xlsxCellText(cell: ExcelJS.Cell, date1904: boolean): string {
+  // A formula's value as exceljs gives it leaves out a result of 0, FALSE or "" (it copies only truthy
+  // fields): the cell's own result keeps it.
+  if (cell.type === formulaType) return valueText(cell.result, cell.numFmt, date1904);
   return valueText(cell.value, cell.numFmt, date1904);
 }

@@ -8,6 +8,8 @@ import type unzipper from 'unzipper';
 import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 
+import { typedFormulaResults } from './xlsx-formula-results.ts';
+
 const require = createRequire(import.meta.url);
 
 const exceljs = lazyPackage<typeof ExcelJS>(() => require('exceljs'));
@@ -99,7 +101,7 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
       yield* new (worksheetReader())({
         workbook: book,
         id: sheet.id,
-        iterator: iterateStream()(required(sheet.part)),
+        iterator: typedFormulaResults(iterateStream()(required(sheet.part)) as AsyncIterable<Buffer>),
         options: book.options,
       });
     },

@@ -77,6 +77,45 @@ describe('reading a workbook', () => {
     expect(await sheetToRead(csv, 'list.csv')).toBeUndefined();
   });
 
+  it('keeps a cell that shows 0, FALSE, an empty string or an error, from a formula or typed', async () => {
+    const zeros = join(dir, 'zeros.xlsx');
+    const cell = (ref: string, inner: string, type = '') => `<c r="${ref}"${type ? ` t="${type}"` : ''}>${inner}</c>`;
+    await writeWorkbook(zeros, {
+      sharedStrings: ['<si><t>email</t></si>', '<si><t></t></si>'],
+      sheets: [
+        {
+          name: 'Sheet1',
+          rows: [
+            `<row r="1">${cell('A1', '<v>0</v>', 's')}${cell('B1', '<is><t>note</t></is>', 'inlineStr')}</row>`,
+            // Formulas, with the values Excel cached for them: =0*2, =1=2, ="", =1/0, =1=1.
+            '<row r="2">' +
+              cell('A2', '<is><t>ann@example.com</t></is>', 'inlineStr') +
+              cell('B2', '<f>0*2</f><v>0</v>') +
+              cell('C2', '<f>1=2</f><v>0</v>', 'b') +
+              cell('D2', '<f>""</f><v></v>', 'str') +
+              cell('E2', '<f>1/0</f><v>#DIV/0!</v>', 'e') +
+              cell('F2', '<f>1=1</f><v>1</v>', 'b') +
+              '</row>',
+            // The same values typed: 0, FALSE, an empty shared string, an error.
+            '<row r="3">' +
+              cell('A3', '<is><t>bo@example.com</t></is>', 'inlineStr') +
+              cell('B3', '<v>0</v>') +
+              cell('C3', '<v>0</v>', 'b') +
+              cell('D3', '<v>1</v>', 's') +
+              cell('E3', '<v>#DIV/0!</v>', 'e') +
+              cell('F3', '<v>1</v>', 'b') +
+              '</row>',
+          ],
+        },
+      ],
+    });
+    expect(await rowsOf(zeros)).toEqual([
+      ['email', 'note'],
+      ['ann@example.com', '0', 'FALSE', '', '#DIV/0!', 'TRUE'],
+      ['bo@example.com', '0', 'FALSE', '', '#DIV/0!', 'TRUE'],
+    ]);
+  });
+
   it('gives each cell as the spreadsheet shows it', async () => {
     expect(await rowsOf(book, 'Contacts')).toEqual([
       ['Name', 'Email', 'Zip', 'Joined', 'Score'],
