@@ -12,6 +12,7 @@ import { createCleaner } from '../core/jobs/list-cleaner.ts';
 import { namedResults } from '../core/wire/spec.ts';
 import { describeCost, describeSummary, progressPrinter } from './clean-report.ts';
 import { describeRefusedSender } from '../core/service/engines/live/sender-refusal.ts';
+import { writeListReport } from '../core/jobs/report/report-file.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
 import { verifyUsage } from './verify-command.ts';
@@ -20,14 +21,15 @@ import { suppressUsage } from './suppress-command.ts';
 import { oneOffSuppression } from './one-off-suppression.ts';
 
 export const cleanUsage = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all] [--remove disposable,role,typos|none]
-                  [--per-status] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
+                  [--per-status] [--report] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
                   [--no-cache | --max-age DAYS] [--suppress FILE]
        ${verifyUsage}
        ${cacheUsage}
        ${suppressUsage}
 The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
-sends nothing; --restart reads it again. Verdicts earlier lists got are reused while young enough (invalid
+sends nothing; --restart reads it again. --report also writes <list>.report.html, a report to hand on that prints
+to at most two pages. Verdicts earlier lists got are reused while young enough (invalid
 90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.`;
 
 /** A comma-separated flag value whose every part is one of `allowed`. */
@@ -67,6 +69,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       keep: { type: 'string', default: 'valid' },
       remove: { type: 'string', default: 'disposable' },
       'per-status': { type: 'boolean', default: false },
+      report: { type: 'boolean', default: false },
       out: { type: 'string' },
       'base-url': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -148,6 +151,17 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       },
     );
     clearLine();
+    if (values.report) {
+      const baseUrl = values['base-url'] ?? io.env.SIFT_BASE_URL;
+      const service = baseUrl === undefined ? { kind: 'own' as const } : { kind: 'hosted' as const, baseUrl };
+      const report = await writeListReport(store, job, dirname(exported.cleanedPath), service).catch((error) => {
+        throw new CliExit(
+          exitCodes.output,
+          `Could not write the report: ${error instanceof Error ? error.message : error}`,
+        );
+      });
+      exported.files.push({ kind: 'report', path: report });
+    }
     const s = exported.summary;
     if (connection.mode === 'live' && s.unknown > 0) await tellRefusedSender(connection, io);
     if (values.json) {

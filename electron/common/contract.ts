@@ -228,6 +228,8 @@ export const calls = {
   'jobs:cancel': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
   /** Checks again what a canceled or failed list left unchecked; what was checked is kept. */
   'jobs:retry': { request: z.strictObject({ jobId: jobIdSchema }), result: jobOverviewSchema },
+  /** Writes the finished list's report (one HTML file that prints to at most two pages) for download. */
+  'jobs:report': { request: z.strictObject({ jobId: jobIdSchema }), result: exportFileSchema },
   'jobs:export': {
     request: z.strictObject({
       jobId: jobIdSchema,

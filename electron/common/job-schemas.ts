@@ -71,11 +71,12 @@ export type JobListItem = z.infer<typeof jobListItemSchema>;
 export const outputFormats = ['csv', 'xlsx'] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
-/** Files an export can write: the three every export writes, then one per verdict or flag when asked. */
+/** Files an export can write: the three every export writes, then the report and one per verdict or flag when asked. */
 const exportKinds = [
   'cleaned',
   'annotated',
   'summary',
+  'report',
   'valid',
   'invalid',
   'catch_all',

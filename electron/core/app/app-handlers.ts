@@ -85,6 +85,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:start': async (request) => deps.jobs.start(request.jobId, request.limit),
     'jobs:cancel': async (request) => deps.jobs.cancel(request.jobId),
     'jobs:export': async ({ jobId, ...choices }) => deps.jobs.export(jobId, choices),
+    'jobs:report': async ({ jobId }) => deps.jobs.report(jobId),
     'jobs:preview': async ({ jobId, maxRows }) => deps.jobs.preview(jobId, maxRows),
     'jobs:breakdown': async ({ jobId }) => deps.jobs.breakdown(jobId),
     'jobs:rows': async ({ jobId, ...page }) => deps.jobs.rows(jobId, page),

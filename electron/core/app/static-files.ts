@@ -56,7 +56,8 @@ export function resolveDownloadPath(exportsDir: string, urlPath: string): string
     name.includes('\\') ||
     name.includes('\0') ||
     name.startsWith('.') ||
-    !/\.(csv|tsv|xlsx|json)$/.test(name)
+    // The outputs Sift writes; the report is HTML, always sent as an attachment (never shown in the app's origin).
+    !/\.(csv|tsv|xlsx|json|html)$/.test(name)
   )
     return null;
   return join(exportsDir, match[1]!, name);

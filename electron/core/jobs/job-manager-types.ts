@@ -30,6 +30,8 @@ export type JobManager = JobReads & {
   /** Stops the job: parts not sent are never sent, running batches are canceled, what was checked is kept. */
   cancel(jobId: string): Promise<JobOverview>;
   /** Writes the job's outputs as chosen, into its export folder. */
+  /** Writes the finished list's report into its export folder; answers the file, for download. */
+  report(jobId: string): Promise<ExportFile>;
   export(
     jobId: string,
     choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,

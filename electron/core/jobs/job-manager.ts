@@ -23,6 +23,7 @@ import {
   type JobRecord,
 } from './store/index.ts';
 import { createCleaner } from './list-cleaner.ts';
+import { writeJobReport } from './report/report-file.ts';
 import { rereadBeforeSending, userMessage } from './job-messages.ts';
 import { suppressionSource } from '../suppression/index.ts';
 import { sheetToRead } from '../lists/sheet-guess.ts';
@@ -261,6 +262,12 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         await running.get(jobId)?.done;
       }
       return overview(store.getJob(jobId)!);
+    },
+
+    async report(jobId: string): Promise<ExportFile> {
+      const job = jobOrThrow(jobId);
+      if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
+      return writeJobReport(store, job, exportFolder(deps.dataDir, jobId), deps.clients);
     },
 
     async export(

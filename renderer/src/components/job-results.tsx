@@ -12,6 +12,7 @@ import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
 import { ListBreakdownView } from './list-breakdown.tsx';
 import { RowExplorer } from './row-explorer.tsx';
+import { SaveReport } from './save-report.tsx';
 import { cleanActions, type KeepableResult } from '../stores/clean-store.ts';
 import './job-results.css';
 
@@ -37,6 +38,7 @@ const fileLabels: Record<ExportFile['kind'], string> = {
   cleaned: 'Cleaned list',
   annotated: 'Annotated list',
   summary: 'Summary (JSON)',
+  report: 'Report (HTML)',
   valid: 'Valid addresses',
   invalid: 'Invalid addresses',
   catch_all: 'Catch-all addresses',
@@ -117,6 +119,7 @@ export function JobResults({
               Check the {formatCount(summary.unverified)} not checked
             </button>
           )}
+          {job.phase === 'done' && <SaveReport jobId={job.jobId} />}
           <button type="button" className="button" onClick={onClose}>
             Clean another list
           </button>

@@ -294,6 +294,27 @@ describe('sift clean', () => {
     expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com', demo: true });
   });
 
+  it('writes a report with --report that says demo wherever the app would, and agrees with the summary', async () => {
+    const { dir, inputPath, data } = await workspace();
+    const run = await runSift(['clean', inputPath, '--report'], { SIFT_DATA_DIR: data });
+    expect(run.code, run.stderr).toBe(0);
+    const path = join(dir, 'contacts.demo.report.html');
+    expect(run.stdout).toContain(`Report:     ${path}`);
+    const html = await readFile(path, 'utf8');
+    const summary = JSON.parse(await readFile(join(dir, 'contacts.demo.summary.json'), 'utf8'));
+    // Demo in the title, the "how it was checked" line, the verdicts' heading and the footer.
+    expect(html).toContain('<title>Demo report: contacts.csv</title>');
+    expect(html).toContain(`<strong>Demo.</strong> ${demoVerdictsNote}`);
+    expect(html).toContain('<h2>Verdicts (demo)</h2>');
+    expect(html).toContain('Demo verdicts: no mail server was asked.');
+    expect(html).not.toMatch(/Checked live|verification service at/);
+    // Its numbers are the summary's, and nothing in it is fetched from outside the file.
+    expect(html).toContain(`${summary.rows} rows · ${summary.to_check} addresses checked`);
+    expect(html).toContain(`<th scope="row">Valid</th><td>${summary.valid}</td>`);
+    expect(html).toContain('Credits spent (valid, invalid and catch-all verdicts)</th><td>0 (a demo is free)</td>');
+    expect(html).not.toMatch(/<script|<link|src="http|url\(/);
+  });
+
   it('gives an address that starts like a formula its verdict, guarded in the annotated copy only', async () => {
     const { dir, data } = await workspace();
     const path = join(dir, 'signs.csv');

@@ -1,0 +1,178 @@
+// A cleaned list's report, to hand on: one self-contained HTML file (inline style and SVG, system fonts,
+// nothing fetched) that prints to at most two A4 or Letter pages. It says how the list was checked in the
+// words the app uses (a demo's verdicts never read as a mail server's), the funnel, the verdicts as a chart
+// and a table, mailbox providers and top domains, what the cleaned list kept and left out, what it cost,
+// and what to do with each group.
+import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts';
+import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
+import { barChart, escapeHtml, formatCount, percentOf, reportStyle, table, type Bar } from './report-html.ts';
+
+export type ReportInput = {
+  listName: string;
+  /** When the verdicts were got (the job's last change) and when this report was made. */
+  checkedAt: Date;
+  madeAt: Date;
+  /** How it was checked: a demo (sandbox key), Sift's own live checks, or a hosted service by its host. */
+  checkedBy: { kind: 'demo' } | { kind: 'own' } | { kind: 'hosted'; host: string };
+  summary: ListSummary;
+  breakdown: ListBreakdown;
+  /** The cleaned list's choices: the verdicts it keeps and the flags it leaves out. */
+  keep: readonly string[];
+  remove: { role: boolean; disposable: boolean; typos: boolean };
+  version: string;
+};
+
+const verdictNames: Record<string, string> = {
+  valid: 'Valid',
+  invalid: 'Invalid',
+  catch_all: 'Catch-all',
+  unknown: 'Unknown',
+  unverified: 'Not checked',
+};
+const verdictColors: Record<string, string> = {
+  valid: '#12b76a',
+  invalid: '#f04438',
+  catch_all: '#f79009',
+  unknown: '#98a2b3',
+  unverified: '#d0d5dd',
+};
+
+const day = (date: Date) =>
+  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+function howChecked(input: ReportInput): string {
+  switch (input.checkedBy.kind) {
+    case 'demo':
+      return `<p class="how how--demo"><strong>Demo.</strong> ${escapeHtml(demoVerdictsNote)}</p>`;
+    case 'own':
+      return '<p class="how">Checked live by Sift on the computer it runs on: each address\'s mail server was asked whether it accepts the address, without sending mail.</p>';
+    case 'hosted':
+      return `<p class="how">Checked by the verification service at <strong>${escapeHtml(input.checkedBy.host)}</strong>.</p>`;
+  }
+}
+
+function funnel(s: ListSummary): string {
+  const row = (label: string, count: number, sub = false) =>
+    `<tr${sub ? ' class="sub"' : ''}><th scope="row">${label}</th><td>${formatCount(count)}</td><td>${percentOf(count, s.rows)}</td></tr>`;
+  const others = Object.entries(s.other_results).map(([result, count]) => row(escapeHtml(result), count, true));
+  return (
+    '<table class="funnel"><caption>From rows to verdicts</caption>' +
+    '<thead><tr><th scope="col">Rows</th><th scope="col">Count</th><th scope="col">Share</th></tr></thead><tbody>' +
+    row('Rows in the list', s.rows) +
+    row('No address in the row', s.no_address, true) +
+    row('Not an email address (bad syntax)', s.bad_syntax, true) +
+    row('Repeats of an address above', s.duplicates, true) +
+    row('On the do-not-mail list', s.suppressed, true) +
+    row('Addresses checked', s.to_check) +
+    ['valid', 'invalid', 'catch_all', 'unknown', 'unverified']
+      .map((result) => row(verdictNames[result]!, s[result as 'valid'], true))
+      .join('') +
+    others.join('') +
+    '</tbody></table>'
+  );
+}
+
+function verdicts(s: ListSummary): string {
+  const results = ['valid', 'invalid', 'catch_all', 'unknown', ...(s.unverified > 0 ? ['unverified'] : [])];
+  const bars: Bar[] = results.map((result) => ({
+    label: verdictNames[result]!,
+    count: s[result as 'valid'],
+    color: verdictColors[result]!,
+  }));
+  return barChart(bars, s.to_check);
+}
+
+function breakdowns(b: ListBreakdown, s: ListSummary): string {
+  const providers = b.providers.map((p) => [
+    escapeHtml(p.provider),
+    formatCount(p.count),
+    percentOf(p.count, s.to_check),
+  ]);
+  const domains = b.topDomains.map((d) => [escapeHtml(d.domain), formatCount(d.count), percentOf(d.count, s.to_check)]);
+  const none = [['<em>None</em>', '', '']];
+  return (
+    '<div class="grid">' +
+    table('Mailbox providers', ['Provider', 'Addresses', 'Share'], providers.length ? providers : none) +
+    table('Top domains', ['Domain', 'Addresses', 'Share'], domains.length ? domains : none) +
+    '</div>'
+  );
+}
+
+function cleaned(input: ReportInput): string {
+  const s = input.summary;
+  const kept = input.keep.map(
+    (result) => `${verdictNames[result] ?? result} (${formatCount(s[result as 'valid'] ?? 0)})`,
+  );
+  const left = ['valid', 'invalid', 'catch_all', 'unknown']
+    .filter((result) => !input.keep.includes(result))
+    .map((result) => `${verdictNames[result]} (${formatCount(s[result as 'valid'])})`);
+  const flags = [
+    input.remove.role ? `role addresses such as info@ (${formatCount(s.role)})` : '',
+    input.remove.disposable ? `disposable addresses (${formatCount(s.disposable)})` : '',
+    input.remove.typos ? `addresses with a likely typo (${formatCount(s.typos)})` : '',
+  ].filter(Boolean);
+  return (
+    `<p><strong>Kept:</strong> ${kept.join(', ') || 'nothing'}.</p>` +
+    `<p><strong>Left out:</strong> ${[...left, 'rows without an address or with bad syntax', 'repeats', 'the do-not-mail list', ...flags].join('; ')}.</p>`
+  );
+}
+
+function costs(input: ReportInput): string {
+  const s = input.summary;
+  const credits = input.checkedBy.kind === 'demo' ? '0 (a demo is free)' : formatCount(s.billed);
+  return table(
+    undefined,
+    ['', 'Count'],
+    [
+      ['Credits spent (valid, invalid and catch-all verdicts)', credits],
+      ['Verdicts reused from earlier lists (not sent, not paid for)', formatCount(s.cached)],
+      ['Addresses on the do-not-mail list (never sent)', formatCount(s.suppressed)],
+    ],
+  );
+}
+
+/** "1 valid address", "2 valid addresses". */
+const addresses = (count: number, kind: string) => `${formatCount(count)} ${kind} address${count === 1 ? '' : 'es'}`;
+
+function advice(s: ListSummary): string {
+  return (
+    '<ul class="advice">' +
+    `<li><strong>Send to the ${addresses(s.valid, 'valid')}:</strong> their mail servers accept them.</li>` +
+    `<li><strong>Send to the ${addresses(s.catch_all, 'catch-all')} with care:</strong> their domains accept every address, so none can be confirmed; watch their bounces, or send to them last.</li>` +
+    `<li><strong>Leave out the ${addresses(s.invalid, 'invalid')}:</strong> their mailboxes do not exist, and mail to them bounces and harms your sending reputation.</li>` +
+    `<li><strong>Check the ${addresses(s.unknown, 'unknown')} again later:</strong> their servers did not settle it (busy, greylisting, a policy); nothing was charged for them.</li>` +
+    '</ul>'
+  );
+}
+
+export function renderListReport(input: ReportInput): string {
+  const s = input.summary;
+  const demo = input.checkedBy.kind === 'demo';
+  const title = `${demo ? 'Demo report' : 'Report'}: ${input.listName}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${reportStyle}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>${escapeHtml(title)}</h1>
+<p class="meta">${formatCount(s.rows)} rows · ${formatCount(s.to_check)} addresses checked · verdicts of ${day(input.checkedAt)}</p>
+${howChecked(input)}
+</header>
+<section><h2>Verdicts${demo ? ' (demo)' : ''}</h2>${verdicts(s)}${funnel(s)}</section>
+<section><h2>Where the addresses are</h2>${breakdowns(input.breakdown, s)}</section>
+<section><h2>The cleaned list</h2>${cleaned(input)}</section>
+<section><h2>What it cost</h2>${costs(input)}</section>
+<section><h2>What to do</h2>${advice(s)}</section>
+<footer>Made by Sift ${escapeHtml(input.version)} on ${day(input.madeAt)}.${demo ? ' Demo verdicts: no mail server was asked.' : ''}</footer>
+</main>
+</body>
+</html>
+`;
+}
