@@ -1,5 +1,6 @@
 // What `sift clean` prints on the way: progress on one line, the cost before anything is sent, and the
 // list's funnel at the end. Every figure is one the service or the list gave; none is made up.
+import { describeChanges } from '../common/changes-words.ts';
 import type { ListSummary } from '../common/contract.ts';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { describeTimeLeft } from '../common/durations.ts';
@@ -62,6 +63,7 @@ export function describeSummary(s: ListSummary, demo: boolean): string {
     (s.cached > 0
       ? `Of these verdicts, ${count(s.cached)} were reused from earlier lists (sift_source "cache", with the day each was got).\n`
       : '') +
-    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${counted(s.typos, 'likely typo', 'likely typos')}.\n`
+    `Flagged: ${count(s.role)} role, ${count(s.disposable)} disposable, ${counted(s.typos, 'likely typo', 'likely typos')}.\n` +
+    (s.changed ? `Changed since the last check: ${describeChanges(s.changed)}\n` : '')
   );
 }

@@ -9,6 +9,24 @@ const count = z.number().int().nonnegative();
  * role, disposable and typos flag addresses to check; billed is what the service charged; cached counts
  * the verdicts reused from earlier lists (the verdict cache), not sent and not billed.
  */
+/**
+ * What changed since the last check: addresses of this list that had a verdict from an earlier check (the
+ * verdict cache keeps them, by keyed hash) and were checked again. `earlier_checked_at`: the earliest of
+ * those checks; `days`: the average time between an address's two checks.
+ */
+const verdictChangesSchema = z.object({
+  compared: count,
+  earlier_checked_at: z.string(),
+  days: z.number().nonnegative(),
+  was_valid: count,
+  valid_to_invalid: count,
+  invalid_to_valid: count,
+  became_catch_all: count,
+  became_unknown: count,
+  unchanged: count,
+});
+export type VerdictChanges = z.infer<typeof verdictChangesSchema>;
+
 export const listSummarySchema = z.object({
   rows: count,
   no_address: count,
@@ -28,6 +46,7 @@ export const listSummarySchema = z.object({
   typos: count,
   billed: count,
   cached: count,
+  changed: verdictChangesSchema.optional(),
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 

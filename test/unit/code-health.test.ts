@@ -25,7 +25,7 @@ const sqlHomes = [
   /^electron\/core\/jobs\/store\//,
   /^electron\/core\/service\/store\//,
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
-  /^electron\/core\/cache\/verdict-cache-(store|schema|reader)\.ts$/,
+  /^electron\/core\/cache\/verdict-cache-(store|schema|reader|changes)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
   /^electron\/core\/list-file\//,
 ];

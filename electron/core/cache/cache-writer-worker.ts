@@ -21,13 +21,14 @@ const keyOf = cacheKeyer(job.secret);
 const cache = openVerdictCache(job.dataDir);
 try {
   const pages = function* () {
-    for (const page of checkedVerdicts(job.listPath, Object.keys(defaultMaxAgeDays))) {
+    // The results kept, and unknown: an address that stopped answering is a change since its last check.
+    for (const page of checkedVerdicts(job.listPath, [...Object.keys(defaultMaxAgeDays), 'unknown'])) {
       // Keyed in place: the address leaves the row as it is read.
       for (const verdict of page) verdict[0] = keyOf(verdict[0]);
       yield page;
     }
   };
-  parentPort!.postMessage({ kept: cache.remember(job.mode, job.service, job.checkedAt, pages()) });
+  parentPort!.postMessage(cache.remember(job.mode, job.service, job.checkedAt, pages()));
 } catch (error) {
   parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
 } finally {

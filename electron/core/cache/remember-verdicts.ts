@@ -1,5 +1,6 @@
 // After a list is checked, its verdicts go into the verdict cache for the next lists: on a thread of its
 // own (cache-writer-worker.ts), so a million addresses keyed and kept never hold up the app or the export.
+import type { VerdictChanges } from '../../common/list-schemas.ts';
 import { startThread } from '../own-files.ts';
 import { cacheSecret } from './cache-keys.ts';
 import type { CacheWriterJob } from './cache-writer-worker.ts';
@@ -12,7 +13,10 @@ function cacheServiceName(service: string): string {
   return origin === 'null' ? service : `${origin}${pathname}`;
 }
 
-/** Keeps the verdicts a service gave the list at `listPath`; answers how many were kept. */
+/**
+ * Keeps the verdicts a service gave the list at `listPath`; answers how many were kept, and what changed
+ * for addresses an earlier check had a verdict for.
+ */
 export function rememberVerdicts(request: {
   listPath: string;
   dataDir: string;
@@ -20,7 +24,7 @@ export function rememberVerdicts(request: {
   /** The service's name (`ServiceClient.serviceName`). */
   service: string;
   checkedAt: number;
-}): Promise<number> {
+}): Promise<{ kept: number; changes?: VerdictChanges }> {
   const job: CacheWriterJob = {
     listPath: request.listPath,
     dataDir: request.dataDir,
@@ -35,9 +39,9 @@ export function rememberVerdicts(request: {
       workerData: job,
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 },
     });
-    worker.once('message', (message: { kept: number } | { failed: string }) =>
+    worker.once('message', (message: { kept: number; changes?: VerdictChanges } | { failed: string }) =>
       'kept' in message
-        ? resolve(message.kept)
+        ? resolve(message)
         : reject(new Error(`The verdict cache could not be written: ${message.failed}`)),
     );
     worker.once('error', reject);

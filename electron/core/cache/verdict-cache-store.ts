@@ -5,11 +5,19 @@
 import { existsSync, statSync } from 'node:fs';
 import { sql, transaction, type Database } from '../storage/sqlite.ts';
 import { modeNumber, openCacheDatabase, verdictCacheFiles, type CacheMode } from './verdict-cache-schema.ts';
+import type { VerdictChanges } from '../../common/list-schemas.ts';
+import { defaultMaxAgeDays } from './cache-policy.ts';
+import { countChanges } from './verdict-cache-changes.ts';
 
 export { verdictCacheFiles, type CacheMode } from './verdict-cache-schema.ts';
 
 /** A verdict to keep: the keyed hash of its address, and what the service said. */
 type CacheEntry = readonly [key: string, result: string, reason: string | null];
+
+/** The results the cache keeps (those it may reuse), as an SQL list. */
+const keptResults = Object.keys(defaultMaxAgeDays)
+  .map((result) => `'${result}'`)
+  .join(', ');
 
 /** Staged rows per statement: a statement per row would cost more than the rows themselves. */
 const rowsPerInsert = 100;
@@ -22,7 +30,12 @@ export type VerdictCache = {
    * the same address and mode). They are staged first and merged in key order: a million keys inserted
    * in hash order would each land on a random page of the table, several times slower.
    */
-  remember(mode: CacheMode, service: string, checkedAt: number, pages: Iterable<readonly CacheEntry[]>): number;
+  remember(
+    mode: CacheMode,
+    service: string,
+    checkedAt: number,
+    pages: Iterable<readonly CacheEntry[]>,
+  ): { kept: number; changes?: VerdictChanges };
   /** What the cache holds, for Settings and `sift cache stats`. */
   stats(): CacheContents;
   /** Forgets every kept verdict; answers how many. */
@@ -85,6 +98,12 @@ export function openVerdictCache(dataDir: string): VerdictCache {
           staged += page.length;
         }
         if (values.length > 0) insertOf(values.length / 2).run(...values);
+        const changes = countChanges(db, modeNumber[mode]);
+        // Unknown verdicts are compared (an address that stopped answering is a change) but never kept.
+        const { changes: unknowns } = sql(
+          db,
+          `DELETE FROM incoming WHERE kind IN (SELECT id FROM verdict_kinds WHERE result NOT IN (${keptResults}))`,
+        ).run();
         sql(
           db,
           `INSERT INTO verdicts (mode, key, kind) SELECT ?, key, kind FROM incoming WHERE true ORDER BY key
@@ -93,7 +112,7 @@ export function openVerdictCache(dataDir: string): VerdictCache {
              >= (SELECT checked_at FROM verdict_kinds WHERE id = verdicts.kind)`,
         ).run(modeNumber[mode]);
         sql(db, 'DELETE FROM incoming').run();
-        return staged;
+        return { kept: staged - Number(unknowns), ...(changes ? { changes } : {}) };
       });
     },
     stats() {

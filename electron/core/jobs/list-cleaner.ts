@@ -24,7 +24,7 @@ import {
 import type { JobSettings } from './job-settings.ts';
 import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts';
 import type { KeyMode } from '../wire/spec.ts';
-import { exportJob, type ExportResult } from './export/index.ts';
+import { exportJob, refreshSummary, type ExportResult } from './export/index.ts';
 import { cacheAskFor, rememberVerdicts } from '../cache/index.ts';
 import type { SuppressionSource } from '../suppression/index.ts';
 
@@ -108,9 +108,9 @@ export type CleanerOptions = {
 export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cleaner {
   const now = options.now ?? Date.now;
   const warn = options.warn ?? ((message: string) => console.error(message));
-  /** Verdicts on their way into the cache. */
+  /** Verdicts on their way into the cache; what changed is counted when this run got verdicts of its own. */
   const remembering = new Set<Promise<void>>();
-  function remember(job: JobRecord, client: ServiceClient): void {
+  function remember(job: JobRecord, client: ServiceClient, newVerdicts: boolean): void {
     if (!options.cacheDir) return;
     const writing = rememberVerdicts({
       listPath: store.listPath(job.id),
@@ -119,7 +119,7 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       service: client.serviceName,
       checkedAt: now(),
     }).then(
-      () => undefined,
+      ({ changes }) => void (changes && newVerdicts && store.list(job.id).recordChanges(changes)),
       (error: unknown) => warn(error instanceof Error ? error.message : String(error)),
     );
     remembering.add(writing);
@@ -227,16 +227,11 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
     /** Sends what was not sent and reads every verdict back; resumes wherever the job stopped. */
     async run(job: JobRecord, client: ServiceClient, options: RunOptions = {}): Promise<JobRecord> {
       if (job.keyMode !== client.mode) store.setKeyMode(job.id, client.mode);
-      const finished = await runJob(
-        store,
-        store.getJob(job.id)!,
-        client,
-        indexFor(job),
-        reachOf(store.reach, client.serviceName),
-        options,
-      );
+      const checkedBefore = store.list(job.id).checkedCount();
+      const reach = reachOf(store.reach, client.serviceName);
+      const finished = await runJob(store, store.getJob(job.id)!, client, indexFor(job), reach, options);
       indexes.delete(job.id);
-      remember(finished, client);
+      remember(finished, client, store.list(job.id).checkedCount() > checkedBefore);
       return finished;
     },
 
@@ -282,7 +277,8 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       }
       const exported = await cleaner.export(job, request.outDir);
       await cleaner.settled();
-      return { job, exported };
+      // What changed since the last check is counted as the verdicts go into the cache, beside the export.
+      return { job, exported: await refreshSummary(store, job, exported) };
     },
 
     /** Forgets what is kept in memory for a job (its index), when the job is deleted. */

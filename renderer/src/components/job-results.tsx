@@ -13,6 +13,7 @@ import { VerdictChart } from './verdict-chart.tsx';
 import { ListBreakdownView } from './list-breakdown.tsx';
 import { RowExplorer } from './row-explorer.tsx';
 import { SaveReport } from './save-report.tsx';
+import { describeChanges } from '../../../electron/common/changes-words.ts';
 import { cleanActions, type KeepableResult } from '../stores/clean-store.ts';
 import './job-results.css';
 
@@ -106,6 +107,11 @@ export function JobResults({
               : `${job.phase === 'canceled' ? 'Canceled' : 'Stopped'}: ${job.error ?? ''} ${formatCount(summary.unverified)} addresses were not checked.`}
           </p>
           {job.demo && <DemoNotice />}
+          {summary.changed && (
+            <p className="card__meta" data-testid="changes-since">
+              <strong>Changed since the last check:</strong> {describeChanges(summary.changed)}
+            </p>
+          )}
         </div>
         <div className="card__actions">
           {job.phase !== 'done' && summary.unverified > 0 && (

@@ -69,6 +69,26 @@ async function asWorkbooks(
   }
 }
 
+/** The summary file: the list's funnel, labelled as a demo's where its verdicts are. */
+async function writeSummary(path: string, summary: ListSummary, demo: boolean): Promise<void> {
+  const labelled = demo ? { demo: true, note: demoVerdictsNote, ...summary } : summary;
+  await writeFile(path, `${JSON.stringify(labelled, null, 2)}\n`).catch((error: unknown) => {
+    throw writeFailure(error, path.replace(/\.partial$/, ''));
+  });
+}
+
+/**
+ * The summary again, once the verdict cache has counted what changed since the last check (it does so
+ * beside the export, so the export does not wait for it): rewritten in place when there is something new.
+ */
+export async function refreshSummary(store: JobStore, job: JobRecord, exported: ExportResult): Promise<ExportResult> {
+  const summary = summariseJob(store, job);
+  if (!summary.changed || exported.summary.changed) return exported;
+  await writeSummary(`${exported.summaryPath}.partial`, summary, hasDemoVerdicts(job));
+  await rename(`${exported.summaryPath}.partial`, exported.summaryPath);
+  return { ...exported, summary };
+}
+
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
   const source = displayNameOf(job);
   const demo = hasDemoVerdicts(job);
@@ -170,10 +190,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     if (xlsx)
       await asWorkbooks(paths, (kind) => fileOf(kind, 'xlsx'), { delimiter: job.delimiter, displayName: source });
     const summary = summariseJob(store, job);
-    const labelled = demo ? { demo: true, note: demoVerdictsNote, ...summary } : summary;
-    await writeFile(partial(pathOf('summary')), `${JSON.stringify(labelled, null, 2)}\n`).catch((error: unknown) => {
-      throw writeFailure(error, pathOf('summary'));
-    });
+    await writeSummary(partial(pathOf('summary')), summary, demo);
     for (const path of paths.values()) {
       await rename(partial(path), path).catch((error: unknown) => {
         throw writeFailure(error, path);

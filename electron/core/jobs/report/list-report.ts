@@ -5,6 +5,7 @@
 // and what to do with each group.
 import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
+import { describeChanges } from '../../../common/changes-words.ts';
 import { barChart, escapeHtml, formatCount, percentOf, reportStyle, table, type Bar } from './report-html.ts';
 
 export type ReportInput = {
@@ -167,6 +168,7 @@ ${howChecked(input)}
 </header>
 <section><h2>Verdicts${demo ? ' (demo)' : ''}</h2>${verdicts(s)}${funnel(s)}</section>
 <section><h2>Where the addresses are</h2>${breakdowns(input.breakdown, s)}</section>
+${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
 <section><h2>What to do</h2>${advice(s)}</section>

@@ -11,6 +11,7 @@ import { listAppender } from './list-store-append.ts';
 import { listVerdicts } from './list-store-verdicts.ts';
 import type { StatementSync } from 'node:sqlite';
 import { openDatabase, sql, transaction } from '../../storage/sqlite.ts';
+import type { VerdictChanges } from '../../../common/list-schemas.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
 import { rowTextStore } from './list-store-rows.ts';
@@ -207,6 +208,17 @@ export function openListStore(path: string): ListStore {
     counters(): Map<string, number> {
       const rows = sql(db, 'SELECT name, value FROM counters').all() as { name: string; value: number }[];
       return new Map(rows.map((row) => [row.name, row.value]));
+    },
+
+    /** What changed since the last check, as the verdict cache counted it: kept as `changed:<field>` totals. */
+    recordChanges(changes: VerdictChanges): void {
+      transaction(db, () => {
+        sql(db, "DELETE FROM counters WHERE name LIKE 'changed:%'").run();
+        const put = sql(db, 'INSERT INTO counters (name, value) VALUES (?, ?)');
+        for (const [field, value] of Object.entries(changes)) {
+          put.run(`changed:${field}`, field === 'earlier_checked_at' ? Date.parse(value as string) : (value as number));
+        }
+      });
     },
 
     /** How many sent addresses have their verdict. */

@@ -2,6 +2,7 @@
 // these (list-store.ts and the query modules beside it), everything else reads and writes a list through
 // them and never through its database handle.
 import type { CacheHit } from '../../cache/cache-lookup.ts';
+import type { VerdictChanges } from '../../../common/list-schemas.ts';
 
 /**
  * [result, flags, reason, suggestion, cached on], as SQLite gives them; flags packs billed, role,
@@ -180,6 +181,8 @@ export type ListStore = ListParts &
     ): number;
     /** Every running total, by name (`checked`, `billed`, `result:<verdict>` …). */
     counters(): Map<string, number>;
+    /** What changed since the last check (the verdict cache's count), kept with the list. */
+    recordChanges(changes: VerdictChanges): void;
     /** How many sent addresses have their verdict. */
     checkedCount(): number;
     /** The rows' own text and the explorer's reads. */

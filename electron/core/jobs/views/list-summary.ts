@@ -2,6 +2,7 @@
 // rows, and the verdicts as running totals the list keeps as they come in, so it costs the same for ten
 // rows as for ten million.
 import type { ListSummary } from '../../../common/contract.ts';
+import type { VerdictChanges } from '../../../common/list-schemas.ts';
 import { namedResults, type NamedResult } from '../../wire/spec.ts';
 import type { JobRecord, JobStore } from '../store/index.ts';
 
@@ -31,6 +32,8 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
     billed: counters.get('billed') ?? 0,
     cached,
   };
+  const changed = changesOf(counters);
+  if (changed) summary.changed = changed;
   for (const [name, count] of counters) {
     if (!name.startsWith('result:')) continue;
     const result = name.slice('result:'.length);
@@ -38,4 +41,22 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
     else summary.other_results[result] = count;
   }
   return summary;
+}
+
+/** What changed since the last check, from the list's `changed:<field>` totals; undefined when none was counted. */
+function changesOf(counters: Map<string, number>): VerdictChanges | undefined {
+  const compared = counters.get('changed:compared');
+  if (compared === undefined) return undefined;
+  const field = (name: string) => counters.get(`changed:${name}`) ?? 0;
+  return {
+    compared,
+    earlier_checked_at: new Date(field('earlier_checked_at')).toISOString(),
+    days: field('days'),
+    was_valid: field('was_valid'),
+    valid_to_invalid: field('valid_to_invalid'),
+    invalid_to_valid: field('invalid_to_valid'),
+    became_catch_all: field('became_catch_all'),
+    became_unknown: field('became_unknown'),
+    unchanged: field('unchanged'),
+  };
 }
