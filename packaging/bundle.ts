@@ -10,6 +10,7 @@ export const threadEntries = {
   'import-writer-worker': 'electron/core/jobs/import/import-writer-worker.ts',
   'verdict-reader-worker': 'electron/core/jobs/export/verdict-reader-worker.ts',
   'cache-writer-worker': 'electron/core/cache/cache-writer-worker.ts',
+  'search-index-worker': 'electron/core/jobs/views/search-index-worker.ts',
   'embedded-service-worker': 'electron/core/service/embedded-service-worker.ts',
 };
 

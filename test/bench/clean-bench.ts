@@ -117,6 +117,8 @@ try {
       runNode(here('./stage-run.ts'), [input, join(dir, 'stages-data'), join(dir, 'out'), join(dir, 'sift-data')])
         .stdout,
     );
+    // Finding one address in the list's row explorer: by a pass over every row, and from the search index.
+    const search = JSON.parse(runNode(here('./search-bench.ts'), [join(dir, 'sift-data')]).stdout);
     const parses = [...parsesBefore, ...(await bareParses(input))];
     const parse = median(parses);
     results.push({ rows, parse, whole, rss: peakRssMb });
@@ -148,6 +150,11 @@ try {
     );
     console.log(
       `  spec's path (POST /batches, cursor pages) against the shortcuts (POST /files, CSV download): ×${fmt(stages.specVerifySeconds / stages.verifySeconds, 1)}`,
+    );
+    console.log(
+      `  search for one address: ${fmt(search.first, 3)} s from the index (built in ${fmt(search.build, 1)} s on its own ` +
+        `thread), ${fmt(search.scan, 2)} s by a pass over every row; a second search ${fmt(search.again, 3)} s` +
+        ` (row text kept in ${fmt(search.keepText, 1)} s)`,
     );
   }
   for (let i = 1; i < results.length; i += 1) {

@@ -89,6 +89,7 @@ const faced = /^electron\/core\/jobs\/(store|import|run|export|views)\//;
 const threadModules = [
   'electron/core/jobs/store/list-store-append.ts',
   'electron/core/jobs/store/list-store-verdicts.ts',
+  'electron/core/jobs/store/list-store-search.ts',
   'electron/core/jobs/store/list-types.ts',
 ];
 

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import type { JobProgressView } from '../../common/job-schemas.ts';
-import { isFinishedPhase } from '../../common/job-phases.ts';
+import { finishedOrThrow, isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
 import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
@@ -30,7 +30,7 @@ import { sheetToRead } from '../lists/sheet-guess.ts';
 import type { JobManager } from './job-manager-types.ts';
 
 export type { JobManager } from './job-manager-types.ts';
-import { createRowExplorer, jobReads, jobViews, summariseJob } from './views/index.ts';
+import { createRowExplorer, jobReads, jobViews, searchIndexes, summariseJob } from './views/index.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -56,7 +56,8 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   });
 
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
-  const explorer = createRowExplorer(store);
+  const indexes = searchIndexes(log);
+  const explorer = createRowExplorer(store, indexes);
 
   function jobOrThrow(jobId: string): JobRecord {
     const job = store.getJob(jobId);
@@ -81,10 +82,12 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       try {
         const job = store.getJob(jobId)!;
         const client = await deps.clients.clientFor(job.service);
-        await cleaner.run(job, client, {
+        const finished = await cleaner.run(job, client, {
           signal: controller.signal,
           onProgress: (progress) => report(jobId, progress),
         });
+        // Searchable at once when the results open: the row text and its index are made meanwhile.
+        if (finished.phase === 'done') explorer.prepareSearch(finished).catch((error) => log(userMessage(error)));
       } catch (error) {
         if (controller.signal.aborted) return;
         // The job stays where it was: whatever was paid for can still be read when it resumes.
@@ -99,12 +102,13 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     running.set(jobId, { controller, done });
   }
 
+  const finishedJob = (jobId: string) => finishedOrThrow(jobOrThrow(jobId));
   /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
   async function deleteJob(jobId: string): Promise<number> {
     const listBytes = await sizeOnDisk(store.listPath(jobId));
     costs.delete(jobId);
     cleaner.forget(jobId);
-    explorer.forget(jobId);
+    await explorer.forget(jobId);
     store.deleteJob(jobId);
     return listBytes + (await removeFiles(appFilesOf(deps.dataDir, jobId)));
   }
@@ -184,9 +188,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return overview(job);
     },
 
-    list(): JobListItem[] {
-      return store.recentJobs(100).map(listItem);
-    },
+    list: (): JobListItem[] => store.recentJobs(100).map(listItem),
 
     remap: (jobId: string, column: string) => reread(jobId, (settings) => ({ ...settings, column })),
     chooseSheet: (jobId: string, sheet: string) =>
@@ -264,18 +266,13 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return overview(store.getJob(jobId)!);
     },
 
-    async report(jobId: string): Promise<ExportFile> {
-      const job = jobOrThrow(jobId);
-      if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
-      return writeJobReport(store, job, exportFolder(deps.dataDir, jobId), deps.clients);
-    },
+    report: async (jobId) => writeJobReport(store, finishedJob(jobId), exportFolder(deps.dataDir, jobId), deps.clients),
 
     async export(
       jobId: string,
       choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,
     ): Promise<{ files: ExportFile[]; summary: ListSummary }> {
-      const job = jobOrThrow(jobId);
-      if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
+      const job = finishedJob(jobId);
       const outDir = exportFolder(deps.dataDir, jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
       const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
@@ -291,7 +288,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
 
     async close(): Promise<void> {
       await Promise.all([...running.keys()].map(stopRunning));
-      await cleaner.settled();
+      await Promise.all([cleaner.settled(), indexes.stop()]);
       store.close();
     },
   };

@@ -36,7 +36,12 @@ describe('the main bundle', () => {
     );
     // Each thread is started by its name (own-files.ts's startThread), a built file beside the bundle.
     const main = await readFile(join(outDir, 'main.js'), 'utf8');
-    for (const thread of ['import-writer-worker', 'verdict-reader-worker', 'cache-writer-worker']) {
+    for (const thread of [
+      'import-writer-worker',
+      'verdict-reader-worker',
+      'cache-writer-worker',
+      'search-index-worker',
+    ]) {
       expect(main).toContain(`startThread(import.meta.url, "${thread}"`);
       await access(join(outDir, `${thread}.js`));
     }

@@ -15,6 +15,7 @@ import type { VerdictChanges } from '../../../common/list-schemas.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
 import { rowTextStore } from './list-store-rows.ts';
+import { rowSearch } from './list-store-search.ts';
 import { domainCounts, providerCounts } from './list-store-breakdown.ts';
 import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
 
@@ -129,6 +130,7 @@ export function openListStore(path: string): ListStore {
     ...listVerdicts(db),
 
     rowText: () => rowTextStore(db),
+    search: () => rowSearch(db),
     domainCounts: (limit) => domainCounts(db, limit),
     providerCounts: (providers) => providerCounts(db, providers),
 

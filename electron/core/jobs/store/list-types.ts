@@ -187,6 +187,8 @@ export type ListStore = ListParts &
     checkedCount(): number;
     /** The rows' own text and the explorer's reads. */
     rowText(): RowTextStore;
+    /** The rows' search index (built by search-index.ts once the row text is kept). */
+    search(): { rowsIndexed(): number; rowsHolding(piece: string): Int32Array };
     /** Addresses to check per domain, the most used first. */
     domainCounts(limit: number): { domain: string; count: number }[];
     /** Addresses to check per mailbox provider (found by the service, else named by the domain). */

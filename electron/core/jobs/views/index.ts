@@ -4,3 +4,4 @@ export { jobReads, type JobReads } from './job-reads.ts';
 export { jobViews } from './job-views.ts';
 export { summariseJob } from './list-summary.ts';
 export { createRowExplorer } from './row-explorer.ts';
+export { searchIndexes } from './search-index.ts';

@@ -4,6 +4,7 @@
 import type { ExplorerFilter, ExplorerRow } from '../../../common/contract.ts';
 import { badSyntaxResult, noAddressResult, suppressedResult } from '../../../common/list-funnel.ts';
 import { readCsvRows } from '../../lists/csv-reader.ts';
+import type { SearchIndexes } from './search-index.ts';
 import { displayNameOf, rowsPerTextChunk, type AddressFacts, type JobRecord, type JobStore } from '../store/index.ts';
 
 const verdictCodes = ['', 'valid', 'invalid', 'catch_all', 'unknown', badSyntaxResult, suppressedResult] as const;
@@ -23,11 +24,17 @@ export type RowExplorer = {
   ): Promise<{ total: number; rows: ExplorerRow[] }>;
   /** Accepts or takes back typo suggestions, for one address or a whole domain; answers how many. */
   acceptSuggestions(job: JobRecord, target: { addressId: number } | { domain: string }, accept: boolean): number;
-  /** Drops what was worked out for a job (it was deleted). */
-  forget(jobId: string): void;
+  /** Drops what was worked out for a job (it is being deleted), and stops building its index. */
+  forget(jobId: string): Promise<void>;
+  /** Keeps a finished list's row text and builds its search index, ahead of the first search. */
+  prepareSearch(job: JobRecord): Promise<void>;
 };
 
-export function createRowExplorer(store: JobStore): RowExplorer {
+/** A search the index answers exactly: 3 characters or more (trigrams), plain ASCII, none of LIKE's wildcards. */
+const searchableByIndex = (search: string) =>
+  search.length >= 3 && /^[\x20-\x7e]+$/.test(search) && !/[%_]/.test(search);
+
+export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): RowExplorer {
   const kept = new Map<string, { checked: number; facts?: Facts; matches: Map<string, Int32Array> }>();
 
   function cacheOf(job: JobRecord) {
@@ -45,13 +52,24 @@ export function createRowExplorer(store: JobStore): RowExplorer {
   const keeping = new Map<string, Promise<void>>();
 
   function keepRowText(job: JobRecord): Promise<void> {
-    if (store.list(job.id).rowText().rowsKept() === job.rowsTotal) return Promise.resolve();
+    if (store.list(job.id).rowText().rowsKept() === job.rowsTotal) {
+      indexInBackground(job);
+      return Promise.resolve();
+    }
     let pass = keeping.get(job.id);
     if (!pass) {
-      pass = writeRowText(job).finally(() => keeping.delete(job.id));
+      pass = writeRowText(job)
+        .then(() => indexInBackground(job))
+        .finally(() => keeping.delete(job.id));
       keeping.set(job.id, pass);
     }
     return pass;
+  }
+
+  /** Once a list's text is kept, its search index is built beside it (nothing waits for it). */
+  function indexInBackground(job: JobRecord): void {
+    if (!indexes || store.list(job.id).search().rowsIndexed() === job.rowsTotal) return;
+    void indexes.build(job.id, store.listPath(job.id));
   }
 
   async function writeRowText(job: JobRecord): Promise<void> {
@@ -112,11 +130,29 @@ export function createRowExplorer(store: JobStore): RowExplorer {
     return verdictCodes[code] === filter;
   }
 
+  /** The rows the search index finds, narrowed by the filter: a lookup, where a pass over every row was. */
+  function indexedMatches(job: JobRecord, filter: ExplorerFilter, search: string): Int32Array | undefined {
+    const list = store.list(job.id);
+    if (!searchableByIndex(search) || list.search().rowsIndexed() !== job.rowsTotal) return undefined;
+    const found = list.search().rowsHolding(search);
+    if (filter === 'all') return found;
+    const facts = factsOf(job);
+    const text = list.rowText();
+    let ids: { firstRow: number; ids: Int32Array } | undefined;
+    return found.filter((row) => {
+      if (!ids || row < ids.firstRow || row >= ids.firstRow + ids.ids.length) ids = text.idsAround(row);
+      return shows(filter, facts, ids?.ids[row - ids.firstRow] ?? 0, row);
+    });
+  }
+
   function matchesOf(job: JobRecord, filter: ExplorerFilter, search: string): Int32Array {
     const cache = cacheOf(job);
     const key = `${filter}\0${search}`;
-    const known = cache.matches.get(key);
-    if (known) return known;
+    const known = cache.matches.get(key) ?? (search === '' ? undefined : indexedMatches(job, filter, search));
+    if (known) {
+      cache.matches.set(key, known);
+      return known;
+    }
     const list = store.list(job.id);
     const facts = factsOf(job);
     const wanted = new Uint8Array(job.rowsTotal + 1);
@@ -194,11 +230,16 @@ export function createRowExplorer(store: JobStore): RowExplorer {
       return { total: matches.length, rows: rowsAt(job, numbers) };
     },
 
+    prepareSearch: (job) => keepRowText(job),
+
     /** Accepts or takes back typo suggestions, for one address or a whole domain; answers how many. */
     acceptSuggestions(job: JobRecord, target: { addressId: number } | { domain: string }, accept: boolean): number {
       return store.list(job.id).rowText().acceptSuggestions(target, accept);
     },
 
-    forget: (jobId) => void kept.delete(jobId),
+    async forget(jobId) {
+      kept.delete(jobId);
+      await indexes?.stop(jobId);
+    },
   };
 }

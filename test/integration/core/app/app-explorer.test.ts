@@ -7,11 +7,16 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorerRow, JobOverview, ListSummary } from '../../../../electron/common/contract.ts';
 import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
 import { appCaller } from '../../../support/app-call.ts';
+import { openJobStore } from '../../../../electron/core/jobs/store/index.ts';
+import { createRowExplorer, searchIndexes } from '../../../../electron/core/jobs/views/index.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
 const rows = 200_000;
 
 const call = appCaller('ipc');
+/** The list the first test made, for the second to search again. */
+let listDir = '';
+let jobId = '';
 
 /** Every 50th row repeats an earlier address, every 97th is malformed, every 89th has none. */
 function emailOf(i: number): string {
@@ -79,8 +84,37 @@ describe('row explorer', () => {
       const found = await page({ offset: 0, limit: 10, search: 'USER123456@' });
       expect(found.rows.map((row) => row.cells[1])).toEqual(['user123456@host156.example']);
       expect((await page({ offset: 0, limit: 10, filter: 'unknown', search: 'no such thing' })).total).toBe(0);
+      jobId = created.jobId;
     } finally {
       await runtime.close();
     }
+    listDir = dataDir;
   }, 180_000);
+
+  it("answers a search from the list's index exactly as a pass over every row does", async () => {
+    const store = openJobStore(listDir);
+    const logged: string[] = [];
+    const indexes = searchIndexes((message) => logged.push(message));
+    try {
+      const job = store.getJob(jobId)!;
+      const scanning = createRowExplorer(store);
+      const indexed = createRowExplorer(store, indexes);
+      await indexed.prepareSearch(job);
+      await indexes.build(job.id, store.listPath(job.id));
+      expect(logged).toEqual([]);
+      expect(store.list(job.id).search().rowsIndexed()).toBe(rows);
+      // The index itself finds the row, ignoring case, with no pass over the rows.
+      expect([...store.list(job.id).search().rowsHolding('USER123456@')]).toEqual([123456]);
+      for (const search of ['USER123456@', 'host15.', 'NAME 19', 'broken', '@@host', 'user1_', 'no such thing', 'e1']) {
+        for (const filter of ['all', 'valid', 'unknown', 'bad_syntax', 'duplicate'] as const) {
+          const request = { offset: 0, limit: 50, filter, search };
+          const [byIndex, byScan] = [await indexed.page(job, request), await scanning.page(job, request)];
+          expect(byIndex, `${filter} "${search}"`).toEqual(byScan);
+        }
+      }
+    } finally {
+      await indexes.stop();
+      store.close();
+    }
+  }, 120_000);
 });
