@@ -4,8 +4,6 @@
 //   submitting → its batches are being created at the service
 //   reading    → the service is checking; verdicts are read back as they come
 //   done / failed / canceled → finished: every verdict the service will give is in
-import { AppError } from './app-error.ts';
-
 export const jobPhases = ['importing', 'imported', 'submitting', 'reading', 'done', 'failed', 'canceled'] as const;
 export type JobPhase = (typeof jobPhases)[number];
 
@@ -13,10 +11,4 @@ const finishedJobPhases: readonly JobPhase[] = ['done', 'failed', 'canceled'];
 
 export function isFinishedPhase(phase: JobPhase): boolean {
   return finishedJobPhases.includes(phase);
-}
-
-/** The job, when it has finished; else the error a person sees for asking too early. */
-export function finishedOrThrow<Job extends { phase: JobPhase }>(job: Job): Job {
-  if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
-  return job;
 }

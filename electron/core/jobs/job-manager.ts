@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { EventPayload, ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
 import type { JobProgressView } from '../../common/job-schemas.ts';
-import { finishedOrThrow, isFinishedPhase } from '../../common/job-phases.ts';
+import { isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
 import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
@@ -16,6 +16,7 @@ import {
   appFilesOf,
   exportedFiles,
   exportFolder,
+  finishedOrThrow,
   inputCopyPath,
   openJobStore,
   removeFiles,

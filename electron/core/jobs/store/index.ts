@@ -2,7 +2,7 @@
 // are. Everything outside store/ comes in here; only the job threads open the one list module each runs
 // with (list-store-append.ts, list-store-verdicts.ts), so a thread loads SQLite and little else.
 export { openJobStore } from './job-store.ts';
-export { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from './job-record.ts';
+export { displayNameOf, finishedOrThrow, hasDemoVerdicts, type JobRecord, type JobStore } from './job-record.ts';
 export {
   isActivePart,
   rowsPerChunk,

@@ -2,7 +2,8 @@
 // for everything that reads or moves a job on.
 import { basename } from 'node:path';
 import type { PrecheckCounts } from '../../../common/contract.ts';
-import type { JobPhase } from '../../../common/job-phases.ts';
+import { AppError } from '../../../common/app-error.ts';
+import { isFinishedPhase, type JobPhase } from '../../../common/job-phases.ts';
 import type { ReachMemory } from '../../client/reach-store.ts';
 import type { ServiceRef } from '../../connections/service-ref.ts';
 import type { KeyMode } from '../../wire/spec.ts';
@@ -91,3 +92,9 @@ export type JobStore = {
   /** Removes the job, its list file and everything in it. */
   deleteJob(id: string): void;
 };
+
+/** The job, when it has finished; else the error a person sees for asking too early. */
+export function finishedOrThrow<Job extends Pick<JobRecord, 'phase'>>(job: Job): Job {
+  if (!isFinishedPhase(job.phase)) throw new AppError('bad_request', 'The list is not finished yet.');
+  return job;
+}

@@ -18,7 +18,8 @@ export function rowTextStore(db: Database): RowTextStore {
     start(): void {
       transaction(db, () => {
         sql(db, 'DELETE FROM row_text').run();
-        sql(db, "DELETE FROM counters WHERE name = 'row_text_rows'").run();
+        // The search index is of the text kept before: it is built again from the new text.
+        sql(db, "DELETE FROM counters WHERE name IN ('row_text_rows', 'row_search_rows')").run();
       });
     },
     write(firstRow: number, rows: string[][]): void {

@@ -12,10 +12,17 @@ export type SearchIndexes = {
 
 export function searchIndexes(log: (message: string) => void): SearchIndexes {
   const building = new Map<string, { worker: Worker; done: Promise<void> }>();
+  /** Lists whose index could not be built: searched row by row, not tried again on every page. */
+  const failed = new Set<string>();
+  const fail = (jobId: string, why: string) => {
+    failed.add(jobId);
+    log(`The search index of job ${jobId} could not be built (a search reads every row instead): ${why}`);
+  };
   return {
     build(jobId, listPath) {
       const under = building.get(jobId);
       if (under) return under.done;
+      if (failed.has(jobId)) return Promise.resolve();
       // A small young generation: the chunks it parses are short-lived.
       const worker = startThread(import.meta.url, 'search-index-worker', {
         workerData: { listPath },
@@ -23,11 +30,11 @@ export function searchIndexes(log: (message: string) => void): SearchIndexes {
       });
       const done = new Promise<void>((resolve) => {
         worker.once('message', (message: { rows: number } | { failed: string }) => {
-          if ('failed' in message) log(`The search index of job ${jobId} could not be built: ${message.failed}`);
+          if ('failed' in message) fail(jobId, message.failed);
           resolve();
         });
         worker.once('error', (error) => {
-          log(`The search index of job ${jobId} could not be built: ${error.message}`);
+          fail(jobId, error.message);
           resolve();
         });
         worker.once('exit', () => resolve());
