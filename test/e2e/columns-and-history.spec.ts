@@ -1,7 +1,7 @@
 // The email column is chosen deliberately (keyboard arrows do not re-read the list, a mostly empty
 // column asks first, a file with no detectable column still opens with a picker, a reopened list can
 // change column), and History lists, reopens and deletes lists.
-import { expect, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, test } from './web-host-fixture.ts';
 
 const contacts = new URL('../fixtures/contacts.csv', import.meta.url).pathname;
 
@@ -99,4 +99,24 @@ test('a list dropped anywhere in the window opens, from any screen', async ({ pa
   await page.locator('.app-header').dispatchEvent('drop', { dataTransfer });
   await expect(page.getByTestId('job-file-name')).toHaveText('anywhere.csv');
   await expect(page.getByTestId('nav-clean')).toHaveAttribute('aria-current', 'page');
+});
+
+test('History shows a list cleaned more than once with its runs side by side', async ({ page, hostUrl }) => {
+  await page.goto(hostUrl);
+  const list = (valid: number) =>
+    `email\n${Array.from({ length: 10 }, (_, i) => `${i < valid ? 'valid' : 'invalid'}.p${i}@example.com`).join('\n')}\n`;
+  await cleanCsv(page, 'spring.csv', list(8));
+  await page.getByRole('button', { name: 'Clean another list' }).click();
+  await cleanCsv(page, 'spring.csv', list(6));
+  await page.getByRole('button', { name: 'Clean another list' }).click();
+  await cleanCsv(page, 'autumn.csv', list(9));
+  await page.getByTestId('nav-history').click();
+  const runs = page.getByTestId('list-runs');
+  // Only the list cleaned twice is compared; its two runs, oldest first.
+  await expect(runs).toHaveCount(1);
+  await expect(runs.getByRole('table')).toContainText('spring.csv: cleaned 2 times');
+  await expect(runs.getByRole('row', { name: /^Valid/ })).toHaveText(/Valid\s*80\.0%\s*60\.0%/);
+  await expect(runs.getByRole('row', { name: /^Invalid/ })).toHaveText(/Invalid\s*20\.0%\s*40\.0%/);
+  await expect(runs.getByRole('row', { name: /^Verdicts/ })).toHaveText(/Verdicts\s*Demo\s*Demo/);
+  await page.screenshot({ path: 'test-results/screens/history-runs.png', fullPage: true });
 });

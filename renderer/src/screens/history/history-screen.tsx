@@ -8,6 +8,7 @@ import { go } from '../../stores/nav-store.ts';
 import { useFocusHeading } from '../../use-focus-heading.ts';
 import './history-screen.css';
 import { TableHead } from '../../ui/table-head.tsx';
+import { ListRuns, listsCleanedAgain } from './list-runs.tsx';
 
 /** Every list Sift has read: reopen, resume, delete, and what it all takes on disk. */
 export function HistoryScreen() {
@@ -55,6 +56,9 @@ export function HistoryScreen() {
           </tbody>
         </table>
       )}
+      {listsCleanedAgain(jobs).map((list) => (
+        <ListRuns key={list.fileName} list={list} />
+      ))}
     </section>
   );
 }
