@@ -5,6 +5,7 @@ export const keyModeSchema = z.enum(['live', 'sandbox']);
 
 /** A host name as given in EHLO: letters, digits, dots and hyphens. */
 const hostName = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+export const heloNameSchema = z.string().regex(hostName, 'a host name such as mail.example.com').max(253);
 /** An IPv4 or IPv6 address, optionally with a port (`[::1]:53`): node's resolver takes addresses, not names. */
 const resolverAddress = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|[0-9A-Fa-f:]+|\[[0-9A-Fa-f:]+\](?::\d{1,5})?)$/;
 
@@ -26,7 +27,7 @@ export const keptProxyPassword = '•••';
  * left out keeps the engine's default. The same settings as `sift service`'s flags.
  */
 export const engineSettingsSchema = z.strictObject({
-  helo: z.string().regex(hostName, 'a host name such as mail.example.com').max(253).optional(),
+  helo: heloNameSchema.optional(),
   mailFrom: z.email('an email address').max(254).optional(),
   resolvers: z.array(z.string().regex(resolverAddress, 'an IP address with an optional :port')).max(4).optional(),
   perHostRate: z.number().positive().max(100).optional(),
@@ -120,7 +121,6 @@ export const heloCheckSchema = z.object({
   message: z.string(),
 });
 export type HeloCheck = z.infer<typeof heloCheckSchema>;
-export const heloNameSchema = z.string().regex(hostName, 'a host name such as mail.example.com').max(253);
 
 /** The current service's account, for the badge on every screen; `problem` when it cannot be read. */
 export const accountViewSchema = z.object({

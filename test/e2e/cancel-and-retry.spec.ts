@@ -2,7 +2,7 @@
 // once, what was checked is kept, and "Check the 2 not checked" finishes the list later with no address
 // checked twice.
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
-import { startHostedService, type HostedService } from './hosted-service.ts';
+import { startHostedService, useHostedService, type HostedService } from './hosted-service.ts';
 import { expect, startHost, test } from './web-host-fixture.ts';
 
 const minute = 60_000;
@@ -36,10 +36,7 @@ test('Cancel says "Canceling…", keeps what was checked, and Retry checks only 
   const app = await startHost();
   try {
     await page.goto(app.url);
-    await page.getByTestId('nav-settings').click();
-    await page.getByLabel('Service URL').fill(hosted.baseUrl);
-    await page.getByLabel('API key').fill(hosted.liveKey);
-    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await useHostedService(page, hosted);
     await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 100 free');
 
     await page.getByTestId('nav-clean').click();

@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import type { MailWorld } from '../support/mail-world.ts';
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
@@ -50,4 +51,12 @@ export async function startHostedService(world: MailWorld, flags: string[] = [])
     });
   });
   return { baseUrl, liveKey, output: () => output, stop: () => child.kill('SIGTERM') };
+}
+
+/** The app, from its Settings screen, sends lists to this service with its live key. */
+export async function useHostedService(page: Page, hosted: HostedService): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByLabel('Service URL').fill(hosted.baseUrl);
+  await page.getByLabel('API key').fill(hosted.liveKey);
+  await page.getByRole('button', { name: 'Save and use this service' }).click();
 }

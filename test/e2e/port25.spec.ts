@@ -2,7 +2,7 @@
 // on every screen what that means and what to do, readable in light and dark.
 import { AxeBuilder } from '@axe-core/playwright';
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
-import { startHostedService, type HostedService } from './hosted-service.ts';
+import { startHostedService, useHostedService, type HostedService } from './hosted-service.ts';
 import { cleanCsv, expect, startHost, test } from './web-host-fixture.ts';
 
 let world: MailWorld;
@@ -42,10 +42,7 @@ test('live checks on a network that blocks port 25 are unknown, free, and explai
 
 async function blockedFlow(page: import('@playwright/test').Page, url: string) {
   await page.goto(url);
-  await page.getByTestId('nav-settings').click();
-  await page.getByLabel('Service URL').fill(hosted.baseUrl);
-  await page.getByLabel('API key').fill(hosted.liveKey);
-  await page.getByRole('button', { name: 'Save and use this service' }).click();
+  await useHostedService(page, hosted);
   await expect(page.getByTestId('account-badge')).toHaveText('Live · 1,000 credits · 100 free');
   await expect(page.getByTestId('port25-banner')).toHaveCount(0);
 

@@ -3,7 +3,7 @@
 // where the blocklist takes removal requests; readable in light and dark.
 import { AxeBuilder } from '@axe-core/playwright';
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
-import { startHostedService, type HostedService } from './hosted-service.ts';
+import { startHostedService, useHostedService, type HostedService } from './hosted-service.ts';
 import { cleanCsv, expect, startHost, test } from './web-host-fixture.ts';
 
 let world: MailWorld;
@@ -34,10 +34,7 @@ test('a refused sending address is named, with what to do, and its rows are unkn
   const app = await startHost();
   try {
     await page.goto(app.url);
-    await page.getByTestId('nav-settings').click();
-    await page.getByLabel('Service URL').fill(hosted.baseUrl);
-    await page.getByLabel('API key').fill(hosted.liveKey);
-    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await useHostedService(page, hosted);
     await expect(page.getByTestId('account-badge')).toContainText('Live');
     await expect(page.getByTestId('sender-banner')).toHaveCount(0);
 

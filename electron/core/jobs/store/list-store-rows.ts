@@ -6,10 +6,13 @@ import type { AddressFacts, RowTextStore } from './list-types.ts';
 /** Rows per stored chunk of text. */
 export const rowsPerTextChunk = 512;
 
+/** One of the list's running totals by name; undefined where it was never set. */
+export function counterValue(db: Database, name: string): number | undefined {
+  return (sql(db, 'SELECT value FROM counters WHERE name = ?').get(name) as { value: number } | undefined)?.value;
+}
+
 export function rowTextStore(db: Database): RowTextStore {
-  const done = () =>
-    (sql(db, "SELECT value FROM counters WHERE name = 'row_text_rows'").get() as { value: number } | undefined)
-      ?.value ?? -1;
+  const done = () => counterValue(db, 'row_text_rows') ?? -1;
   return {
     /** How many rows of text are kept; -1 when the text was never (or not completely) kept. */
     rowsKept: done,

@@ -2,6 +2,7 @@
 // trigram tokenizer, so finding a piece of text among a million rows is an index lookup, not a pass over
 // them. Built once per list, on a thread of its own (search-index-worker.ts), and dropped with the list.
 import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { counterValue } from './list-store-rows.ts';
 
 /** What separates a row's cells in the index: no one types it, so a search never matches across cells. */
 const cellSeparator = '\u001f';
@@ -27,11 +28,10 @@ export function buildSearchIndex(path: string): number {
       chunksDone += 1;
       if (chunksDone % chunksPerCommit === 0) db.exec('COMMIT; BEGIN');
     }
-    const rowsKept = sql(db, "SELECT value FROM counters WHERE name = 'row_text_rows'").get() as
-      { value: number } | undefined;
-    sql(db, "INSERT OR REPLACE INTO counters (name, value) VALUES ('row_search_rows', ?)").run(rowsKept?.value ?? 0);
+    const rowsKept = counterValue(db, 'row_text_rows') ?? 0;
+    sql(db, "INSERT OR REPLACE INTO counters (name, value) VALUES ('row_search_rows', ?)").run(rowsKept);
     db.exec('COMMIT');
-    return rowsKept?.value ?? 0;
+    return rowsKept;
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
@@ -44,11 +44,7 @@ export function buildSearchIndex(path: string): number {
 export function rowSearch(db: Database) {
   return {
     /** How many rows the index covers; -1 when it was never (or not completely) built. */
-    rowsIndexed(): number {
-      const row = sql(db, "SELECT value FROM counters WHERE name = 'row_search_rows'").get() as
-        { value: number } | undefined;
-      return row?.value ?? -1;
-    },
+    rowsIndexed: (): number => counterValue(db, 'row_search_rows') ?? -1,
     /**
      * The rows whose text holds `piece` (3 characters or more, none of LIKE's own `%` and `_`), ignoring
      * ASCII case, in row order.

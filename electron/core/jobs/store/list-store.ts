@@ -14,7 +14,7 @@ import { openDatabase, sql, transaction } from '../../storage/sqlite.ts';
 import type { VerdictChanges } from '../../../common/list-schemas.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
-import { rowTextStore } from './list-store-rows.ts';
+import { counterValue, rowTextStore } from './list-store-rows.ts';
 import { rowSearch } from './list-store-search.ts';
 import { domainCounts, providerCounts } from './list-store-breakdown.ts';
 import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
@@ -225,8 +225,7 @@ export function openListStore(path: string): ListStore {
 
     /** How many sent addresses have their verdict. */
     checkedCount(): number {
-      const row = sql(db, "SELECT value FROM counters WHERE name = 'checked'").get() as { value: number } | undefined;
-      return row?.value ?? 0;
+      return counterValue(db, 'checked') ?? 0;
     },
   };
 }
