@@ -2,7 +2,8 @@
 // --no-open, the browser being the test's), a list dropped on it reaches its results, and the app's own
 // Quit stops the process.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -38,6 +39,22 @@ test('the binary serves the app, cleans a dropped list, and Quit stops it', asyn
     await expect(page.getByTestId('verdict-chart').locator('svg').first()).toBeVisible();
     await page.waitForTimeout(600); // the bars' entrance, for the screenshot
     await page.screenshot({ path: 'test-results/screens/binary-results.png', fullPage: true });
+    // The list's search index is built on a thread of its own, whose code the binary carries as an asset.
+    const listFile = () => readdirSync(join(data, 'jobs')).find((name) => name.endsWith('.sqlite'));
+    const indexedRows = () => {
+      const name = listFile();
+      if (!name) return undefined;
+      const list = new DatabaseSync(join(data, 'jobs', name), { readOnly: true });
+      try {
+        return (
+          list.prepare("SELECT value FROM counters WHERE name = 'row_search_rows'").get() as
+            { value: number } | undefined
+        )?.value;
+      } finally {
+        list.close();
+      }
+    };
+    await expect.poll(indexedRows, { timeout: 15_000 }).toBe(3);
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(page.getByTestId('quit-button')).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/binary-results-dark.png' });
