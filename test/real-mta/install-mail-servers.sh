@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Postfix asks how it should send mail; "No configuration" leaves it unconfigured and stopped.
 echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends postfix postgrey openssl adduser \
+apt-get install -y -qq --no-install-recommends postfix postgrey rbldnsd openssl adduser \
   libidn12 libgnutls-dane0 libgnutls30 libidn2-0 libnsl2 libpcre2-8-0 libdb5.3 libevent-2.1-7 libpam0g >/dev/null
 if [ ! -x "$root/usr/sbin/exim4" ] || [ ! -x "$root/usr/sbin/smtpd" ]; then
   debs=$(mktemp -d)

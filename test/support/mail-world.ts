@@ -5,6 +5,7 @@
 import { createServer as createTcpServer } from 'node:net';
 import dns2 from 'dns2';
 import { SMTPServer } from 'smtp-server';
+import { startRawHost, type RawScript } from './raw-smtp-host.ts';
 
 const { Packet } = dns2;
 
@@ -34,6 +35,8 @@ export type HostScript = {
   refuseClient?: { code: number; text: string };
   /** Postfix's recipient rate limit: past `max` RCPTs within `perMs` (all clients), 450 4.7.1. */
   rcptRateLimit?: { max: number; perMs: number };
+  /** A hand-written server answering each line as scripted (real replies verbatim, floods, out of turn). */
+  raw?: RawScript;
 };
 export type DomainScript = { mx: string[] } | { a: string } | 'null_mx' | 'nxdomain';
 
@@ -51,6 +54,8 @@ export type HostLog = {
   /** How many RCPTs the recipient rate limit turned away. */
   rateLimited: number;
   commands: string[];
+  /** Bytes a raw host wrote (its floods included). */
+  written: number;
 };
 
 export type MailWorld = {
@@ -155,6 +160,7 @@ async function listenEverywhere(
           commands: [],
           failedPerConnection: [],
           rateLimited: 0,
+          written: 0,
         };
         if (script.greeting === 'closed') continue;
         started.push(await startHost(name, script, port, logs[name], now, access));
@@ -197,6 +203,7 @@ async function startHost(
   access: Access,
 ): Promise<() => Promise<void>> {
   if (script.greeting === 'pushy') return startPushyHost(name, script.ip, port, log, now);
+  if (script.raw) return startRawHost(script.ip, port, script.raw, log, now);
   if (script.greeting === 'silent') {
     const sockets = new Set<import('node:net').Socket>();
     const silent = createTcpServer((socket) => {

@@ -107,13 +107,20 @@ export type LocalEngineRowExtra = 'provider' | 'free' | 'smtp_reply' | 'smtp_tls
 /**
  * SIFT'S OWN: reasons the local engine gives, beside the sandbox's. `port_25_blocked` means the service's
  * network does not let it reach mail servers (nothing is billed); the others name what the server or DNS did.
+ * What a mail server's reply says is read by its words and codes (reply-patterns.ts): `mailbox_not_found`,
+ * `mailbox_disabled` (invalid), `mailbox_full`, `sender_blocklisted`, `sender_reputation`,
+ * `sender_reverse_dns`, `sender_helo`, `sender_address`, `relay_denied`, `rate_limited`, `greylisted`,
+ * `policy`, `server_error` (unknown, never billed). Spec: "The full list of allowed `result` values [...] [is]
+ * not shown"; reasons are not in the spec at all (wire assumptions: "`reason` (string) where the service has
+ * them"). Readers show a reason they do not know as it came. Rows written by earlier versions may say
+ * `blocked_by_policy`, `smtp_error` or `host_busy`; readers keep words for those.
  */
 export const localEngineReasons = {
   port25Blocked: 'port_25_blocked',
   nullMx: 'null_mx',
   greylisted: 'greylisted',
-  hostBusy: 'host_busy',
-  blockedByPolicy: 'blocked_by_policy',
+  rateLimited: 'rate_limited',
+  policy: 'policy',
   /** A SOCKS5 proxy refused us (its password, or port 25): the address was not asked, nothing is billed. */
   proxyRefused: 'proxy_refused',
 } as const;

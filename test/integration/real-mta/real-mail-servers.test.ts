@@ -176,14 +176,18 @@ describe.skipIf(missing.length > 0)('live checks against real mail servers', () 
         expect(result(email), email).toBe('valid');
       for (const domain of ['postfix.test', 'exim.test', 'exim2.test', 'opensmtpd.test']) {
         for (const email of nobodies(domain === 'postfix.test' ? 14 : domain === 'opensmtpd.test' ? 2 : 3, domain)) {
-          expect(rows.get(email), email).toMatchObject({ result: 'invalid', reason: 'rejected_email', billed: true });
+          expect(rows.get(email), email).toMatchObject({
+            result: 'invalid',
+            reason: 'mailbox_not_found',
+            billed: true,
+          });
         }
       }
       expect(result('anyone@catchall.test')).toBe('catch_all');
       expect(result('someone@catchall.test')).toBe('catch_all');
       // One domain refusing us is that domain's policy: its rows are unknown and free.
       for (const email of ['ann@listed-a.test', 'bob@listed-a.test']) {
-        expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'blocked_by_policy', billed: false });
+        expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'sender_blocklisted', billed: false });
       }
       // STARTTLS with a self-signed certificate (Postfix's own, Exim's made at start): used, and said.
       expect(rows.get('alice@postfix.test')!.smtp_tls).toBe('certificate_not_trusted');

@@ -35,7 +35,7 @@ it('tells the app when servers of three unrelated domains refuse its sending add
   try {
     await call(runtime, 'settings:useOwn', { mode: 'live' });
     const first = await call<SingleCheck>(runtime, 'checks:verify', { email: 'ann@one.test' });
-    expect(first).toMatchObject({ result: 'unknown', reason: 'blocked_by_policy', billed: false });
+    expect(first).toMatchObject({ result: 'unknown', reason: 'sender_blocklisted', billed: false });
     expect((await call<AccountView>(runtime, 'account:get', {})).senderRefused).toBeUndefined();
 
     await call(runtime, 'checks:verify', { email: 'ann@two.test' });

@@ -5,14 +5,17 @@
 // command against its client, slows it after ten (Postfix's soft limit) and hangs up after twenty.
 import { createHash } from 'node:crypto';
 import type { MailHost } from './mx-lookup.ts';
-import { meaningOf, refusesSender, replyLine } from './smtp-replies.ts';
+import { meaningOf, refusalReason, refusesSender, replyLine, type ReplyMeaning } from './smtp-replies.ts';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
 import { connectThroughProxy, proxyFailureNow, type ProxyEndpoint, type ProxyFailure } from './socks-proxy.ts';
 
 type AddressOutcome =
   | { kind: 'verdict'; result: 'valid' | 'invalid' | 'catch_all' | 'unknown'; reason: string; reply?: string }
-  /** Ask again later: the server deferred, was busy, or hung up before answering about this address. */
-  | { kind: 'retry'; reason: 'greylisted' | 'host_busy' | 'dropped'; reply?: string };
+  /**
+   * Ask again later: the server deferred, was busy, hung up, or broke the protocol before answering about
+   * this address. `giveUp` is the reason it gets when its tries run out (what the server's words said).
+   */
+  | { kind: 'retry'; reason: 'greylisted' | 'host_busy' | 'dropped' | 'server_error'; reply?: string; giveUp?: string };
 
 type HostAttempt = { host: string; failure?: SmtpFailure };
 
@@ -106,6 +109,7 @@ export async function probeDomain(request: {
       // Hung up or went silent mid-dialogue: what was answered stands, the rest is asked again later;
       // when it was the proxy that went, the rest was simply not asked.
       if (proxyGone) result.proxyFailure = proxyGone;
+      else if (error.kind === 'protocol') settleAll({ kind: 'retry', reason: 'server_error', reply: error.message });
       else settleAll({ kind: 'retry', reason: 'dropped', reply: error.message });
       result.end = 'failed';
     } finally {
@@ -127,28 +131,32 @@ async function converse(
 ): Promise<void> {
   const refuse = (reply: SmtpReply, beforeRecipients: boolean) => {
     const meaning = meaningOf(reply);
+    // Every reply that blames us (a blocklist, our name, our address) feeds the refused-sender finding.
+    if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
     if (wantsMessage(reply)) {
       // The session has hung up on it; a server that asks for a message says nothing about anyone.
       result.end = 'failed';
-      settleAll({ kind: 'verdict', result: 'unknown', reason: 'smtp_error', reply: replyLine(reply) });
+      delete result.senderRefused;
+      settleAll({ kind: 'verdict', result: 'unknown', reason: 'server_error', reply: replyLine(reply) });
     } else if (reply === session.banner && meaning.kind === 'busy' && (request.othersOpen ?? 0) > 0) {
       // Turned away at the greeting while another of our connections was open there: the server allows
       // fewer at once than we tried (Exim's smtp_accept_max_per_host, say). Nobody was asked: not a try,
       // and not a complaint about the pace.
       result.end = 'failed';
       result.crowded = true;
+      delete result.senderRefused;
     } else if (meaning.kind === 'busy') {
       result.end = 'busy';
-      settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply) });
+      settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply), giveUp: meaning.reason });
     } else if (meaning.kind === 'deferred') {
       result.end = 'deferred';
       result.deferrals += 1;
-      settleAll({ kind: 'retry', reason: 'greylisted', reply: replyLine(reply) });
+      settleAll({ kind: 'retry', reason: 'greylisted', reply: replyLine(reply), giveUp: meaning.reason });
     } else {
-      // The server will not talk to us at all: nothing is learned about any address.
+      // The server will not talk to us at all, or refused us ourselves: nothing is learned about any address.
       result.end = 'ok';
-      if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
-      settleAll({ kind: 'verdict', result: 'unknown', reason: 'blocked_by_policy', reply: replyLine(reply) });
+      const reason = beforeRecipients ? refusalReason(reply) : unclearReason(meaning);
+      settleAll({ kind: 'verdict', result: 'unknown', reason, reply: replyLine(reply) });
     }
   };
   if (session.banner.code !== 220) return refuse(session.banner, true);
@@ -192,15 +200,15 @@ async function converse(
       // A rate reply: this address is asked again after the host's back-off (a try, so a server that
       // always says so cannot hold a batch for ever); the rest were not asked, and that is not a try.
       result.end = 'busy';
-      result.outcomes.set(address, { kind: 'retry', reason: 'host_busy', reply: line });
+      result.outcomes.set(address, { kind: 'retry', reason: 'host_busy', reply: line, giveUp: meaning.reason });
       return;
     }
     if (meaning.kind !== 'accepted') failed += 1;
     if (meaning.kind === 'deferred') {
       result.deferrals += 1;
-      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });
+      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line, giveUp: meaning.reason });
     } else if (meaning.kind === 'accepted' && probeDeferred) {
-      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line });
+      result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line, giveUp: 'greylisted' });
     } else if (meaning.kind === 'accepted') {
       result.outcomes.set(
         address,
@@ -217,3 +225,6 @@ async function converse(
   if (result.deferrals > 0 && result.deferrals >= result.outcomes.size) result.end = 'deferred';
   await session.send('RSET').catch(() => undefined);
 }
+
+/** The reason an address gets from a reply that settles nothing about it. */
+const unclearReason = (meaning: ReplyMeaning) => ('reason' in meaning ? meaning.reason : 'server_error');

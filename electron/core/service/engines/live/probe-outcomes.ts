@@ -16,7 +16,10 @@ export type Decisions = {
   retries: { batchId: string; seq: number; notBefore: number }[];
 };
 
-type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'no_connect' | 'timeout' | 'dns_failed';
+type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'server_error' | 'no_connect' | 'timeout' | 'dns_failed';
+
+/** A rate reply that never let up is said as what it is. */
+const givenUpAs: Partial<Record<Retry, string>> = { host_busy: 'rate_limited' };
 
 const localPartOf = (email: string) => email.slice(0, email.lastIndexOf('@'));
 export const rcptAddress = (email: string, asciiDomain: string) => `${localPartOf(email)}@${asciiDomain}`;
@@ -73,6 +76,8 @@ export function retryOrGiveUp(
   reply: string | undefined,
   context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number },
   decisions: Decisions,
+  /** What the server's words said, when tries run out; else the trouble itself. */
+  giveUp?: string,
 ): void {
   const { settings, now } = context;
   const schedule = settings.greylistRetryMs;
@@ -90,7 +95,7 @@ export function retryOrGiveUp(
   decisions.verdicts.push(
     verdictFor(item, context, {
       result: 'unknown',
-      reason: trouble,
+      reason: giveUp ?? givenUpAs[trouble] ?? trouble,
       ...(reply ? { reply } : {}),
     }),
   );
@@ -115,9 +120,10 @@ export function decideProbe(
         }),
       );
     } else if (outcome?.kind === 'retry') {
-      retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions);
+      retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions, outcome.giveUp);
     } else if (!reached && lastFailure) {
-      const trouble = lastFailure.kind === 'timeout' ? 'timeout' : 'no_connect';
+      const trouble =
+        lastFailure.kind === 'timeout' ? 'timeout' : lastFailure.kind === 'protocol' ? 'server_error' : 'no_connect';
       if (context.port25 === 'blocked') {
         decisions.verdicts.push(
           verdictFor(item, context, {

@@ -1,12 +1,16 @@
 // One SMTP conversation with one mail server, one command at a time: banner, EHLO (or HELO), STARTTLS
 // when offered, and whatever commands the prober sends. It refuses to send DATA or BDAT, or any line
-// that would smuggle in a second command, so no message can ever be delivered through it.
+// that would smuggle in a second command, so no message can ever be delivered through it. What the server
+// may send is bounded (RFC 5321 §4.5.3.1.5 allows a reply line 512 octets): a line over 1 KB, a reply over
+// 100 lines or 64 KB, or a reply nobody asked for ends the conversation as a protocol error, so a server
+// that floods or speaks out of turn can neither grow the service's memory nor shift one answer onto the
+// next question.
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 
 export type SmtpReply = { code: number; enhanced?: string; text: string };
 
-export type SmtpFailureKind = 'refused' | 'timeout' | 'dropped';
+export type SmtpFailureKind = 'refused' | 'timeout' | 'dropped' | 'protocol';
 /** The conversation could not go on: the server was not there, too slow, or hung up. */
 export class SmtpFailure extends Error {
   readonly kind: SmtpFailureKind;
@@ -32,12 +36,23 @@ export type SmtpSession = {
 const forbidden = /^(DATA|BDAT)\b/i;
 const enhancedCode = /^([245]\.\d{1,3}\.\d{1,3})\s/;
 
+export const replyLimits = { lineBytes: 1024, lines: 100, replyBytes: 64 * 1024 };
+
+/** Terminal escape sequences (CSI, OSC), then every other control character: never stored, never printed. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const escapeSequence = /\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])/g;
+// eslint-disable-next-line no-control-regex -- likewise
+const controlCharacter = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+export const withoutControls = (text: string) => text.replace(escapeSequence, '').replace(controlCharacter, '');
+
 export function parseReply(lines: string[]): SmtpReply {
   const code = Number(lines[0]!.slice(0, 3));
-  const text = lines
-    .map((line) => line.slice(4))
-    .join(' ')
-    .trim();
+  const text = withoutControls(
+    lines
+      .map((line) => line.slice(4))
+      .join(' ')
+      .trim(),
+  );
   const enhanced = enhancedCode.exec(text)?.[1];
   return { code, ...(enhanced ? { enhanced } : {}), text };
 }
@@ -53,32 +68,55 @@ export async function openSmtpSession(options: {
   let socket: Socket | TLSSocket = options.socket ?? connect({ host: options.address, port: options.port });
   socket.setNoDelay(true);
   let greeted = false;
-  let buffered = '';
+  /** The start of a line whose end has not come yet. */
+  let partial = '';
   let replyLines: string[] = [];
+  let replyBytes = 0;
+  /** Replies owed: the banner, then one per command sent. */
+  let owed = 1;
   const replies: SmtpReply[] = [];
   let waiter: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
   let ended: SmtpFailure | undefined;
 
-  const onData = (chunk: Buffer) => {
-    buffered += chunk.toString('latin1');
-    let newline = buffered.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline).replace(/\r$/, '');
-      buffered = buffered.slice(newline + 1);
-      newline = buffered.indexOf('\n');
-      replyLines.push(line);
-      // The last line of a reply has a space (or nothing) after its code.
-      if (line.length <= 3 || line[3] !== '-') {
-        const reply = parseReply(replyLines);
-        replyLines = [];
-        greeted = true;
-        if (waiter) {
-          const { resolve } = waiter;
-          waiter = undefined;
-          resolve(reply);
-        } else replies.push(reply);
-      }
+  const broke = (why: string) => {
+    fail(new SmtpFailure('protocol', `${options.servername} ${why}`, true));
+    socket.destroy();
+  };
+  const onLine = (line: string) => {
+    replyBytes += line.length;
+    replyLines.push(line);
+    if (replyLines.length > replyLimits.lines || replyBytes > replyLimits.replyBytes) {
+      return broke(`sent a reply of over ${replyLimits.lines} lines or ${replyLimits.replyBytes / 1024} KB`);
     }
+    // The last line of a reply has a space (or nothing) after its code.
+    if (line.length > 3 && line[3] === '-') return;
+    const reply = parseReply(replyLines);
+    replyLines = [];
+    replyBytes = 0;
+    greeted = true;
+    if (owed === 0) return broke('spoke out of turn (a reply before its command was sent)');
+    owed -= 1;
+    if (waiter) {
+      const { resolve } = waiter;
+      waiter = undefined;
+      resolve(reply);
+    } else replies.push(reply);
+  };
+  const onData = (chunk: Buffer) => {
+    if (ended) return;
+    // Only the new bytes are scanned for a line's end; what came before had none.
+    const text = chunk.toString('latin1');
+    let from = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1 && !ended; newline = text.indexOf('\n', from)) {
+      const line = (partial + text.slice(from, newline)).replace(/\r$/, '');
+      partial = '';
+      from = newline + 1;
+      if (line.length > replyLimits.lineBytes) return broke(`sent a reply line of over ${replyLimits.lineBytes} bytes`);
+      onLine(line);
+    }
+    if (ended) return;
+    partial += text.slice(from);
+    if (partial.length > replyLimits.lineBytes) broke(`sent over ${replyLimits.lineBytes} bytes without a line's end`);
   };
   const fail = (failure: SmtpFailure) => {
     ended ??= failure;
@@ -125,6 +163,7 @@ export async function openSmtpSession(options: {
   async function send(command: string): Promise<SmtpReply> {
     if (forbidden.test(command) || /[\r\n]/.test(command)) throw new Error(`Sift never sends this: ${command}`);
     if (ended) throw ended;
+    owed += 1;
     socket.write(`${command}\r\n`);
     const reply = await nextReply();
     if (reply.code >= 300 && reply.code < 400) {
@@ -178,6 +217,7 @@ export async function openSmtpSession(options: {
     },
     async close() {
       if (!ended) {
+        owed += 1;
         socket.write('QUIT\r\n');
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

@@ -69,7 +69,7 @@ it('names a sender that servers of three unrelated domains refuse, and not one t
   const one = await startEngineService(world);
   onTestFinished(() => one.service.close());
   const single = await runBatch(one, ['ann@listed-a.test', 'bob@listed-a.test', 'ann@fine.test']);
-  expect(single.rows.get('ann@listed-a.test')).toMatchObject({ result: 'unknown', reason: 'blocked_by_policy' });
+  expect(single.rows.get('ann@listed-a.test')).toMatchObject({ result: 'unknown', reason: 'sender_blocklisted' });
   expect((await one.api('GET', '/account')).body.sender).toEqual({ state: 'not_refused' });
 
   const three = await startEngineService(world);
@@ -80,7 +80,7 @@ it('names a sender that servers of three unrelated domains refuse, and not one t
   const { status, rows } = await runBatch(three, emails);
   expect(status.status).toBe('complete');
   for (const row of rows.values()) {
-    expect(row).toMatchObject({ result: 'unknown', reason: 'blocked_by_policy', billed: false });
+    expect(row).toMatchObject({ result: 'unknown', reason: 'sender_blocklisted', billed: false });
   }
   // The first refusal ended each conversation: the other addresses there were not asked again.
   expect(world.logs['mx.listed-c.test']!.failedPerConnection.every((count) => count === 1)).toBe(true);

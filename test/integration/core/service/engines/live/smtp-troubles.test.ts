@@ -53,7 +53,7 @@ describe('the local engine when mail servers make trouble', () => {
     });
     run = await startEngineService(world, { perHostRate: 8, backoffMs: 150, greylistRetryMs: [50, 50] });
     const { status, rows } = await runBatch(run, ['a@busy.test', 'b@busy.test']);
-    expect(rows.get('a@busy.test')).toMatchObject({ result: 'unknown', reason: 'host_busy', billed: false });
+    expect(rows.get('a@busy.test')).toMatchObject({ result: 'unknown', reason: 'rate_limited', billed: false });
     expect(rows.get('a@busy.test')!.smtp_reply).toMatch(/^421/);
     expect(status.summary).toMatchObject({ unknown: 2, billed: 0 });
     // Three conversations, each ended by a 421: the rate was halved each time (8 → 4 → 2 → 1).
@@ -98,7 +98,7 @@ describe('the local engine when mail servers make trouble', () => {
     run = await startEngineService(world);
     const { status, rows } = await runBatch(run, ['a@pushy.test', 'b@pushy.test']);
     for (const email of ['a@pushy.test', 'b@pushy.test']) {
-      expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'smtp_error', billed: false });
+      expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'server_error', billed: false });
       expect(rows.get(email)!.smtp_reply).toMatch(/^354 /);
     }
     expect(status.summary).toMatchObject({ unknown: 2, billed: 0 });

@@ -60,14 +60,14 @@ describe('a live batch on the local engine', () => {
     };
     expect(status.status).toBe('complete');
     expect(verdict('alice@acme.test')).toEqual(['valid', 'accepted_email', true]);
-    expect(verdict('bob@acme.test')).toEqual(['invalid', 'rejected_email', true]);
+    expect(verdict('bob@acme.test')).toEqual(['invalid', 'mailbox_not_found', true]);
     expect(rows.get('bob@acme.test')!.smtp_reply).toBe('550 5.1.1 No such user here');
     // acme's server offers STARTTLS with a self-signed certificate: used, and noted on the row.
     expect(rows.get('bob@acme.test')!.smtp_tls).toBe('certificate_not_trusted');
     expect(rows.get('post@amx.test')!.smtp_tls).toBe('none');
     // A full mailbox or a policy refusal says nothing certain about the address: unknown, and free.
     expect(verdict('carol@acme.test')).toEqual(['unknown', 'mailbox_full', false]);
-    expect(verdict('dave@acme.test')).toEqual(['unknown', 'blocked_by_policy', false]);
+    expect(verdict('dave@acme.test')).toEqual(['unknown', 'policy', false]);
     expect(rows.get('info@acme.test')).toMatchObject({ result: 'valid', role: true });
     expect(verdict('anyone@catchall.test')).toEqual(['catch_all', 'accept_all_domain', true]);
     // No MX: the domain's own address is its mail host (RFC 5321 §5.1).

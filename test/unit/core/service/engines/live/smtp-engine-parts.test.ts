@@ -17,16 +17,20 @@ describe('what a reply to RCPT TO means', () => {
   it('reads the basic and the enhanced code', () => {
     expect(meaning('250 2.1.5 OK')).toEqual({ kind: 'accepted' });
     expect(meaning('251 User not local; will forward')).toEqual({ kind: 'accepted' });
-    expect(meaning('550 5.1.1 No such user')).toEqual({ kind: 'rejected', reason: 'rejected_email' });
+    expect(meaning('550 5.1.1 No such user')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
     expect(meaning('553 mailbox name not allowed')).toEqual({ kind: 'rejected', reason: 'rejected_email' });
-    expect(meaning('554 5.1.10 Recipient address rejected')).toEqual({ kind: 'rejected', reason: 'rejected_email' });
-    expect(meaning('451 4.7.1 Greylisted')).toEqual({ kind: 'deferred' });
-    expect(meaning('452 4.5.3 Too many recipients')).toEqual({ kind: 'deferred' });
-    expect(meaning('421 4.7.0 Try again later')).toEqual({ kind: 'busy' });
-    // Refusing us for policy says nothing about the mailbox.
-    expect(meaning('550 5.7.1 Client host rejected')).toEqual({ kind: 'unclear', reason: 'blocked_by_policy' });
+    expect(meaning('554 5.1.10 Recipient address rejected')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
+    expect(meaning('451 4.7.1 Greylisted')).toEqual({ kind: 'deferred', reason: 'greylisted' });
+    expect(meaning('452 4.5.3 Too many recipients')).toEqual({ kind: 'busy', reason: 'rate_limited' });
+    expect(meaning('421 4.7.0 Try again later')).toEqual({ kind: 'busy', reason: 'rate_limited' });
+    // Refusing us says nothing about the mailbox.
+    expect(meaning('550 5.7.1 Client host rejected')).toEqual({
+      kind: 'unclear',
+      reason: 'sender_blocklisted',
+      blamesSender: true,
+    });
     expect(meaning('552 5.2.2 Mailbox full')).toEqual({ kind: 'unclear', reason: 'mailbox_full' });
-    expect(meaning('500 what?')).toEqual({ kind: 'unclear', reason: 'smtp_error' });
+    expect(meaning('500 what?')).toEqual({ kind: 'unclear', reason: 'server_error' });
   });
 
   it('joins a multi-line reply', () => {

@@ -1,0 +1,128 @@
+// What the words of a mail server's reply say, as data: each pattern maps a reply to a reason a person can
+// act on, with where such replies were seen. Read in order, first match wins: a reply that blames the
+// sender is read as that before anything else, because it says nothing about the mailbox whatever its
+// code. To add one: put it in its group with its source, and add the real reply to the corpus
+// (test/fixtures/smtp-replies/corpus.json) with the reason it should give.
+
+/** Why a server answered as it did, in terms a person can act on. */
+export type ReplyReason =
+  | 'mailbox_not_found'
+  | 'mailbox_disabled'
+  | 'mailbox_full'
+  | 'sender_blocklisted'
+  | 'sender_reputation'
+  | 'sender_reverse_dns'
+  | 'sender_helo'
+  | 'sender_address'
+  | 'relay_denied'
+  | 'rate_limited'
+  | 'greylisted'
+  | 'policy'
+  | 'server_error';
+
+/** Reasons that blame Sift's own sending machine or address, never the mailbox asked about. */
+export const senderReasons: ReadonlySet<ReplyReason> = new Set([
+  'sender_blocklisted',
+  'sender_reputation',
+  'sender_reverse_dns',
+  'sender_helo',
+  'sender_address',
+]);
+
+export type ReplyPattern = { reason: ReplyReason; words: RegExp; seen: string };
+
+const sisimai = (file: string) => `sisimai/p5-sisimai lib/Sisimai/${file}`;
+const reacher = 'reacherhq/check-if-email-exists core/src/smtp/parser.rs';
+
+export const replyPatterns: readonly ReplyPattern[] = [
+  // The sender's reverse DNS and HELO name: before the blocklists, as Google's and Postfix's PTR replies
+  // also say "blocked" or "rate limited".
+  {
+    reason: 'sender_reverse_dns',
+    words:
+      /reverse (dns|hostname|lookup)|\bptr\b|cannot find your hostname|ip name lookup failed|rdns|unresolvable relay host|possibly forged/i,
+    seen: `${sisimai('Reason/RequirePTR.pm')}; Postfix reject_unknown_client_hostname (postconf(5)); https://support.google.com/mail/answer/81126#ip-practices`,
+  },
+  {
+    reason: 'sender_helo',
+    words: /\b(e?helo|ehlo)\b.*(reject|invalid|denied|not allowed|bad|forged|required)|bad helo|helo command rejected/i,
+    seen: `Postfix reject_invalid_helo_hostname / reject_unknown_helo_hostname (postconf(5)); Microsoft 5.7.506 (${sisimai('Rhost/Microsoft.pm')})`,
+  },
+  // The sending address: a blocklist (DNS or the server's own), a banned IP, a location denied.
+  // A DNS blocklist named as such: before reputation, as "blocked using Barracuda Reputation" is a list.
+  {
+    reason: 'sender_blocklisted',
+    words: /blocked using|black ?list|block ?list|\brbl\b|(?<!not )listed (at|on|in)\b|(?<!not )is listed/i,
+    seen: `${sisimai('Reason/Blocked.pm')}; Postfix reject_rbl_client default reply (postconf(5) default_rbl_reply); Exim dnslists ACL (spec, chapter 42)`,
+  },
+  {
+    reason: 'sender_reputation',
+    words:
+      /reputation|\bsbrs\b|senderbase|unusual rate of (unsolicited )?mail|user complaints|suspicious activity|spam (source|sender)|sending spam|too many spams|\[(ts0[1-4]|tss0[1-9])\]/i,
+    seen: `${sisimai('Reason/BadReputation.pm')}; ${sisimai('Rhost/Google.pm')}; ${sisimai('Rhost/YahooInc.pm')}; ${reacher}`,
+  },
+  // The sending address refused another way: the server's own list, a banned IP, a location denied.
+  {
+    reason: 'sender_blocklisted',
+    words:
+      /spamhaus|spamcop|barracuda|uceprotect|\bpsbl\b|abusix|\bsorbs\b|\bdnsbl|banned sending ip|banned sender|on our block|blocked - see|refused - see|administratively denied|from your location|client host (\[[^\]]*\] )?(rejected|blocked)|\bclient host\b.*\b(access denied|blocked)|\bip address\b.*\b(blocked|denied|rejected|banned)|ip you'?re using|not accepted from (this|your) ip|\bip \S+ is blocked|(connections?|mail) (not accepted|refused|will not be accepted) from|not accepting (connections|mail) from|dynamic ips?\b|host network not allowed|junkmail rejected|open proxy|your access .*(has been )?rejected/i,
+    seen: `${sisimai('Reason/Blocked.pm')}; ${reacher} (is_err_ip_blacklisted); https://support.google.com/mail/?p=NotAuthorizedError; Microsoft 5.7.606-649, 5.7.708 (${sisimai('Rhost/Microsoft.pm')})`,
+  },
+  {
+    reason: 'sender_address',
+    words:
+      /sender (address )?(rejected|refused|denied|domain)|(sender|from) domain (not found|does not exist|must resolve)|bad sender|sender verify failed|\bspf\b|\bdkim\b|\bdmarc\b|unauthenticated (email|sender)|mail from .* (rejected|refused)|return path|envelope sender|invalid sender|emetteur invalide|domain of sender address|unresolvable .*from domain|sender verify|5\.1\.[78]\b/i,
+    seen: `Postfix reject_unknown_sender_domain / reject_unverified_sender (postconf(5)); Exim "sender verify failed" (spec, chapter 42); ${sisimai('Rhost/Google.pm')} (SPF, DMARC); RFC 3463 X.1.7, X.1.8`,
+  },
+  // The server's own trouble, before the mailbox words ("insufficient system storage" is not a full mailbox).
+  {
+    reason: 'server_error',
+    words:
+      /insufficient system (storage|resources)|local error in processing|queue file write error|configuration problem|temporary (local )?problem/i,
+    seen: 'RFC 5321 §4.2.3 (451, 452); Postfix cleanup/queue errors; Exim "Temporary local problem"; qmail "qq temporary problem"',
+  },
+  // The mailbox itself.
+  {
+    reason: 'mailbox_full',
+    words:
+      /over ?quota|quota exceeded|exceed(ed|s|ing)? (its |their |the )?(mailbox |storage |disk )?(quota|storage|size limit)|mailbox (is )?full|full mailbox|out of storage|insufficient (disk|system)? ?(space|storage)|not enough (storage )?space|too many messages|mailfolder is full|boite du destinataire pleine/i,
+    seen: `${sisimai('Reason/MailboxFull.pm')}; ${reacher} (is_full_inbox); ${sisimai('Rhost/Google.pm')} (OverQuotaTemp); RFC 3463 X.2.2`,
+  },
+  {
+    reason: 'mailbox_disabled',
+    words:
+      /disabled|deactivated|inactive|suspended|discontinued|\bterminated\b|temporar(il)?y locked|account (is )?locked|mailbox (is )?frozen|archived recipient|no longer (active|accepts mail)|boite du destinataire archivee/i,
+    seen: `${sisimai('Reason/Suspend.pm')}; ${reacher} (is_disabled_account); https://support.google.com/mail/?p=DisabledUser`,
+  },
+  {
+    reason: 'mailbox_not_found',
+    words:
+      /user(name)? (is )?unknown|unknown (user|recipient|mailbox|local part|address)|no such (user|mailbox|recipient|person|address|account)|(user|recipient|mailbox|address|account|email account|email address|email) (does ?n[o']?t|did not|not) exists?|dosn't exist|(user|recipient|mailbox|address) not found|(recipient|mailbox|address) (is )?(invalid|unavailable|unknown)|invalid (recipient|mailbox|address|email address|user)|not a valid (mailbox|recipient|user)|no (mailbox|account) (here|by that name|found)|doesn'?t have an? .*account|have an account|could not be found|no one at this address|not (a )?(known|local) (user|address)|address error|recipient not ok|unrouteable|not handled by this system|utilisateur inconnu|destinataire inconnu|unbekannt|nessun utente|no existe|\bbad address\b|mailbox unavail|domain not found|5\.4\.1 recipient address rejected: access denied/i,
+    seen: `${sisimai('Reason/UserUnknown.pm')}; ${reacher} (is_invalid); Postfix's local/virtual/relay recipient table replies (LOCAL_RECIPIENT_README); RFC 3463 X.1.1`,
+  },
+  // The server itself, or its limits.
+  {
+    reason: 'relay_denied',
+    words:
+      /relay(ing)? (access )?(denied|not permitted|prohibited)|not permitted to relay|unable to relay|no relaying|not an open relay|(we don'?t|does not) handle mail for|in my list of allowed rcpthosts|not allowed to relay|relay not allowed/i,
+    seen: `${sisimai('Reason/NoRelaying.pm')}; Postfix reject_unauth_destination ("Relay access denied", postconf(5)); qmail rcpthosts`,
+  },
+  {
+    reason: 'greylisted',
+    words:
+      /gr[ae]y-?list|try again later|try later|please retry|temporarily (deferred|rejected)|come back later|deferred|not yet authori[sz]ed/i,
+    seen: 'postgrey (greylist_text default); https://www.rfc-editor.org/rfc/rfc6647 (greylisting); Exim greylist ACLs',
+  },
+  {
+    reason: 'rate_limited',
+    words:
+      /too many (recipients|connections|messages|errors|sessions|concurrent)|rate limit|rate-limit|throttl|slow down|try again slower|exceeded the max|connection limit|sending rate/i,
+    seen: `${sisimai('Reason/TooManyConn.pm')}; ${sisimai('Reason/Speeding.pm')}; Postfix smtpd_client_recipient_rate_limit ("too many recipients from", anvil); RFC 5321 §4.5.3.1.10 (452 too many recipients)`,
+  },
+  {
+    reason: 'policy',
+    words:
+      /administrative prohibition|policy|access denied|not authori[sz]ed|prohibited|forbidden|rejected by (recipient|the recipient)|service unavailable|no smtp service|not accepted|refused|envelope blocked|\bblocked\b/i,
+    seen: 'Exim "Administrative prohibition" (the default for an ACL deny, spec chapter 42); Postfix check_*_access REJECT ("Access denied"); RFC 3463 X.7.1',
+  },
+];
