@@ -20,7 +20,8 @@ if [ ! -x "$root/usr/sbin/exim4" ] || [ ! -x "$root/usr/sbin/smtpd" ]; then
   rm -rf "$debs"
 fi
 # The users Exim and OpenSMTPD drop their privileges to (their packages' own postinst would make them).
-getent passwd Debian-exim >/dev/null || adduser --quiet --system --group --no-create-home Debian-exim
+# adduser refuses capitals by default (SYS_NAME_REGEX); useradd takes the name Debian uses.
+getent passwd Debian-exim >/dev/null || useradd --system --user-group --no-create-home --shell /usr/sbin/nologin Debian-exim
 for name in opensmtpd opensmtpq; do
   getent group "$name" >/dev/null || addgroup --quiet --system "$name"
   getent passwd "$name" >/dev/null ||

@@ -1,7 +1,7 @@
 // A second verification service that follows the spec and nothing of Sift's own: written apart from
 // Sift's service, it has POST /batches and the cursor loop only (no /files, no CSV download), statuses of
-// its own (`queued`, `processing`, `complete`), a batch object with just `id`, `status`, `submitted` and
-// `unique`, an account with none of Sift's fields, empty pages with has_more while it works, a 413 above
+// its own (`queued`, `processing`, `complete`), a creation answered with the new batch's id alone (all
+// the spec shows of it), a batch status with just `id`, `status`, `submitted` and `unique`, an account with none of Sift's fields, empty pages with has_more while it works, a 413 above
 // its batch size, and 429s with Retry-After where a test asks for them. Its verdicts are the sandbox's
 // script, so its outputs can be compared with Sift's own service's. It counts what it was sent.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,6 +24,8 @@ export type SpecPeerOptions = {
   holdBatchAnswers?: number[];
   /** Verdicts that replace the sandbox's script, by address; the test may change them between batches. */
   verdicts?: Map<string, string>;
+  /** What a creation answers: the id alone (default: all the spec shows), or the whole batch status. */
+  creationAnswer?: 'id' | 'batch';
 };
 
 type Batch = { id: string; emails: string[]; createdAt: number; live: boolean };
@@ -125,7 +127,7 @@ export async function startSpecPeer(options: SpecPeerOptions): Promise<SpecPeer>
     const batch: Batch = { id: `bat_${randomBytes(8).toString('hex')}`, emails, createdAt: Date.now(), live };
     batches.set(batch.id, batch);
     for (const email of emails as string[]) submissions.set(email, (submissions.get(email) ?? 0) + 1);
-    const answer = batchObject(batch);
+    const answer = options.creationAnswer === 'batch' ? batchObject(batch) : { id: batch.id };
     if (typeof key === 'string') replays.set(key, { body: text, status: 201, answer });
     if (options.holdBatchAnswers?.includes(batches.size)) {
       held += 1;

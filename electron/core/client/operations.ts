@@ -5,6 +5,7 @@ import {
   accountSchema,
   batchObjectSchema,
   cancelPath,
+  createdBatchSchema,
   resultsCsvPath,
   verdictFlagsSchema,
 } from '../wire/assumptions.ts';
@@ -41,8 +42,8 @@ export const operations = {
     path: paths.verify,
     schema: resultRowSchema.and(verdictFlagsSchema),
   }),
-  createBatch: define('POST /batches', { operation: 'createBatch', path: paths.batches, schema: batchObjectSchema }),
-  uploadFile: define('POST /files', { operation: 'uploadFile', path: paths.files, schema: batchObjectSchema }),
+  createBatch: define('POST /batches', { operation: 'createBatch', path: paths.batches, schema: createdBatchSchema }),
+  uploadFile: define('POST /files', { operation: 'uploadFile', path: paths.files, schema: createdBatchSchema }),
   getBatch: define('GET /batches/{id}', { operation: 'batchStatus', path: paths.batch, schema: batchStatusSchema }),
   getResultsPage: define('GET /batches/{id}/results', {
     operation: 'other',

@@ -12,6 +12,7 @@ import {
   filesContentType,
   filesNameParam,
   type Account,
+  batchObjectSchema,
   type BatchObject,
   type CreateBatchRequest,
   type verdictFlagsSchema,
@@ -151,6 +152,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           ),
   });
 
+  /** A creation answer as a batch object: whole already, or its id with the rest from the status call. */
+  const wholeBatch = async (created: { id: string }, signal?: AbortSignal): Promise<BatchObject> => {
+    const whole = batchObjectSchema.safeParse(created);
+    if (whole.success) return whole.data;
+    return { ...(await run(operations.getBatch, { id: created.id, signal })), id: created.id } as BatchObject;
+  };
+
   const client: ServiceClient = {
     mode,
     maskedKey: keys.masked,
@@ -169,7 +177,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           `A batch holds at most ${maxBatchSize} addresses here; use createBatches to split.`,
         );
       }
-      return run(operations.createBatch, { json: request, idempotencyKey, signal });
+      return run(operations.createBatch, { json: request, idempotencyKey, signal }).then((created) =>
+        wholeBatch(created, signal),
+      );
     },
 
     /** A list longer than the maximum batch size, as several batches; part i uses `${idempotencyKey}.${i}`. */
@@ -196,7 +206,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         body: () => ({ body: fileBody(path), contentType: filesContentType }),
         idempotencyKey,
         signal,
-      });
+      }).then((created) => wholeBatch(created, signal));
     },
 
     getBatch(id: string, { signal }: CallOptions = {}): Promise<BatchStatus> {

@@ -17,6 +17,9 @@ export const baseUrlMayEndWithApiPrefix = true;
 /**
  * ASSUMPTION: POST /batches payload is JSON `{ name, emails }`; the answer is 201 with the batch object.
  * Spec: "Request payload: not shown." "Response: not shown beyond that a batch with an id of form bat_<id> results."
+ * Readers need only the id from a creation answer (`createdBatchSchema`): anything more that is not a whole
+ * batch object is read from the status call, which the spec promises "at least `status`, `submitted` and
+ * `unique`". Sift's own service answers with the whole batch object.
  */
 export const createBatchRequestSchema = z.object({
   name: z.string().max(200).optional(),
@@ -55,6 +58,9 @@ export const batchObjectSchema = z.looseObject({
   estimate: batchEstimateSchema.optional().catch(undefined),
 });
 export type BatchObject = z.infer<typeof batchObjectSchema>;
+
+/** What a creation answer (POST /batches, POST /files) must hold at the least: the new batch's id. */
+export const createdBatchSchema = z.looseObject({ id: z.string().min(1) });
 
 /**
  * ASSUMPTION: `running` from submission until an end state; end states `complete`, `failed`, `canceled`.

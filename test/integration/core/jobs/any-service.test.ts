@@ -22,9 +22,9 @@ let ownKey: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sift-any-service-'));
-  for (const folder of ['own', 'peer', 'shortcuts', 'fallback', 'settle']) await mkdir(join(root, folder));
+  for (const folder of ['own', 'peer', 'whole', 'shortcuts', 'fallback', 'settle']) await mkdir(join(root, folder));
   await writeMarketingList(join(root, 'own', 'list.csv'), rows);
-  for (const folder of ['peer', 'shortcuts', 'fallback', 'settle'])
+  for (const folder of ['peer', 'whole', 'shortcuts', 'fallback', 'settle'])
     await copyFile(join(root, 'own', 'list.csv'), join(root, folder, 'list.csv'));
   service = await startTestService();
   const created = await service.dashboard.createKey('sandbox', 'any service');
@@ -116,6 +116,29 @@ describe('cleaning on any service that follows the spec', () => {
       expect(peer.calls.get('POST /batches')! - callsBefore).toBe(peer.batches.length - batchesBefore);
     } finally {
       await peer.close();
+    }
+  }, 120_000);
+
+  it('takes a creation answered with the id alone as the spec shows it, reading the rest from the status call', async () => {
+    // The peer above answered each creation with `{ id }` only; one that answers with the whole batch
+    // status gives byte-identical files, with no status call needed to learn the rest.
+    const whole = await startSpecPeer({
+      apiKey: sandboxKey,
+      maxBatch: 1500,
+      checksPerSecond: 4000,
+      creationAnswer: 'batch',
+    });
+    try {
+      const run = await clean('whole', { SIFT_API_KEY: sandboxKey }, ['--base-url', whole.baseUrl]);
+      expect(run.code, run.stderr).toBe(0);
+      await expectSameOutputs('whole');
+      for (const file of outputs) {
+        expect((await readFile(join(root, 'whole', file))).equals(await readFile(join(root, 'peer', file))), file).toBe(
+          true,
+        );
+      }
+    } finally {
+      await whole.close();
     }
   }, 120_000);
 
