@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Dashboard } from '../core/service/dashboard.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
+import { checkSenderBlocklists } from '../core/service/engines/live/blocklist-lookup.ts';
 import { checkPort25, describePort25 } from '../core/service/engines/live/port25-check.ts';
 import { checkProxies, describeProxyCheck } from '../core/service/engines/live/proxy-check.ts';
 import { describeTimeLeft } from '../common/durations.ts';
@@ -102,6 +103,13 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       void checkPort25(running.db, engine, running.config.now).then(
         (check) => out(describePort25(check, engine.port)),
         (error: unknown) => out(`Port ${engine.port}: not checked (${String(error)}).`),
+      );
+    }
+    if (role !== 'api') {
+      // The sending address on the blocklists servers query most: said once, in the background too.
+      void checkSenderBlocklists(engine).then(
+        (check) => out(check.message),
+        (error: unknown) => out(`Blocklists: not checked (${String(error)}).`),
       );
     }
     const stopWatching = role === 'api' ? () => {} : watchSender(running.db, running.config, out);

@@ -9,6 +9,7 @@ import { parsePort, UsageError } from './cli-options.ts';
 export const smtpFlagOptions = {
   helo: { type: 'string' },
   'mail-from': { type: 'string' },
+  'sending-address': { type: 'string' },
   resolver: { type: 'string', multiple: true },
   'smtp-port': { type: 'string' },
   'per-host-rate': { type: 'string' },
@@ -22,6 +23,8 @@ export const smtpFlagOptions = {
 export const smtpFlagsUsage = `Local engine (live keys), see the README:
   --helo NAME                 name given in EHLO; its DNS should point back at this machine (or SIFT_HELO)
   --mail-from ADDRESS         envelope sender of every probe, on a domain you own (or SIFT_MAIL_FROM)
+  --sending-address IP        the public address checks leave from, looked up in DNS blocklists at start
+                              (default: what the HELO name resolves to; or SIFT_SENDING_ADDRESS)
   --resolver HOST[:PORT]      DNS server to ask (repeatable; default: the system's)
   --smtp-port N               mail servers' port (default 25)
   --per-host-rate N           probes per second to one mail host (default 2)
@@ -91,6 +94,13 @@ export function smtpSettingsFromFlags(
       throw new UsageError(`--mail-from (or SIFT_MAIL_FROM) must be an email address, got "${mailFrom}".`);
     }
     settings.mailFrom = mailFrom;
+  }
+  const sending = values['sending-address'] ?? (env.SIFT_SENDING_ADDRESS || undefined);
+  if (sending !== undefined) {
+    if (!isIP(sending)) {
+      throw new UsageError(`--sending-address (or SIFT_SENDING_ADDRESS) must be an IP address, got "${sending}".`);
+    }
+    settings.sendingAddress = sending;
   }
   if (values.resolver) settings.resolvers = values.resolver.map(resolverAddress);
   if (values['smtp-port'] !== undefined) {

@@ -98,6 +98,15 @@ export const connectionTestSchema = z.discriminatedUnion('ok', [
 ]);
 export type ConnectionTestResult = z.infer<typeof connectionTestSchema>;
 
+/** The address live checks leave from, on the DNS blocklists mail servers query most. */
+export const blocklistCheckSchema = z.object({
+  state: z.enum(['listed', 'clean', 'not_checked']),
+  address: z.string().optional(),
+  listed: z.array(z.object({ name: z.string(), removalUrl: z.string(), text: z.string().optional() })),
+  unanswered: z.array(z.object({ name: z.string(), why: z.string() })),
+  message: z.string(),
+});
+
 /** Whether live checks can reach mail servers from this computer, directly and through each proxy, now. */
 export const liveCheckTestSchema = z.object({
   direct: z.object({ state: z.enum(['open', 'blocked', 'not_checked']), message: z.string() }),
@@ -110,6 +119,7 @@ export const liveCheckTestSchema = z.object({
   ),
   /** Some way out reached a mail server: live checks from this computer will get real answers. */
   usable: z.boolean(),
+  blocklists: blocklistCheckSchema,
 });
 export type LiveCheckTest = z.infer<typeof liveCheckTestSchema>;
 
@@ -119,6 +129,8 @@ export const heloCheckSchema = z.object({
   addresses: z.array(z.string()),
   reverseNames: z.array(z.string()),
   message: z.string(),
+  /** The name's address on the blocklists, when it resolved. */
+  blocklists: blocklistCheckSchema.optional(),
 });
 export type HeloCheck = z.infer<typeof heloCheckSchema>;
 

@@ -2,6 +2,7 @@
 // null-MX and NXDOMAIN for test domains, and SMTP servers (smtp-server) on 127.0.0.x, each scripted per
 // mailbox. Every server logs what it was sent, with times from the test's clock, so tests can assert
 // verdicts, that DATA never came, and how fast each host was probed.
+import { Resolver } from 'node:dns/promises';
 import { createServer as createTcpServer } from 'node:net';
 import dns2 from 'dns2';
 import { SMTPServer } from 'smtp-server';
@@ -81,14 +82,20 @@ export async function startMailWorld(options: {
   hosts: Record<string, HostScript>;
   domains: Record<string, DomainScript>;
   now?: () => number;
+  /** Names under these zones (DNS blocklists, say) are asked of another DNS server, as a recursive resolver would. */
+  forward?: { zones: string[]; to: string };
 }): Promise<MailWorld> {
   const now = options.now ?? Date.now;
   const dns = dns2.createServer({
     udp: true,
-    handle: (request, send) => {
+    handle: async (request, send) => {
       const response = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       const name = question!.name.toLowerCase();
+      const forward = options.forward;
+      if (forward?.zones.some((zone) => name === zone || name.endsWith(`.${zone}`))) {
+        return send(await forwarded(response, question!, forward.to));
+      }
       const domain = options.domains[name];
       const host = Object.entries(options.hosts).find(
         ([hostName, script]) => hostName === name || script.aliases?.includes(name),
@@ -136,6 +143,29 @@ export async function startMailWorld(options: {
       await Promise.all(closers.map((close) => close()));
     },
   };
+}
+
+/** A question answered by another server (A and TXT, as blocklists are asked), or NXDOMAIN when it has none. */
+async function forwarded(
+  response: ReturnType<typeof Packet.createResponseFromRequest>,
+  question: { name: string; type: number },
+  to: string,
+) {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver.setServers([to]);
+  const answer = (record: Record<string, unknown>) =>
+    response.answers.push({ name: question.name, class: Packet.CLASS.IN, ttl: dnsTtl, ...record } as never);
+  try {
+    if (question.type === Packet.TYPE.A) {
+      for (const address of await resolver.resolve4(question.name)) answer({ type: Packet.TYPE.A, address });
+    } else if (question.type === Packet.TYPE.TXT) {
+      for (const parts of await resolver.resolveTxt(question.name))
+        answer({ type: Packet.TYPE.TXT, data: parts.join('') });
+    }
+  } catch {
+    response.header.rcode = 3; // NXDOMAIN
+  }
+  return response;
 }
 
 /** One port for every host (the engine has one SMTP port), each host on its own loopback address. */

@@ -3,11 +3,20 @@
 // resolvers the engine uses; where DNS does not answer, that is said, not guessed.
 import { Resolver } from 'node:dns/promises';
 import type { HeloCheck } from '../../common/settings-schemas.ts';
+import { checkAddressBlocklists } from '../service/engines/live/blocklist-lookup.ts';
 
 const unanswered = new Set(['ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EREFUSED', 'ECANCELLED']);
 const sameName = (a: string, b: string) => a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
 
+/** What DNS says of the name, and, when it resolved, whether its address is on the blocklists. */
 export async function checkHeloName(helo: string, resolvers: string[], timeoutMs = 3000): Promise<HeloCheck> {
+  const check = await checkName(helo, resolvers, timeoutMs);
+  const address = check.addresses[0];
+  if (!address) return check;
+  return { ...check, blocklists: await checkAddressBlocklists(address, resolvers, timeoutMs) };
+}
+
+async function checkName(helo: string, resolvers: string[], timeoutMs: number): Promise<HeloCheck> {
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
   if (resolvers.length > 0) resolver.setServers(resolvers);
   const notChecked = (): HeloCheck => ({

@@ -2,6 +2,7 @@
 // Settings: port 25 straight out, and through each proxy given, each named in the answer (never with its
 // password). Nothing is recorded: the engine learns for itself once it works.
 import type { LiveCheckTest } from '../../common/settings-schemas.ts';
+import { checkSenderBlocklists } from '../service/engines/live/blocklist-lookup.ts';
 import { probePort25, type Port25Check } from '../service/engines/live/port25-check.ts';
 import { checkProxy, describeProxyCheck } from '../service/engines/live/proxy-check.ts';
 import type { SmtpSettings } from '../service/engines/live/smtp-settings.ts';
@@ -25,9 +26,10 @@ function describeDirect(check: Port25Check, port: number): string {
 
 export async function testLiveChecks(engine: SmtpSettings): Promise<LiveCheckTest> {
   const settings = { ...engine, timeoutMs: Math.min(engine.timeoutMs, interactiveTimeoutMs) };
-  const [direct, proxies] = await Promise.all([
+  const [direct, proxies, blocklists] = await Promise.all([
     probePort25(settings),
     Promise.all(settings.proxies.map((proxy) => checkProxy(proxy, settings))),
+    checkSenderBlocklists(settings, interactiveTimeoutMs),
   ]);
   return {
     direct: { state: direct.state, message: describeDirect(direct, settings.port) },
@@ -38,5 +40,6 @@ export async function testLiveChecks(engine: SmtpSettings): Promise<LiveCheckTes
     })),
     // With proxies set, every conversation goes through them: then only they count.
     usable: proxies.length > 0 ? proxies.some((check) => check.state === 'ok') : direct.state === 'open',
+    blocklists,
   };
 }

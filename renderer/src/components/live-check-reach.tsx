@@ -125,6 +125,9 @@ export function LiveCheckTestButton({ proxies }: { proxies: string[] }) {
             {test.proxies.map((proxy) => (
               <li key={proxy.proxy}>{proxy.message}</li>
             ))}
+            <li data-testid="blocklists" className={test.blocklists.state === 'listed' ? 'reach__listed' : undefined}>
+              {test.blocklists.message}
+            </li>
           </ul>
           <p className="reach__verdict">{verdictOf(test)}</p>
         </div>

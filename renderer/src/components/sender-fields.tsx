@@ -73,6 +73,15 @@ export function SenderFields({ sender, onChange }: { sender: Sender; onChange: (
           {check === 'checking' ? 'Asking DNS about this name…' : check.message}
         </p>
       )}
+      {check && check !== 'checking' && check.blocklists && (
+        <p
+          className={`sender__dns ${check.blocklists.state === 'clean' ? 'sender__dns--ok' : ''}`}
+          role="status"
+          data-testid="helo-blocklists"
+        >
+          {check.blocklists.message}
+        </p>
+      )}
       <label className="form-field">
         <span>MAIL FROM address</span>
         <input

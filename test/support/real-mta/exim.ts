@@ -1,6 +1,7 @@
 // Exim, from its Debian package unpacked beside Postfix, in a folder of its own: local parts per domain
 // in an ACL, STARTTLS with the certificate it makes itself, one connection at a time per client
-// (smtp_accept_max_per_host), or, for a site that refuses us, a refusal at connect.
+// (smtp_accept_max_per_host), or, for a site that refuses us, a refusal at connect, a DNS blocklist ACL
+// (`dnslists`, with or without a message) or a host denied in the ACL (Exim's default refusal).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -13,6 +14,7 @@ import {
   untilListening,
   type RunningServer,
 } from './mta-process.ts';
+import { inOwnResolver } from './rbldnsd.ts';
 
 export type EximOptions = {
   name: string;
@@ -24,6 +26,12 @@ export type EximOptions = {
   maxPerHost?: number;
   /** Refuse every client at connect with this reply text (a 550). */
   refuseAtConnect?: string;
+  /** Refuse listed clients at RCPT (`deny dnslists`), with this message or Exim's default; needs `resolvConf`. */
+  dnslist?: { zone: string; message?: string };
+  /** Refuse these client hosts at RCPT with Exim's default reply (`deny hosts`, no message). */
+  denyHosts?: string;
+  /** A resolv.conf naming the blocklist server, for Exim's own lookups. */
+  resolvConf?: string;
 };
 
 export async function startExim(options: EximOptions): Promise<RunningServer> {
@@ -55,6 +63,13 @@ export async function startExim(options: EximOptions): Promise<RunningServer> {
     'acl_check_rcpt:',
     '  deny message = 5.7.1 Relaying not permitted',
     '       !domains = +local_domains',
+    ...(options.dnslist
+      ? [
+          `  deny dnslists = ${options.dnslist.zone}`,
+          ...(options.dnslist.message ? [`       message = ${options.dnslist.message}`] : []),
+        ]
+      : []),
+    ...(options.denyHosts ? [`  deny hosts = ${options.denyHosts}`] : []),
     `  accept local_parts = ${options.mailboxes.join(' : ')}`,
     '  deny message = 5.1.1 No such user here',
     'acl_check_data:',
@@ -66,7 +81,10 @@ export async function startExim(options: EximOptions): Promise<RunningServer> {
   ];
   await writeFile(config, `${lines.join('\n')}\n`, { mode: 0o644 });
   const output = { text: '' };
-  const daemon = foreground(eximBinary, ['-C', config, '-bdf'], output);
+  const args = ['-C', config, '-bdf'];
+  const daemon = options.resolvConf
+    ? foreground(...inOwnResolver(options.resolvConf, eximBinary, args), output)
+    : foreground(eximBinary, args, output);
   await untilListening(options.ip, options.port, `Exim ${options.name}`, () => output.text);
   return {
     name: options.name,

@@ -23,6 +23,7 @@ export function missingMailServers(): string[] {
     ['Exim', eximBinary],
     ['OpenSMTPD', openSmtpdBinary],
     ['openssl', '/usr/bin/openssl'],
+    ['rbldnsd', '/usr/sbin/rbldnsd'],
   ] as const) {
     if (!existsSync(path)) missing.push(`${what} (${path})`);
   }

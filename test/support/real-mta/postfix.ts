@@ -15,6 +15,7 @@ import {
   untilListening,
   type RunningServer,
 } from './mta-process.ts';
+import { inOwnResolver } from './rbldnsd.ts';
 
 export type PostfixOptions = {
   /** The server's name (myhostname) and its loopback address; more addresses for more listeners. */
@@ -30,6 +31,9 @@ export type PostfixOptions = {
   recipientRate?: { max: number; perSeconds: number };
   /** More listeners (ip → the reply every RCPT from our client gets there), as unrelated sites that refuse us. */
   refusingListeners?: Record<string, string>;
+  /** `reject_rbl_client` this zone, looked up through `resolvConf` (the blocklist server). */
+  rblClient?: string;
+  resolvConf?: string;
 };
 
 /** One smtpd per address and port, in master.cf's own syntax; each may override main.cf settings. */
@@ -82,6 +86,7 @@ export async function startPostfix(options: PostfixOptions): Promise<RunningServ
     );
     main.push(`smtpd_recipient_restrictions = check_policy_service inet:127.0.0.1:${policyPort}`);
   }
+  if (options.rblClient) main.push(`smtpd_recipient_restrictions = reject_rbl_client ${options.rblClient}`);
   if (options.recipientRate) {
     main.push(
       `smtpd_client_recipient_rate_limit = ${options.recipientRate.max}`,
@@ -107,7 +112,8 @@ export async function startPostfix(options: PostfixOptions): Promise<RunningServ
   ];
   await appendFile(join(etc, 'master.cf'), `${listeners.join('\n')}\n`);
   const output = { text: '' };
-  const master = foreground('/usr/sbin/postfix', ['-c', etc, 'start-fg'], output);
+  const start: [string, string[]] = ['/usr/sbin/postfix', ['-c', etc, 'start-fg']];
+  const master = foreground(...(options.resolvConf ? inOwnResolver(options.resolvConf, ...start) : start), output);
   const log = () => readLog(join(folder, 'maillog'));
   for (const ip of [options.ip, ...refusals.map(([ip]) => ip)]) {
     await untilListening(ip, options.port, `Postfix ${options.name}`, () => output.text);

@@ -46,6 +46,8 @@ export type SmtpSettings = {
   dnsCacheMaxMs: number;
   /** SOCKS5 proxies every conversation goes out through (a pool); none: straight from this machine. */
   proxies: ProxyEndpoint[];
+  /** The public address checks leave from, looked up in DNS blocklists before a batch; else the HELO name's. */
+  sendingAddress?: string;
 };
 
 const minute = 60_000;

@@ -75,6 +75,7 @@ describe('sift service engine flags', () => {
       smtpSettingsFromFlags({
         helo: 'mail.example.com',
         'mail-from': 'bounce@example.com',
+        'sending-address': '203.0.113.5',
         resolver: ['127.0.0.1:5353', '::1', '[::1]:53'],
         'smtp-port': '2525',
         'per-host-rate': '0.5',
@@ -86,6 +87,7 @@ describe('sift service engine flags', () => {
     ).toEqual({
       helo: 'mail.example.com',
       mailFrom: 'bounce@example.com',
+      sendingAddress: '203.0.113.5',
       resolvers: ['127.0.0.1:5353', '::1', '[::1]:53'],
       port: 2525,
       perHostRate: 0.5,
@@ -109,6 +111,9 @@ describe('sift service engine flags', () => {
     expect(refusal({ helo: 'not a name' })).toContain('--helo (or SIFT_HELO) must be a host name');
     expect(refusal({ 'mail-from': 'nobody' })).toContain('--mail-from (or SIFT_MAIL_FROM) must be an email address');
     expect(refusal({ resolver: ['dns.google'] })).toContain('--resolver must be an IP address');
+    expect(refusal({ 'sending-address': 'mail.example.com' })).toContain(
+      '--sending-address (or SIFT_SENDING_ADDRESS) must be an IP address',
+    );
     expect(refusal({ resolver: ['127.0.0.1:99999'] })).toContain('--resolver port');
     expect(refusal({ 'smtp-port': '0' })).toContain('--smtp-port must be from 1 to 65535');
     expect(refusal({ 'per-host-rate': '-1' })).toContain('--per-host-rate must be a number above 0');
