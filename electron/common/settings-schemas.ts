@@ -99,7 +99,7 @@ export const connectionTestSchema = z.discriminatedUnion('ok', [
 export type ConnectionTestResult = z.infer<typeof connectionTestSchema>;
 
 /** The address live checks leave from, on the DNS blocklists mail servers query most. */
-export const blocklistCheckSchema = z.object({
+const blocklistCheckSchema = z.object({
   state: z.enum(['listed', 'clean', 'not_checked']),
   address: z.string().optional(),
   listed: z.array(z.object({ name: z.string(), removalUrl: z.string(), text: z.string().optional() })),

@@ -5,7 +5,7 @@
 import { createServer, type Socket } from 'node:net';
 
 /** What the server writes: text as it is (CRLFs included), a flood, or nothing. */
-export type RawAnswer = string | { flood: 'continuation' | 'endless-line' } | undefined;
+type RawAnswer = string | { flood: 'continuation' | 'endless-line' } | undefined;
 /** Called with undefined when a client connects, then with each command line it sends. */
 export type RawScript = (command: string | undefined) => RawAnswer;
 

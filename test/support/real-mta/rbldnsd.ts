@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { foreground, serverFolder, stopGroup } from './mta-process.ts';
 
-export const rbldnsdBinary = '/usr/sbin/rbldnsd';
+const rbldnsdBinary = '/usr/sbin/rbldnsd';
 
 export type BlocklistZone = { listed: string[]; text: string; refusedFor?: string[] };
 export type RunningBlocklists = { resolver: string; resolvConf: string; stop(): Promise<void> };

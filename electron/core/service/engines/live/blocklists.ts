@@ -13,7 +13,7 @@ export type Blocklist = {
   seen: string;
 };
 
-export const blocklists: readonly Blocklist[] = [
+const blocklists: readonly Blocklist[] = [
   {
     name: 'Spamhaus',
     zone: 'zen.spamhaus.org',

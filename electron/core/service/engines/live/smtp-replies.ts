@@ -5,7 +5,7 @@
 import { replyPatterns, senderReasons, type ReplyReason } from './reply-patterns.ts';
 import type { SmtpReply } from './smtp-session.ts';
 
-export type RejectReason = 'mailbox_not_found' | 'mailbox_disabled' | 'rejected_email';
+type RejectReason = 'mailbox_not_found' | 'mailbox_disabled' | 'rejected_email';
 
 export type ReplyMeaning = (
   | { kind: 'accepted' }
