@@ -68,10 +68,12 @@ export const precheckCountsSchema = z.object({
 });
 export type PrecheckCounts = z.infer<typeof precheckCountsSchema>;
 
-/** What the results screen shows beside the verdicts: mailbox providers and the most used domains. */
+/** What the results screen shows beside the verdicts: mailbox providers, the most used domains, why unknowns are. */
 export const listBreakdownSchema = z.object({
   providers: z.array(z.object({ provider: z.string(), count })),
   topDomains: z.array(z.object({ domain: z.string(), count })),
+  /** Unknown addresses per reason ('' where the service gave none), the most first. */
+  unknownReasons: z.array(z.object({ reason: z.string(), count })),
 });
 export type ListBreakdown = z.infer<typeof listBreakdownSchema>;
 

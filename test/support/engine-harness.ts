@@ -7,7 +7,7 @@ import {
 import type { MailWorld } from './mail-world.ts';
 import { apiClient, testServicePlace, waitFor } from './service-harness.ts';
 
-export type EngineRun = { service: VerificationService; api: ReturnType<typeof apiClient> };
+export type EngineRun = { service: VerificationService; api: ReturnType<typeof apiClient>; key: string };
 
 export async function startEngineService(
   world: MailWorld,
@@ -34,7 +34,7 @@ export async function startEngineService(
   const { key, record } = await service.dashboard.createKey('live', 'engine test');
   await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 100_000, windowSeconds: 60 } });
   await service.dashboard.topUp(1000);
-  return { service, api: apiClient(service, key) };
+  return { service, api: apiClient(service, key), key };
 }
 
 export type Row = {

@@ -1,6 +1,6 @@
 // The row explorer's words: its filters as a person reads them, and a row's flags and reason in a line.
 import { verdictFilters, type ExplorerFilter, type ExplorerRow } from '../../../electron/common/contract.ts';
-import { verdictNote, verdictWord } from '../reason-words.ts';
+import { verdictNote, verdictWord } from '../../../electron/common/reason-words.ts';
 
 /** The filters that are verdicts are named as the verdicts are everywhere else. */
 export const filterWords: Record<ExplorerFilter, string> = {

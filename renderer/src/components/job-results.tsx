@@ -132,7 +132,7 @@ export function JobResults({
         </div>
       </header>
       <VerdictChart summary={summary} demo={job.demo} />
-      <ListBreakdownView jobId={job.jobId} />
+      <ListBreakdownView jobId={job.jobId} demo={job.demo} />
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (
           <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>

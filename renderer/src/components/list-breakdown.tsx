@@ -1,10 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { ListBreakdown } from '../../../electron/common/contract.ts';
+import { reasonWords, senderRefusalReasons } from '../../../electron/common/reason-words.ts';
 import { sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
 
-/** Where the addresses checked live: mailbox providers and the most used domains. */
-export function ListBreakdownView({ jobId }: { jobId: string }) {
+/**
+ * Where the addresses checked live (mailbox providers, the most used domains) and, for real verdicts, why
+ * the unknown ones are unknown, each reason in a sentence; those a refused sender left unknown are counted.
+ */
+export function ListBreakdownView({ jobId, demo }: { jobId: string; demo: boolean }) {
   const [breakdown, setBreakdown] = useState<ListBreakdown>();
   useEffect(() => {
     let current = true;
@@ -18,8 +22,19 @@ export function ListBreakdownView({ jobId }: { jobId: string }) {
     };
   }, [jobId]);
   if (!breakdown || breakdown.topDomains.length === 0) return null;
+  const unknown = demo ? [] : breakdown.unknownReasons;
+  const refused = unknown
+    .filter((row) => senderRefusalReasons.has(row.reason))
+    .reduce((sum, row) => sum + row.count, 0);
   return (
     <div className="verdicts__body verdicts breakdown" data-testid="breakdown">
+      {refused > 0 && (
+        <p className="breakdown__refused" role="note" data-testid="sender-refused-count">
+          {formatCount(refused)} unknown {refused === 1 ? 'address was' : 'addresses were'} left unknown because mail
+          servers refused Sift's checking address, not the addresses: nothing was charged for them. Check them again
+          once the sending address is off the blocklist, or from another way out.
+        </p>
+      )}
       <table className="verdicts__table">
         <caption>Mailbox providers</caption>
         <tbody>
@@ -42,6 +57,19 @@ export function ListBreakdownView({ jobId }: { jobId: string }) {
           ))}
         </tbody>
       </table>
+      {unknown.length > 0 && (
+        <table className="verdicts__table breakdown__reasons" data-testid="unknown-reasons">
+          <caption>Why unknown</caption>
+          <tbody>
+            {unknown.map((row) => (
+              <tr key={row.reason}>
+                <th scope="row">{row.reason ? reasonWords(row.reason) : 'The service gave no reason.'}</th>
+                <td>{formatCount(row.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron
 import { errorMessage, sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
 import { filterWords, notesOf } from './explorer-words.ts';
-import { verdictWord } from '../reason-words.ts';
+import { verdictWord } from '../../../electron/common/reason-words.ts';
 import './row-explorer.css';
 
 const pageSize = 200;

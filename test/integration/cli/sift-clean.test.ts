@@ -79,6 +79,7 @@ describe('sift clean', () => {
       'sift_role',
       'sift_disposable',
       'sift_reason',
+      'sift_reason_text',
       'sift_suggestion',
       'sift_suggestion_accepted',
       'sift_source',
@@ -113,7 +114,12 @@ describe('sift clean', () => {
     }
     const byName = Object.fromEntries(rows.map((row) => [row.Name, row]));
     expect(byName['Ann again']).toMatchObject({ sift_duplicate: 'true', sift_billed: 'false', sift_result: 'valid' });
-    expect(byName.Broken).toMatchObject({ sift_result: 'bad_syntax', sift_reason: 'syntax', sift_billed: 'false' });
+    expect(byName.Broken).toMatchObject({
+      sift_result: 'bad_syntax',
+      sift_reason: 'syntax',
+      sift_reason_text: 'This cannot be an email address.',
+      sift_billed: 'false',
+    });
     expect(byName.Nobody).toMatchObject({ sift_result: 'no_address', sift_billed: 'false' });
     expect(byName.Info).toMatchObject({ sift_role: 'true' });
     expect(byName.Temp).toMatchObject({ sift_disposable: 'true' });
@@ -275,11 +281,17 @@ describe('sift clean', () => {
       'contacts.demo.summary.json',
     ]);
     const [header, ...annotated] = parse(await readFile(join(dir, 'contacts.demo.annotated.csv'), 'utf8'));
-    const [result, reason] = [header!.indexOf('sift_result'), header!.indexOf('sift_reason')];
+    const [result, reason, text] = ['sift_result', 'sift_reason', 'sift_reason_text'].map((name) =>
+      header!.indexOf(name),
+    );
     expect(annotated.length).toBeGreaterThan(5);
     for (const row of annotated) {
-      if (['bad_syntax', 'no_address'].includes(row[result]!)) expect(row[reason]).not.toMatch(/^demo/);
-      else expect(row[reason]).toMatch(/^demo(:|$)/);
+      if (['bad_syntax', 'no_address'].includes(row[result!]!)) expect(row[reason!]).not.toMatch(/^demo/);
+      else {
+        expect(row[reason!]).toMatch(/^demo(:|$)/);
+        // Its sentence never claims a mail server answered.
+        expect(row[text!]).toBe('Demo verdict: no mail server was asked.');
+      }
     }
     // The cleaned list is re-importable as it was: its first line is the header (after the BOM), not a label.
     const cleanedHead = (await readFile(join(dir, 'contacts.demo.cleaned.csv'), 'utf8')).split('\r\n')[0];

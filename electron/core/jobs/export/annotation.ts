@@ -2,6 +2,7 @@
 // address (a first occurrence and a repeat differ only in billed and duplicate); as bytes, once per
 // result, reason and flags when there is no suggestion.
 import { badSyntaxResult, noAddressResult, suppressedResult, unverifiedResult } from '../../../common/list-funnel.ts';
+import { verdictNote } from '../../../common/reason-words.ts';
 import { verdictFlag, type VerdictColumns } from '../store/index.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
@@ -12,6 +13,7 @@ export const annotationColumns = [
   'sift_role',
   'sift_disposable',
   'sift_reason',
+  'sift_reason_text',
   'sift_suggestion',
   'sift_suggestion_accepted',
   'sift_source',
@@ -62,16 +64,20 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
   };
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
     `${billed}${d}${duplicate}${d}${role}${d}${disposable}`;
+  /** The reason in a sentence, as the app says it; a demo verdict's says it is one. */
+  const textOf = (address: VerdictColumns) =>
+    verdictNote({ result: resultOf(address), reason: address[column.reason] }, demo);
   const noAddressTail =
-    `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}false` +
+    `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}${d}false` +
     `${d}${sourceOf(null, demo)}${d}${after}`;
   return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
     if (!address) return noAddressTail;
     const reason = reasonOf(address);
+    const text = textOf(address);
     const suggestion = address[column.suggestion];
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
     return (
-      `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}` +
+      `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}${d}${text ? cell(text) : ''}` +
       `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}` +
       `${d}${sourceOf(address, demo)}${d}${address[column.cachedOn] ?? ''}${after}`
     );

@@ -6,6 +6,7 @@
 import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { describeChanges } from '../../../common/changes-words.ts';
+import { reasonWords, senderRefusalReasons } from '../../../common/reason-words.ts';
 import { barChart, escapeHtml, formatCount, percentOf, reportStyle, table, type Bar } from './report-html.ts';
 
 export type ReportInput = {
@@ -135,13 +136,32 @@ function costs(input: ReportInput): string {
 /** "1 valid address", "2 valid addresses". */
 const addresses = (count: number, kind: string) => `${formatCount(count)} ${kind} address${count === 1 ? '' : 'es'}`;
 
-function advice(s: ListSummary): string {
+/** Unknown addresses a refused sender left unknown: the servers turned Sift away, not the addresses. */
+export const senderRefusedCount = (b: ListBreakdown) =>
+  b.unknownReasons.filter((row) => senderRefusalReasons.has(row.reason)).reduce((sum, row) => sum + row.count, 0);
+
+/** Why the unknown addresses are unknown, each reason in a sentence; not for a demo, whose reasons are scripted. */
+function unknownReasons(b: ListBreakdown, s: ListSummary): string {
+  const rows = b.unknownReasons.map((row) => [
+    escapeHtml(row.reason ? reasonWords(row.reason) : 'The service gave no reason.'),
+    formatCount(row.count),
+    percentOf(row.count, s.unknown),
+  ]);
+  const refused = senderRefusedCount(b);
+  const note =
+    refused > 0
+      ? `<p class="how how--demo" data-sender-refused><strong>${addresses(refused, 'unknown')} ${refused === 1 ? 'was' : 'were'} left unknown because mail servers refused Sift's checking address,</strong> not the addresses: this says nothing about them, and nothing was charged. Check them again once the sending address is off the blocklist, or from another way out.</p>`
+      : '';
+  return note + table(undefined, ['Why', 'Addresses', 'Share of unknown'], rows);
+}
+
+function advice(s: ListSummary, refused: number): string {
   return (
     '<ul class="advice">' +
     `<li><strong>Send to the ${addresses(s.valid, 'valid')}:</strong> their mail servers accept them.</li>` +
     `<li><strong>Send to the ${addresses(s.catch_all, 'catch-all')} with care:</strong> their domains accept every address, so none can be confirmed; watch their bounces, or send to them last.</li>` +
     `<li><strong>Leave out the ${addresses(s.invalid, 'invalid')}:</strong> their mailboxes do not exist, and mail to them bounces and harms your sending reputation.</li>` +
-    `<li><strong>Check the ${addresses(s.unknown, 'unknown')} again later:</strong> their servers did not settle it (busy, greylisting, a policy); nothing was charged for them.</li>` +
+    `<li><strong>Check the ${addresses(s.unknown, 'unknown')} again later:</strong> their servers did not settle it (busy, greylisting, a policy${refused > 0 ? `, or a refusal of Sift's own checking address for ${formatCount(refused)} of them` : ''}); nothing was charged for them.</li>` +
     '</ul>'
   );
 }
@@ -168,10 +188,11 @@ ${howChecked(input)}
 </header>
 <section><h2>Verdicts${demo ? ' (demo)' : ''}</h2>${verdicts(s)}${funnel(s)}</section>
 <section><h2>Where the addresses are</h2>${breakdowns(input.breakdown, s)}</section>
+${!demo && s.unknown > 0 && input.breakdown.unknownReasons.length > 0 ? `<section><h2>Why ${addresses(s.unknown, 'unknown')}</h2>${unknownReasons(input.breakdown, s)}</section>` : ''}
 ${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
-<section><h2>What to do</h2>${advice(s)}</section>
+<section><h2>What to do</h2>${advice(s, demo ? 0 : senderRefusedCount(input.breakdown))}</section>
 <footer>Made by Sift ${escapeHtml(input.version)} on ${day(input.madeAt)}.${demo ? ' Demo verdicts: no mail server was asked.' : ''}</footer>
 </main>
 </body>

@@ -4,10 +4,9 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import type { ExportFile } from '../../../common/job-schemas.ts';
 import type { ServiceClients } from '../../connections/service-ref.ts';
 import { basename, extname, join } from 'node:path';
-import { mailboxProviders } from '../../email/mailbox-providers.ts';
 import { appVersion } from '../../own-files.ts';
 import { displayNameOf, exportedFiles, hasDemoVerdicts, type JobRecord, type JobStore } from '../store/index.ts';
-import { summariseJob } from '../views/index.ts';
+import { listBreakdown, summariseJob } from '../views/index.ts';
 import { renderListReport, type ReportInput } from './list-report.ts';
 
 /** Who checked a job's list, as far as the caller knows: Sift's own service, or a hosted one by its address. */
@@ -44,7 +43,7 @@ export async function writeListReport(
     madeAt: now,
     checkedBy,
     summary: summariseJob(store, job),
-    breakdown: { providers: list.providerCounts(mailboxProviders), topDomains: list.domainCounts(10) },
+    breakdown: listBreakdown(list),
     keep: job.settings.keep,
     remove: job.settings.remove,
     version: appVersion(),

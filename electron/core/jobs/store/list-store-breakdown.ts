@@ -1,5 +1,5 @@
 // The breakdown of a job's addresses to check, for the results screen: per mailbox provider (known by
-// domain) and the most used domains. One pass over the list's addresses each, when results are shown.
+// domain), the most used domains, and why the unknown ones are unknown. One pass over the list's addresses each, when results are shown.
 import { sql, type Database } from '../../storage/sqlite.ts';
 
 const domainOfKey = "substr(key, instr(key, '@') + 1)";
@@ -29,4 +29,13 @@ export function providerCounts(
      FROM (SELECT ${domainOfKey} AS domain, provider AS found FROM address_verdicts WHERE sendable = 1)
      GROUP BY 1 ORDER BY count DESC, provider`,
   ).all(...names.flatMap((name) => [JSON.stringify(providers[name]), name])) as { provider: string; count: number }[];
+}
+
+/** Why the unknown addresses are unknown: addresses per reason, the most first (what a blocked sender left unknown, say). */
+export function unknownReasonCounts(db: Database): { reason: string; count: number }[] {
+  return sql(
+    db,
+    `SELECT COALESCE(reason, '') AS reason, COUNT(*) AS count FROM address_verdicts
+     WHERE sendable = 1 AND result = 'unknown' GROUP BY 1 ORDER BY count DESC, reason`,
+  ).all() as { reason: string; count: number }[];
 }

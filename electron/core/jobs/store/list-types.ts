@@ -193,4 +193,6 @@ export type ListStore = ListParts &
     domainCounts(limit: number): { domain: string; count: number }[];
     /** Addresses to check per mailbox provider (found by the service, else named by the domain). */
     providerCounts(providers: Record<string, readonly string[]>): { provider: string; count: number }[];
+    /** Unknown addresses per reason, the most first. */
+    unknownReasonCounts(): { reason: string; count: number }[];
   };

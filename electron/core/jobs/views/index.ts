@@ -1,6 +1,6 @@
 // The views' public face: what the app and the CLI read of jobs (overviews, History's rows, the funnel,
 // the row explorer and the breakdown), from the store, never changing a verdict.
-export { jobReads, type JobReads } from './job-reads.ts';
+export { jobReads, listBreakdown, type JobReads } from './job-reads.ts';
 export { jobViews } from './job-views.ts';
 export { summariseJob } from './list-summary.ts';
 export { createRowExplorer } from './row-explorer.ts';

@@ -4,7 +4,7 @@ import { AppError } from '../../../common/app-error.ts';
 import type { ExplorerFilter, ExplorerRow, ListBreakdown, ListPreview } from '../../../common/contract.ts';
 import { mailboxProviders } from '../../email/mailbox-providers.ts';
 import { previewReadList } from '../../lists/csv-preview.ts';
-import { displayNameOf, type JobRecord, type JobStore } from '../store/index.ts';
+import { displayNameOf, type JobRecord, type JobStore, type ListStore } from '../store/index.ts';
 import type { RowExplorer } from './row-explorer.ts';
 
 /** What the app reads of a job besides its overview. */
@@ -22,7 +22,7 @@ export type JobReads = {
     target: { addressId: number } | { domain: string },
     accept: boolean,
   ): { changed: number };
-  /** Mailbox providers and the ten most used domains of the job's addresses to check. */
+  /** Mailbox providers, the ten most used domains of the job's addresses to check, and why unknowns are. */
   breakdown(jobId: string): ListBreakdown;
 };
 
@@ -48,10 +48,18 @@ export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobReco
       changed: explorer.acceptSuggestions(jobOrThrow(jobId), target, accept),
     }),
 
-    /** Mailbox providers and the ten most used domains of the job's addresses to check. */
+    /** Mailbox providers, the ten most used domains of the job's addresses to check, and why unknowns are. */
     breakdown(jobId: string): ListBreakdown {
-      const list = store.list(jobOrThrow(jobId).id);
-      return { providers: list.providerCounts(mailboxProviders), topDomains: list.domainCounts(10) };
+      return listBreakdown(store.list(jobOrThrow(jobId).id));
     },
+  };
+}
+
+/** A list's breakdown, for the results screen and the report alike. */
+export function listBreakdown(list: ListStore): ListBreakdown {
+  return {
+    providers: list.providerCounts(mailboxProviders),
+    topDomains: list.domainCounts(10),
+    unknownReasons: list.unknownReasonCounts(),
   };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SingleCheck } from '../../../../electron/common/contract.ts';
-import { verdictNote, verdictWord } from '../../reason-words.ts';
+import { verdictNote, verdictWord } from '../../../../electron/common/reason-words.ts';
 import { checkActions, useCheckStore } from '../../stores/check-store.ts';
 import { settingsActions } from '../../stores/settings-store.ts';
 import { useFocusHeading } from '../../use-focus-heading.ts';

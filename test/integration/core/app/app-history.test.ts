@@ -64,6 +64,7 @@ describe('history', () => {
       expect(await call(runtime, 'jobs:breakdown', { jobId: again.jobId })).toEqual({
         providers: [{ provider: 'Other', count: 30 }],
         topDomains: [{ domain: 'example.com', count: 30 }],
+        unknownReasons: [],
       });
 
       // The browser version has no Save dialog: it says so (downloads work instead).

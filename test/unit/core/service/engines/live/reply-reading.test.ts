@@ -9,6 +9,7 @@ import {
   refusalReason,
 } from '../../../../../../electron/core/service/engines/live/smtp-replies.ts';
 import { parseReply } from '../../../../../../electron/core/service/engines/live/smtp-session.ts';
+import { reasonWords, senderRefusalReasons } from '../../../../../../electron/common/reason-words.ts';
 import { corpusReply, replyCorpus } from '../../../../../support/reply-corpus.ts';
 
 const read = (line: string) => meaningOf(parseReply([line]));
@@ -99,5 +100,16 @@ describe('reading a reply', () => {
     ).toBe('Barracuda');
     expect(blocklistNamedIn('550 5.7.606 Access denied, banned sending IP [203.0.113.5]')?.name).toBe('Microsoft');
     for (const pattern of replyPatterns) expect(pattern.seen.length).toBeGreaterThan(10);
+  });
+});
+
+describe('each reason in words', () => {
+  it('has a sentence for every reason a reply can give, and says of the sender ones that they say nothing of the address', () => {
+    const reasons = new Set([
+      ...replyPatterns.map((pattern) => pattern.reason),
+      ...replyCorpus.map((entry) => entry.reason),
+    ]);
+    for (const reason of reasons) expect(reasonWords(reason), reason).not.toBe(reason);
+    for (const reason of senderRefusalReasons) expect(reasonWords(reason)).toMatch(/says nothing about the address/);
   });
 });
