@@ -67,6 +67,10 @@ export const senderRefusalReasons: ReadonlySet<string> = new Set([
 ]);
 
 export const verdictWord = (result: string) => verdictWords[result] ?? result;
+/** Of unknown addresses counted per reason, those a refused sender left unknown. */
+export const senderRefusedCount = (unknownReasons: readonly { reason: string; count: number }[]) =>
+  unknownReasons.filter((row) => senderRefusalReasons.has(row.reason)).reduce((sum, row) => sum + row.count, 0);
+
 export const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
 
 /** Results Sift decides itself before anything is sent: never a demo, whatever the key. */

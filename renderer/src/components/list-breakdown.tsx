@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ListBreakdown } from '../../../electron/common/contract.ts';
-import { reasonWords, senderRefusalReasons } from '../../../electron/common/reason-words.ts';
+import { reasonWords, senderRefusedCount } from '../../../electron/common/reason-words.ts';
 import { sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
 
@@ -23,9 +23,7 @@ export function ListBreakdownView({ jobId, demo }: { jobId: string; demo: boolea
   }, [jobId]);
   if (!breakdown || breakdown.topDomains.length === 0) return null;
   const unknown = demo ? [] : breakdown.unknownReasons;
-  const refused = unknown
-    .filter((row) => senderRefusalReasons.has(row.reason))
-    .reduce((sum, row) => sum + row.count, 0);
+  const refused = senderRefusedCount(unknown);
   return (
     <div className="verdicts__body verdicts breakdown" data-testid="breakdown">
       {refused > 0 && (

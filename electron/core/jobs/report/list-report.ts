@@ -6,7 +6,7 @@
 import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { describeChanges } from '../../../common/changes-words.ts';
-import { reasonWords, senderRefusalReasons } from '../../../common/reason-words.ts';
+import { reasonWords, senderRefusedCount } from '../../../common/reason-words.ts';
 import { barChart, escapeHtml, formatCount, percentOf, reportStyle, table, type Bar } from './report-html.ts';
 
 export type ReportInput = {
@@ -136,10 +136,6 @@ function costs(input: ReportInput): string {
 /** "1 valid address", "2 valid addresses". */
 const addresses = (count: number, kind: string) => `${formatCount(count)} ${kind} address${count === 1 ? '' : 'es'}`;
 
-/** Unknown addresses a refused sender left unknown: the servers turned Sift away, not the addresses. */
-export const senderRefusedCount = (b: ListBreakdown) =>
-  b.unknownReasons.filter((row) => senderRefusalReasons.has(row.reason)).reduce((sum, row) => sum + row.count, 0);
-
 /** Why the unknown addresses are unknown, each reason in a sentence; not for a demo, whose reasons are scripted. */
 function unknownReasons(b: ListBreakdown, s: ListSummary): string {
   const rows = b.unknownReasons.map((row) => [
@@ -147,7 +143,7 @@ function unknownReasons(b: ListBreakdown, s: ListSummary): string {
     formatCount(row.count),
     percentOf(row.count, s.unknown),
   ]);
-  const refused = senderRefusedCount(b);
+  const refused = senderRefusedCount(b.unknownReasons);
   const note =
     refused > 0
       ? `<p class="how how--demo" data-sender-refused><strong>${addresses(refused, 'unknown')} ${refused === 1 ? 'was' : 'were'} left unknown because mail servers refused Sift's checking address,</strong> not the addresses: this says nothing about them, and nothing was charged. Check them again once the sending address is off the blocklist, or from another way out.</p>`
@@ -192,7 +188,7 @@ ${!demo && s.unknown > 0 && input.breakdown.unknownReasons.length > 0 ? `<sectio
 ${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
-<section><h2>What to do</h2>${advice(s, demo ? 0 : senderRefusedCount(input.breakdown))}</section>
+<section><h2>What to do</h2>${advice(s, demo ? 0 : senderRefusedCount(input.breakdown.unknownReasons))}</section>
 <footer>Made by Sift ${escapeHtml(input.version)} on ${day(input.madeAt)}.${demo ? ' Demo verdicts: no mail server was asked.' : ''}</footer>
 </main>
 </body>
