@@ -113,6 +113,26 @@ export function slotWaiter(
 
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
 
+/**
+ * A pace learned from the server's rate replies (rate-learning.ts): its rate, no slot before `notBefore`,
+ * and no growth of the rate until `holdUntil`.
+ */
+export async function setHostPace(
+  db: SqlConnection,
+  key: string,
+  pace: { rate: number; notBefore: number; holdUntil: number },
+  pacing: HostPacing,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await hostRow(tx, key, pacing);
+    await tx.run(
+      `UPDATE mail_hosts SET rate = ?, next_slot_at = CASE WHEN next_slot_at > ? THEN next_slot_at ELSE ? END,
+       backoff_until = CASE WHEN backoff_until > ? THEN backoff_until ELSE ? END WHERE budget_key = ?`,
+      [pace.rate, pace.notBefore, pace.notBefore, pace.holdUntil, pace.holdUntil, key],
+    );
+  });
+}
+
 /** A connection of process `owner` closed: its place is free again, and the host's rate moves with how it went. */
 export async function releaseHost(
   db: SqlConnection,
@@ -122,13 +142,17 @@ export async function releaseHost(
   deferrals: number,
   now: number,
   pacing: HostPacing,
+  /** The pace is learned from the server's rate replies (setHostPace): its rate is left as it is. */
+  learned = false,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await hostRow(tx, key, pacing);
     const floor = pacing.perHostRate * minRateShare;
     let { rate, next_slot_at: nextSlot, backoff_until: backoffUntil } = row;
     const runOfDeferrals = end === 'ok' ? 0 : row.deferrals + deferrals;
-    if (end === 'busy' || runOfDeferrals >= deferralBurst) {
+    if (learned) {
+      // Moved only by what the server's rate replies teach.
+    } else if (end === 'busy' || runOfDeferrals >= deferralBurst) {
       // Multiplicative decrease, and a pause before the next probe.
       rate = Math.max(floor, rate / 2);
       backoffUntil = now + pacing.backoffMs;

@@ -131,13 +131,13 @@ export async function dequeue(db: SqlConnection, rows: readonly { batchId: strin
   for (const row of rows) await db.run(remove, [row.batchId, row.seq]);
 }
 
-/** Addresses to try again later, each one try further along. */
+/** Addresses to try again later, each one try further along unless `noTry` (a server still teaching its pace). */
 export async function requeue(
   db: SqlConnection,
-  rows: readonly { batchId: string; seq: number; notBefore: number }[],
+  rows: readonly { batchId: string; seq: number; notBefore: number; noTry?: boolean }[],
 ): Promise<void> {
-  const later = `UPDATE probe_queue SET not_before = ?, tries = tries + 1 WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`;
-  for (const row of rows) await db.run(later, [row.notBefore, row.batchId, row.seq]);
+  const later = `UPDATE probe_queue SET not_before = ?, tries = tries + ? WHERE row_id = ${rowIdSql(rowKeyOfSql, '?')}`;
+  for (const row of rows) await db.run(later, [row.notBefore, row.noTry ? 0 : 1, row.batchId, row.seq]);
 }
 
 /** A batch that ended (complete, canceled, failed) has nothing left to probe. */

@@ -35,6 +35,8 @@ export type DomainProbe = {
   senderRefused?: string;
   /** Turned away at the greeting while others of ours were open there: it allows fewer at once. */
   crowded?: boolean;
+  /** A recipient got a rate reply ("too many recipients"): the server rations them per client. */
+  rateLimited?: boolean;
 };
 
 export type ProbeSettings = {
@@ -67,6 +69,8 @@ export async function probeDomain(request: {
   via?: ProxyEndpoint;
   /** Our other connections open to this server when this one started. */
   othersOpen?: number;
+  /** After each RCPT's reply: whether it was a rate reply, so the pace the server allows can be learned. */
+  onAnswer?: (rateLimited: boolean) => Promise<void>;
 }): Promise<DomainProbe> {
   const result: DomainProbe = {
     outcomes: new Map(),
@@ -171,10 +175,16 @@ async function converse(
   /** The catch-all probe was deferred (greylisting): an acceptance now cannot be told from a catch-all's. */
   let probeDeferred = false;
   const refusedUs = (reply: SmtpReply) => refusesSender(reply, false);
+  const answered = async (meaning: ReplyMeaning) => {
+    const rateLimited = meaning.kind === 'busy' && meaning.reason === 'rate_limited';
+    if (rateLimited) result.rateLimited = true;
+    await request.onAnswer?.(rateLimited);
+  };
   if (request.knownCatchAll === undefined) {
     if (!(await request.nextSlot())) return;
     const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
     const meaning = meaningOf(reply);
+    await answered(meaning);
     if (wantsMessage(reply) || refusedUs(reply) || meaning.kind === 'busy') return refuse(reply, false);
     if (meaning.kind === 'accepted') result.catchAll = true;
     else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
@@ -194,6 +204,7 @@ async function converse(
     if (!(await request.nextSlot())) break;
     const reply = await session.send(`RCPT TO:<${address}>`);
     const meaning = meaningOf(reply);
+    await answered(meaning);
     const line = replyLine(reply);
     if (wantsMessage(reply) || refusedUs(reply)) return refuse(reply, false);
     if (meaning.kind === 'busy') {

@@ -8,7 +8,7 @@ import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
 import { ProbeError, type VerificationEngine } from '../engine.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
-import { capHostRates, releaseHost, reserveHost, slotWaiter } from '../../store/mail-hosts-store.ts';
+import { capHostRates, releaseHost, reserveHost } from '../../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../../store/port25-store.ts';
 import {
   dueDomains,
@@ -26,9 +26,12 @@ import { createMailRouteLookup, type MailRoute } from './mx-lookup.ts';
 import { createProxyPool, egressLabels } from './proxy-pool.ts';
 import { estimateCache, estimatePace } from './pace-estimate.ts';
 import { createConnectionLimits } from './connection-limits.ts';
+import { pacedSlots } from './paced-slots.ts';
+import { createRateLearning } from './rate-learning.ts';
 import { ProxyFailure } from './socks-proxy.ts';
 import {
   decideProbe,
+  type RateRetry,
   proxyRefusedOutcome,
   rcptAddress,
   retryOrGiveUp,
@@ -71,6 +74,7 @@ export function createLiveEngine(
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
   const estimates = estimateCache(estimateEveryMs);
   const limits = createConnectionLimits();
+  const paces = createRateLearning();
   /** Started at once; `runQueue` and `verify` wait for it (its failure is theirs, not an unhandled one). */
   let ready = capHostRates(db, settings);
   ready.catch(() => undefined);
@@ -88,7 +92,9 @@ export function createLiveEngine(
     domain: string,
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
-  ): Promise<{ probe: DomainProbe; egress: string } | { retryAt: number } | { proxyRefused: ProxyFailure }> {
+  ): Promise<
+    { probe: DomainProbe; egress: string; rateRetry?: RateRetry } | { retryAt: number } | { proxyRefused: ProxyFailure }
+  > {
     // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
     const [smtp, pool] = [settings, proxies];
     const egress = pool.pick(domain, config.now());
@@ -99,7 +105,7 @@ export function createLiveEngine(
     const allowed = limits.allowed(key, smtp.perHostConcurrency, config.now());
     const reservation = await reserveHost(db, key, owner, config.now(), { ...smtp, perHostConcurrency: allowed });
     if ('retryAt' in reservation) return reservation;
-    const nextSlot = slotWaiter(db, key, smtp, config.now, () => stopping);
+    const paced = pacedSlots(db, paces, key, smtp, config.now, () => stopping);
     let probe: DomainProbe | undefined;
     const proxyFailed = (failure: ProxyFailure) => {
       if (egress.via && pool.failed(egress.via, config.now())) {
@@ -114,13 +120,16 @@ export function createLiveEngine(
         addresses,
         knownCatchAll,
         settings: smtp,
-        nextSlot,
+        nextSlot: paced.nextSlot,
         othersOpen: reservation.othersOpen,
+        onAnswer: paced.onAnswer,
         ...via,
       });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
       if (probe.crowded) limits.crowded(key, reservation.othersOpen, config.now());
-      return { probe, egress: egress.label };
+      // An address a rate reply turned away is asked again at the host's next slot.
+      const rateRetry = probe.rateLimited ? await paced.rateRetry() : undefined;
+      return { probe, egress: egress.label, ...(rateRetry ? { rateRetry } : {}) };
     } catch (error) {
       if (!(error instanceof ProxyFailure)) throw error;
       proxyFailed(error);
@@ -131,7 +140,8 @@ export function createLiveEngine(
       return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
     } finally {
       if (!stopping) {
-        await releaseHost(db, key, owner, probe?.end ?? 'failed', probe?.deferrals ?? 0, config.now(), smtp);
+        const end = probe?.end ?? 'failed';
+        await releaseHost(db, key, owner, end, probe?.deferrals ?? 0, config.now(), smtp, paced.learned());
       }
     }
   }
@@ -171,7 +181,14 @@ export function createLiveEngine(
       return write(domain, sameVerdict(items, domain, provider, proxyRefusedOutcome(answer.proxyRefused)));
     }
     await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains, answer.egress);
-    const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
+    const context = {
+      domain,
+      provider,
+      settings,
+      now: config.now(),
+      port25: (await port25Finding(db)).state,
+      ...(answer.rateRetry ? { rateRetry: answer.rateRetry } : {}),
+    };
     await write(domain, decideProbe(items, answer.probe, context));
   }
 

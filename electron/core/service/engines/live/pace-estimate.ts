@@ -39,12 +39,16 @@ export function estimateFromLoads(
   let slowest: { seconds: number; name: string; pending: number } | undefined;
   let allSeconds = 0;
   for (const { pace, probes, mine, waitUntil } of budgets.values()) {
-    // Slots are handed out at most slotHorizonMs ahead, to probes under way whose addresses are still
-    // queued: a next slot that near overlaps them. One further off is a pause (a back-off) before them.
+    // Slots are handed out at most slotHorizonMs ahead, to probes under way (waiting for their slot) whose
+    // addresses are still queued: the next free slot is then that many intervals past the first of them.
+    // A next slot further off than the horizon and one interval is a pause (a back-off, a learned window).
     const gap = Math.max(0, pace.nextSlotAt - now) / 1000;
+    const interval = 1 / pace.rate;
     // N probes at a rate take N - 1 intervals from the first slot.
-    const work = Math.max(0, probes - 1) / pace.rate;
-    const paced = gap * 1000 > slotHorizonMs ? gap + work : Math.max(gap, work);
+    const work = Math.max(0, probes - 1) * interval;
+    const pause = gap * 1000 > slotHorizonMs + interval * 1000;
+    const handedOut = pause ? 0 : Math.min(probes, Math.floor(gap / interval));
+    const paced = Math.max(0, gap - handedOut * interval) + work;
     const seconds = Math.max(paced, (waitUntil - now) / 1000);
     allSeconds += seconds;
     if (mine > 0 && (!slowest || seconds > slowest.seconds)) slowest = { seconds, name: pace.name, pending: mine };

@@ -13,8 +13,11 @@ import { localEngineReasons } from '../../../wire/assumptions.ts';
 
 export type Decisions = {
   verdicts: { batchId: string; seq: number; verdict: Verdict }[];
-  retries: { batchId: string; seq: number; notBefore: number }[];
+  retries: { batchId: string; seq: number; notBefore: number; noTry?: boolean }[];
 };
+
+/** When an address a rate reply turned away is asked again, and whether that counts a try (rate-learning.ts). */
+export type RateRetry = { notBefore: number; countsTry: boolean };
 
 type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'server_error' | 'no_connect' | 'timeout' | 'dns_failed';
 
@@ -74,22 +77,28 @@ export function retryOrGiveUp(
   item: QueuedAddress,
   trouble: Retry,
   reply: string | undefined,
-  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number },
+  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number; rateRetry?: RateRetry },
   decisions: Decisions,
   /** What the server's words said, when tries run out; else the trouble itself. */
   giveUp?: string,
 ): void {
-  const { settings, now } = context;
+  const { settings, now, rateRetry } = context;
+  if (trouble === 'host_busy' && giveUp === 'rate_limited' && rateRetry && !rateRetry.countsTry) {
+    // The server is teaching its pace: asked again at the pace it allows, with no try counted.
+    decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore: rateRetry.notBefore, noTry: true });
+    return;
+  }
   const schedule = settings.greylistRetryMs;
   if (item.tries < schedule.length) {
-    // Greylisting wants minutes; a busy host its back-off; a host that could not be reached, a short wait.
+    // Greylisting wants minutes; a busy host its back-off (a learned pace its own); else a short wait.
     const wait =
       trouble === 'greylisted'
         ? schedule[item.tries]!
         : trouble === 'host_busy'
           ? settings.backoffMs
           : settings.connectRetryMs;
-    decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore: now + wait });
+    const notBefore = trouble === 'host_busy' && rateRetry ? rateRetry.notBefore : now + wait;
+    decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore });
     return;
   }
   decisions.verdicts.push(
@@ -105,7 +114,14 @@ export function retryOrGiveUp(
 export function decideProbe(
   work: readonly QueuedAddress[],
   probe: DomainProbe,
-  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number; port25: Port25State },
+  context: {
+    domain: string;
+    provider: MailboxProvider;
+    settings: SmtpSettings;
+    now: number;
+    port25: Port25State;
+    rateRetry?: RateRetry;
+  },
 ): Decisions {
   const decisions: Decisions = { verdicts: [], retries: [] };
   const reached = probe.attempts.some((attempt) => !attempt.failure);

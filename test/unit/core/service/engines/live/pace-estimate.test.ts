@@ -42,9 +42,16 @@ describe('the politeness bound', () => {
   });
 
   it('does not count twice the slots already given to probes under way', () => {
-    // Slots are handed out at most 2 s ahead: a next slot 1.5 s away belongs to the probes being asked now.
+    // Slots are handed out at most 2 s ahead: a next slot 1.5 s away at 2 a second means the 3 probes
+    // queued hold the slots at 0, 0.5 and 1 s, so the last is asked in 1 s (not at the free slot's 1.5 s).
     const busy = { ...paces['shop.test']!, rate: 2, nextSlotAt: now + 1500 };
-    expect(estimateFromLoads([load('shop.test', 3)], () => busy, 20, now)).toMatchObject({ secondsLeft: 2 });
+    expect(estimateFromLoads([load('shop.test', 3)], () => busy, 20, now)).toMatchObject({ secondsLeft: 1 });
+    // A slow learned pace (one every 4 s) with one probe waiting on its slot 1 s from now: 1 s, not 5.
+    const slow = { ...paces['shop.test']!, rate: 0.25, nextSlotAt: now + 5000 };
+    expect(estimateFromLoads([load('shop.test', 1)], () => slow, 20, now)).toMatchObject({ secondsLeft: 1 });
+    // Further than the horizon and an interval: a pause before every probe.
+    const paused = { ...paces['shop.test']!, rate: 0.25, nextSlotAt: now + 10_000 };
+    expect(estimateFromLoads([load('shop.test', 2)], () => paused, 20, now)).toMatchObject({ secondsLeft: 14 });
   });
 
   it('is never less than the whole queue over the connections, nor than a greylisting wait', () => {

@@ -1,0 +1,75 @@
+// The pace a server allows, learned from its rate replies: against a server that takes N recipients per
+// window of T seconds counted from the first (Postfix's anvil), and one that always refuses.
+import { describe, expect, it } from 'vitest';
+import { createRateLearning } from '../../../../../../electron/core/service/engines/live/rate-learning.ts';
+
+/** Postfix's smtpd_client_recipient_rate_limit: `max` per `windowMs`, the window starting at its first recipient. */
+function anvil(max: number, windowMs: number) {
+  let start = -Infinity;
+  let count = 0;
+  return (at: number) => {
+    if (at - start >= windowMs) [start, count] = [at, 0];
+    count += 1;
+    return count <= max;
+  };
+}
+
+/** Sends `addresses` probes at `configured` a second, each at the pace the learning sets; answers what happened. */
+function run(server: (at: number) => boolean, addresses: number, configured: number) {
+  const paces = createRateLearning();
+  let rate = configured;
+  let next = 0;
+  let sent = 0;
+  let refused = 0;
+  let last = 0;
+  const refusedAt: number[] = [];
+  for (let probes = 0; sent < addresses && probes < 1000; probes += 1) {
+    const at = next;
+    const taken = server(at);
+    const pace = paces.answered('host', at, !taken, at, configured);
+    if (taken) [sent, last] = [sent + 1, at];
+    else [refused, refusedAt[refusedAt.length]] = [refused + 1, at];
+    // As the host's budget does: the slot after a probe is one interval at the rate it went at, or
+    // later when the pace says so; the new rate spaces the slots after that.
+    next = Math.max(at + 1000 / rate, pace?.notBefore ?? 0);
+    if (pace) rate = pace.rate;
+  }
+  return { sent, refused, lastMs: last, rate, refusedAt, learning: paces.learning('host', last) };
+}
+
+describe('the pace a server allows', () => {
+  it('finds the window of a server allowing 6 recipients per 20 s, and keeps within 1.5 times its limit', () => {
+    const outcome = run(anvil(6, 20_000), 14, 5);
+    expect(outcome.sent).toBe(14);
+    // The limit lets 14 through in 40 s (6, 6 a window later, 2 two windows later).
+    expect(outcome.lastMs).toBeLessThanOrEqual(40_000 * 1.5);
+    // At least 80% of the rate the server allows (0.3 a second), and not above it.
+    expect(outcome.rate).toBeGreaterThanOrEqual(0.3 * 0.8);
+    expect(outcome.rate).toBeLessThanOrEqual(0.3);
+    // Refusals only while finding the window: none once the pace is learned.
+    expect(outcome.refusedAt.every((at) => at < 25_000)).toBe(true);
+    expect(outcome.learning).toBe(true);
+  });
+
+  it('learns a short window as well, and keeps to the configured rate when the server says nothing', () => {
+    const short = run(anvil(4, 3000), 40, 5);
+    expect(short.rate).toBeGreaterThanOrEqual((4 / 3) * 0.8);
+    expect(short.refusedAt.every((at) => at < 5000)).toBe(true);
+    const quiet = run(() => true, 20, 5);
+    expect(quiet).toMatchObject({ sent: 20, refused: 0, rate: 5, learning: false });
+  });
+
+  it('counts a try for a refusal only once the pace is learned, or after a dozen free probes', () => {
+    const paces = createRateLearning();
+    let at = 0;
+    let counted = 0;
+    for (let refusals = 0; refusals < 20; refusals += 1) {
+      const pace = paces.answered('never', at, true, at, 5);
+      if (paces.refusalCountsTry('never', at)) counted += 1;
+      at = pace!.notBefore;
+    }
+    // A server that never takes one again cannot hold a batch for ever: its refusals count after 12.
+    expect(counted).toBe(8);
+    expect(paces.refusalCountsTry('elsewhere', at)).toBe(false);
+  });
+});
