@@ -7,7 +7,7 @@
 // Per process, for an hour, like the learned connection limits.
 
 /** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
-export type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
+type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
 
 type State =
   /** Counting what the server takes, from the first probe. */
