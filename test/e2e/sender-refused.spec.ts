@@ -49,10 +49,20 @@ test('a refused sending address is named, with what to do, and its rows are unkn
     await expect(banner).toContainText(
       'The refusal names Spamhaus: ask for the address to be removed at https://check.spamhaus.org/',
     );
+    // The results say why they are unknown, each reason in a sentence, and count what the refusal left unknown.
+    await expect(page.getByTestId('sender-refused-count')).toContainText(
+      "3 unknown addresses were left unknown because mail servers refused Sift's checking address",
+    );
+    await expect(page.getByTestId('unknown-reasons')).toContainText(
+      "The mail server refused Sift's checking address (it is on a blocklist); this says nothing about the address.",
+    );
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: `test-results/screens/sender-refused-${colorScheme}.png`, fullPage: true });
-      const { violations } = await new AxeBuilder({ page }).include('[data-testid="sender-banner"]').analyze();
+      const { violations } = await new AxeBuilder({ page })
+        .include('[data-testid="sender-banner"]')
+        .include('[data-testid="breakdown"]')
+        .analyze();
       expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     }
     // It follows to other screens.

@@ -232,7 +232,7 @@ async function startHost(
   now: () => number,
   access: Access,
 ): Promise<() => Promise<void>> {
-  if (script.greeting === 'pushy') return startPushyHost(name, script.ip, port, log, now);
+  if (script.greeting === 'pushy') return startRawHost(script.ip, port, pushy(name), log, now);
   if (script.raw) return startRawHost(script.ip, port, script.raw, log, now);
   if (script.greeting === 'silent') {
     const sockets = new Set<import('node:net').Socket>();
@@ -347,38 +347,11 @@ async function startHost(
   return () => new Promise((resolve) => server.close(() => resolve()));
 }
 
-async function startPushyHost(
-  name: string,
-  ip: string,
-  port: number,
-  log: HostLog,
-  now: () => number,
-): Promise<() => Promise<void>> {
-  const sockets = new Set<import('node:net').Socket>();
-  const server = createTcpServer((socket) => {
-    log.connections += 1;
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.write(`220 ${name} ESMTP\r\n`);
-    let buffered = '';
-    socket.on('data', (chunk) => {
-      buffered += chunk.toString('latin1');
-      for (let end = buffered.indexOf('\r\n'); end !== -1; end = buffered.indexOf('\r\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        log.commands.push(line);
-        if (/^RCPT TO:/i.test(line)) {
-          log.rcpts.push({ at: now(), address: line.slice(9).replace(/[<>]/g, '').toLowerCase() });
-          socket.write('354 Start mail input; end with <CRLF>.<CRLF>\r\n');
-        } else if (/^QUIT/i.test(line)) socket.end('221 Bye\r\n');
-        else socket.write(`250 ${name} OK\r\n`);
-      }
-    });
-  });
-  await listen(server, port, ip);
-  return () =>
-    new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
-}
+/** A server that answers RCPT with 354, as if DATA had been sent, to coax a message out of the verifier. */
+const pushy =
+  (name: string): RawScript =>
+  (command) => {
+    if (command === undefined) return `220 ${name} ESMTP\r\n`;
+    if (/^RCPT TO:/i.test(command)) return '354 Start mail input; end with <CRLF>.<CRLF>\r\n';
+    return `250 ${name} OK\r\n`;
+  };

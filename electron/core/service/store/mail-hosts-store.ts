@@ -114,8 +114,8 @@ export function slotWaiter(
 export type ConversationEnd = 'ok' | 'busy' | 'deferred' | 'failed';
 
 /**
- * A pace learned from the server's rate replies (rate-learning.ts): its rate, no slot before `notBefore`,
- * and no growth of the rate until `holdUntil`.
+ * A pace learned from the server's rate replies (rate-learning.ts): its rate, the next slot at `notBefore`
+ * (whatever the slot the last probe left, which a guessed rate spaced), and no growth until `holdUntil`.
  */
 export async function setHostPace(
   db: SqlConnection,
@@ -126,9 +126,9 @@ export async function setHostPace(
   await db.transaction(async (tx) => {
     await hostRow(tx, key, pacing);
     await tx.run(
-      `UPDATE mail_hosts SET rate = ?, next_slot_at = CASE WHEN next_slot_at > ? THEN next_slot_at ELSE ? END,
+      `UPDATE mail_hosts SET rate = ?, next_slot_at = ?,
        backoff_until = CASE WHEN backoff_until > ? THEN backoff_until ELSE ? END WHERE budget_key = ?`,
-      [pace.rate, pace.notBefore, pace.notBefore, pace.holdUntil, pace.holdUntil, key],
+      [pace.rate, pace.notBefore, pace.holdUntil, pace.holdUntil, key],
     );
   });
 }

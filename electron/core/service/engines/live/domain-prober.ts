@@ -37,7 +37,12 @@ export type DomainProbe = {
   crowded?: boolean;
   /** A recipient got a rate reply ("too many recipients"): the server rations them per client. */
   rateLimited?: boolean;
+  /** Set by the engine after a rate reply: when its address is asked again, and whether that counts a try. */
+  rateRetry?: RateRetry;
 };
+
+/** When an address a rate reply turned away is asked again, and whether that counts a try (rate-learning.ts). */
+export type RateRetry = { notBefore: number; countsTry: boolean };
 
 export type ProbeSettings = {
   helo: string;

@@ -8,7 +8,7 @@ import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
 import { ProbeError, type VerificationEngine } from '../engine.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
-import { capHostRates, releaseHost, reserveHost } from '../../store/mail-hosts-store.ts';
+import { capHostRates } from '../../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../../store/port25-store.ts';
 import {
   dueDomains,
@@ -31,7 +31,6 @@ import { createRateLearning } from './rate-learning.ts';
 import { ProxyFailure } from './socks-proxy.ts';
 import {
   decideProbe,
-  type RateRetry,
   proxyRefusedOutcome,
   rcptAddress,
   retryOrGiveUp,
@@ -92,9 +91,7 @@ export function createLiveEngine(
     domain: string,
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
-  ): Promise<
-    { probe: DomainProbe; egress: string; rateRetry?: RateRetry } | { retryAt: number } | { proxyRefused: ProxyFailure }
-  > {
+  ): Promise<{ probe: DomainProbe; egress: string } | { retryAt: number } | { proxyRefused: ProxyFailure }> {
     // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
     const [smtp, pool] = [settings, proxies];
     const egress = pool.pick(domain, config.now());
@@ -102,10 +99,9 @@ export function createLiveEngine(
     // The budget of the first host, which is the one asked unless it cannot be reached.
     const key = budgetKeyOf(route.hosts[0]!, egress.label);
     const knownCatchAll = await cachedCatchAll(db, domain, config.now());
-    const allowed = limits.allowed(key, smtp.perHostConcurrency, config.now());
-    const reservation = await reserveHost(db, key, owner, config.now(), { ...smtp, perHostConcurrency: allowed });
+    const paced = pacedSlots(db, paces, { key, owner }, smtp, config.now, () => stopping);
+    const reservation = await paced.reserve(limits.allowed(key, smtp.perHostConcurrency, config.now()));
     if ('retryAt' in reservation) return reservation;
-    const paced = pacedSlots(db, paces, key, smtp, config.now, () => stopping);
     let probe: DomainProbe | undefined;
     const proxyFailed = (failure: ProxyFailure) => {
       if (egress.via && pool.failed(egress.via, config.now())) {
@@ -113,7 +109,6 @@ export function createLiveEngine(
       }
     };
     try {
-      const via = egress.via ? { via: egress.via } : {};
       probe = await probeDomain({
         domain,
         hosts: route.hosts,
@@ -123,13 +118,12 @@ export function createLiveEngine(
         nextSlot: paced.nextSlot,
         othersOpen: reservation.othersOpen,
         onAnswer: paced.onAnswer,
-        ...via,
+        ...(egress.via ? { via: egress.via } : {}),
       });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
       if (probe.crowded) limits.crowded(key, reservation.othersOpen, config.now());
-      // An address a rate reply turned away is asked again at the host's next slot.
-      const rateRetry = probe.rateLimited ? await paced.rateRetry() : undefined;
-      return { probe, egress: egress.label, ...(rateRetry ? { rateRetry } : {}) };
+      await paced.rateRetry(probe);
+      return { probe, egress: egress.label };
     } catch (error) {
       if (!(error instanceof ProxyFailure)) throw error;
       proxyFailed(error);
@@ -140,8 +134,7 @@ export function createLiveEngine(
       return { retryAt: 'retryAt' in next ? next.retryAt : config.now() };
     } finally {
       if (!stopping) {
-        const end = probe?.end ?? 'failed';
-        await releaseHost(db, key, owner, end, probe?.deferrals ?? 0, config.now(), smtp, paced.learned());
+        await paced.release(probe);
       }
     }
   }
@@ -181,14 +174,7 @@ export function createLiveEngine(
       return write(domain, sameVerdict(items, domain, provider, proxyRefusedOutcome(answer.proxyRefused)));
     }
     await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains, answer.egress);
-    const context = {
-      domain,
-      provider,
-      settings,
-      now: config.now(),
-      port25: (await port25Finding(db)).state,
-      ...(answer.rateRetry ? { rateRetry: answer.rateRetry } : {}),
-    };
+    const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
     await write(domain, decideProbe(items, answer.probe, context));
   }
 
@@ -266,11 +252,11 @@ export function createLiveEngine(
         }
         if ('probe' in answer) {
           await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains, answer.egress);
-          const port25 = (await port25Finding(db)).state;
-          const context = { domain: asciiDomain, provider, settings, now: config.now() };
+          const found = (await port25Finding(db)).state;
+          const port25 = found === 'unchecked' ? 'open' : found;
           // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
           return one(
-            decideProbe([item], answer.probe, { ...context, port25: port25 === 'unchecked' ? 'open' : port25 }),
+            decideProbe([item], answer.probe, { domain: asciiDomain, provider, settings, now: config.now(), port25 }),
           );
         }
         if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');
@@ -278,9 +264,7 @@ export function createLiveEngine(
       }
     },
 
-    onWorkFreed(callback) {
-      wake = callback;
-    },
+    onWorkFreed: (callback) => void (wake = callback),
 
     estimate(rowKey) {
       const now = config.now();

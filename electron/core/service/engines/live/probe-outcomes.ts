@@ -6,7 +6,7 @@ import type { MailboxProvider } from '../../../email/mailbox-providers.ts';
 import type { Verdict } from '../engine.ts';
 import type { Port25State } from '../../store/port25-store.ts';
 import type { QueuedAddress } from '../../store/probe-queue-store.ts';
-import type { DomainProbe } from './domain-prober.ts';
+import type { DomainProbe, RateRetry } from './domain-prober.ts';
 import { isFreeMailboxDomain } from './mail-hosts.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
@@ -15,9 +15,6 @@ export type Decisions = {
   verdicts: { batchId: string; seq: number; verdict: Verdict }[];
   retries: { batchId: string; seq: number; notBefore: number; noTry?: boolean }[];
 };
-
-/** When an address a rate reply turned away is asked again, and whether that counts a try (rate-learning.ts). */
-export type RateRetry = { notBefore: number; countsTry: boolean };
 
 type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'server_error' | 'no_connect' | 'timeout' | 'dns_failed';
 
@@ -114,14 +111,7 @@ export function retryOrGiveUp(
 export function decideProbe(
   work: readonly QueuedAddress[],
   probe: DomainProbe,
-  context: {
-    domain: string;
-    provider: MailboxProvider;
-    settings: SmtpSettings;
-    now: number;
-    port25: Port25State;
-    rateRetry?: RateRetry;
-  },
+  context: { domain: string; provider: MailboxProvider; settings: SmtpSettings; now: number; port25: Port25State },
 ): Decisions {
   const decisions: Decisions = { verdicts: [], retries: [] };
   const reached = probe.attempts.some((attempt) => !attempt.failure);
@@ -136,7 +126,8 @@ export function decideProbe(
         }),
       );
     } else if (outcome?.kind === 'retry') {
-      retryOrGiveUp(item, outcome.reason, outcome.reply, context, decisions, outcome.giveUp);
+      const rateRetry = probe.rateRetry ? { rateRetry: probe.rateRetry } : {};
+      retryOrGiveUp(item, outcome.reason, outcome.reply, { ...context, ...rateRetry }, decisions, outcome.giveUp);
     } else if (!reached && lastFailure) {
       const trouble =
         lastFailure.kind === 'timeout' ? 'timeout' : lastFailure.kind === 'protocol' ? 'server_error' : 'no_connect';

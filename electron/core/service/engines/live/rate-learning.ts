@@ -19,8 +19,6 @@ type State =
 
 /** Each probe after a refusal goes this much later (from the window's start) than the last refused one. */
 const probeStep = 1.25;
-/** While probing, the window is guessed this much longer than the longest refused one. */
-const guessStep = 1.5;
 /** A count older than this starts again: a window is minutes at most. */
 const watchMs = 10 * 60_000;
 const keptMs = 60 * 60_000;
@@ -80,8 +78,9 @@ export function createRateLearning(): RateLearning {
       const refusals = state?.phase === 'probing' ? state.refusals + 1 : 1;
       set(key, { phase: 'probing', start, taken, shortest, refusals, touched: now });
       // The window is longer than `shortest`; until it is found, the rate said (in the batch's estimate
-      // too) is what a window half as long again would allow: the probes are the next slots either way.
-      const rate = Math.min(configuredRate, (taken * 1000) / (shortest * guessStep));
+      // too) is what a window between the next probe's (the least it can be) and the one after would
+      // allow. The probes keep their own times.
+      const rate = Math.min(configuredRate, (taken * 1000) / (shortest * probeStep ** 1.5));
       return { rate, notBefore: Math.max(now + minWaitMs, start + shortest * probeStep), holdUntil: hold };
     },
     learning(key, now) {

@@ -29,9 +29,9 @@ function run(server: (at: number) => boolean, addresses: number, configured: num
     const pace = paces.answered('host', at, !taken, at, configured);
     if (taken) [sent, last] = [sent + 1, at];
     else [refused, refusedAt[refusedAt.length]] = [refused + 1, at];
-    // As the host's budget does: the slot after a probe is one interval at the rate it went at, or
-    // later when the pace says so; the new rate spaces the slots after that.
-    next = Math.max(at + 1000 / rate, pace?.notBefore ?? 0);
+    // As the host's budget does: the slot after a probe is one interval at its rate, unless the pace
+    // names it; the new rate spaces the slots after that.
+    next = pace ? pace.notBefore : at + 1000 / rate;
     if (pace) rate = pace.rate;
   }
   return { sent, refused, lastMs: last, rate, refusedAt, learning: paces.learning('host', last) };
