@@ -48,7 +48,6 @@ export type LiveEngine = VerificationEngine & {
 
 /** A batch's estimate is worked out at most this often; status calls in between get the last one. */
 const estimateEveryMs = 2000;
-
 const noMailReason = {
   null_mx: localEngineReasons.nullMx,
   no_domain: 'invalid_domain',
