@@ -150,14 +150,13 @@ export async function releaseHost(
     const floor = pacing.perHostRate * minRateShare;
     let { rate, next_slot_at: nextSlot, backoff_until: backoffUntil } = row;
     const runOfDeferrals = end === 'ok' ? 0 : row.deferrals + deferrals;
-    if (learned) {
-      // Moved only by what the server's rate replies teach.
-    } else if (end === 'busy' || runOfDeferrals >= deferralBurst) {
+    // A learned pace is moved only by what the server's rate replies teach.
+    if (!learned && (end === 'busy' || runOfDeferrals >= deferralBurst)) {
       // Multiplicative decrease, and a pause before the next probe.
       rate = Math.max(floor, rate / 2);
       backoffUntil = now + pacing.backoffMs;
       nextSlot = Math.max(nextSlot, now + Math.min(pacing.backoffMs, 60_000));
-    } else if (end === 'ok' && now >= backoffUntil) {
+    } else if (!learned && end === 'ok' && now >= backoffUntil) {
       rate = Math.min(pacing.perHostRate, rate + pacing.perHostRate / 10);
     }
     await tx.run(

@@ -102,15 +102,12 @@ async function lookUp(address: string, resolver: Resolver): Promise<BlocklistChe
       message: `Blocklists: not checked for ${address} (${unanswered[0]!.why}).`,
     };
   }
-  const asked = found.length - unanswered.length;
+  const asked = found.flatMap((one) => ('unanswered' in one ? [] : [one.name]));
   return {
     state: 'clean',
     ...check,
     message:
-      `Blocklists: ${address} is on none of the ${asked} lists asked (${found
-        .filter((one) => !('unanswered' in one))
-        .map((one) => one.name)
-        .join(', ')})` +
+      `Blocklists: ${address} is on none of the ${asked.length} lists asked (${asked.join(', ')})` +
       (unanswered.length > 0 ? `; ${unanswered.map((one) => `${one.name}: ${one.why}`).join('; ')}.` : '.'),
   };
 }

@@ -140,21 +140,22 @@ async function converse(
 ): Promise<void> {
   const refuse = (reply: SmtpReply, beforeRecipients: boolean) => {
     const meaning = meaningOf(reply);
-    // Every reply that blames us (a blocklist, our name, our address) feeds the refused-sender finding.
-    if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
     if (wantsMessage(reply)) {
       // The session has hung up on it; a server that asks for a message says nothing about anyone.
       result.end = 'failed';
-      delete result.senderRefused;
-      settleAll({ kind: 'verdict', result: 'unknown', reason: 'server_error', reply: replyLine(reply) });
-    } else if (reply === session.banner && meaning.kind === 'busy' && (request.othersOpen ?? 0) > 0) {
+      return settleAll({ kind: 'verdict', result: 'unknown', reason: 'server_error', reply: replyLine(reply) });
+    }
+    if (reply === session.banner && meaning.kind === 'busy' && (request.othersOpen ?? 0) > 0) {
       // Turned away at the greeting while another of our connections was open there: the server allows
       // fewer at once than we tried (Exim's smtp_accept_max_per_host, say). Nobody was asked: not a try,
       // and not a complaint about the pace.
       result.end = 'failed';
       result.crowded = true;
-      delete result.senderRefused;
-    } else if (meaning.kind === 'busy') {
+      return;
+    }
+    // Every reply that blames us (a blocklist, our name, our address) feeds the refused-sender finding.
+    if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
+    if (meaning.kind === 'busy') {
       result.end = 'busy';
       settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply), giveUp: meaning.reason });
     } else if (meaning.kind === 'deferred') {

@@ -116,6 +116,7 @@ export function decideProbe(
   const decisions: Decisions = { verdicts: [], retries: [] };
   const reached = probe.attempts.some((attempt) => !attempt.failure);
   const lastFailure = probe.attempts.at(-1)?.failure;
+  const retryContext = probe.rateRetry ? { ...context, rateRetry: probe.rateRetry } : context;
   for (const item of work) {
     const outcome = probe.outcomes.get(rcptAddress(item.email, context.domain));
     if (outcome?.kind === 'verdict') {
@@ -126,8 +127,7 @@ export function decideProbe(
         }),
       );
     } else if (outcome?.kind === 'retry') {
-      const rateRetry = probe.rateRetry ? { rateRetry: probe.rateRetry } : {};
-      retryOrGiveUp(item, outcome.reason, outcome.reply, { ...context, ...rateRetry }, decisions, outcome.giveUp);
+      retryOrGiveUp(item, outcome.reason, outcome.reply, retryContext, decisions, outcome.giveUp);
     } else if (!reached && lastFailure) {
       const trouble =
         lastFailure.kind === 'timeout' ? 'timeout' : lastFailure.kind === 'protocol' ? 'server_error' : 'no_connect';
