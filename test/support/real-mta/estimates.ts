@@ -1,6 +1,6 @@
 // A live batch's estimate as it ran, judged as a person watching it would: from the batch's first third
 // on, each estimate within 20% (or 2 s) of the time the batch then took.
-type EstimateSample = { at: number; secondsLeft?: number };
+type EstimateSample = { at: number; secondsLeft?: number; largest?: unknown };
 
 export function estimateRecorder() {
   const samples: EstimateSample[] = [];
@@ -11,6 +11,7 @@ export function estimateRecorder() {
       samples.push({
         at: Date.now(),
         ...(estimate?.seconds_left === undefined ? {} : { secondsLeft: estimate.seconds_left }),
+        largest: (estimate as { largest?: unknown } | undefined)?.largest,
       });
     },
     /** Call when the batch has ended. */
@@ -23,6 +24,7 @@ export function estimateRecorder() {
           t: Math.round((sample.at - start) / 100) / 10,
           left: sample.secondsLeft,
           actual: Math.round((end - sample.at) / 100) / 10,
+          largest: sample.largest,
         }));
       const off = judged.filter(
         (sample) =>

@@ -76,6 +76,8 @@ export async function probeDomain(request: {
   othersOpen?: number;
   /** After each RCPT's reply: whether it was a rate reply, so the pace the server allows can be learned. */
   onAnswer?: (rateLimited: boolean) => Promise<void>;
+  /** An address got its verdict (written when the conversation ends): the estimate counts it as done. */
+  onSettled?: () => void;
 }): Promise<DomainProbe> {
   const result: DomainProbe = {
     outcomes: new Map(),
@@ -238,6 +240,7 @@ async function converse(
     } else {
       result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     }
+    if (result.outcomes.get(address)?.kind === 'verdict') request.onSettled?.();
   }
   if (result.deferrals > 0 && result.deferrals >= result.outcomes.size) result.end = 'deferred';
   await session.send('RSET').catch(() => undefined);

@@ -6,7 +6,7 @@ import type { SqlConnection } from '../../../storage/sql-connection.ts';
 import type { ServiceConfig } from '../../service-config.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
-import { ProbeError, type VerificationEngine } from '../engine.ts';
+import type { VerificationEngine } from '../engine.ts';
 import { cachedCatchAll, cachedRoute, storeRoute } from '../../store/mail-domains-store.ts';
 import { capHostRates } from '../../store/mail-hosts-store.ts';
 import { port25Finding, takePort25Recheck } from '../../store/port25-store.ts';
@@ -29,6 +29,7 @@ import { createConnectionLimits } from './connection-limits.ts';
 import { pacedSlots } from './paced-slots.ts';
 import { createRateLearning } from './rate-learning.ts';
 import { ProxyFailure } from './socks-proxy.ts';
+import { noMailReason, verifyOne, type Conversation } from './verify-one.ts';
 import {
   decideProbe,
   proxyRefusedOutcome,
@@ -48,11 +49,6 @@ export type LiveEngine = VerificationEngine & {
 
 /** A batch's estimate is worked out at most this often; status calls in between get the last one. */
 const estimateEveryMs = 2000;
-const noMailReason = {
-  null_mx: localEngineReasons.nullMx,
-  no_domain: 'invalid_domain',
-  no_mail_host: 'invalid_domain',
-} as const;
 
 export function createLiveEngine(
   db: SqlConnection,
@@ -67,6 +63,8 @@ export function createLiveEngine(
   const tasks = new Set<Promise<void>>();
   /** Domains a conversation of this process is working on (their queue leases stand). */
   const busyDomains = new Set<string>();
+  /** Per domain, addresses conversations under way have settled but not yet written (for the estimate). */
+  const settled = new Map<string, number>();
   let wake = () => {};
   let stopping = false;
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
@@ -90,7 +88,7 @@ export function createLiveEngine(
     domain: string,
     route: Extract<MailRoute, { kind: 'hosts' }>,
     addresses: string[],
-  ): Promise<{ probe: DomainProbe; egress: string } | { retryAt: number } | { proxyRefused: ProxyFailure }> {
+  ): Promise<Conversation> {
     // The settings and proxies of when it started, whatever `reconfigure` does meanwhile.
     const [smtp, pool] = [settings, proxies];
     const egress = pool.pick(domain, config.now());
@@ -117,6 +115,7 @@ export function createLiveEngine(
         nextSlot: paced.nextSlot,
         othersOpen: reservation.othersOpen,
         onAnswer: paced.onAnswer,
+        onSettled: () => void settled.set(domain, (settled.get(domain) ?? 0) + 1),
         ...(egress.via ? { via: egress.via } : {}),
       });
       if (probe.proxyFailure) proxyFailed(probe.proxyFailure);
@@ -213,6 +212,7 @@ export function createLiveEngine(
           .finally(() => {
             tasks.delete(task);
             busyDomains.delete(domain);
+            settled.delete(domain);
             wake();
           });
         tasks.add(task);
@@ -222,52 +222,17 @@ export function createLiveEngine(
 
     async verify(local, asciiDomain) {
       await ready;
-      const route = await routeOf(asciiDomain);
-      const email = `${local}@${asciiDomain}`;
-      const item: QueuedAddress = { batchId: '', seq: 0, email, tries: Number.MAX_SAFE_INTEGER };
-      const one = (decisions: Decisions) => {
-        const verdict = decisions.verdicts[0]?.verdict;
-        if (!verdict) throw new ProbeError('The mail host could not be checked now.');
-        return verdict;
-      };
-      if (route.kind === 'dns_failed') throw new ProbeError(route.message);
-      if (route.kind === 'no_mail') {
-        return one(
-          sameVerdict([item], asciiDomain, 'Other', { result: 'invalid', reason: noMailReason[route.reason] }),
-        );
-      }
-      const provider = providerOfMailHost(route.hosts[0]!.name);
-      if ((await port25Finding(db)).state === 'blocked') {
-        return one(
-          sameVerdict([item], asciiDomain, provider, { result: 'unknown', reason: localEngineReasons.port25Blocked }),
-        );
-      }
-      // One address asked now waits its turn in the host's budget, but not for long.
-      const deadline = config.now() + settings.timeoutMs;
-      for (;;) {
-        const answer = await converse(asciiDomain, route, [email]);
-        if ('proxyRefused' in answer) {
-          return one(sameVerdict([item], asciiDomain, provider, proxyRefusedOutcome(answer.proxyRefused)));
-        }
-        if ('probe' in answer) {
-          await learnFromProbe(db, settings, asciiDomain, answer.probe, config.now(), busyDomains, answer.egress);
-          const found = (await port25Finding(db)).state;
-          const port25 = found === 'unchecked' ? 'open' : found;
-          // Tries are used up: whatever is not a verdict now is `unknown` with its reason.
-          return one(
-            decideProbe([item], answer.probe, { domain: asciiDomain, provider, settings, now: config.now(), port25 }),
-          );
-        }
-        if (answer.retryAt > deadline) throw new ProbeError('The mail host is busy; try again in a minute.');
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, answer.retryAt - config.now())));
-      }
+      const learn = (domain: string, probe: DomainProbe, egress: string) =>
+        learnFromProbe(db, settings, domain, probe, config.now(), busyDomains, egress);
+      return verifyOne({ db, settings, now: config.now, routeOf, converse, learn }, local, asciiDomain);
     },
 
     onWorkFreed: (callback) => void (wake = callback),
 
     estimate(rowKey) {
       const now = config.now();
-      return estimates(rowKey, now, () => estimatePace(db, rowKey, settings, egressLabels(proxies, now), now));
+      const asked = (domain: string) => settled.get(domain) ?? 0;
+      return estimates(rowKey, now, () => estimatePace(db, rowKey, settings, egressLabels(proxies, now), now, asked));
     },
 
     async reconfigure(next) {

@@ -68,8 +68,13 @@ export async function estimatePace(
   settings: SmtpSettings,
   egressOf: (domain: string) => string,
   now: number,
+  /** Addresses at a domain that conversations under way have answered, still queued until they end. */
+  answered: (domain: string) => number = () => 0,
 ): Promise<PaceEstimate | undefined> {
-  const loads = await queuedLoads(db, rowKey);
+  const loads = (await queuedLoads(db, rowKey)).map((load) => ({
+    ...load,
+    pending: Math.max(0, load.pending - answered(load.domain)),
+  }));
   if (!loads.some((load) => load.mine > 0)) return undefined;
   const domains = loads.map((load) => load.domain);
   const [routes, catchAllKnown] = await Promise.all([cachedRoutes(db, domains, now), knownCatchAlls(db, domains, now)]);
