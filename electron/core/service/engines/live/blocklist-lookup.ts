@@ -6,6 +6,7 @@ import { Resolver } from 'node:dns/promises';
 import { isIPv4 } from 'node:net';
 import { preflightBlocklists } from './blocklists.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
+import { withoutControls } from './smtp-session.ts';
 
 export type BlocklistCheck = {
   state: 'listed' | 'clean' | 'not_checked';
@@ -38,7 +39,8 @@ async function askOne(resolver: Resolver, address: string, list: (typeof preflig
   }
   if (answers.some(isListing)) {
     const text = await resolver.resolveTxt(query).then(
-      (records) => records.map((parts) => parts.join('')).join(' ') || undefined,
+      // Text from the network, printed in a terminal and shown in the app: no escape sequences.
+      (records) => withoutControls(records.map((parts) => parts.join('')).join(' ')) || undefined,
       () => undefined,
     );
     return { ...named, listed: true, ...(text ? { text } : {}) };

@@ -38,12 +38,12 @@ const enhancedCode = /^([245]\.\d{1,3}\.\d{1,3})\s/;
 
 const replyLimits = { lineBytes: 1024, lines: 100, replyBytes: 64 * 1024 };
 
-/** Terminal escape sequences (CSI, OSC), then every other control character: never stored, never printed. */
+/** Terminal escape sequences (CSI, OSC), then every other control character: never stored, never printed (a server's reply, a list's DNS text). */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const escapeSequence = /\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])/g;
 // eslint-disable-next-line no-control-regex -- likewise
 const controlCharacter = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-const withoutControls = (text: string) => text.replace(escapeSequence, '').replace(controlCharacter, '');
+export const withoutControls = (text: string) => text.replace(escapeSequence, '').replace(controlCharacter, '');
 
 export function parseReply(lines: string[]): SmtpReply {
   const code = Number(lines[0]!.slice(0, 3));
