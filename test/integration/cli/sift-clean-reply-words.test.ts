@@ -71,7 +71,7 @@ it('says each reason in a sentence in the annotated file, and counts in the repo
   const report = await readFile(join(dir, 'people.report.html'), 'utf8');
   expect(report).toContain('<h2>Why 3 unknown addresses</h2>');
   expect(report).toMatch(
-    /<p class="how how--demo" data-sender-refused><strong>3 unknown addresses were left unknown because mail servers refused Sift's checking address,/,
+    /<p class="how how--warn" data-sender-refused><strong>3 unknown addresses were left unknown because mail servers refused Sift's checking address,/,
   );
   expect(report).toContain("or a refusal of Sift's own checking address for 3 of them");
 });

@@ -146,7 +146,7 @@ function unknownReasons(b: ListBreakdown, s: ListSummary): string {
   const refused = senderRefusedCount(b.unknownReasons);
   const note =
     refused > 0
-      ? `<p class="how how--demo" data-sender-refused><strong>${addresses(refused, 'unknown')} ${refused === 1 ? 'was' : 'were'} left unknown because mail servers refused Sift's checking address,</strong> not the addresses: this says nothing about them, and nothing was charged. Check them again once the sending address is off the blocklist, or from another way out.</p>`
+      ? `<p class="how how--warn" data-sender-refused><strong>${addresses(refused, 'unknown')} ${refused === 1 ? 'was' : 'were'} left unknown because mail servers refused Sift's checking address,</strong> not the addresses: this says nothing about them, and nothing was charged. Check them again once the sending address is off the blocklist, or from another way out.</p>`
       : '';
   return note + table(undefined, ['Why', 'Addresses', 'Share of unknown'], rows);
 }

@@ -62,7 +62,7 @@ h2 { font-size: 12pt; margin: 6mm 0 2mm; padding-bottom: 1mm; border-bottom: 1px
 p { margin: 0 0 2mm; }
 .meta { color: #4a5568; }
 .how { padding: 3mm 4mm; border-radius: 2mm; background: #eef4ff; border: 1px solid #c7d7fe; }
-.how--demo { background: #fffaeb; border-color: #fedf89; }
+.how--demo, .how--warn { background: #fffaeb; border-color: #fedf89; }
 .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 6mm; align-items: start; }
 table { width: 100%; border-collapse: collapse; margin: 0 0 2mm; break-inside: avoid; }
 caption { text-align: left; font-weight: 600; margin-bottom: 1mm; }
