@@ -11,7 +11,7 @@ import {
   slotWaiter,
   type HostPacing,
 } from '../../store/mail-hosts-store.ts';
-import type { DomainProbe, RateRetry } from './domain-prober.ts';
+import type { DomainProbe } from './domain-prober.ts';
 import type { RateLearning } from './rate-learning.ts';
 
 export function pacedSlots(
@@ -42,8 +42,7 @@ export function pacedSlots(
     async rateRetry(probe: DomainProbe): Promise<void> {
       if (!probe.rateLimited) return;
       const next = (await hostPaces(db, [key])).get(key)?.nextSlotAt ?? 0;
-      const retry: RateRetry = { notBefore: Math.max(now(), next), countsTry: paces.refusalCountsTry(key, now()) };
-      probe.rateRetry = retry;
+      probe.rateRetry = { notBefore: Math.max(now(), next), countsTry: paces.refusalCountsTry(key, now()) };
     },
     /** The connection's place is free again; the rate moves with how it went, unless the server sets the pace. */
     async release(probe: DomainProbe | undefined): Promise<void> {

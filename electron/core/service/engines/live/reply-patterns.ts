@@ -3,7 +3,6 @@
 // sender is read as that before anything else, because it says nothing about the mailbox whatever its
 // code. To add one: put it in its group with its source, and add the real reply to the corpus
 // (test/fixtures/smtp-replies/corpus.json) with the reason it should give.
-import { senderRefusalReasons } from '../../../../common/reason-words.ts';
 
 /** Why a server answered as it did, in terms a person can act on. */
 export type ReplyReason =
@@ -20,9 +19,6 @@ export type ReplyReason =
   | 'greylisted'
   | 'policy'
   | 'server_error';
-
-/** Reasons that blame Sift's own sending machine or address, never the mailbox asked about. */
-export const senderReasons: ReadonlySet<string> = senderRefusalReasons;
 
 export type ReplyPattern = { reason: ReplyReason; words: RegExp; seen: string };
 

@@ -2,7 +2,8 @@
 // in reply-patterns.ts): servers refuse a blocklisted prober with a bare 550 and a sentence that blames
 // the sender, and such a reply says nothing about the mailbox whatever its code. Then the enhanced status
 // code (RFC 3463) wherever the text carries it, `(#5.1.1)` included, then the basic code (RFC 5321 §4.2).
-import { replyPatterns, senderReasons, type ReplyReason } from './reply-patterns.ts';
+import { senderRefusalReasons } from '../../../../common/reason-words.ts';
+import { replyPatterns, type ReplyReason } from './reply-patterns.ts';
 import type { SmtpReply } from './smtp-session.ts';
 
 type RejectReason = 'mailbox_not_found' | 'mailbox_disabled' | 'rejected_email';
@@ -59,7 +60,7 @@ export function meaningOf(reply: SmtpReply): ReplyMeaning {
   const read = reasonInWords(reply.text) ?? reasonFromCodes(code, enhancedCodeOf(reply));
   const temporary = code >= 400 && code < 500;
   if (read === 'rejected_email') return { kind: 'rejected', reason: read };
-  if (senderReasons.has(read)) {
+  if (senderRefusalReasons.has(read)) {
     // Turned away for who we are: a temporary one slows the host like a rate reply; neither is ever `invalid`.
     return temporary
       ? { kind: 'busy', reason: read, blamesSender: true }
