@@ -5,6 +5,7 @@
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import type { CliIo } from './cli-io.ts';
+import { maskUrlCredentials } from '../common/url-credentials.ts';
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
@@ -49,14 +50,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
        sift --version`);
   } catch (error) {
     if (error instanceof CliExit) {
-      if (error.message && error.code !== 130) io.err(`sift: ${error.message}\n`);
+      if (error.message && error.code !== 130) io.err(`sift: ${maskUrlCredentials(error.message)}\n`);
       return error.code;
     }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${error instanceof Error ? error.message : String(error)}\n`);
+      io.err(`${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
       return 2;
     }
-    io.err(`sift: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`sift: ${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
 }

@@ -25,6 +25,8 @@ import { forgetSenderRefusals } from './store/sender-refusals-store.ts';
 import { createDeliveryWorker } from './webhook-delivery.ts';
 import { joinService } from './service-presence.ts';
 import type { KeyMode } from '../wire/spec.ts';
+import { maskUrlCredentials } from '../../common/url-credentials.ts';
+import { answerOnSocket, connectNotAllowed, unreadableRequest } from './http/error-responses.ts';
 
 export type VerificationService = {
   /** `http://127.0.0.1:<port>/v1` */
@@ -71,7 +73,7 @@ async function openPostgres(url: string): Promise<SqlConnection> {
   } catch (error) {
     await db.close();
     // The URL may hold a password: the message names the server only.
-    throw new Error(`Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${String(error)}`, {
+    throw new Error(`Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${maskUrlCredentials(String(error))}`, {
       cause: error,
     });
   }
@@ -80,6 +82,8 @@ async function openPostgres(url: string): Promise<SqlConnection> {
 
 /** host:port/name of a database URL, without its user or password. */
 export function describeDatabase(url: string): string {
+  // A password with a `/` in it, not percent-encoded, makes the URL unreadable: shown masked then.
+  if (!URL.canParse(url)) return maskUrlCredentials(url);
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
@@ -111,6 +115,8 @@ export async function startVerificationService(
     engines,
   });
   const server = createServer(handler);
+  server.on('clientError', (_error, socket) => answerOnSocket(socket, unreadableRequest()));
+  server.on('connect', (_request, socket) => answerOnSocket(socket, connectNotAllowed()));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

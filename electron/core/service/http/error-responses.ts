@@ -1,6 +1,7 @@
 // The one place a failure becomes an HTTP answer: each kind of service error has its status and the
 // spec's envelope type (the catalogue beyond the spec's two is assumed, see wire/assumptions.ts).
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError } from '../../../common/app-error.ts';
 import { SizeLimitError } from '../../streams/size-limit.ts';
 import { assumedErrors } from '../../wire/assumptions.ts';
@@ -56,3 +57,25 @@ export function sendError(response: ServerResponse, error: ServiceError): void {
   for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
   send(response, errorAnswer(error));
 }
+
+/**
+ * The answer to what Node's HTTP parser could not read (a method it does not know, a broken request line)
+ * or will not pass on (CONNECT): still the spec's error shape, then the connection closes.
+ */
+export function answerOnSocket(socket: Duplex, error: ServiceError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, body } = errorAnswer(error);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export const unreadableRequest = () =>
+  new ServiceError('invalid_request', 'malformed_request', 'The request could not be read as HTTP/1.1.');
+
+export const connectNotAllowed = () =>
+  new ServiceError('method_not_allowed', 'method_not_allowed', 'CONNECT is not allowed here.');

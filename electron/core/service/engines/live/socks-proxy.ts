@@ -9,6 +9,7 @@ import type { SocksClient } from 'socks';
 import { createRequire } from 'node:module';
 import { lazyPackage } from '../../../lazy-package.ts';
 import { SmtpFailure } from './smtp-session.ts';
+import { maskUrlCredentials } from '../../../../common/url-credentials.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -41,14 +42,14 @@ export function parseProxyUrl(text: string): ProxyEndpoint {
   try {
     url = new URL(text);
   } catch {
-    throw new Error(`A proxy is given as socks5://[user:password@]host:port, not "${maskedProxyText(text)}".`);
+    throw new Error(`A proxy is given as socks5://[user:password@]host:port, not "${maskUrlCredentials(text)}".`);
   }
   if (url.protocol !== 'socks5:' && url.protocol !== 'socks5h:') {
     throw new Error(`Only SOCKS5 proxies are supported (socks5://host:port), not ${url.protocol.replace(/:$/, '')}.`);
   }
   const port = Number(url.port);
   if (!url.hostname || !Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new Error(`A proxy needs a host and a port (socks5://host:1080), not "${maskedProxyText(text)}".`);
+    throw new Error(`A proxy needs a host and a port (socks5://host:1080), not "${maskUrlCredentials(text)}".`);
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return {
@@ -58,11 +59,6 @@ export function parseProxyUrl(text: string): ProxyEndpoint {
     ...(url.username ? { userId: decodeURIComponent(url.username) } : {}),
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
   };
-}
-
-/** A proxy URL as it may be shown or logged: its password replaced. */
-function maskedProxyText(text: string): string {
-  return text.replace(/^([a-z0-9]+:\/\/[^:@/]*:)[^@/]*@/i, '$1•••@');
 }
 
 /** Socks5 reply codes after which the fault is the proxy's: it will not make such connections at all. */
