@@ -11,3 +11,11 @@ export function parsePort(value: string, flag = '--port'): number {
   }
   return port;
 }
+
+/**
+ * `--allow-private-webhooks`, or SIFT_ALLOW_PRIVATE_WEBHOOKS=yes (the server package's settings file): the
+ * service's webhooks may go to this computer and private networks. Said explicitly, never by default.
+ */
+export function allowsPrivateWebhooks(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return flag === true || /^(1|yes|true)$/i.test(env.SIFT_ALLOW_PRIVATE_WEBHOOKS ?? '');
+}

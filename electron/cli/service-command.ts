@@ -10,7 +10,7 @@ import {
 } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
 import type { Dashboard } from '../core/service/dashboard.ts';
-import { parsePort, UsageError } from './cli-options.ts';
+import { allowsPrivateWebhooks, parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
 import { checkSenderBlocklists } from '../core/service/engines/live/blocklist-lookup.ts';
 import { checkPort25, describePort25 } from '../core/service/engines/live/port25-check.ts';
@@ -26,7 +26,8 @@ export const serviceUsage = `Usage:
   sift service keys revoke KEY_ID
   sift service top-up CREDITS                   add credits to the local account
   sift service threshold CREDITS|off            when credits.low fires
-  sift service webhooks add URL                 add an endpoint (its secret is shown once)
+  sift service webhooks add URL                 add an endpoint (its secret is shown once); public
+                                                addresses only, unless --allow-private-webhooks
   sift service webhooks                         list endpoints
   sift service deliveries                       list webhook deliveries
   sift service deliveries replay DELIVERY_ID
@@ -36,6 +37,8 @@ export const serviceUsage = `Usage:
 PostgreSQL instead of DIR/service.sqlite; every command above takes it.
 --role all|api|worker: the HTTP API on 127.0.0.1 and the background workers (all, the default), the API
 alone, or the workers alone. Several processes with any roles may share one PostgreSQL database.
+--allow-private-webhooks (or SIFT_ALLOW_PRIVATE_WEBHOOKS=yes): webhooks may go to this computer, link-local
+and private networks, which are refused otherwise (any key holder's batch makes the service POST there).
 
 ${smtpFlagsUsage}`;
 
@@ -54,13 +57,15 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       live: { type: 'boolean', default: false },
       label: { type: 'string' },
       role: { type: 'string', default: 'all' },
+      'allow-private-webhooks': { type: 'boolean', default: false },
       ...smtpFlagOptions,
     },
   });
   const dataDir = serviceDataDir(values.data);
   // From the environment by preference in scripts: a URL on the command line (with its password) is seen by `ps`.
   const database = values.database ?? (process.env.SIFT_DATABASE_URL || undefined);
-  const place = { dataDir, ...(database ? { database } : {}) };
+  const allowPrivateWebhooks = allowsPrivateWebhooks(values['allow-private-webhooks']);
+  const place = { dataDir, allowPrivateWebhooks, ...(database ? { database } : {}) };
   const [command, sub, arg] = positionals;
 
   if (command === undefined) {
@@ -117,6 +122,9 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       const { key } = await dashboard.createKey('sandbox', 'First sandbox key');
       out(`A sandbox key was made for you (shown only now): ${key}`);
     }
+    if (allowPrivateWebhooks) {
+      out('Webhooks may go to this computer and private networks (--allow-private-webhooks).');
+    }
     out(`Data: ${where}. Press Ctrl-C to stop.`);
     const stop = async () => {
       stopWatching();
@@ -153,7 +161,12 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       out(`${endpoint.id}  ${endpoint.url}`);
       out(`Signing secret (shown only now): ${endpoint.secret}`);
     } else if (command === 'webhooks' && sub === undefined) {
-      for (const endpoint of await dashboard.listWebhookEndpoints()) out(`${endpoint.id}  ${endpoint.url}`);
+      for (const endpoint of await dashboard.listWebhookEndpoints()) {
+        const inside = endpoint.inside
+          ? `  (${endpoint.inside}: delivered only by a service run with --allow-private-webhooks)`
+          : '';
+        out(`${endpoint.id}  ${endpoint.url}${inside}`);
+      }
     } else if (command === 'deliveries' && sub === undefined) {
       for (const d of await dashboard.listDeliveries())
         out(`${d.id}  ${d.eventType}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`);

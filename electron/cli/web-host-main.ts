@@ -6,6 +6,7 @@ import { defaultDataDir } from '../core/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
+import { allowsPrivateWebhooks } from './cli-options.ts';
 
 export type WebHostRun = {
   /** Open the default browser at the page (the app), unless `--no-open` is given. */
@@ -47,6 +48,8 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
       data: { type: 'string' },
       renderer: { type: 'string' },
       'no-open': { type: 'boolean', default: false },
+      // The app's own service, as `sift service --allow-private-webhooks`.
+      'allow-private-webhooks': { type: 'boolean', default: false },
       // The live-check flags of `sift service`, over what Settings says (a resolver, a test's SMTP port).
       ...smtpFlagOptions,
     },
@@ -55,11 +58,12 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new WebHostStartError(`--port must be 0..65535, got "${values.port}"`);
   const smtp = smtpSettingsFromFlags(values);
+  const allowPrivateWebhooks = allowsPrivateWebhooks(values['allow-private-webhooks']);
   const dataDir = values.data ?? defaultDataDir();
   const runtime = await createAppRuntime({
     dataDir,
     appVersion: appVersion(),
-    ...(Object.keys(smtp).length > 0 ? { service: { smtp } } : {}),
+    service: { allowPrivateWebhooks, ...(Object.keys(smtp).length > 0 ? { smtp } : {}) },
     // Called from the page, so only once the host below is up.
     ...(run.quittable ? { quit: () => void stop() } : {}),
   }).catch((error: unknown) => {

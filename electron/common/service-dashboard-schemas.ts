@@ -17,7 +17,13 @@ const serviceKeySchema = z.object({
   usedByApp: z.boolean(),
 });
 
-const webhookEndpointSchema = z.object({ id: z.string(), url: z.string(), createdAt: isoTime });
+const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  createdAt: isoTime,
+  /** The inside range its host is in ("this computer (loopback)", "a private network"), if it is. */
+  inside: z.string().optional(),
+});
 
 const deliverySchema = z.object({
   id: z.string(),
@@ -35,6 +41,8 @@ export const serviceOverviewSchema = z.object({
   baseUrl: z.string(),
   keys: z.array(serviceKeySchema),
   endpoints: z.array(webhookEndpointSchema),
+  /** Whether webhooks may go to this computer and private networks (`--allow-private-webhooks`). */
+  privateWebhooks: z.boolean(),
   deliveries: z.array(deliverySchema),
   account: z.object({
     balance: z.number().int(),

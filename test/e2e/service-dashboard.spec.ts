@@ -3,7 +3,7 @@
 // in test/integration/core/app/app-service-dashboard.test.ts, where deliveries can be made to fail at once.)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cleanCsv, expect, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, startHost, test } from './web-host-fixture.ts';
 
 test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -42,6 +42,13 @@ test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, conte
   await expect(page.getByLabel(/Listen on a fixed port/)).not.toBeChecked();
   await expect(page.getByRole('status').filter({ hasText: 'next start' })).toContainText('only for Sift itself');
 
+  // Webhooks stay outside: an address on this computer is refused, in words naming the flag.
+  await expect(page.getByTestId('webhook-rule')).toContainText('only to public addresses');
+  await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:8080/hooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByRole('alert')).toContainText('this computer (loopback)');
+  await expect(page.getByTestId('service-endpoints')).not.toContainText('127.0.0.1');
+
   await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/sift');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   await expect(page.getByTestId('shown-once')).toContainText('whsec_');
@@ -50,7 +57,10 @@ test("Sift's service: keys and webhook endpoints", async ({ page, hostUrl, conte
   await expect(page.getByTestId('service-endpoints')).not.toContainText('hooks.example.com');
 });
 
-test("Sift's service: a delivery that failed is sent again by hand", async ({ page, hostUrl }) => {
+test("Sift's service: a delivery that failed is sent again by hand", async ({ page }) => {
+  // The receiver is on this computer: the app is started as an operator who needs that would start it.
+  const host = await startHost(undefined, { args: ['--allow-private-webhooks'] });
+  const hostUrl = host.url;
   // A receiver on loopback that refuses the first delivery and takes the next.
   let attempts = 0;
   const receiver = createServer((request, response) => {
@@ -64,8 +74,10 @@ test("Sift's service: a delivery that failed is sent again by hand", async ({ pa
     await page.goto(hostUrl);
     await page.getByTestId('nav-service').click();
     await page.getByLabel('Endpoint URL').fill(url);
+    await expect(page.getByTestId('webhook-rule')).toContainText('--allow-private-webhooks');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await expect(page.getByTestId('service-endpoints')).toContainText(url);
+    await expect(page.getByTestId('service-endpoints')).toContainText('this computer (loopback): delivered');
 
     // A cleaned list's batch completes: its event goes to the receiver, which refuses it.
     await page.getByTestId('nav-clean').click();
@@ -96,6 +108,7 @@ test("Sift's service: a delivery that failed is sent again by hand", async ({ pa
       .toContain('Delivered');
     expect(attempts).toBe(2);
   } finally {
+    host.child.kill('SIGTERM');
     receiver.close();
   }
 });

@@ -3,6 +3,7 @@ import { AppError } from '../../common/app-error.ts';
 import type { ServiceOverview } from '../../common/contract.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { Handlers } from './dispatch.ts';
+import { WebhookRefused } from '../service/webhook-address.ts';
 
 type DashboardCall =
   | 'service:overview'
@@ -43,6 +44,7 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
         usedByApp: appKeys.has(key.id),
       })),
       endpoints: endpoints.map((endpoint) => ({ ...endpoint, createdAt: iso(endpoint.createdAt)! })),
+      privateWebhooks: dashboard.allowsPrivateWebhooks,
       deliveries: deliveries
         .slice(0, deliveriesShown)
         .map(({ eventId: _event, ...delivery }) => ({ ...delivery, nextAttemptAt: iso(delivery.nextAttemptAt) })),
@@ -77,8 +79,13 @@ export function serviceDashboardHandlers(connections: Connections): Pick<Handler
       return change(() => service.dashboard.revokeKey(keyId));
     },
     'service:addWebhook': async ({ url }) => {
-      const { secret } = await (await own()).dashboard.createWebhookEndpoint(url);
-      return { secret, overview: await overview() };
+      try {
+        const { secret } = await (await own()).dashboard.createWebhookEndpoint(url);
+        return { secret, overview: await overview() };
+      } catch (error) {
+        if (error instanceof WebhookRefused) throw new AppError('bad_request', error.message);
+        throw error;
+      }
     },
     'service:removeWebhook': async ({ endpointId }) => {
       const { dashboard } = await own();

@@ -18,6 +18,7 @@ import {
   type Delivery,
   type WebhookEndpoint,
 } from './store/webhooks-store.ts';
+import { checkWebhookUrl, insideRangeOf } from './webhook-address.ts';
 
 export type Dashboard = {
   /** The full key is in the answer this once; afterwards only its masked form exists. */
@@ -27,7 +28,10 @@ export type Dashboard = {
   setKeyRateLimits(id: string, limits: Partial<Record<RateLimitOperation, RateLimitRule>>): Promise<ApiKeyRecord>;
   /** The signing secret is in the answer this once. */
   createWebhookEndpoint(url: string): Promise<WebhookEndpoint & { secret: string }>;
-  listWebhookEndpoints(): Promise<WebhookEndpoint[]>;
+  /** Each endpoint, with the inside range its host is in (this computer, a private network), if it is. */
+  listWebhookEndpoints(): Promise<(WebhookEndpoint & { inside?: string })[]>;
+  /** Whether webhooks may go to this computer and private networks (`--allow-private-webhooks`). */
+  allowsPrivateWebhooks: boolean;
   deleteWebhookEndpoint(id: string): Promise<void>;
   listDeliveries(): Promise<Delivery[]>;
   replayDelivery(id: string): Promise<void>;
@@ -55,8 +59,16 @@ export function createDashboard(db: SqlConnection, config: ServiceConfig): Dashb
     listKeys: () => listApiKeys(db),
     revokeKey: (id) => revokeApiKey(db, id, config.now()),
     setKeyRateLimits: (id, limits) => setKeyRateLimits(db, id, limits),
-    createWebhookEndpoint: (url) => createEndpoint(db, config.now(), url),
-    listWebhookEndpoints: () => listEndpoints(db),
+    createWebhookEndpoint: async (url) =>
+      createEndpoint(db, config.now(), await checkWebhookUrl(url, config.allowPrivateWebhooks)),
+    listWebhookEndpoints: async () =>
+      Promise.all(
+        (await listEndpoints(db)).map(async (endpoint) => {
+          const inside = await insideRangeOf(endpoint.url);
+          return inside ? { ...endpoint, inside } : endpoint;
+        }),
+      ),
+    allowsPrivateWebhooks: config.allowPrivateWebhooks,
     deleteWebhookEndpoint: (id) => deleteEndpoint(db, id),
     listDeliveries: () => listDeliveries(db),
     replayDelivery: (id) => replayDelivery(db, config.now(), id),

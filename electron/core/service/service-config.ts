@@ -45,6 +45,11 @@ export type ServiceConfig = {
   /** Waits between webhook delivery attempts; the default spans roughly a day. */
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
+  /**
+   * Webhooks to this computer, link-local and private networks (`--allow-private-webhooks`): refused unless
+   * the operator says so, as any key holder's batch makes the service POST to every endpoint.
+   */
+  allowPrivateWebhooks: boolean;
   deliveryTickMs: number;
   now: () => number;
   /** The local engine's settings for live keys: identity, resolvers, port, pacing, retries. */
@@ -87,6 +92,7 @@ export function serviceConfig(overrides: ServiceOverrides & { dataDir: string })
     retentionMs: 30 * 24 * hour,
     webhookRetryScheduleMs: [minute, 5 * minute, 30 * minute, 2 * hour, 5 * hour, 8 * hour, 8 * hour],
     webhookTimeoutMs: 10_000,
+    allowPrivateWebhooks: false,
     deliveryTickMs: 1000,
     now: Date.now,
     ...rest,

@@ -73,9 +73,12 @@ async function openPostgres(url: string): Promise<SqlConnection> {
   } catch (error) {
     await db.close();
     // The URL may hold a password: the message names the server only.
-    throw new Error(`Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${maskUrlCredentials(String(error))}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${maskUrlCredentials(String(error))}`,
+      {
+        cause: error,
+      },
+    );
   }
   return db;
 }

@@ -16,6 +16,11 @@ export function ServiceWebhooks({ overview, busy }: { overview: ServiceOverview;
           Refresh
         </button>
       </h3>
+      <p className="note" data-testid="webhook-rule">
+        {overview.privateWebhooks
+          ? 'Webhooks may go to this computer and private networks: this service runs with --allow-private-webhooks.'
+          : 'Webhooks go only to public addresses: this computer, link-local and private networks are refused, as any key holder’s batch makes the service send to every endpoint. A service of your own that needs them runs with sift service --allow-private-webhooks.'}
+      </p>
       <form
         className="form-row"
         onSubmit={(event) => {
@@ -35,6 +40,12 @@ export function ServiceWebhooks({ overview, busy }: { overview: ServiceOverview;
         {overview.endpoints.map((endpoint) => (
           <li key={endpoint.id}>
             {endpoint.url}{' '}
+            {endpoint.inside && (
+              <span className="hint">
+                ({endpoint.inside}: {overview.privateWebhooks ? 'delivered, as this service allows' : 'not delivered'}
+                ){' '}
+              </span>
+            )}
             <button
               type="button"
               className="button"

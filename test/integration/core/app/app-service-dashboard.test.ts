@@ -31,7 +31,8 @@ describe("Sift's own service in the app", () => {
     const runtime = await createAppRuntime({
       dataDir,
       appVersion: '1.0.0',
-      service: { webhookRetryScheduleMs: [], deliveryTickMs: 20 },
+      // The receiver is on loopback: allowed, as --allow-private-webhooks does for a service of one's own.
+      service: { webhookRetryScheduleMs: [], deliveryTickMs: 20, allowPrivateWebhooks: true },
     });
     let attempts = 0;
     const receiver = await startReceiver(() => (++attempts === 1 ? 500 : 200));

@@ -49,7 +49,14 @@ describe.skipIf(testDatabase !== 'postgres')('several processes on one PostgreSQ
     const key = await prepareKey(place, { mode: 'live', limits, topUp: 60_000, webhookUrl: receiver.url });
     // Live keys get scripted verdicts here, paced by the worker: one host, so its rate is set out of the
     // way. Both workers look for due webhook deliveries every 20 ms.
-    const config = { ...place, ...quickLeases, probesPerSecondPerHost: 1_000_000, deliveryTickMs: 20 };
+    // The receiver is on loopback: allowed, as --allow-private-webhooks does.
+    const config = {
+      ...place,
+      ...quickLeases,
+      probesPerSecondPerHost: 1_000_000,
+      deliveryTickMs: 20,
+      allowPrivateWebhooks: true,
+    };
     const apiProcess = await start(config, 'api');
     const doomed = await start(config, 'worker');
     const survivor = await start(config, 'worker');

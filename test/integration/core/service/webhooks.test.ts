@@ -8,7 +8,12 @@ import { startReceiver } from '../../../support/webhook-receiver.ts';
 let service: VerificationService;
 
 beforeAll(async () => {
-  service = await startTestService({ webhookRetryScheduleMs: [100, 200, 300], deliveryTickMs: 20 });
+  // The receivers listen on loopback: allowed here, as `--allow-private-webhooks` does (webhook-addresses.test.ts holds the rule).
+  service = await startTestService({
+    webhookRetryScheduleMs: [100, 200, 300],
+    deliveryTickMs: 20,
+    allowPrivateWebhooks: true,
+  });
 });
 afterAll(() => service.close());
 
