@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { formatBytes } from '../common/byte-sizes.ts';
 import type { CacheStats } from '../common/contract.ts';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { privateDataDir } from './data-folder.ts';
 import { verdictCacheIn } from '../core/cache/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
@@ -33,7 +33,7 @@ export async function runCache(argv: string[], io: CliIo): Promise<number> {
   const [action] = positionals;
   if (positionals.length !== 1 || (action !== 'stats' && action !== 'clear'))
     throw new CliExit(exitCodes.usage, `Usage: ${cacheUsage}`);
-  const cache = verdictCacheIn(defaultDataDir(io.env));
+  const cache = verdictCacheIn(privateDataDir(io));
   if (action === 'clear') {
     const { forgotten } = cache.clear();
     io.out(values.json ? `${JSON.stringify({ forgotten })}\n` : `Forgot ${count(forgotten)} kept verdicts.\n`);

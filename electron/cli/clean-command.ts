@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { privateDataDir } from './data-folder.ts';
 import { jobSettings, outputFormats, type OutputFormat, type RemovedFlags } from '../core/jobs/job-settings.ts';
 import { chooseSheet } from './sheet-choice.ts';
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
@@ -102,7 +102,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   if (!(await stat(outDir).catch(() => null))?.isDirectory())
     throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
 
-  const dataDir = defaultDataDir(io.env);
+  const dataDir = privateDataDir(io);
   // A one-off do-not-mail list is read (and refused when unusable) before anything else happens.
   const suppression = await oneOffSuppression(dataDir, values.suppress, cwd, io).catch((error: unknown) => {
     throw exitFor(error);

@@ -9,6 +9,7 @@ import {
   type ServiceWorkers,
 } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
+import { makePrivateFolder } from '../core/storage/private-folder.ts';
 import type { Dashboard } from '../core/service/dashboard.ts';
 import { allowsPrivateWebhooks, parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
@@ -61,7 +62,8 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       ...smtpFlagOptions,
     },
   });
-  const dataDir = serviceDataDir(values.data);
+  // Said on stderr: the listing commands' output stays what scripts read.
+  const dataDir = makePrivateFolder(serviceDataDir(values.data), (line) => console.error(`sift: ${line}`));
   // From the environment by preference in scripts: a URL on the command line (with its password) is seen by `ps`.
   const database = values.database ?? (process.env.SIFT_DATABASE_URL || undefined);
   const allowPrivateWebhooks = allowsPrivateWebhooks(values['allow-private-webhooks']);

@@ -6,6 +6,7 @@ import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import type { CliIo } from './cli-io.ts';
 import { maskUrlCredentials } from '../common/url-credentials.ts';
+import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
@@ -66,6 +67,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 export async function runSiftProcess(argv: string[]): Promise<void> {
   // Before a command's modules load: they, and its threads' modules, come from the cache once compiled.
   keepCompiledModules();
+  keepNewFilesPrivate();
   const controller = new AbortController();
   // Ctrl-C stops at a safe point and leaves the job resumable; a second Ctrl-C ends at once.
   process.once('SIGINT', () => {

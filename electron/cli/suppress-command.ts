@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { privateDataDir } from './data-folder.ts';
 import {
   isRefused,
   openSuppressionStore,
@@ -109,7 +109,7 @@ export async function runSuppress(argv: string[], io: CliIo): Promise<number> {
   if (action === 'clear' && !values.yes)
     throw new CliExit(exitCodes.usage, 'This forgets the whole do-not-mail list: run `sift suppress clear --yes`.');
   if (!['add', 'list', 'remove', 'clear'].includes(action)) throw usage;
-  const store = openSuppressionStore(defaultDataDir(io.env));
+  const store = openSuppressionStore(privateDataDir(io));
   try {
     if (action === 'add') await add(store, args, io, io.env.INIT_CWD ?? process.cwd());
     else if (action === 'list') list(store, values.search, values.json, io);

@@ -1,6 +1,6 @@
 // `sift verify <email>`: one address, now. Bad syntax is answered here without a call.
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app-paths.ts';
+import { privateDataDir } from './data-folder.ts';
 import { precheckAddress } from '../core/email/address-precheck.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connect, type Connection } from './service-connection.ts';
@@ -22,7 +22,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   } else {
     let connection: Connection;
     try {
-      connection = connect(values['base-url'], io, defaultDataDir(io.env));
+      connection = connect(values['base-url'], io, privateDataDir(io));
     } catch (error) {
       throw exitFor(error);
     }

@@ -7,6 +7,7 @@ import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
 import { allowsPrivateWebhooks } from './cli-options.ts';
+import { keepNewFilesPrivate, makePrivateFolder } from '../core/storage/private-folder.ts';
 
 export type WebHostRun = {
   /** Open the default browser at the page (the app), unless `--no-open` is given. */
@@ -60,15 +61,22 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
   const smtp = smtpSettingsFromFlags(values);
   const allowPrivateWebhooks = allowsPrivateWebhooks(values['allow-private-webhooks']);
   const dataDir = values.data ?? defaultDataDir();
-  const runtime = await createAppRuntime({
-    dataDir,
-    appVersion: appVersion(),
-    service: { allowPrivateWebhooks, ...(Object.keys(smtp).length > 0 ? { smtp } : {}) },
-    // Called from the page, so only once the host below is up.
-    ...(run.quittable ? { quit: () => void stop() } : {}),
-  }).catch((error: unknown) => {
-    throw startFailure(error, { port, dataDir });
-  });
+  // Whichever way the app starts (`sift`, `npm start` without Electron, `npm run web`).
+  keepNewFilesPrivate();
+  const runtime = await Promise.resolve()
+    .then(() => makePrivateFolder(dataDir, (line) => console.log(line)))
+    .then(() =>
+      createAppRuntime({
+        dataDir,
+        appVersion: appVersion(),
+        service: { allowPrivateWebhooks, ...(Object.keys(smtp).length > 0 ? { smtp } : {}) },
+        // Called from the page, so only once the host below is up.
+        ...(run.quittable ? { quit: () => void stop() } : {}),
+      }),
+    )
+    .catch((error: unknown) => {
+      throw startFailure(error, { port, dataDir });
+    });
   const host = await startWebHost({ ...runtime, rendererDir: values.renderer ?? rendererDir(), port }).catch(
     async (error: unknown) => {
       await runtime.close();

@@ -6,7 +6,7 @@
 /** A URL-like token: a scheme, `://`, then anything up to white space or a quote. */
 const urlToken = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s"'`<>]*)/gi;
 
-export const maskedSecret = '•••';
+const maskedSecret = '•••';
 
 /** `text` with every URL's password (or a user given alone, as tokens often are) replaced by •••. */
 export function maskUrlCredentials(text: string): string {

@@ -1,5 +1,6 @@
-// The desktop installers' build (electron-builder): AppImage and .deb on Linux, a .dmg on macOS, an NSIS
-// installer on Windows. Electron's fuses close the ways around the app's own code (running as plain Node,
+// The desktop installers' build (electron-builder): AppImage and .deb on Linux, a .dmg on macOS (and the
+// zip beside it, which electron-updater's macOS updater installs from), an NSIS installer on Windows whose
+// updater installs only an update signed by the publisher named here. Electron's fuses close the ways around the app's own code (running as plain Node,
 // NODE_OPTIONS, inspector flags, code outside the signed asar), and updates come from the feed given at
 // build time (SIFT_UPDATE_URL), which electron-updater reads from the app-update.yml this writes.
 import type { Configuration } from 'electron-builder';
@@ -21,6 +22,12 @@ export function updateFeedFrom(env: NodeJS.ProcessEnv): string | null {
     throw new Error('SIFT_UPDATE_URL must carry no credentials or query.');
   return url.href;
 }
+
+/**
+ * The name on the Windows code-signing certificate (its subject's CN, exactly): the updater of an installed
+ * copy checks each update's signature against it and refuses one signed by anyone else, or by no one.
+ */
+const defaultWindowsPublisher = 'Sift developers';
 
 export function desktopBuildConfig(env: NodeJS.ProcessEnv = process.env): Configuration {
   const feed = updateFeedFrom(env);
@@ -53,8 +60,12 @@ export function desktopBuildConfig(env: NodeJS.ProcessEnv = process.env): Config
       synopsis: 'Clean email lists',
     },
     deb: { packageName: 'sift-desktop' },
-    mac: { target: ['dmg'], category: 'public.app-category.productivity', hardenedRuntime: true },
-    win: { target: ['nsis'] },
+    mac: { target: ['dmg', 'zip'], category: 'public.app-category.productivity', hardenedRuntime: true },
+    win: {
+      target: ['nsis'],
+      verifyUpdateCodeSignature: true,
+      signtoolOptions: { publisherName: env.SIFT_WIN_PUBLISHER?.trim() || defaultWindowsPublisher },
+    },
     nsis: { oneClick: false, perMachine: false, allowToChangeInstallationDirectory: true },
     // No feed, no update checks: the app looks for app-update.yml, which only a feed writes.
     publish: feed ? [{ provider: 'generic', url: feed }] : null,

@@ -5,7 +5,19 @@ import { createWebBridge } from './web-bridge.ts';
 function pickBridge(): SiftBridge {
   if (window.sift) return window.sift;
   const token = document.querySelector<HTMLMetaElement>('meta[name="sift-token"]')?.content ?? '';
+  forgetTokenInAddressBar();
   return createWebBridge(token);
+}
+
+/**
+ * The printed link carries the run's token; once the page has it, the address bar (and so the browser's
+ * history) drops it. The page's session cookie opens the page again on a reload.
+ */
+function forgetTokenInAddressBar() {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has('token')) return;
+  url.searchParams.delete('token');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
 export const sift: SiftBridge = pickBridge();

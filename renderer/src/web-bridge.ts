@@ -94,7 +94,8 @@ export function createWebBridge(token: string): SiftBridge {
         if (!envelope.ok) throw new AppError(envelope.error.code, envelope.error.message);
         return envelope.value as FileRef;
       },
-      downloadHref: (downloadPath: string) => `${downloadPath}?token=${encodeURIComponent(token)}`,
+      // The page's session cookie carries the link (web-host.ts): no token in a link the browser records.
+      downloadHref: (downloadPath: string) => downloadPath,
     },
   };
 }

@@ -1,7 +1,7 @@
 // The app in a real browser against the real main-process code (web host + embedded service):
 // drop a list, review the pre-check and cost, clean it, and download the cleaned file.
 import { readFileSync } from 'node:fs';
-import { expect, test } from './web-host-fixture.ts';
+import { cleanCsv, expect, test } from './web-host-fixture.ts';
 
 const contacts = new URL('../fixtures/contacts.csv', import.meta.url).pathname;
 const newsletter = new URL('../fixtures/newsletter.csv', import.meta.url).pathname;
@@ -149,4 +149,23 @@ test('the page and downloads refuse to load without the run token', async ({ pag
   await expect(page.getByText('Open Sift with the link it printed')).toBeVisible();
   const download = await page.request.get(`${origin}/downloads/job_0000000000000000/x.cleaned.csv`);
   expect(download.status()).toBe(401);
+});
+
+test('the token leaves the address bar once the page has it, and a reload and a download still work', async ({
+  page,
+  hostUrl,
+}) => {
+  await page.goto(hostUrl);
+  await expect(page.getByTestId('drop-zone')).toBeVisible();
+  expect(page.url()).toBe(`${new URL(hostUrl).origin}/`);
+  await page.reload();
+  await expect(page.getByTestId('drop-zone')).toBeVisible();
+  expect(page.url()).not.toContain('token');
+  await cleanCsv(page, 'session.csv', 'email\nvalid.one@example.com\n');
+  await page.getByTestId('export-button').click();
+  // The download link carries no token: the page's session cookie does.
+  expect(await page.getByTestId('download-cleaned').getAttribute('href')).not.toContain('token');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-cleaned').click();
+  expect(await (await download).failure()).toBeNull();
 });

@@ -58,7 +58,7 @@ const lists = refusedRanges.map(({ kind, ranges }) => {
 });
 
 /** The kind of range `address` is in when a webhook may not go there, or undefined for a public address. */
-export function refusedRangeOf(address: string): string | undefined {
+function refusedRangeOf(address: string): string | undefined {
   const family = isIP(address);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';

@@ -59,6 +59,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const tokenBytes = Buffer.from(token);
   const streams = new Set<ServerResponse>();
   let allowedHosts: Set<string> = new Set();
+  let port = 0;
 
   const tokenMatches = (candidate: unknown) => {
     if (typeof candidate !== 'string') return false;
@@ -102,11 +103,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     if (url.pathname === '/' || url.pathname === '/index.html') {
-      await serveIndex(response, url);
+      await serveIndex(request, response, url);
       return;
     }
     if (isDownloadPath(url.pathname)) {
-      await serveDownload(response, url);
+      await serveDownload(request, response, url);
       return;
     }
     await serveStatic(response, url.pathname, request.method === 'HEAD');
@@ -166,8 +167,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   }
 
-  async function serveIndex(response: ServerResponse, url: URL) {
-    if (!tokenMatches(url.searchParams.get('token'))) {
+  /**
+   * The session a page or a download link carries: the printed link's token once, then the cookie the first
+   * page set (the page takes the token out of the address bar, so it stays out of history, and a reload
+   * still opens). The cookie is named for this run's port: two Sifts on one computer share 127.0.0.1's.
+   */
+  const sessionCookie = () => `sift_session_${port}`;
+  const hasSession = (request: IncomingMessage, url: URL) =>
+    tokenMatches(url.searchParams.get('token')) || tokenMatches(cookieValue(request.headers.cookie, sessionCookie()));
+
+  async function serveIndex(request: IncomingMessage, response: ServerResponse, url: URL) {
+    if (!hasSession(request, url)) {
       response.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       response.end('Open Sift with the link it printed when it started; that link carries its access token.\n');
       return;
@@ -177,13 +187,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
     // The page carries the token to its own script; no inline script is needed for that.
     const page = html.replace('<meta name="sift-token" content="" />', `<meta name="sift-token" content="${token}" />`);
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // HttpOnly: no script reads it; SameSite=Strict: no other site's page or link sends it.
+      'Set-Cookie': `${sessionCookie()}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+    });
     response.end(page);
   }
 
-  async function serveDownload(response: ServerResponse, url: URL) {
-    // A download is a plain link, so the token comes in its query, like the page's own.
-    if (!tokenMatches(url.searchParams.get('token'))) {
+  async function serveDownload(request: IncomingMessage, response: ServerResponse, url: URL) {
+    // A download is a plain link: the page's session cookie carries it (or a token in its query).
+    if (!hasSession(request, url)) {
       sendJson(response, 401, failure('unauthorized', 'Missing or wrong Sift token.'));
       return;
     }
@@ -208,7 +223,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origin = `http://127.0.0.1:${port}`;
 
@@ -223,6 +238,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await closed;
     },
   };
+}
+
+/** One cookie's value from a Cookie header. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
 }
 
 function sendJson(response: ServerResponse, status: number, body: Envelope<unknown>) {

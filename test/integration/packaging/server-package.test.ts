@@ -79,6 +79,18 @@ describe('the server package', () => {
       encoding: 'utf8',
     });
     if (!verify.error) expect(verify.stderr).not.toMatch(/Unknown key|Failed to parse|Invalid/);
+    // The packaged unit's exposure score never rises above the figure README records.
+    const recorded = /`systemd-analyze security` scores the unit \*\*(\d+\.\d)\*\*/.exec(
+      readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'),
+    );
+    const security = spawnSync(
+      'systemd-analyze',
+      ['security', '--offline=true', '--no-pager', join(folder, 'lib/systemd/system/sift.service')],
+      { encoding: 'utf8' },
+    );
+    const score = /Overall exposure level for sift\.service: (\d+\.\d)/.exec(security.stdout);
+    expect(score, security.stderr).not.toBeNull();
+    expect(Number(score![1])).toBeLessThanOrEqual(Number(recorded![1]));
   });
 
   it.runIf(asRoot)(
@@ -88,7 +100,7 @@ describe('the server package', () => {
       run('dpkg', ['-i', deb]);
       expect(run('getent', ['passwd', 'sift'])).toContain('/var/lib/sift');
       const data = statSync('/var/lib/sift');
-      expect(data.mode & 0o777).toBe(0o750);
+      expect(data.mode & 0o777).toBe(0o700);
       const settings = statSync('/etc/sift/sift.env');
       expect(settings.mode & 0o777).toBe(0o640);
       expect(settings.uid).toBe(0);
@@ -134,6 +146,7 @@ describe('the server package', () => {
       }
       const sift = Number(run('id', ['-u', 'sift']));
       expect(statSync('/var/lib/sift/service.sqlite').uid).toBe(sift);
+      expect(statSync('/var/lib/sift/service.sqlite').mode & 0o077).toBe(0);
 
       // A changed setting survives a reinstall of the package.
       writeFileSync(

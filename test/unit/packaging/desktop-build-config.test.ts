@@ -24,10 +24,21 @@ describe('the desktop build', () => {
   it('builds AppImage and deb, dmg and NSIS, with a desktop package that does not clash with the server one', () => {
     const config = desktopBuildConfig({});
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
-    expect(config.mac?.target).toEqual(['dmg']);
+    // electron-updater's macOS updater installs from the zip: a dmg alone cannot be updated.
+    expect(config.mac?.target).toEqual(['dmg', 'zip']);
     expect(config.win?.target).toEqual(['nsis']);
     expect(config.deb?.packageName).toBe('sift-desktop');
     expect(config.files).toEqual(expect.arrayContaining(['dist/electron/**', 'dist/renderer/**']));
+  });
+
+  it('names the Windows publisher, so an installed copy takes only an update signed by it', () => {
+    expect(desktopBuildConfig({}).win).toMatchObject({
+      verifyUpdateCodeSignature: true,
+      signtoolOptions: { publisherName: 'Sift developers' },
+    });
+    expect(desktopBuildConfig({ SIFT_WIN_PUBLISHER: 'Example Ltd' }).win?.signtoolOptions?.publisherName).toBe(
+      'Example Ltd',
+    );
   });
 
   it('takes the update feed from SIFT_UPDATE_URL, and without one writes none (no update checks)', () => {

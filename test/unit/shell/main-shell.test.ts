@@ -1,6 +1,6 @@
 // electron/main.ts against a fake `electron` module: the secure window, the guarded navigation,
 // and IPC that checks the sender and the arguments before any logic.
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,8 +16,17 @@ const trusted = { senderFrame: { url: 'app://sift/index.html', parent: null } };
 
 describe('electron main', () => {
   beforeAll(async () => {
+    // A folder an earlier version left open to other users of the computer.
+    await chmod(userData, 0o755);
+    await writeFile(join(userData, 'suppression.sqlite'), '', { mode: 0o644 });
+    await chmod(join(userData, 'suppression.sqlite'), 0o644);
     const main = await import('../../../electron/main.ts');
     await main.ready;
+  });
+
+  it('makes the data folder private before it writes to it: 0700, and what was readable tightened', async () => {
+    expect((await stat(userData)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(userData, 'suppression.sqlite'))).mode & 0o777).toBe(0o600);
   });
 
   it('opens one window with the secure options and the app:// entry page', () => {

@@ -3,12 +3,12 @@
 // and a good key from that address works again when the window passes. Each API process counts its own.
 
 /** Sift's own ceiling: failed keys per client address per window. */
-export const failedKeyRule = { limit: 60, windowSeconds: 60 };
+const failedKeyRule = { limit: 60, windowSeconds: 60 };
 
 /** Addresses remembered at once: a flood from many addresses forgets the oldest first. */
 const maxAddresses = 10_000;
 
-export type FailedKeyCount = { limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
+type FailedKeyCount = { limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
 
 export type FailedKeyGate = {
   /** The count of `address`'s window, with `allowed` false once its failures have reached the limit. */

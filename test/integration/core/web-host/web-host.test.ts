@@ -91,6 +91,27 @@ describe('web host', () => {
     expect(asset.headers.get('content-type')).toContain('text/javascript');
   });
 
+  it("sets a session cookie of this run's port that opens the page again without the token, and nothing else does", async () => {
+    const port = new URL(host.origin).port;
+    const cookie = (await fetch(host.url)).headers.get('set-cookie') ?? '';
+    expect(cookie).toBe(`sift_session_${port}=${host.token}; Path=/; HttpOnly; SameSite=Strict`);
+    const reloaded = await fetch(`${host.origin}/`, {
+      headers: { cookie: `other=1; sift_session_${port}=${host.token}` },
+    });
+    expect(reloaded.status).toBe(200);
+    expect(await reloaded.text()).toContain(`content="${host.token}"`);
+    for (const wrong of [`sift_session_${port}=${'x'.repeat(host.token.length)}`, `sift_session_1=${host.token}`]) {
+      expect((await fetch(`${host.origin}/`, { headers: { cookie: wrong } })).status).toBe(401);
+    }
+    // The cookie is for pages and links only: a call still needs the token in its header.
+    const callWithCookie = await fetch(`${host.origin}/api/calls/app:getInfo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `sift_session_${port}=${host.token}` },
+      body: '{}',
+    });
+    expect(callWithCookie.status).toBe(401);
+  });
+
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const { port } = new URL(host.origin);
     expect(await rawGet('/api/events', { host: `evil.example:${port}`, 'x-sift-token': host.token })).toBe(421);
