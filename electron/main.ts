@@ -17,7 +17,9 @@ import ElectronStore from 'electron-store';
 import electronUpdater from 'electron-updater';
 import { fileURLToPath } from 'node:url';
 import { createAppRuntime } from './core/app/app-runtime.ts';
-import { keepNewFilesPrivate, makePrivateFolder } from './core/storage/private-folder.ts';
+import { keepNewFilesPrivate } from './core/storage/private-folder.ts';
+import { openDataFolder } from './core/storage/store-versions.ts';
+import { appStoreFiles } from './core/app/data-stores.ts';
 import { settingsStorage } from './core/connections/app-settings.ts';
 import { ciphertextsIn, safeStorageVault } from './core/connections/key-vault.ts';
 import { appEntryUrl, isAppUrl } from './shell/app-origin.ts';
@@ -65,7 +67,9 @@ export const ready = app
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     // The data folder is this person's alone, before anything is written to it.
     keepNewFilesPrivate();
-    const dataDir = makePrivateFolder(app.getPath('userData'), (line) => console.log(line));
+    const dataDir = openDataFolder(app.getPath('userData'), appStoreFiles, app.getVersion(), (line) =>
+      console.log(line),
+    );
     // Settings in electron-store; a hosted service's key encrypted with the OS keyring (safeStorage).
     const settingsFile = new ElectronStore({ name: 'settings' });
     const vault = safeStorageVault(safeStorage, ciphertextsIn(settingsStorage(settingsFile)));

@@ -1,7 +1,8 @@
 // What every `sift` command shares: its input and output, and how a failure becomes an exit code.
 // Exit codes: 0 done; 2 bad usage or unusable input; 3 key refused; 4 out of credits; 5 the batch failed
 // or was canceled, or the service stayed unreachable; 6 an output could not be written (the job is kept:
-// run the same command again to write it, nothing is sent twice); 130 stopped by Ctrl-C.
+// run the same command again to write it, nothing is sent twice); 7 the data folder was written by a newer
+// Sift (left as it is); 130 stopped by Ctrl-C.
 import { AppError } from '../common/app-error.ts';
 import { ServiceClientError } from '../core/client/client-errors.ts';
 import { CostNotCovered } from '../core/jobs/run/index.ts';
@@ -13,6 +14,7 @@ export const exitCodes = {
   credits: 4,
   service: 5,
   output: 6,
+  newerData: 7,
   interrupted: 130,
 } as const;
 

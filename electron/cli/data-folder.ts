@@ -1,8 +1,16 @@
-// The data folder a command uses, made private first (0700, whatever was open tightened and said once).
+// The data folder a command uses, opened as store-versions.ts does: refused untouched when a newer Sift
+// wrote it, else made private and each older store copied before its migration, said once.
 import { defaultDataDir } from '../core/app-paths.ts';
-import { makePrivateFolder } from '../core/storage/private-folder.ts';
-import type { CliIo } from './cli-io.ts';
+import { appStoreFiles } from '../core/app/data-stores.ts';
+import { appVersion } from '../core/own-files.ts';
+import { NewerDataError, openDataFolder } from '../core/storage/store-versions.ts';
+import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 export function privateDataDir(io: Pick<CliIo, 'env' | 'err'>): string {
-  return makePrivateFolder(defaultDataDir(io.env), (line) => io.err(`sift: ${line}\n`));
+  try {
+    return openDataFolder(defaultDataDir(io.env), appStoreFiles, appVersion(), (line) => io.err(`sift: ${line}\n`));
+  } catch (error) {
+    if (error instanceof NewerDataError) throw new CliExit(exitCodes.newerData, error.message);
+    throw error;
+  }
 }

@@ -5,11 +5,13 @@ import {
   describeDatabase,
   openServiceStore,
   startServiceWorkers,
+  serviceStoreFiles,
   startVerificationService,
   type ServiceWorkers,
 } from '../core/service/verification-service.ts';
 import { join } from 'node:path';
-import { makePrivateFolder } from '../core/storage/private-folder.ts';
+import { openDataFolder } from '../core/storage/store-versions.ts';
+import { appVersion } from '../core/own-files.ts';
 import type { Dashboard } from '../core/service/dashboard.ts';
 import { allowsPrivateWebhooks, parsePort, UsageError } from './cli-options.ts';
 import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-flags.ts';
@@ -63,7 +65,9 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
     },
   });
   // Said on stderr: the listing commands' output stays what scripts read.
-  const dataDir = makePrivateFolder(serviceDataDir(values.data), (line) => console.error(`sift: ${line}`));
+  const dataDir = openDataFolder(serviceDataDir(values.data), serviceStoreFiles, appVersion(), (line) =>
+    console.error(`sift: ${line}`),
+  );
   // From the environment by preference in scripts: a URL on the command line (with its password) is seen by `ps`.
   const database = values.database ?? (process.env.SIFT_DATABASE_URL || undefined);
   const allowPrivateWebhooks = allowsPrivateWebhooks(values['allow-private-webhooks']);

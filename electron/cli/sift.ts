@@ -59,7 +59,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     io.err(`sift: ${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
-    return 1;
+    // A data folder a newer Sift wrote (store-versions.ts), from any command: left as it is.
+    return error instanceof Error && error.name === 'NewerDataError' ? exitCodes.newerData : 1;
   }
 }
 

@@ -7,7 +7,9 @@ import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
 import { allowsPrivateWebhooks } from './cli-options.ts';
-import { keepNewFilesPrivate, makePrivateFolder } from '../core/storage/private-folder.ts';
+import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
+import { openDataFolder } from '../core/storage/store-versions.ts';
+import { appStoreFiles } from '../core/app/data-stores.ts';
 
 export type WebHostRun = {
   /** Open the default browser at the page (the app), unless `--no-open` is given. */
@@ -64,7 +66,7 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
   // Whichever way the app starts (`sift`, `npm start` without Electron, `npm run web`).
   keepNewFilesPrivate();
   const runtime = await Promise.resolve()
-    .then(() => makePrivateFolder(dataDir, (line) => console.log(line)))
+    .then(() => openDataFolder(dataDir, appStoreFiles, appVersion(), (line) => console.log(line)))
     .then(() =>
       createAppRuntime({
         dataDir,

@@ -4,6 +4,7 @@
 // short rows, and the import can load those it may reuse in one scan (verdict-cache-reader.ts).
 import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
+import { migrateOrRestore } from '../storage/store-versions.ts';
 
 export type CacheMode = 'live' | 'sandbox';
 
@@ -16,7 +17,8 @@ export const verdictCacheFiles = (dataDir: string) => ({
   secret: join(dataDir, 'verdict-cache.secret'),
 });
 
-const currentVersion = 2;
+export const verdictCacheVersion = 2;
+const currentVersion = verdictCacheVersion;
 
 const tables = `
 CREATE TABLE IF NOT EXISTS services (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
@@ -55,20 +57,31 @@ export function openCacheDatabase(dataDir: string): Database {
   db.exec('PRAGMA synchronous = NORMAL');
   const versionOf = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   if (versionOf() !== currentVersion) {
-    const moved = transaction(db, () => {
-      // Read again inside the transaction: another process may have brought the file up meanwhile.
-      const version = versionOf();
-      if (version === currentVersion) return false;
-      if (version === 1) fromVersion1(db);
-      else if (version === 0) db.exec(tables);
-      else throw new Error(`The verdict cache was made by a newer Sift (version ${version}).`);
-      db.exec(`PRAGMA user_version = ${currentVersion}`);
-      return version === 1;
-    });
+    let moved = false;
+    const path = verdictCacheFiles(dataDir).db;
+    migrateOrRestore(
+      path,
+      () => db.close(),
+      () => (moved = bringUp(db, versionOf)),
+    );
     // The old rows' pages are given back: the file shrinks to what the new rows take.
     if (moved) db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)');
   }
   return db;
+}
+
+/** Brings the cache to the current version; answers whether rows moved (from version 1). */
+function bringUp(db: Database, versionOf: () => number): boolean {
+  return transaction(db, () => {
+    // Read again inside the transaction: another process may have brought the file up meanwhile.
+    const version = versionOf();
+    if (version === currentVersion) return false;
+    if (version === 1) fromVersion1(db);
+    else if (version === 0) db.exec(tables);
+    else throw new Error(`The verdict cache was made by a newer Sift (version ${version}).`);
+    db.exec(`PRAGMA user_version = ${currentVersion}`);
+    return version === 1;
+  });
 }
 
 /** Whether a cache file is at the current version (an older one is brought up by `openCacheDatabase`). */

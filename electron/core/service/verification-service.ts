@@ -16,7 +16,8 @@ import { createServiceRequestHandler } from './http/request-handler.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { sandboxEngine } from './engines/sandbox-engine.ts';
 import { type VerificationEngine } from './engines/engine.ts';
-import { migrate, metaSecret } from './store/schema.ts';
+import { migrate, metaSecret, serviceSchemaVersion } from './store/schema.ts';
+import { migrateOrRestore, NewerDataError, type StoreFile } from '../storage/store-versions.ts';
 import { serviceConfig, type ServiceConfig, type ServiceOverrides } from './service-config.ts';
 import { createLiveEngine } from './engines/live/live-engine.ts';
 import { smtpSettings, type SmtpSettings } from './engines/live/smtp-settings.ts';
@@ -46,6 +47,11 @@ function serviceDatabasePath(dataDir: string): string {
   return join(dataDir, 'service.sqlite');
 }
 
+/** The service's store in its data folder, with the schema version this Sift writes (store-versions.ts). */
+export const serviceStoreFiles = (dataDir: string): StoreFile[] => [
+  { path: serviceDatabasePath(dataDir), known: serviceSchemaVersion },
+];
+
 /** The database and its dashboard alone, for `sift service` commands and tests that manage a running service. */
 export async function openServiceStore(overrides: ServiceOverrides & { dataDir: string }): Promise<{
   db: SqlConnection;
@@ -58,8 +64,13 @@ export async function openServiceStore(overrides: ServiceOverrides & { dataDir: 
 }
 
 function openSqlite(dataDir: string): SqlConnection {
-  const sqlite = openDatabase(serviceDatabasePath(dataDir));
-  migrate(sqlite);
+  const path = serviceDatabasePath(dataDir);
+  const sqlite = openDatabase(path);
+  migrateOrRestore(
+    path,
+    () => sqlite.close(),
+    () => migrate(sqlite),
+  );
   return sqliteConnection(sqlite);
 }
 
@@ -72,6 +83,7 @@ async function openPostgres(url: string): Promise<SqlConnection> {
     await migratePostgres(db);
   } catch (error) {
     await db.close();
+    if (error instanceof NewerDataError) throw error;
     // The URL may hold a password: the message names the server only.
     throw new Error(
       `Sift could not open the PostgreSQL database at ${describeDatabase(url)}: ${maskUrlCredentials(String(error))}`,

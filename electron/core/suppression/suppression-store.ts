@@ -3,11 +3,15 @@
 // against it as they are read (suppression-matcher.ts). This module owns the file and all of its SQL.
 import { join } from 'node:path';
 import { openDatabase, sql, transaction, type Database } from '../storage/sqlite.ts';
+import { migrateOrRestore } from '../storage/store-versions.ts';
 import type { SuppressionEntry, SuppressionKind } from './suppression-entries.ts';
 
 type SuppressedEntry = SuppressionEntry & { addedAt: number; source: string };
 
 const suppressionFile = (dataDir: string) => join(dataDir, 'suppression.sqlite');
+
+/** The schema version this Sift writes (store-versions.ts). */
+export const suppressionVersion = 1;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS entries (
@@ -16,7 +20,7 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE TABLE IF NOT EXISTS changes (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
 INSERT INTO changes (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
-PRAGMA user_version = 1`;
+PRAGMA user_version = ${suppressionVersion}`;
 
 export type SuppressionStore = {
   /** Adds entries (one already there is left as it was); answers how many were new. */
@@ -40,7 +44,11 @@ export type SuppressionStore = {
 
 export function openSuppressionStore(dataDir: string): SuppressionStore {
   const db: Database = openDatabase(suppressionFile(dataDir));
-  db.exec(schema);
+  migrateOrRestore(
+    suppressionFile(dataDir),
+    () => db.close(),
+    () => db.exec(schema),
+  );
   const changed = () => sql(db, 'UPDATE changes SET version = version + 1 WHERE id = 1').run();
   const insert = sql(
     db,

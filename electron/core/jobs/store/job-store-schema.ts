@@ -7,7 +7,8 @@ import type { PrecheckCounts } from '../../../common/contract.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { rowsPerChunk, type ListStore, type NewAddress, type VerdictRow } from './list-types.ts';
 
-const currentVersion = 3;
+export const jobCatalogVersion = 3;
+const currentVersion = jobCatalogVersion;
 
 const catalogTable = `
   CREATE TABLE IF NOT EXISTS jobs (

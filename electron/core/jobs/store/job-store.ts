@@ -3,14 +3,16 @@
 // this store opens, keeps open and deletes with the job. What it offers is declared in job-record.ts.
 import { openReachMemory } from '../../client/reach-store.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PrecheckCounts } from '../../../common/contract.ts';
 import type { JobPhase } from '../../../common/job-phases.ts';
 import { embeddedSandbox, type ServiceRef } from '../../connections/service-ref.ts';
 import type { KeyMode } from '../../wire/spec.ts';
 import { openDatabase, sql, type Database } from '../../storage/sqlite.ts';
-import { migrateJobCatalog } from './job-store-schema.ts';
+import { migrateOrRestore, type StoreFile } from '../../storage/store-versions.ts';
+import { jobCatalogVersion, migrateJobCatalog } from './job-store-schema.ts';
+import { listStoreVersion } from './list-store-schema.ts';
 import { defaultJobSettings, type JobSettings } from '../job-settings.ts';
 import { openListStore } from './list-store.ts';
 import type { JobRecord, JobStore, ListLayoutRecord } from './job-record.ts';
@@ -66,9 +68,14 @@ export function openJobStore(dataDir: string): JobStore {
   mkdirSync(listsDir, { recursive: true, mode: 0o700 });
   const listPath = (jobId: string) => join(listsDir, `${jobId}.sqlite`);
   const sheetCopyPath = (jobId: string) => join(listsDir, `${jobId}.sheet.csv`);
-  const db: Database = openDatabase(join(dataDir, 'jobs.sqlite'));
+  const catalogPath = join(dataDir, 'jobs.sqlite');
+  const db: Database = openDatabase(catalogPath);
   const lists = new Map<string, ListStore>();
-  migrateJobCatalog(db, (jobId) => openList(jobId));
+  migrateOrRestore(
+    catalogPath,
+    () => db.close(),
+    () => migrateJobCatalog(db, (jobId) => openList(jobId)),
+  );
 
   function openList(jobId: string): ListStore {
     let list = lists.get(jobId);
@@ -223,4 +230,14 @@ export function openJobStore(dataDir: string): JobStore {
       rmSync(sheetCopyPath(id), { force: true });
     },
   };
+}
+
+/** The catalog and every list file, with the schema versions this Sift writes (store-versions.ts). */
+export function jobStoreFiles(dataDir: string): StoreFile[] {
+  const listsDir = join(dataDir, 'jobs');
+  const lists = existsSync(listsDir) ? readdirSync(listsDir).filter((name) => name.endsWith('.sqlite')) : [];
+  return [
+    { path: join(dataDir, 'jobs.sqlite'), known: jobCatalogVersion },
+    ...lists.map((name) => ({ path: join(listsDir, name), known: listStoreVersion })),
+  ];
 }

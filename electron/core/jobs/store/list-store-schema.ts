@@ -3,7 +3,8 @@ import { sql, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-const schemaVersion = 9;
+export const listStoreVersion = 9;
+const schemaVersion = listStoreVersion;
 
 export type AddressRow = {
   id: number;

@@ -11,6 +11,7 @@ import { listAppender } from './list-store-append.ts';
 import { listVerdicts } from './list-store-verdicts.ts';
 import type { StatementSync } from 'node:sqlite';
 import { openDatabase, sql, transaction } from '../../storage/sqlite.ts';
+import { migrateOrRestore } from '../../storage/store-versions.ts';
 import type { VerdictChanges } from '../../../common/list-schemas.ts';
 import { migrateListStore, toAddress, type AddressRow } from './list-store-schema.ts';
 import { partsOf } from './list-store-parts.ts';
@@ -41,7 +42,11 @@ function rowsOfIds<Row>(ids: readonly number[], between: StatementSync, among: S
 
 export function openListStore(path: string): ListStore {
   const db = openDatabase(path);
-  migrateListStore(db);
+  migrateOrRestore(
+    path,
+    () => db.close(),
+    () => migrateListStore(db),
+  );
 
   /**
    * Verdicts for `count` addresses in one statement, appended in id order; RETURNING tells which were their

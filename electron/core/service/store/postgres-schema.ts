@@ -2,6 +2,7 @@
 // version 7, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
+import { NewerDataError } from '../../storage/store-versions.ts';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, postgresOwnerColumns } from './coordination-schema.ts';
 
@@ -145,7 +146,14 @@ const tables = `
 export async function migratePostgres(db: SqlConnection): Promise<void> {
   // Tables already at this version: no DDL at all. Even a CREATE INDEX IF NOT EXISTS takes a lock on its
   // table, and a dashboard command (keys, top-up) run beside busy workers would deadlock with them.
-  if ((await schemaVersionOf(db)) >= schemaVersion) return;
+  const found = await schemaVersionOf(db);
+  if (found > schemaVersion) {
+    throw new NewerDataError(
+      `The PostgreSQL database was written by a newer Sift: its schema is version ${found}, and this Sift ` +
+        `reads up to ${schemaVersion}. It is left as it is: run the newer Sift against it.`,
+    );
+  }
+  if (found === schemaVersion) return;
   await db.exec(`
     BEGIN;
     SELECT pg_advisory_xact_lock(${migrationLock});

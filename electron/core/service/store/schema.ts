@@ -4,7 +4,8 @@ import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } from './coordination-schema.ts';
 
-const schemaVersion = 8;
+export const serviceSchemaVersion = 8;
+const schemaVersion = serviceSchemaVersion;
 
 export function migrate(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
