@@ -20,17 +20,23 @@ import { cacheUsage } from './cache-command.ts';
 import { suppressUsage } from './suppress-command.ts';
 import { oneOffSuppression } from './one-off-suppression.ts';
 
-export const cleanUsage = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all] [--remove disposable,role,typos|none]
+/** How `sift clean` is typed (its help adds examples). */
+export const cleanSynopsis = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all] [--remove disposable,role,typos|none]
                   [--per-status] [--report] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
-                  [--no-cache | --max-age DAYS] [--suppress FILE]
-       ${verifyUsage}
-       ${cacheUsage}
-       ${suppressUsage}
-The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
+                  [--no-cache | --max-age DAYS] [--suppress FILE]`;
+
+/** What `sift clean` does with a key, a list cleaned before and the verdict cache. */
+export const cleanDetails = `The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
 sends nothing; --restart reads it again. --report also writes <list>.report.html, a report to hand on that prints
 to at most two pages. Verdicts earlier lists got are reused while young enough (invalid
 90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.`;
+
+export const cleanUsage = `${cleanSynopsis}
+       ${verifyUsage}
+       ${cacheUsage}
+       ${suppressUsage}
+${cleanDetails}`;
 
 /** A comma-separated flag value whose every part is one of `allowed`. */
 function parseList(flag: string, value: string, allowed: readonly string[]): string[] {

@@ -16,7 +16,28 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     import('./cli-options.ts'),
   ]);
   const [command, ...rest] = argv;
+  // The command an option mistake or a help request is about (`sift --port x` is the app's).
+  const about = command === undefined || command.startsWith('-') ? 'app' : command;
   try {
+    const help = await import('./command-help.ts');
+    if (command === 'help' || command === '--help' || command === '-h') {
+      const asked = command !== 'help' ? undefined : rest[0] === '--help' || rest[0] === '-h' ? 'help' : rest[0];
+      if (asked === undefined) {
+        io.out(help.overview());
+        return 0;
+      }
+      const text = await help.helpFor(asked);
+      if (text === undefined) throw new UsageError(`sift help: no command "${asked}".\n\n${help.overview()}`);
+      io.out(text);
+      return 0;
+    }
+    if (
+      help.commandNames.includes(about) &&
+      (rest.includes('--help') || rest.includes('-h') || argv.includes('--help'))
+    ) {
+      io.out((await help.helpFor(about))!);
+      return 0;
+    }
     if (command === '--version' || command === '-v') {
       const { buildInfo } = await import('../core/own-files.ts');
       const { version, commit } = buildInfo();
@@ -24,7 +45,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     // `sift`, `sift app …`, or the app's own flags alone (`sift --port 8080`).
-    if (command === undefined || command === 'app' || (command.startsWith('--') && command !== '--help')) {
+    if (command === undefined || command === 'app' || command.startsWith('--')) {
       const { runWebHost, WebHostStartError } = await import('./web-host-main.ts');
       try {
         await runWebHost(command === 'app' ? rest : argv, { openBrowser: true, quittable: true });
@@ -39,23 +60,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'cache') return await (await import('./cache-command.ts')).runCache(rest, io);
     if (command === 'suppress') return await (await import('./suppress-command.ts')).runSuppress(rest, io);
     if (command === 'service') {
-      const { runServiceCommand, serviceUsage } = await import('./service-command.ts');
-      if (rest.includes('--help')) throw new UsageError(serviceUsage);
+      const { runServiceCommand } = await import('./service-command.ts');
       await runServiceCommand(rest, (line) => io.out(`${line}\n`));
       return 0;
     }
-    const { cleanUsage } = await import('./clean-command.ts');
-    throw new UsageError(`${cleanUsage}
-       sift service [--port N] [--data DIR]   (sift service --help for more)
-       sift [app] [--port N] [--data DIR] [--no-open]   the app, in your browser
-       sift --version`);
+    throw new UsageError(`sift: no command "${command}".\n\n${help.overview()}`);
   } catch (error) {
     if (error instanceof CliExit) {
       if (error.message && error.code !== 130) io.err(`sift: ${maskUrlCredentials(error.message)}\n`);
       return error.code;
     }
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
+    const mistake = (await import('./command-help.ts')).optionMistake(error, about);
+    if (error instanceof UsageError || mistake !== undefined) {
+      io.err(`${maskUrlCredentials(mistake ?? (error instanceof Error ? error.message : String(error)))}\n`);
       return 2;
     }
     io.err(`sift: ${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);

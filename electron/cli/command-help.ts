@@ -1,0 +1,94 @@
+// `sift <command> --help` and `sift help <command>`: each command's usage with an example or two, and the
+// words for an option a command does not know (never Node's own "To specify a positional argument…").
+// Each command's module keeps its usage line (shown again with a mistake); this adds what help adds.
+
+type CommandHelp = { usage: () => Promise<string>; examples: string[] };
+
+const commands: Record<string, CommandHelp> = {
+  clean: {
+    usage: async () => {
+      const { cleanDetails, cleanSynopsis } = await import('./clean-command.ts');
+      return `${cleanSynopsis}\n${cleanDetails}`;
+    },
+    examples: [
+      'sift clean leads.csv                                  # valid-only leads.cleaned.csv beside it',
+      'sift clean leads.xlsx --sheet March --keep valid,catch_all --report',
+      'SIFT_API_KEY=svc_live_… sift clean leads.csv --base-url https://verify.example.com',
+    ],
+  },
+  verify: {
+    usage: async () => `Usage: ${(await import('./verify-command.ts')).verifyUsage}\nChecks one address now.`,
+    examples: ['sift verify ann@example.com', 'sift verify ann@example.com --json'],
+  },
+  cache: {
+    usage: async () =>
+      `Usage: ${(await import('./cache-command.ts')).cacheUsage}\nShows or forgets the verdicts kept from earlier lists.`,
+    examples: ['sift cache stats', 'sift cache clear'],
+  },
+  suppress: {
+    usage: async () =>
+      `Usage: ${(await import('./suppress-command.ts')).suppressUsage}\nThe do-not-mail list every clean leaves out.`,
+    examples: ['sift suppress add unsubscribed.csv competitor.example', 'sift suppress list --search example.com'],
+  },
+  service: {
+    usage: async () => (await import('./service-command.ts')).serviceUsage,
+    examples: [
+      'sift service --port 8080 --helo mail.example.com --mail-from verify@example.com',
+      'sift service keys create --live --label CRM',
+    ],
+  },
+  app: {
+    usage: async () =>
+      `Usage: sift [app] [--port N] [--data DIR] [--no-open] [--allow-private-webhooks] [engine flags]\n` +
+      `Opens the app in your browser; Ctrl-C or Quit in the app stops it. The engine flags are sift service's.`,
+    examples: ['sift', 'sift app --port 8080 --no-open'],
+  },
+  help: {
+    usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
+    examples: ['sift help clean', 'sift clean --help'],
+  },
+};
+
+export const commandNames = Object.keys(commands);
+
+/** The overview: every command in a line, as `sift --help` and `sift help` print it. */
+export function overview(): string {
+  return `Usage: sift <command> [options]   (sift <command> --help for each)
+
+  sift [app]        the app, in your browser
+  sift clean        clean a list: CSV, TSV, text or a workbook
+  sift verify       check one address now
+  sift cache        the verdicts kept from earlier lists
+  sift suppress     the do-not-mail list
+  sift service      Sift's verification service, on its own
+  sift help         this, or a command's help
+  sift --version
+`;
+}
+
+/** A command's help, or undefined for a name that is not a command. */
+export async function helpFor(command: string): Promise<string | undefined> {
+  const help = commands[command];
+  if (!help) return undefined;
+  return `${(await help.usage()).trimEnd()}\n\nExamples:\n${help.examples.map((line) => `  ${line}`).join('\n')}\n`;
+}
+
+/**
+ * Node's option-parsing errors (`ERR_PARSE_ARGS_*`) in Sift's words, naming the option and the command's
+ * help; undefined for any other error.
+ */
+export function optionMistake(error: unknown, command: string): string | undefined {
+  const { code, message } = error as { code?: string; message?: string };
+  if (!code?.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const named = /'(-[^' ]+)/.exec(message ?? '')?.[1];
+  const see = `See sift ${command} --help.`;
+  const who = `sift ${command}`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `${who}: unknown option ${named}. ${see}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(message ?? '')
+      ? `${who}: ${named} needs a value. ${see}`
+      : `${who}: ${named} takes no value. ${see}`;
+  }
+  const argument = /argument '([^']*)'/.exec(message ?? '')?.[1];
+  return `${who}: unexpected argument ${argument ?? ''}. ${see}`;
+}
