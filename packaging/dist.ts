@@ -3,7 +3,8 @@
 //   --targets linux-x64,win-x64   only these (all four by default)
 //   --no-deb                      no server packages
 // The built renderer (npm run build:renderer) must be there first; `npm run dist` builds it.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { publicKeyText, releaseFiles, signSums } from '../electron/core/updates/release-files.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -26,7 +27,20 @@ export type DistOptions = {
   outDir?: string;
   workDir?: string;
   rendererDir?: string;
+  /** The Ed25519 private key (PEM) that signs SHA256SUMS; without one the downloads are unsigned. */
+  signingKey?: string | null;
 };
+
+/** What changed in this version: its part of CHANGES.md (up to the next version's heading), or a line. */
+function changesText(root: string, version: string): string {
+  const path = join(root, 'CHANGES.md');
+  const all = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const start = all.search(new RegExp(`^## ${version.replaceAll('.', '\\.')}\\b`, 'm'));
+  if (start < 0) return `Sift ${version}\n`;
+  const rest = all.slice(start);
+  const next = rest.slice(3).search(/^## /m);
+  return `${(next < 0 ? rest : rest.slice(0, next + 3)).trim()}\n`;
+}
 
 export type DistResult = { outDir: string; archives: string[]; debs: string[] };
 
@@ -48,8 +62,13 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
   mkdirSync(work, { recursive: true });
   mkdirSync(outDir, { recursive: true });
 
-  const build = buildInfo();
-  report(`Sift ${build.version} (${build.commit}) on Node ${nodeVersion}`);
+  // SIFT_SIGNING_KEY: the Ed25519 private key (a PEM file) that signs SHA256SUMS; its public half goes into
+  // every file, which then takes only updates it signed. Without one the files say they are unsigned.
+  const signingKey = options.signingKey ?? null;
+  const build = { ...buildInfo(), updateKey: signingKey ? publicKeyText(signingKey) : null };
+  report(
+    `Sift ${build.version} (${build.commit}) on Node ${nodeVersion}${signingKey ? '' : ', unsigned (no SIFT_SIGNING_KEY)'}`,
+  );
   const bundleDir = join(work, 'bundle');
   await bundleSift(root, bundleDir);
   const hostNode = nodeBinaryFor(root, host);
@@ -95,7 +114,10 @@ export async function buildDownloads(options: DistOptions): Promise<DistResult> 
       report(`  ${target.id}: ${debs.at(-1)!.slice(outDir.length + 1)}`);
     }
   }
-  await writeChecksums(outDir, [...archives, ...debs]);
+  const changes = join(outDir, releaseFiles.changes);
+  writeFileSync(changes, changesText(root, build.version));
+  const sums = await writeChecksums(outDir, [...archives, ...debs, changes]);
+  if (signingKey) writeFileSync(join(outDir, releaseFiles.signature), `${signSums(readFileSync(sums), signingKey)}\n`);
   return { outDir, archives, debs };
 }
 
@@ -110,9 +132,12 @@ if (import.meta.main) {
       root,
       targets: chosen,
       debs: !values['no-deb'],
+      signingKey: process.env.SIFT_SIGNING_KEY ? readFileSync(process.env.SIFT_SIGNING_KEY, 'utf8') : null,
       report: (line) => console.log(line),
     });
-    console.log(`Written to ${result.outDir}, with SHA256SUMS.`);
+    console.log(
+      `Written to ${result.outDir}, with SHA256SUMS${process.env.SIFT_SIGNING_KEY ? ' and its signature' : ' (unsigned)'}.`,
+    );
   } catch (error) {
     console.error(`npm run dist: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

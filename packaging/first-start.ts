@@ -46,6 +46,15 @@ Where your data is kept
   Windows: %APPDATA%\\Sift
 The same folder the desktop app uses. Deleting this file deletes none of it.
 
+Updates
+${
+  build.updateKey
+    ? `  ${exe} update --check     asks whether a newer Sift is out; ${exe} update installs it, checked against the
+                          release's signed SHA256SUMS, and keeps this file as sift.previous`
+    : `  This build is unsigned: ${exe} update cannot check that an update is genuine, so it does not update
+  itself. Download a new version by hand.`
+}
+
 LICENSES.txt lists the licences of Node.js and of every package inside this file.
 `;
 }

@@ -43,6 +43,10 @@ const commands: Record<string, CommandHelp> = {
       `Opens the app in your browser; Ctrl-C or Quit in the app stops it. The engine flags are sift service's.`,
     examples: ['sift', 'sift app --port 8080 --no-open'],
   },
+  update: {
+    usage: async () => (await import('./update-command.ts')).updateUsage,
+    examples: ['sift update --check', 'sift update', 'sift update --rollback'],
+  },
   help: {
     usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
     examples: ['sift help clean', 'sift clean --help'],
@@ -61,6 +65,7 @@ export function overview(): string {
   sift cache        the verdicts kept from earlier lists
   sift suppress     the do-not-mail list
   sift service      Sift's verification service, on its own
+  sift update       a newer Sift, checked and put in this one's place
   sift help         this, or a command's help
   sift --version
 `;

@@ -38,7 +38,28 @@ export function startThread(from: string, name: string, options: WorkerOptions):
   return new Worker(new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from), options);
 }
 
-export type BuildInfo = { version: string; commit: string };
+export type BuildInfo = {
+  version: string;
+  commit: string;
+  /** The public key this build trusts for updates (base64 SPKI), when `npm run dist` was given one. */
+  updateKey?: string | null;
+};
+
+/**
+ * What `sift update` replaces and whose signature it trusts: in the single executable, the file itself
+ * and the key built into it. From source there is no such file: a test names one (SIFT_UPDATE_EXECUTABLE,
+ * SIFT_UPDATE_PUBLIC_KEY), which the single executable never reads.
+ */
+export function updatableFile(env: NodeJS.ProcessEnv = process.env): { path?: string; publicKey?: string } {
+  if (inSingleExecutable) {
+    const key = buildInfo().updateKey;
+    return { path: process.execPath, ...(key ? { publicKey: key } : {}) };
+  }
+  return {
+    ...(env.SIFT_UPDATE_EXECUTABLE ? { path: env.SIFT_UPDATE_EXECUTABLE } : {}),
+    ...(env.SIFT_UPDATE_PUBLIC_KEY ? { publicKey: env.SIFT_UPDATE_PUBLIC_KEY } : {}),
+  };
+}
 
 /** The repository's root, where Sift runs from its source. */
 const sourceRoot = () => fileURLToPath(new URL('../../', import.meta.url));

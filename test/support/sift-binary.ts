@@ -11,7 +11,16 @@ import { targetById } from '../../packaging/targets.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cacheRoot = join(root, 'node_modules', '.cache', 'sift-test-binary');
-const inputs = ['electron', 'renderer', 'packaging', 'assets', 'package-lock.json', 'vite.config.ts'];
+const inputs = [
+  'electron',
+  'renderer',
+  'packaging',
+  'assets',
+  'package-lock.json',
+  'vite.config.ts',
+  'CHANGES.md',
+  'test/fixtures/update-signing',
+];
 
 export type BuiltSift = { executable: string; outDir: string; archive: string; checksums: string };
 
@@ -45,6 +54,8 @@ const found = (folder: string): BuiltSift => ({
   checksums: join(folder, 'downloads', 'SHA256SUMS'),
 });
 
+export const testSigningKeyPath = join(root, 'test', 'fixtures', 'update-signing', 'test-key.pem');
+
 export async function builtSift(): Promise<BuiltSift> {
   const folder = join(cacheRoot, inputsHash());
   if (existsSync(join(folder, 'downloads', 'SHA256SUMS'))) return found(folder);
@@ -68,6 +79,8 @@ export async function builtSift(): Promise<BuiltSift> {
     rendererDir,
     outDir: join(staging, 'downloads'),
     workDir: join(staging, 'work'),
+    // The tests' own key (test/fixtures/update-signing): the file trusts updates signed with it.
+    signingKey: readFileSync(testSigningKeyPath, 'utf8'),
   });
   renameSync(staging, folder);
   return found(folder);

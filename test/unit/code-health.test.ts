@@ -100,7 +100,7 @@ const threadModules = [
 const coreLayers: readonly (readonly string[])[] = [
   ['.', 'storage', 'wire', 'streams', 'email'],
   ['lists', 'list-file'],
-  ['client', 'service', 'cache', 'suppression'],
+  ['client', 'service', 'cache', 'suppression', 'updates'],
   ['connections'],
   ['jobs'],
   ['app'],

@@ -63,7 +63,7 @@ describe('npm run dist', () => {
       ].sort(),
     );
     const check = execFileSync('sha256sum', ['--check', 'SHA256SUMS'], { cwd: dist.outDir }).toString();
-    expect(check.trim().split('\n').sort()).toEqual(names.map((name) => `${name}: OK`));
+    expect(check.trim().split('\n').sort()).toEqual([...names, 'CHANGES.txt'].map((name) => `${name}: OK`).sort());
   });
 
   it('puts in each archive the executable for its computer, with Sift inside, the first-start text and the licences', async () => {

@@ -7,7 +7,10 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSift } from '../../support/run-sift.ts';
 import { untilPrinted } from '../../support/printed.ts';
-import { builtSift, type BuiltSift } from '../../support/sift-binary.ts';
+import { builtSift, testSigningKeyPath, type BuiltSift } from '../../support/sift-binary.ts';
+import { publicKeyText, signSums, sumsSigned } from '../../../electron/core/updates/release-files.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 let sift: BuiltSift;
 const scratch = mkdtempSync(join(tmpdir(), 'sift-binary-'));
@@ -125,6 +128,9 @@ describe('the single executable', () => {
       ['suppress', 'list'],
       ['cache', 'stats', '--json'],
       ['frobnicate'],
+      ['clean', '--help'],
+      ['help', 'update'],
+      ['service', '--bogus'],
     ]) {
       const repoRun = await runSift(args, { SIFT_DATA_DIR: join(fromRepo, 'data') });
       const binaryRun = await runBinary(args, fromBinary);
@@ -158,9 +164,42 @@ describe('the single executable', () => {
     }
   }, 60_000);
 
+  it('trusts an update signed with the key it was built with, and no other, whatever the environment says', async () => {
+    const cwd = mkdtempSync(join(scratch, 'update-'));
+    const sums = Buffer.from(`${'ab'.repeat(32)}  sift-9.9.9-linux-x64.tar.gz\n`);
+    const testKey = readFileSync(testSigningKeyPath, 'utf8');
+    const otherKey = readFileSync(join('test', 'fixtures', 'update-signing', 'other-key.pem'), 'utf8');
+    let signature = signSums(sums, testKey);
+    const feed = createServer((request, response) => {
+      if (request.url === '/SHA256SUMS') response.end(sums);
+      else if (request.url === '/SHA256SUMS.sig') response.end(signature);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+    const env = { SIFT_UPDATE_URL: `http://127.0.0.1:${(feed.address() as AddressInfo).port}/` };
+    try {
+      const check = await runBinary(['update', '--check'], cwd, env);
+      expect(check.stdout, check.stderr).toContain('Sift 9.9.9 is ready');
+      signature = signSums(sums, otherKey);
+      // The single file reads no key from its environment: only the one built into it.
+      const refused = await runBinary(['update', '--check'], cwd, {
+        ...env,
+        SIFT_UPDATE_PUBLIC_KEY: publicKeyText(otherKey),
+      });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toContain("is not signed by Sift's key");
+    } finally {
+      feed.close();
+    }
+  }, 60_000);
+
   it('comes as an archive that SHA256SUMS verifies, holding the binary, a first-start text and the licences', () => {
     const check = execFileSync('sha256sum', ['--check', 'SHA256SUMS'], { cwd: sift.outDir }).toString();
-    expect(check.trim()).toBe(`${basename(sift.archive)}: OK`);
+    expect(check.trim().split('\n').sort()).toEqual([`${basename(sift.archive)}: OK`, 'CHANGES.txt: OK'].sort());
+    // Signed with the key the test build was given; the file trusts it (sift-update.test.ts asks it).
+    const signature = readFileSync(join(sift.outDir, 'SHA256SUMS.sig'), 'utf8');
+    const key = publicKeyText(readFileSync(testSigningKeyPath, 'utf8'));
+    expect(sumsSigned(readFileSync(sift.checksums), signature, key)).toBe(true);
     const listing = execFileSync('tar', ['tzvf', sift.archive]).toString().trim().split('\n');
     const folder = basename(sift.archive, '.tar.gz');
     expect(listing.map((line) => line.split(/\s+/).at(-1)).sort()).toEqual(
@@ -172,5 +211,6 @@ describe('the single executable', () => {
     const firstStart = execFileSync('tar', ['xzOf', sift.archive, `${folder}/FIRST-START.txt`]).toString();
     expect(firstStart).toContain('./sift');
     expect(firstStart).toContain('~/.config/Sift');
+    expect(firstStart).toContain('sift update --check');
   });
 });
