@@ -39,9 +39,11 @@ const commands: Record<string, CommandHelp> = {
   },
   app: {
     usage: async () =>
-      `Usage: sift [app] [--port N] [--data DIR] [--no-open] [--allow-private-webhooks] [engine flags]\n` +
-      `Opens the app in your browser; Ctrl-C or Quit in the app stops it. The engine flags are sift service's.`,
-    examples: ['sift', 'sift app --port 8080 --no-open'],
+      `Usage: sift [app] [--port N] [--data DIR] [--no-open] [--browser default|PATH] [--allow-private-webhooks] [engine flags]\n` +
+      `Opens the app in a window of its own (Chrome's, Edge's or Chromium's app mode, with its own profile in the\n` +
+      `data folder), or in your default browser where none of those is installed or --browser default says so.\n` +
+      `Closing that window, Ctrl-C or Quit in the app stops it. The engine flags are sift service's.`,
+    examples: ['sift', 'sift app --port 8080 --no-open', 'sift --browser default'],
   },
   update: {
     usage: async () => (await import('./update-command.ts')).updateUsage,

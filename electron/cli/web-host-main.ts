@@ -6,6 +6,8 @@ import { defaultDataDir } from '../core/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
+import { appBrowser, openAppWindow } from './app-window.ts';
+import { join } from 'node:path';
 import { allowsPrivateWebhooks } from './cli-options.ts';
 import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
 import { openDataFolder } from '../core/storage/store-versions.ts';
@@ -51,6 +53,8 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
       data: { type: 'string' },
       renderer: { type: 'string' },
       'no-open': { type: 'boolean', default: false },
+      // `default` (the default browser, a tab) or a browser's path (its app window); else the first found.
+      browser: { type: 'string' },
       // The app's own service, as `sift service --allow-private-webhooks`.
       'allow-private-webhooks': { type: 'boolean', default: false },
       // The live-check flags of `sift service`, over what Settings says (a resolver, a test's SMTP port).
@@ -94,15 +98,47 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
       process.exit(0);
     })());
   console.log(`Sift is running at ${host.url}`);
-  const opened = run.openBrowser && !values['no-open'] ? await openInBrowser(host.url) : false;
+  const opened =
+    run.openBrowser && !values['no-open'] ? await openApp(host, dataDir, values.browser, runtime, stop) : false;
   console.log(
-    opened
-      ? "It opened in your browser; if it did not, open that link (it carries this run's access token)."
-      : "Open that link in a browser (it carries this run's access token).",
+    opened === 'window'
+      ? "It opened in a window of its own; if it did not, open that link (it carries this run's access token)."
+      : opened
+        ? "It opened in your browser; if it did not, open that link (it carries this run's access token)."
+        : "Open that link in a browser (it carries this run's access token).",
   );
   console.log(run.quittable ? 'Press Ctrl-C, or Quit in the app, to stop.' : 'Press Ctrl-C to stop.');
   // Closing the terminal (SIGHUP) ends it too: nothing is left listening once its window is gone.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop());
+}
+
+/**
+ * Opens the app: an app window where a browser for one is installed (closing it ends Sift as Quit does,
+ * unless a list is being checked: then Sift says so, keeps going, and ends when the list is done), else
+ * the default browser. The browser's command line carries a one-time launch link, never the token.
+ */
+async function openApp(
+  host: { launchLink(): string },
+  dataDir: string,
+  choice: string | undefined,
+  runtime: { busy(): boolean },
+  stop: () => Promise<never>,
+): Promise<'window' | boolean> {
+  const browser = appBrowser(choice);
+  const window = browser ? await openAppWindow(browser, host.launchLink(), join(dataDir, 'app-window')) : undefined;
+  if (!window) return openInBrowser(host.launchLink());
+  window.once('exit', () => {
+    if (!runtime.busy()) return void stop();
+    console.log(
+      'The window is closed, but a list is still being checked: Sift keeps going and stops when it is done (Ctrl-C stops it now; the list resumes at the next start).',
+    );
+    const watch = setInterval(() => {
+      if (runtime.busy()) return;
+      clearInterval(watch);
+      void stop();
+    }, 2000);
+  });
+  return 'window';
 }
 
 if (import.meta.main) {

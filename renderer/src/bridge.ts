@@ -15,8 +15,9 @@ function pickBridge(): SiftBridge {
  */
 function forgetTokenInAddressBar() {
   const url = new URL(window.location.href);
-  if (!url.searchParams.has('token')) return;
+  if (!url.searchParams.has('token') && !url.searchParams.has('launch')) return;
   url.searchParams.delete('token');
+  url.searchParams.delete('launch');
   window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 

@@ -26,6 +26,8 @@ export type AppRuntime = {
   dataDir: string;
   /** Where exported files are kept, one folder per job. */
   exportsDir: string;
+  /** Whether a list is being checked now. */
+  busy(): boolean;
   close(): Promise<void>;
 };
 
@@ -84,6 +86,7 @@ export async function createAppRuntime(options: {
     uploads,
     dataDir: options.dataDir,
     exportsDir: join(options.dataDir, appJobFolders.exports),
+    busy: () => jobs.busy(),
     async close() {
       await jobs.close();
       suppression.close();

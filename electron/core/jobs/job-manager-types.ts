@@ -38,6 +38,8 @@ export type JobManager = JobReads & {
   ): Promise<{ files: ExportFile[]; summary: ListSummary }>;
   /** After a restart: jobs that were sending or reading carry on by themselves. */
   resumeUnfinished(): void;
+  /** Whether a list is being checked now (closing the app's window then keeps Sift going). */
+  busy(): boolean;
   /** Lets running jobs pause where they are and closes the store. */
   close(): Promise<void>;
 };

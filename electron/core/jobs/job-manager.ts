@@ -287,6 +287,8 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       for (const job of store.jobsInFlight()) launch(job.id);
     },
 
+    busy: () => running.size > 0,
+
     async close(): Promise<void> {
       await Promise.all([...running.keys()].map(stopRunning));
       await Promise.all([cleaner.settled(), indexes.stop()]);

@@ -42,8 +42,16 @@ export type WebHost = {
   url: string;
   origin: string;
   token: string;
+  /**
+   * A link that opens the page once, within a minute, for a browser Sift starts itself: its command line
+   * (which other accounts on the computer can read) then carries a code that is already spent, not the token.
+   */
+  launchLink(): string;
   close(): Promise<void>;
 };
+
+/** How long a launch link waits for its browser. */
+const launchLinkMs = 60_000;
 
 const securityHeaders = {
   'Content-Security-Policy': contentSecurityPolicy,
@@ -173,8 +181,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * still opens). The cookie is named for this run's port: two Sifts on one computer share 127.0.0.1's.
    */
   const sessionCookie = () => `sift_session_${port}`;
+  const launchCodes = new Map<string, number>();
+  /** A launch link's code, spent by this one use. */
+  const launchCodeSpent = (code: string | null) => {
+    const until = code === null ? undefined : launchCodes.get(code);
+    if (until === undefined) return false;
+    launchCodes.delete(code!);
+    return Date.now() <= until;
+  };
   const hasSession = (request: IncomingMessage, url: URL) =>
-    tokenMatches(url.searchParams.get('token')) || tokenMatches(cookieValue(request.headers.cookie, sessionCookie()));
+    tokenMatches(url.searchParams.get('token')) ||
+    tokenMatches(cookieValue(request.headers.cookie, sessionCookie())) ||
+    launchCodeSpent(url.searchParams.get('launch'));
 
   async function serveIndex(request: IncomingMessage, response: ServerResponse, url: URL) {
     if (!hasSession(request, url)) {
@@ -231,6 +249,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `${origin}/?token=${token}`,
     origin,
     token,
+    launchLink() {
+      const code = randomBytes(18).toString('base64url');
+      launchCodes.set(code, Date.now() + launchLinkMs);
+      return `${origin}/?launch=${code}`;
+    },
     async close() {
       for (const stream of streams) stream.end();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

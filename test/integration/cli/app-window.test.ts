@@ -1,0 +1,141 @@
+// `sift` opens the app in a window of its own: Debian's Chromium in app mode under Xvfb, with its own
+// profile in the data folder, shows the app (a screenshot is kept), and closing the window ends Sift as
+// Quit does. With no such browser, or `--browser default`, the system's opener gets the link; either way
+// the browser's command line carries a one-time launch link, never the run's token.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilPrinted } from '../../support/printed.ts';
+import { waitFor } from '../../support/service-harness.ts';
+
+const sift = new URL('../../../electron/cli/sift.ts', import.meta.url).pathname;
+const has = (command: string) => spawnOk('sh', ['-c', `command -v ${command}`]);
+function spawnOk(command: string, args: string[]) {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const available = has('chromium') && has('Xvfb') && has('xwininfo') && has('import');
+/** CI installs Chromium, Xvfb and the X tools (.ci/run): there this suite may not skip. */
+const required = process.env.SIFT_APP_WINDOW === 'required';
+
+let xvfb: ChildProcess | undefined;
+let display = '';
+
+beforeAll(async () => {
+  if (!available) return;
+  xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  display = await new Promise<string>((resolve, reject) => {
+    (xvfb!.stdio[3] as NodeJS.ReadableStream).once('data', (chunk: Buffer) => resolve(`:${chunk.toString().trim()}`));
+    xvfb!.once('exit', () => reject(new Error('Xvfb did not start')));
+  });
+}, 30_000);
+afterAll(() => void xvfb?.kill());
+
+/** A folder for PATH holding a stand-in for the system's opener, which writes down the link it was given. */
+function fakeOpener(dir: string) {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" >> ${join(dir, 'opened.txt')}\n`);
+  chmodSync(join(bin, 'xdg-open'), 0o755);
+  return bin;
+}
+
+function startApp(dir: string, path: string, args: string[] = []) {
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', sift, 'app', '--data', join(dir, 'data'), ...args],
+    {
+      env: { ...process.env, DISPLAY: display, HOME: dir, PATH: path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited };
+}
+
+describe.runIf(available || required)('the app window', () => {
+  it('opens the app in Chromium app mode with its own profile, and closing it ends Sift', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
+    const { child, exited } = startApp(dir, `${fakeOpener(dir)}:/usr/bin:/bin`);
+    try {
+      const [, link] = await untilPrinted(
+        child,
+        /running at (\S+)[\s\S]*opened in a window of its own/,
+        'the app window',
+        30_000,
+      );
+      const token = new URL(link!).searchParams.get('token')!;
+      // The window, titled by the page once it has loaded it.
+      await waitFor(
+        () =>
+          execFileSync('xwininfo', ['-root', '-tree'], { env: { DISPLAY: display } })
+            .toString()
+            .includes('"Sift": ("127.0.0.1" "Sift")'),
+        20_000,
+      );
+      // And the app painted in it: the window's content is no longer one flat colour.
+      mkdirSync('test-results/screens', { recursive: true });
+      const shot = 'test-results/screens/app-window.png';
+      await waitFor(() => {
+        execFileSync('import', ['-window', 'root', shot], { env: { ...process.env, DISPLAY: display } });
+        const spread = execFileSync('convert', [
+          shot,
+          '-crop',
+          '1000x500+60+120',
+          '-format',
+          '%[fx:standard_deviation]',
+          'info:',
+        ]);
+        return Number(spread.toString()) > 0.02;
+      }, 20_000);
+      const browser = execFileSync('pgrep', ['-f', '--', `--user-data-dir=${join(dir, 'data', 'app-window')}`])
+        .toString()
+        .trim()
+        .split('\n')[0]!;
+      const commandLine = readFileSync(`/proc/${browser}/cmdline`, 'utf8').split('\0');
+      expect(commandLine.find((arg) => arg.startsWith('--app='))).toMatch(
+        /^--app=http:\/\/127\.0\.0\.1:\d+\/\?launch=/,
+      );
+      expect(commandLine.join(' ')).not.toContain(token);
+      expect(readdirSync(join(dir, 'data', 'app-window')).length).toBeGreaterThan(0);
+      expect(existsSync(join(dir, 'opened.txt'))).toBe(false);
+      // The window closed (its browser ends with it): Sift stops as Quit does.
+      process.kill(Number(browser), 'SIGTERM');
+      expect(
+        await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000))]),
+      ).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it.each([
+    ['no app-mode browser is installed', [] as string[], false],
+    ['--browser default is given', ['--browser', 'default'], true],
+  ])(
+    'gives the link to the default browser when %s',
+    async (_case, args, withChromium) => {
+      const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
+      const path = `${fakeOpener(dir)}${withChromium ? ':/usr/bin' : ''}`;
+      const { child, exited } = startApp(dir, path, args);
+      try {
+        await untilPrinted(child, /opened in your browser/, 'the default browser', 30_000);
+        await waitFor(() => existsSync(join(dir, 'opened.txt')), 10_000);
+        expect(readFileSync(join(dir, 'opened.txt'), 'utf8')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=\S+\n$/);
+        expect(existsSync(join(dir, 'data', 'app-window'))).toBe(false);
+      } finally {
+        child.kill('SIGINT');
+        await exited;
+      }
+    },
+    60_000,
+  );
+});
