@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app-paths.ts';
 import { keepCompiledModules } from '../core/app/compile-cache.ts';
-import { appVersion, rendererDir } from '../core/own-files.ts';
+import { appVersion, rendererDir, updatableFile } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
 import { appBrowser, openAppWindow } from './app-window.ts';
 import { join } from 'node:path';
@@ -78,6 +78,8 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
         service: { allowPrivateWebhooks, ...(Object.keys(smtp).length > 0 ? { smtp } : {}) },
         // Called from the page, so only once the host below is up.
         ...(run.quittable ? { quit: () => void stop() } : {}),
+        // The app as `sift` runs it says when a newer single file is out (asked at most once a day).
+        ...(run.quittable ? { updates: { env: process.env, file: updatableFile() } } : {}),
       }),
     )
     .catch((error: unknown) => {

@@ -42,3 +42,13 @@ export const appInfoSchema = z.object({
   canQuit: z.boolean().optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
+
+/** What the app says about a newer Sift (the single file's; the desktop app has its Help menu's). */
+export const updateStatusSchema = z.object({
+  state: z.enum(['ready', 'current', 'later', 'failed', 'off', 'unsupported']),
+  message: z.string(),
+  version: z.string().optional(),
+  /** What changed, as the release's signed CHANGES.txt says. */
+  changes: z.string().optional(),
+});
+export type UpdateStatus = z.infer<typeof updateStatusSchema>;

@@ -15,6 +15,8 @@ import type { SingleChecks } from '../connections/single-check.ts';
 import { settingsHandlers } from './settings-handlers.ts';
 import { serviceDashboardHandlers } from './service-dashboard-handlers.ts';
 import { exportFileHandlers, type DesktopFiles } from './export-file-handlers.ts';
+import type { UpdateChecks } from '../updates/update-check.ts';
+import { UpdateError } from '../updates/update-feed.ts';
 
 export type AppDeps = {
   appName: string;
@@ -30,6 +32,8 @@ export type AppDeps = {
   exportsDir: string;
   /** Ends the app when the page asks: only a browser app that runs until quit (the single executable's). */
   quit?: () => void;
+  /** The single file's updates (`sift update`'s checks); the desktop app has its own, in its Help menu. */
+  updates?: UpdateChecks;
   /** The desktop app's file dialogs; absent in the browser version. */
   desktop?: DesktopFiles;
   emit: Emit;
@@ -65,6 +69,23 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       // After the answer is sent: the page hears that it is quitting before the host goes away.
       setTimeout(deps.quit, 50);
       return {};
+    },
+    'app:updateStatus': async () =>
+      deps.updates
+        ? deps.updates.status()
+        : {
+            state: 'unsupported' as const,
+            message:
+              'This Sift does not update itself: the desktop app updates from its Help menu, and a checkout with git pull.',
+          },
+    'app:installUpdate': async () => {
+      if (!deps.updates) throw new AppError('bad_request', 'This Sift does not update itself.');
+      try {
+        return { message: await deps.updates.install() };
+      } catch (error) {
+        if (error instanceof UpdateError) throw new AppError('bad_request', error.message);
+        throw error;
+      }
     },
     'lists:preview': async (request, context) => {
       const { path, fileName } = resolveFileRef(request.file, context, deps.uploads);

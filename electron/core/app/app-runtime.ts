@@ -18,6 +18,7 @@ import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { verdictCacheIn } from '../cache/index.ts';
 import { openSuppressionStore } from '../suppression/index.ts';
+import { createUpdateChecks } from '../updates/update-check.ts';
 
 export type AppRuntime = {
   dispatch: Dispatch;
@@ -46,6 +47,8 @@ export async function createAppRuntime(options: {
   desktop?: DesktopFiles;
   /** How the page may end the app, where it may (the single executable's browser app). */
   quit?: () => void;
+  /** Whether this run can update itself (the single file) and how: `sift update`'s checks. */
+  updates?: { env: NodeJS.ProcessEnv; file: { path?: string; publicKey?: string } };
 }): Promise<AppRuntime> {
   keepHeapNearLive();
   const events = createEventHub();
@@ -78,6 +81,16 @@ export async function createAppRuntime(options: {
     exportsDir: join(options.dataDir, appJobFolders.exports),
     ...(options.desktop ? { desktop: options.desktop } : {}),
     ...(options.quit ? { quit: options.quit } : {}),
+    ...(options.updates
+      ? {
+          updates: createUpdateChecks({
+            dataDir: options.dataDir,
+            currentVersion: options.appVersion,
+            busy: () => jobs.busy(),
+            ...options.updates,
+          }),
+        }
+      : {}),
     emit: events.emit,
   });
   return {

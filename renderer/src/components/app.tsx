@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { UpdateNotice } from './update-notice.tsx';
 import { sift } from '../bridge.ts';
 import { CleanScreen } from '../screens/clean/clean-screen.tsx';
 import { HistoryScreen } from '../screens/history/history-screen.tsx';
@@ -116,7 +117,10 @@ function StatusBar() {
       <span data-testid="activity" role="status">
         {job ? `${job.fileName}: ${describePhase(job.phase, job.error)}` : 'Ready'}
       </span>
-      <span>{info ? `${info.name} ${info.version} · ${info.transport === 'ipc' ? 'desktop' : 'browser'}` : ''}</span>
+      <span>
+        <UpdateNotice />{' '}
+        {info ? `${info.name} ${info.version} · ${info.transport === 'ipc' ? 'desktop' : 'browser'}` : ''}
+      </span>
     </footer>
   );
 }
