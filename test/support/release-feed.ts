@@ -15,7 +15,7 @@ export const trustedKey = readFileSync(join(keys, 'test-key.pem'), 'utf8');
 export const otherKey = readFileSync(join(keys, 'other-key.pem'), 'utf8');
 
 /** A stand-in for the single file: a script answering --version as Sift does. */
-export const fakeSift = (version: string) => `#!/bin/sh\necho "sift ${version} (test)"\n`;
+const fakeSift = (version: string) => `#!/bin/sh\necho "sift ${version} (test)"\n`;
 
 /** An installed stand-in of `version` in a folder of its own. */
 export function installedFake(version: string): string {

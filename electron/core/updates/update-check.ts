@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { newerRelease, updateFeed, UpdateError, type NewerRelease } from './update-feed.ts';
 import { installRelease, previousOf } from './self-replace.ts';
 
-export type UpdateStatus =
+type UpdateStatus =
   | { state: 'off' | 'current' | 'later' | 'failed'; message: string }
   | { state: 'ready'; version: string; changes: string; message: string };
 
