@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { fixtureListPath, fixtureListTime } from '../../fixtures/data-folders/fixture-list.ts';
+import { fixtureListPath, fixtureListTime, fixtureSettings } from '../../fixtures/data-folders/fixture-list.ts';
 import { untilPrinted } from '../../support/printed.ts';
 import { appStoreFiles } from '../../../electron/core/app/data-stores.ts';
 import { userVersionOnDisk } from '../../../electron/core/storage/store-versions.ts';
@@ -135,6 +135,46 @@ describe('data folders from earlier versions', () => {
       }
       // Each store brought up to date was copied first.
       for (const { path } of older) expect(existsSync(`${path}.before-${thisVersion}`), path).toBe(true);
+
+      if (info.steps.includes('hosted') || info.steps.includes('proxy')) {
+        // The app of this version reads the settings: the hosted service (its key in the vault), the proxy.
+        const app = spawn(
+          process.execPath,
+          ['--disable-warning=ExperimentalWarning', sift, 'app', '--no-open', '--data', data],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        try {
+          const [, link] = await untilPrinted(app, /running at (\S+)/, 'the app');
+          const url = new URL(link!);
+          const settings = (await (
+            await fetch(`${url.origin}/api/calls/settings:get`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-sift-token': url.searchParams.get('token')! },
+              body: '{}',
+            })
+          ).json()) as {
+            value: { hosted: { baseUrl: string; maskedKey: string } | null; engine: { proxies?: string[] } };
+          };
+          if (info.steps.includes('hosted')) {
+            expect(settings.value.hosted).toMatchObject({
+              baseUrl: fixtureSettings.hosted.baseUrl,
+              maskedKey: 'svc_live_…1234',
+            });
+            const vault = readdirSync(join(data, 'keys')).filter((name) => name.startsWith('con_'));
+            expect(vault.map((name) => readFileSync(join(data, 'keys', name), 'utf8').trim())).toContain(
+              fixtureSettings.hosted.apiKey,
+            );
+          }
+          if (info.steps.includes('proxy'))
+            expect(settings.value.engine.proxies).toEqual(['socks5://bob:•••@127.0.0.1:1080']);
+        } finally {
+          const ended = new Promise((resolve) => app.once('exit', resolve));
+          app.kill('SIGINT');
+          await ended;
+        }
+      }
 
       if (info.key && info.batch) {
         const service = spawn(
