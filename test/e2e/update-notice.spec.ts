@@ -3,7 +3,7 @@
 // feed is asked once a day, not at every page load.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -12,11 +12,20 @@ import { installedFake, releaseFiles, startReleaseFeed, trustedKey } from '../su
 import { untilPrinted } from '../support/printed.ts';
 import { expect, test } from './web-host-fixture.ts';
 
+/** This checkout's version, and the next one, which the feed serves. */
+const current = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+const next = current.replace(
+  /^(\d+)\.(\d+)\..*$/,
+  (_all, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`,
+);
+
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 
 test('a new version is ready: what changed, and Install only when chosen', async ({ page }) => {
-  const feed = await startReleaseFeed(await releaseFiles('0.2.0', trustedKey));
-  const exe = installedFake('0.1.0');
+  const feed = await startReleaseFeed(await releaseFiles(next, trustedKey));
+  const exe = installedFake(current);
   const data = mkdtempSync(join(tmpdir(), 'sift-update-e2e-'));
   const child = spawn(
     process.execPath,
@@ -34,7 +43,7 @@ test('a new version is ready: what changed, and Install only when chosen', async
   try {
     const [, link] = await untilPrinted(child, /running at (\S+)/, 'the app', 30_000);
     await page.goto(link!);
-    const notice = page.getByRole('button', { name: 'A new version is ready: Sift 0.2.0' });
+    const notice = page.getByRole('button', { name: `A new version is ready: Sift ${next}` });
     await expect(notice).toBeVisible();
     // Nothing is downloaded by looking: only the signed list and what changed.
     expect([...feed.asked.keys()].sort()).toEqual(['CHANGES.txt', 'SHA256SUMS', 'SHA256SUMS.sig']);
@@ -47,14 +56,14 @@ test('a new version is ready: what changed, and Install only when chosen', async
       const { violations } = await new AxeBuilder({ page }).include('[data-testid="update-panel"]').analyze();
       expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     }
-    await page.getByRole('button', { name: 'Install Sift 0.2.0' }).click();
-    await expect(page.getByTestId('update-said')).toContainText('Sift 0.2.0 is installed');
-    expect(execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim()).toBe('sift 0.2.0 (test)');
+    await page.getByRole('button', { name: `Install Sift ${next}` }).click();
+    await expect(page.getByTestId('update-said')).toContainText(`Sift ${next} is installed`);
+    expect(execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim()).toBe(`sift ${next} (test)`);
 
     // A day's answer is kept: loading the page again asks the feed nothing.
     const asked = feed.asked.get('SHA256SUMS');
     await page.reload();
-    await expect(page.getByText('Sift 0.1.0 · browser')).toBeVisible();
+    await expect(page.getByText(`Sift ${current} · browser`)).toBeVisible();
     expect(feed.asked.get('SHA256SUMS')).toBe(asked);
   } finally {
     child.kill('SIGINT');

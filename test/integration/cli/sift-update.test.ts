@@ -11,15 +11,24 @@ import { publicKeyText } from '../../../electron/core/updates/release-files.ts';
 import { installedFake, otherKey, releaseFiles, startReleaseFeed, trustedKey } from '../../support/release-feed.ts';
 import { runSift } from '../../support/run-sift.ts';
 
+/** This checkout's version, and the next one, which the feed serves. */
+const current = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+const next = current.replace(
+  /^(\d+)\.(\d+)\..*$/,
+  (_all, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`,
+);
+
 let feed: Awaited<ReturnType<typeof startReleaseFeed>>;
 beforeAll(async () => {
   feed = await startReleaseFeed(new Map());
 });
 afterAll(() => feed.close());
 
-/** An installed "single file" of version 0.1.0 (this checkout's version) in a folder of its own. */
+/** An installed "single file" of this checkout's version in a folder of its own. */
 function installed() {
-  const exe = installedFake('0.1.0');
+  const exe = installedFake(current);
   const env = {
     SIFT_UPDATE_URL: feed.url,
     SIFT_UPDATE_EXECUTABLE: exe,
@@ -31,32 +40,32 @@ function installed() {
 
 describe.skipIf(process.platform === 'win32')('sift update', () => {
   it('says a newer release is ready, and what changed, without downloading it', async () => {
-    feed.files = await releaseFiles('0.2.0', trustedKey);
+    feed.files = await releaseFiles(next, trustedKey);
     const { dir, env, version } = installed();
     const check = await runSift(['update', '--check'], env);
     expect(check.code, check.stderr).toBe(0);
-    expect(check.stdout).toContain('Sift 0.2.0 is ready (this is 0.1.0).');
+    expect(check.stdout).toContain(`Sift ${next} is ready (this is ${current}).`);
     expect(check.stdout).toContain('- Faster at a million rows.');
-    expect(version()).toBe('sift 0.1.0 (test)');
+    expect(version()).toBe(`sift ${current} (test)`);
     expect(readdirSync(dir)).toEqual(['sift']);
   });
 
   it('puts the new file in place, keeps the old one, and --rollback puts it back', async () => {
-    feed.files = await releaseFiles('0.2.0', trustedKey);
+    feed.files = await releaseFiles(next, trustedKey);
     const { dir, env, version } = installed();
     const update = await runSift(['update'], env);
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).toContain(
-      `Updated to Sift 0.2.0 (it was 0.1.0; that one is kept as ${join(dir, 'sift.previous')}`,
+      `Updated to Sift ${next} (it was ${current}; that one is kept as ${join(dir, 'sift.previous')}`,
     );
-    expect(version()).toBe('sift 0.2.0 (test)');
-    expect(version(join(dir, 'sift.previous'))).toBe('sift 0.1.0 (test)');
+    expect(version()).toBe(`sift ${next} (test)`);
+    expect(version(join(dir, 'sift.previous'))).toBe(`sift ${current} (test)`);
     expect(readdirSync(dir).sort()).toEqual(['sift', 'sift.previous']);
 
     const back = await runSift(['update', '--rollback'], env);
     expect(back.code, back.stderr).toBe(0);
-    expect(version()).toBe('sift 0.1.0 (test)');
-    expect(version(join(dir, 'sift.previous'))).toBe('sift 0.2.0 (test)');
+    expect(version()).toBe(`sift ${current} (test)`);
+    expect(version(join(dir, 'sift.previous'))).toBe(`sift ${next} (test)`);
   });
 
   it.each([
@@ -65,11 +74,11 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     ['no signature', 'is not signed (no SHA256SUMS.sig)'],
   ])('refuses %s with the file unchanged', async (fault, words) => {
     feed.files = await releaseFiles(
-      '0.2.0',
+      next,
       fault === 'no signature' ? null : fault === 'a signature by another key' ? otherKey : trustedKey,
     );
     if (fault === 'a tampered archive') {
-      const name = [...feed.files.keys()].find((file) => file.startsWith('sift-0.2.0'))!;
+      const name = [...feed.files.keys()].find((file) => file.startsWith(`sift-${next}`))!;
       const bytes = Buffer.from(feed.files.get(name)!);
       bytes[bytes.length - 10]! ^= 0xff;
       feed.files.set(name, bytes);
@@ -80,14 +89,14 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain(words);
     expect(readFileSync(exe)).toEqual(before);
-    expect(version()).toBe('sift 0.1.0 (test)');
+    expect(version()).toBe(`sift ${current} (test)`);
     expect(readdirSync(dir)).toEqual(['sift']);
   });
 
   it('says when this is the newest, when updates are off, and refuses a feed over plain http elsewhere', async () => {
-    feed.files = await releaseFiles('0.1.0', trustedKey);
+    feed.files = await releaseFiles(current, trustedKey);
     const { env } = installed();
-    expect((await runSift(['update', '--check'], env)).stdout).toContain('Sift 0.1.0 is the newest.');
+    expect((await runSift(['update', '--check'], env)).stdout).toContain(`Sift ${current} is the newest.`);
     expect((await runSift(['update'], { ...env, SIFT_UPDATE_URL: 'off' })).stdout).toContain('Updates are off');
     const plain = await runSift(['update', '--check'], { ...env, SIFT_UPDATE_URL: 'http://updates.example.com/' });
     expect(plain.code).toBe(5);
