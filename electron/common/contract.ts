@@ -69,9 +69,8 @@ export const calls = {
   'app:getInfo': { request: z.strictObject({}), result: appInfoSchema },
   /** Ends the app (only where `app:getInfo` says `canQuit`): every list is left resumable, as on Ctrl-C. */
   'app:quit': { request: z.strictObject({}), result: z.object({}) },
-  /** Whether a newer Sift is out: asked of the feed at most once a day, never while a list is being checked. */
+  /** A newer Sift: asked of the feed at most daily; installed (as `sift update` checks it) only when asked. */
   'app:updateStatus': { request: z.strictObject({}), result: updateStatusSchema },
-  /** Installs the newer Sift the person asked for, checked as `sift update` checks it; nothing else downloads one. */
   'app:installUpdate': { request: z.strictObject({}), result: z.object({ message: z.string() }) },
   'lists:preview': { request: listPreviewRequestSchema, result: listPreviewSchema },
   /** Reads and pre-checks a list (nothing is sent or billed) and says what cleaning it will cost. */
