@@ -21,7 +21,7 @@ import { suppressUsage } from './suppress-command.ts';
 import { oneOffSuppression } from './one-off-suppression.ts';
 
 /** How `sift clean` is typed (its help adds examples). */
-export const cleanSynopsis = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all] [--remove disposable,role,typos|none]
+export const cleanSynopsis = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all:70] [--remove disposable,role,typos|none]
                   [--per-status] [--report] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
                   [--no-cache | --max-age DAYS] [--suppress FILE]`;
 
@@ -30,7 +30,10 @@ export const cleanDetails = `The API key is read from SIFT_API_KEY only. With no
 with a sandbox key. Running the same command again on a list that was cleaned writes its files again and
 sends nothing; --restart reads it again. --report also writes <list>.report.html, a report to hand on that prints
 to at most two pages. Verdicts earlier lists got are reused while young enough (invalid
-90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.`;
+90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.
+Every checked row gets sift_score (0-100: how likely mail reaches it, from what Sift knows) and its reasons;
+--keep valid,catch_all:70,unknown:80 keeps catch-all addresses scoring 70 or more and unknown ones 80 or
+more, and runs again with other thresholds send nothing.`;
 
 export const cleanUsage = `${cleanSynopsis}
        ${verifyUsage}
@@ -50,6 +53,25 @@ function parseList(flag: string, value: string, allowed: readonly string[]): str
     throw new CliExit(exitCodes.usage, `${flag} takes ${allowed.join(', ')}${not}.`);
   }
   return parts;
+}
+
+/**
+ * `--keep valid,catch_all:70,unknown:80`: the verdicts kept, each with the score (0-100) it must reach to
+ * be kept, if any (risk-score.ts).
+ */
+function parseKeep(value: string): { keep: string[]; keepAtScore: Record<string, number> } {
+  const keepAtScore: Record<string, number> = {};
+  const parts = value.split(',').map((part) => {
+    const [result, threshold] = part.trim().split(':');
+    if (threshold !== undefined) {
+      const score = Number(threshold);
+      if (!/^\d+$/.test(threshold) || score > 100)
+        throw new CliExit(exitCodes.usage, `--keep ${result}:${threshold}: a score is a whole number from 0 to 100.`);
+      keepAtScore[result!] = score;
+    }
+    return result!;
+  });
+  return { keep: parseList('--keep', parts.join(','), namedResults), keepAtScore };
 }
 
 /** `--max-age`: a number of days, whole or not, from 0 (reuse nothing) up. */
@@ -92,7 +114,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
   if (values.resume && values.restart) throw new CliExit(exitCodes.usage, 'Give --resume or --restart, not both.');
-  const keep = parseList('--keep', values.keep, namedResults);
+  const { keep, keepAtScore } = parseKeep(values.keep);
   const remove = parseRemove(values.remove);
   const [format] = parseList('--format', values.format, outputFormats) as OutputFormat[];
   const maxAge = values['max-age'] === undefined ? undefined : parseMaxAge(values['max-age']);
@@ -125,6 +147,8 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       ...(sheet === undefined ? {} : { sheet }),
       format,
       keep,
+      // Always given: a run without thresholds drops those an earlier run of the same list set.
+      keepAtScore,
       remove,
       perStatusFiles: values['per-status'],
       neutraliseFormulas: !values['allow-formulas'],

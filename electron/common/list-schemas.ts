@@ -47,6 +47,10 @@ export const listSummarySchema = z.object({
   billed: count,
   cached: count,
   changed: verdictChangesSchema.optional(),
+  /** How many addresses of each verdict scored 80+, 50-79 and below 50 (risk-score.ts), as the last export counted. */
+  score_spread: z.record(z.string(), z.record(z.string(), count)).optional(),
+  /** The score each kept verdict had to reach to be in the cleaned list, where one was set. */
+  kept_at_score: z.record(z.string(), z.number().int().min(0).max(100)).optional(),
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 

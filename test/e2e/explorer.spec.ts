@@ -46,6 +46,9 @@ test('the rows of a cleaned list can be scrolled, filtered and searched', async 
   await expect(page.getByTestId('explorer-row')).toHaveCount(1);
   await expect(page.getByTestId('explorer-row')).toContainText('unknown.p1239@example.com');
   await page.screenshot({ path: 'test-results/screens/explorer.png', fullPage: true });
+  // The address shows whole: its cell is not cut short while the notes take the room.
+  const addressCell = page.getByTestId('explorer-row').getByText('unknown.p1239@example.com', { exact: true });
+  expect(await addressCell.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
 });
 
 test('a likely typo is accepted in the explorer and the cleaned list has the corrected address', async ({

@@ -11,6 +11,8 @@ export type JobSettings = {
   sheet?: string;
   /** Verdicts kept in the cleaned list. */
   keep: string[];
+  /** For a kept verdict, the score (0-100, risk-score.ts) an address must reach to be kept; none: all of them. */
+  keepAtScore?: Record<string, number>;
   /** Addresses left out of the cleaned list whatever their verdict (typos: those with a suggestion). */
   remove: RemovedFlags;
   /** Guard cells a spreadsheet would run as formulas, in the annotated copy (the cleaned list keeps cells as they were). */

@@ -128,7 +128,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
     <section
       className="explorer"
       aria-labelledby="explorer-heading"
-      style={{ ['--explorer-columns' as string]: `4rem repeat(${headers.length}, minmax(7rem, 1fr)) 6rem 16rem` }}
+      style={{ ['--explorer-columns' as string]: explorerColumns(headers.length, job.columnIndex) }}
     >
       <h3 id="explorer-heading" className="section-title">
         Rows
@@ -271,4 +271,16 @@ function TypoActions({ row, typed, onAccept }: TypoActionsProps) {
       )}
     </>
   );
+}
+
+/**
+ * The explorer's columns: the row number, each of the list's columns, the verdict and the notes. The
+ * address, what a person searches for and reads first, gets the most room (an address of 40 characters
+ * whole); the notes give way to it. Every row is a grid of its own, so the widths are fixed, not each row's.
+ */
+function explorerColumns(count: number, addressColumn: number): string {
+  const cells = Array.from({ length: count }, (_, i) =>
+    i === addressColumn ? 'minmax(20rem, 2fr)' : 'minmax(6rem, 1fr)',
+  );
+  return `4rem ${cells.join(' ')} 6rem minmax(10rem, 16rem)`;
 }

@@ -26,9 +26,21 @@ const required = process.env.SIFT_APP_WINDOW === 'required';
 
 let xvfb: ChildProcess | undefined;
 let display = '';
+/** The built page the app serves: a build of its own, as `npm test` builds the renderer only for the browser tests. */
+let rendererDir = '';
 
 beforeAll(async () => {
   if (!available) return;
+  rendererDir = mkdtempSync(join(tmpdir(), 'sift-window-renderer-'));
+  const root = new URL('../../../', import.meta.url).pathname;
+  execFileSync(
+    join(root, 'node_modules', '.bin', 'vite'),
+    ['build', '--logLevel', 'error', '--outDir', rendererDir, '--emptyOutDir'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
@@ -36,7 +48,7 @@ beforeAll(async () => {
     (xvfb!.stdio[3] as NodeJS.ReadableStream).once('data', (chunk: Buffer) => resolve(`:${chunk.toString().trim()}`));
     xvfb!.once('exit', () => reject(new Error('Xvfb did not start')));
   });
-}, 30_000);
+}, 120_000);
 afterAll(() => void xvfb?.kill());
 
 /** A folder for PATH holding a stand-in for the system's opener, which writes down the link it was given. */
@@ -51,7 +63,16 @@ function fakeOpener(dir: string) {
 function startApp(dir: string, path: string, args: string[] = []) {
   const child = spawn(
     process.execPath,
-    ['--disable-warning=ExperimentalWarning', sift, 'app', '--data', join(dir, 'data'), ...args],
+    [
+      '--disable-warning=ExperimentalWarning',
+      sift,
+      'app',
+      '--data',
+      join(dir, 'data'),
+      '--renderer',
+      rendererDir,
+      ...args,
+    ],
     {
       env: { ...process.env, DISPLAY: display, HOME: dir, PATH: path },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -84,6 +84,8 @@ describe('sift clean', () => {
       'sift_suggestion_accepted',
       'sift_source',
       'sift_cached_on',
+      'sift_score',
+      'sift_score_reasons',
     ]);
     const rows = annotated.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
     expect(rows.map((row) => row.Name)).toEqual([
@@ -106,6 +108,9 @@ describe('sift clean', () => {
         expect(row.sift_result).toBe(fromService.result);
         expect(row.sift_billed).toBe(String(fromService.billed && row.sift_duplicate === 'false'));
         expect(row).toMatchObject({ sift_source: 'checked', sift_cached_on: '' });
+        // Its score starts where its verdict does (risk-score.ts), and says so first.
+        expect(row.sift_score_reasons).toMatch(new RegExp(`^${fromService.result}=\\d+`));
+        expect(Number(row.sift_score)).toBeGreaterThanOrEqual(0);
       } else {
         expect(['bad_syntax', 'no_address']).toContain(row.sift_result);
         expect(row.sift_billed).toBe('false');
@@ -320,6 +325,9 @@ describe('sift clean', () => {
     expect(html).toContain('<h2>Verdicts (demo)</h2>');
     expect(html).toContain('Demo verdicts: no mail server was asked.');
     expect(html).not.toMatch(/Checked live|verification service at/);
+    // What to do says what a demo can: never that mail servers accepted anything.
+    expect(html).toContain('<strong>These are demo verdicts:</strong>');
+    expect(html).not.toContain('their mail servers accept them.');
     // Its numbers are the summary's, and nothing in it is fetched from outside the file.
     expect(html).toContain(`${summary.rows} rows · ${summary.to_check} addresses checked`);
     expect(html).toContain(`<th scope="row">Valid</th><td>${summary.valid}</td>`);

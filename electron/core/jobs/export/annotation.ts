@@ -3,6 +3,7 @@
 // result, reason and flags when there is no suggestion.
 import { badSyntaxResult, noAddressResult, suppressedResult, unverifiedResult } from '../../../common/list-funnel.ts';
 import { verdictNote } from '../../../common/reason-words.ts';
+import { scoreAddress, type AddressScore, type ScoreFacts } from '../../../common/risk-score.ts';
 import { verdictFlag, type VerdictColumns } from '../store/index.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
@@ -18,7 +19,28 @@ export const annotationColumns = [
   'sift_suggestion_accepted',
   'sift_source',
   'sift_cached_on',
+  'sift_score',
+  'sift_score_reasons',
 ] as const;
+
+/** What risk-score.ts scores an address by, from its columns; none for one not checked. */
+export function scoreFactsOf(address: VerdictColumns): ScoreFacts | undefined {
+  const result = address[column.result];
+  if (result === null) return undefined;
+  return {
+    result,
+    reason: address[column.reason],
+    role: hasFlag(address, 'role'),
+    disposable: hasFlag(address, 'disposable'),
+    typo: address[column.suggestion] !== null && !hasFlag(address, 'accepted'),
+    reused: hasFlag(address, 'cached'),
+  };
+}
+
+const scoreOfAddress = (address: VerdictColumns): AddressScore | undefined => {
+  const facts = scoreFactsOf(address);
+  return facts && scoreAddress(facts);
+};
 
 /**
  * Where a row's verdict came from: `checked` (asked of the service for this list), `cache` (an earlier
@@ -69,17 +91,19 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
     verdictNote({ result: resultOf(address), reason: address[column.reason] }, demo);
   const noAddressTail =
     `${before}${cell(noAddressResult)}${d}${flagsOf(false, false, false, false)}${d}${d}${d}${d}false` +
-    `${d}${sourceOf(null, demo)}${d}${after}`;
+    `${d}${sourceOf(null, demo)}${d}${d}${d}${after}`;
   return (address: VerdictColumns | null, billed: boolean, duplicate: boolean) => {
     if (!address) return noAddressTail;
     const reason = reasonOf(address);
     const text = textOf(address);
     const suggestion = address[column.suggestion];
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
+    const score = scoreOfAddress(address);
     return (
       `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}${d}${text ? cell(text) : ''}` +
       `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}` +
-      `${d}${sourceOf(address, demo)}${d}${address[column.cachedOn] ?? ''}${after}`
+      `${d}${sourceOf(address, demo)}${d}${address[column.cachedOn] ?? ''}` +
+      `${d}${score?.score ?? ''}${d}${score?.reasons ?? ''}${after}`
     );
   };
 }

@@ -9,7 +9,8 @@ import { isNormalAddressBytes, normaliseAddress } from '../../email/address-prec
 import { cellFlag, cellText, type ByteRow } from '../../lists/csv-byte-rows.ts';
 import { csvCellWriter, csvLineWriter, type BufferedFileWriter } from '../../lists/csv-writer.ts';
 import { neutraliseFormula } from '../../lists/formula-guard.ts';
-import { annotationBytesWriter, annotationWriter, resultOf } from './annotation.ts';
+import { annotationBytesWriter, annotationWriter, resultOf, scoreFactsOf } from './annotation.ts';
+import { bandOf, scoreValue } from '../../../common/risk-score.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
 export type ExportTargets = {
@@ -26,7 +27,18 @@ export type ExportLayout = {
   settings: JobSettings;
   /** The verdicts are a sandbox key's demo verdicts: the annotated file's reasons say so. */
   demo?: boolean;
+  /** Where the scores' spread is counted, per verdict and band (risk-score.ts), address by address. */
+  spread?: ScoreSpread;
 };
+
+/** How many addresses of each verdict score in each band: `{ catch_all: { '80+': 3, '50-79': 9, '<50': 1 } }`. */
+export type ScoreSpread = Record<string, Record<string, number>>;
+
+function countIn(spread: ScoreSpread, result: string, score: number) {
+  const bands = (spread[result] ??= { '80+': 0, '50-79': 0, '<50': 0 });
+  const band = bandOf(score);
+  bands[band] = (bands[band] ?? 0) + 1;
+}
 
 /** Called with each promise of a write that had to wait for the disk. */
 export type WaitFor = (wait: Promise<void> | undefined) => void;
@@ -34,9 +46,15 @@ export type WaitFor = (wait: Promise<void> | undefined) => void;
 /** The files besides the annotated one that a row goes to (none: `targets` is empty), and its address there. */
 type Route = { targets: BufferedFileWriter[]; suggestion: string | null };
 
-function createRouter({ settings }: ExportLayout, { cleaned, byKind }: ExportTargets) {
+function createRouter({ settings, spread }: ExportLayout, { cleaned, byKind }: ExportTargets) {
   const keep = new Set(settings.keep);
-  const { remove } = settings;
+  const { remove, keepAtScore = {} } = settings;
+  /** Kept when its verdict is, and its score reaches that verdict's threshold, if one is set. */
+  const kept = (result: string, score: number) => {
+    if (!keep.has(result)) return false;
+    const threshold = keepAtScore[result];
+    return threshold === undefined || score >= threshold;
+  };
   const route: Route = { targets: [], suggestion: null };
   return (verdict: RowVerdict): Route => {
     route.targets.length = 0;
@@ -57,7 +75,10 @@ function createRouter({ settings }: ExportLayout, { cleaned, byKind }: ExportTar
     const accepted = hasFlag(address, 'accepted') && suggestion !== null;
     const typo = suggestion !== null && !accepted;
     const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
-    if ((keep.has(result) || accepted) && !removed) route.targets.push(cleaned);
+    const facts = scoreFactsOf(address);
+    const score = facts ? scoreValue(facts) : 0;
+    if (facts && spread) countIn(spread, result, score);
+    if ((kept(result, score) || accepted) && !removed) route.targets.push(cleaned);
     const byResult = byKind.get(result as ExportKind);
     if (byResult) route.targets.push(byResult);
     if (role && byKind.has('role')) route.targets.push(byKind.get('role')!);

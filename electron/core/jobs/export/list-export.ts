@@ -22,7 +22,7 @@ import { writeCsvAsXlsx } from '../../lists/xlsx-writer.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from '../store/index.ts';
 import { annotationColumns } from './annotation.ts';
-import { byteRowWriter, textRowWriter, type WaitFor } from './export-rows.ts';
+import { byteRowWriter, textRowWriter, type ScoreSpread, type WaitFor } from './export-rows.ts';
 import { createRowVerdicts, type RowVerdict, type RowVerdicts } from './row-verdicts.ts';
 import { summariseJob } from '../views/index.ts';
 
@@ -82,7 +82,8 @@ async function writeSummary(path: string, summary: ListSummary, demo: boolean): 
  * beside the export, so the export does not wait for it): rewritten in place when there is something new.
  */
 export async function refreshSummary(store: JobStore, job: JobRecord, exported: ExportResult): Promise<ExportResult> {
-  const summary = summariseJob(store, job);
+  // The export's own counts (the scores' spread) stay: only the list's totals are read again.
+  const summary: ListSummary = { ...exported.summary, ...summariseJob(store, job) };
   if (!summary.changed || exported.summary.changed) return exported;
   await writeSummary(`${exported.summaryPath}.partial`, summary, hasDemoVerdicts(job));
   await rename(`${exported.summaryPath}.partial`, exported.summaryPath);
@@ -112,6 +113,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     width: job.headers.length,
     settings,
     demo,
+    spread: {} as ScoreSpread,
   };
   const line = csvLineWriter(job.delimiter);
   const guard = settings.neutraliseFormulas ? neutraliseFormula : undefined;
@@ -178,6 +180,7 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     );
     if (!asBytes) {
       await discardWriters();
+      for (const verdict of Object.keys(layout.spread)) delete layout.spread[verdict];
       row = 0;
       hash = createHash('sha256');
       const write = await eachRow(textRowWriter(layout, await openWriters()));
@@ -189,7 +192,9 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     for (const writer of writers.values()) await writer.close();
     if (xlsx)
       await asWorkbooks(paths, (kind) => fileOf(kind, 'xlsx'), { delimiter: job.delimiter, displayName: source });
-    const summary = summariseJob(store, job);
+    const summary: ListSummary = { ...summariseJob(store, job), score_spread: layout.spread };
+    if (settings.keepAtScore && Object.keys(settings.keepAtScore).length > 0)
+      summary.kept_at_score = settings.keepAtScore;
     await writeSummary(partial(pathOf('summary')), summary, demo);
     for (const path of paths.values()) {
       await rename(partial(path), path).catch((error: unknown) => {

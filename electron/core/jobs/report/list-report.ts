@@ -151,7 +151,19 @@ function unknownReasons(b: ListBreakdown, s: ListSummary): string {
   return note + table(undefined, ['Why', 'Addresses', 'Share of unknown'], rows);
 }
 
-function advice(s: ListSummary, refused: number): string {
+/**
+ * What to do with each verdict. A demo's verdicts are a script's, not a mail server's: its advice says what a
+ * demo can say (how the real verdicts would be used), never that servers accepted anything.
+ */
+function advice(s: ListSummary, refused: number, demo: boolean): string {
+  if (demo) {
+    return (
+      '<ul class="advice">' +
+      `<li><strong>These are demo verdicts:</strong> a script gave them, no mail server was asked, and nothing was charged. They show what a report looks like, not which addresses work.</li>` +
+      `<li><strong>Check the list with a live key</strong> (on this computer, your own Sift server, or a hosted service) before sending to any of it: then valid addresses are those whose mail servers accept them, and invalid ones those they refuse.</li>` +
+      '</ul>'
+    );
+  }
   return (
     '<ul class="advice">' +
     `<li><strong>Send to the ${addresses(s.valid, 'valid')}:</strong> their mail servers accept them.</li>` +
@@ -188,7 +200,7 @@ ${!demo && s.unknown > 0 && input.breakdown.unknownReasons.length > 0 ? `<sectio
 ${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
-<section><h2>What to do</h2>${advice(s, demo ? 0 : senderRefusedCount(input.breakdown.unknownReasons))}</section>
+<section><h2>What to do</h2>${advice(s, senderRefusedCount(input.breakdown.unknownReasons), demo)}</section>
 <footer>Made by Sift ${escapeHtml(input.version)} on ${day(input.madeAt)}.${demo ? ' Demo verdicts: no mail server was asked.' : ''}</footer>
 </main>
 </body>

@@ -51,10 +51,15 @@ const outputs = [
   'list.demo.unknown.csv',
 ];
 
-/** The annotated copy without `sift_reason` and its sentence: a service that follows the spec sends no reasons. */
+/**
+ * The annotated copy without `sift_reason`, its sentence and what is scored from it: a service that follows
+ * the spec sends no reasons.
+ */
 async function annotatedWithoutReasons(folder: string): Promise<string> {
   const rows = Papa.parse<string[]>(await readFile(join(root, folder, 'list.demo.annotated.csv'), 'utf8')).data;
-  const drop = ['sift_reason', 'sift_reason_text'].map((name) => rows[0]!.indexOf(name));
+  const drop = ['sift_reason', 'sift_reason_text', 'sift_score', 'sift_score_reasons'].map((name) =>
+    rows[0]!.indexOf(name),
+  );
   return rows.map((cells) => cells.filter((_, i) => !drop.includes(i)).join(',')).join('\n');
 }
 

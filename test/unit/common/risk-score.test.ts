@@ -1,0 +1,82 @@
+// The score's table: each reason moves the score by its points, the same facts give the same score, and
+// other weights change the scores and nothing else.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  bandOf,
+  scoreAddress,
+  scoreMoves,
+  scoreStarts,
+  scoreValue,
+  type ScoreFacts,
+} from '../../../electron/common/risk-score.ts';
+
+const plain: ScoreFacts = {
+  result: 'catch_all',
+  reason: 'accept_all_domain',
+  role: false,
+  disposable: false,
+  typo: false,
+  reused: false,
+};
+
+describe('the score', () => {
+  it('starts where the verdict says, and says so', () => {
+    for (const [result, { points }] of Object.entries(scoreStarts)) {
+      expect(scoreAddress({ ...plain, result })).toEqual({ score: points, reasons: `${result}=${points}` });
+    }
+  });
+
+  it.each([
+    ['role', { role: true }],
+    ['disposable', { disposable: true }],
+    ['typo', { typo: true }],
+    ['mailbox_full', { reason: 'mailbox_full' }],
+    ['greylisted', { reason: 'greylisted' }],
+    ['timeout', { reason: 'timeout' }],
+    ['reused', { reused: true }],
+  ] as const)('moves by %s as the table says', (name, fact) => {
+    const moved = scoreAddress({ ...plain, ...fact });
+    expect(moved.score).toBe(scoreStarts.catch_all!.points + scoreMoves[name]!.points);
+    expect(moved.reasons).toBe(`catch_all=55;${name}=${scoreMoves[name]!.points}`);
+  });
+
+  it('adds its moves, stays within 0-100, and never lifts an address that is ruled out', () => {
+    const all = { ...plain, result: 'valid', role: true, typo: true, reused: true };
+    expect(scoreAddress(all)).toEqual({ score: 90 - 15 - 30 - 5, reasons: 'valid=90;role=-15;typo=-30;reused=-5' });
+    expect(scoreValue({ ...plain, result: 'unknown', disposable: true, typo: true })).toBe(0);
+    expect(scoreAddress({ ...plain, result: 'invalid', reason: 'greylisted', role: true })).toEqual({
+      score: 0,
+      reasons: 'invalid=0',
+    });
+    expect(scoreValue({ ...plain, result: 'valid', reason: 'greylisted' }, { starts: { valid: 95 } })).toBe(100);
+  });
+
+  it('gives the same facts the same score, and other weights other scores only', () => {
+    const facts = { ...plain, role: true };
+    expect(scoreAddress(facts)).toEqual(scoreAddress({ ...facts }));
+    const weighted = scoreAddress(facts, { starts: { catch_all: 70 }, moves: { role: -5 } });
+    expect(weighted).toEqual({ score: 65, reasons: 'catch_all=70;role=-5' });
+    expect(scoreAddress(facts)).toEqual({ score: 40, reasons: 'catch_all=55;role=-15' });
+  });
+
+  it('counts 80 and above, 50 to 79, and below 50 apart', () => {
+    expect([100, 80, 79, 50, 49, 0].map(bandOf)).toEqual(['80+', '80+', '50-79', '50-79', '<50', '<50']);
+  });
+
+  it('is the table README shows, point for point', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const shown = new Map(
+      [...readme.matchAll(/^\| ([a-z_, ]+?) +\| (starts at )?([−+-]?\d+) +\|/gm)].flatMap((row) =>
+        row[1]!.split(', ').map((name) => [name, Number(row[3]!.replace('−', '-'))] as const),
+      ),
+    );
+    for (const [name, { points }] of [...Object.entries(scoreStarts), ...Object.entries(scoreMoves)])
+      if (name !== 'unverified') expect(shown.get(name), name).toBe(points);
+  });
+
+  it('says why for every line of its table', () => {
+    for (const line of [...Object.values(scoreStarts), ...Object.values(scoreMoves)])
+      expect(line.why.length).toBeGreaterThan(10);
+  });
+});
