@@ -1,26 +1,13 @@
 // A data folder a newer Sift wrote, met by this one from the terminal: `sift clean`, the app and
 // `sift service` each say which version made it and that they leave it alone, exit 7, and not a byte of
 // the folder (or beside the list) changes.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { folderSnapshot } from '../../support/folder-snapshot.ts';
 import { runSift } from '../../support/run-sift.ts';
-
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (path: string) => {
-    const stat = statSync(path);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-    else
-      files[path] =
-        `${(stat.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
-  };
-  walk(dir);
-  return files;
-}
 
 function raiseVersion(path: string, version: number) {
   const db = new DatabaseSync(path);
@@ -39,7 +26,7 @@ describe('a data folder a newer Sift wrote', () => {
 
     raiseVersion(join(data, 'jobs.sqlite'), 40);
     writeFileSync(join(data, 'sift-data.json'), '{ "version": "0.9.0" }\n');
-    const before = snapshot(root);
+    const before = folderSnapshot(root);
     const again = await runSift(['clean', list, '--restart'], { SIFT_DATA_DIR: data });
     expect(again.code).toBe(7);
     expect(again.stderr).toContain(
@@ -49,17 +36,17 @@ describe('a data folder a newer Sift wrote', () => {
     const app = await runSift(['app', '--no-open', '--data', data], {});
     expect(app.code).toBe(7);
     expect(app.stderr).toContain('was written by a newer Sift');
-    expect(snapshot(root)).toEqual(before);
+    expect(folderSnapshot(root)).toEqual(before);
   }, 60_000);
 
   it('is left as it was by sift service', async () => {
     const data = join(mkdtempSync(join(tmpdir(), 'sift-newer-')), 'service');
     expect((await runSift(['service', 'keys', 'create', '--data', data], {})).code).toBe(0);
     raiseVersion(join(data, 'service.sqlite'), 90);
-    const before = snapshot(data);
+    const before = folderSnapshot(data);
     const refused = await runSift(['service', 'keys', '--data', data], {});
     expect(refused.code).toBe(7);
     expect(refused.stderr).toContain('its schema is version 90');
-    expect(snapshot(data)).toEqual(before);
+    expect(folderSnapshot(data)).toEqual(before);
   }, 60_000);
 });

@@ -1,12 +1,12 @@
 // Data from other versions: a store a newer Sift wrote is refused with the folder byte for byte as it was;
 // an older one is copied beside itself before its migration; a migration that fails halfway puts the file
 // back as it was, the copy kept.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { folderSnapshot } from '../../../support/folder-snapshot.ts';
 import { appStoreFiles } from '../../../../electron/core/app/data-stores.ts';
 import { openListStore } from '../../../../electron/core/jobs/store/list-store.ts';
 import { openSuppressionStore } from '../../../../electron/core/suppression/index.ts';
@@ -16,20 +16,6 @@ import {
   openDataFolder,
   userVersionOnDisk,
 } from '../../../../electron/core/storage/store-versions.ts';
-
-/** Every file under `dir` with a hash of its bytes (and its mode): what "untouched" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (path: string) => {
-    const stat = statSync(path);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-    else
-      files[path] =
-        `${(stat.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
-  };
-  walk(dir);
-  return files;
-}
 
 function setUserVersion(path: string, version: number, more = '') {
   const db = new DatabaseSync(path);
@@ -56,12 +42,12 @@ describe('a folder a newer Sift wrote', () => {
     const { dir } = folderWithStores();
     setUserVersion(join(dir, 'suppression.sqlite'), 7);
     writeFileSync(join(dir, 'sift-data.json'), '{ "version": "0.4.0" }\n');
-    const before = snapshot(dir);
+    const before = folderSnapshot(dir);
     expect(() => openDataFolder(dir, appStoreFiles, '0.2.0', say)).toThrow(NewerDataError);
     expect(() => openDataFolder(dir, appStoreFiles, '0.2.0', say)).toThrow(
       /suppression\.sqlite was written by a newer Sift \(0\.4\.0 last opened this folder\): its schema is version 7, and Sift 0\.2\.0 reads up to 1\. Sift 0\.2\.0 leaves the folder as it is/,
     );
-    expect(snapshot(dir)).toEqual(before);
+    expect(folderSnapshot(dir)).toEqual(before);
   });
 });
 
