@@ -59,11 +59,7 @@ export function openCacheDatabase(dataDir: string): Database {
   if (versionOf() !== currentVersion) {
     let moved = false;
     const path = verdictCacheFiles(dataDir).db;
-    migrateOrRestore(
-      path,
-      () => db.close(),
-      () => (moved = bringUp(db, versionOf)),
-    );
+    migrateOrRestore(path, db, () => (moved = bringUp(db, versionOf)));
     // The old rows' pages are given back: the file shrinks to what the new rows take.
     if (moved) db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)');
   }

@@ -66,11 +66,7 @@ export async function openServiceStore(overrides: ServiceOverrides & { dataDir: 
 function openSqlite(dataDir: string): SqlConnection {
   const path = serviceDatabasePath(dataDir);
   const sqlite = openDatabase(path);
-  migrateOrRestore(
-    path,
-    () => sqlite.close(),
-    () => migrate(sqlite),
-  );
+  migrateOrRestore(path, sqlite, () => migrate(sqlite));
   return sqliteConnection(sqlite);
 }
 

@@ -146,12 +146,15 @@ export class MigrationFailedError extends Error {}
  * whenever a store is older than this Sift, before anything opens it); one of another schema version than
  * the file had is never put back.
  */
-export function migrateOrRestore(path: string, close: () => void, migrate: () => void): void {
-  const versionBefore = userVersionOnDisk(path);
+export function migrateOrRestore(path: string, db: DatabaseSync, migrate: () => void): void {
+  // Read on the store's own connection. A second, read-only one opened and closed here, beside the store
+  // in use (its write-ahead log live, threads writing), made the kill-and-resume soak bill part of a
+  // killed list twice (found by bisecting; how it loses the writes is not worked out).
+  const versionBefore = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   try {
     migrate();
   } catch (error) {
-    close();
+    db.close();
     const copy = copiesOf(path)
       .filter((name) => !name.endsWith('-wal'))
       .at(-1);

@@ -44,11 +44,7 @@ export type SuppressionStore = {
 
 export function openSuppressionStore(dataDir: string): SuppressionStore {
   const db: Database = openDatabase(suppressionFile(dataDir));
-  migrateOrRestore(
-    suppressionFile(dataDir),
-    () => db.close(),
-    () => db.exec(schema),
-  );
+  migrateOrRestore(suppressionFile(dataDir), db, () => db.exec(schema));
   const changed = () => sql(db, 'UPDATE changes SET version = version + 1 WHERE id = 1').run();
   const insert = sql(
     db,

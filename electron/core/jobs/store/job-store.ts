@@ -71,11 +71,7 @@ export function openJobStore(dataDir: string): JobStore {
   const catalogPath = join(dataDir, 'jobs.sqlite');
   const db: Database = openDatabase(catalogPath);
   const lists = new Map<string, ListStore>();
-  migrateOrRestore(
-    catalogPath,
-    () => db.close(),
-    () => migrateJobCatalog(db, (jobId) => openList(jobId)),
-  );
+  migrateOrRestore(catalogPath, db, () => migrateJobCatalog(db, (jobId) => openList(jobId)));
 
   function openList(jobId: string): ListStore {
     let list = lists.get(jobId);

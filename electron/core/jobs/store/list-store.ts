@@ -42,11 +42,7 @@ function rowsOfIds<Row>(ids: readonly number[], between: StatementSync, among: S
 
 export function openListStore(path: string): ListStore {
   const db = openDatabase(path);
-  migrateOrRestore(
-    path,
-    () => db.close(),
-    () => migrateListStore(db),
-  );
+  migrateOrRestore(path, db, () => migrateListStore(db));
 
   /**
    * Verdicts for `count` addresses in one statement, appended in id order; RETURNING tells which were their
