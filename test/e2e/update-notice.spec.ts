@@ -3,23 +3,21 @@
 // feed is asked once a day, not at every page load.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { publicKeyText } from '../../electron/core/updates/release-files.ts';
-import { installedFake, releaseFiles, startReleaseFeed, trustedKey } from '../support/release-feed.ts';
+import {
+  currentVersion as current,
+  installedFake,
+  nextVersion as next,
+  releaseFiles,
+  startReleaseFeed,
+  trustedKey,
+} from '../support/release-feed.ts';
 import { untilPrinted } from '../support/printed.ts';
 import { expect, test } from './web-host-fixture.ts';
-
-/** This checkout's version, and the next one, which the feed serves. */
-const current = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-const next = current.replace(
-  /^(\d+)\.(\d+)\..*$/,
-  (_all, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`,
-);
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 

@@ -14,6 +14,15 @@ const keys = new URL('../fixtures/update-signing/', import.meta.url).pathname;
 export const trustedKey = readFileSync(join(keys, 'test-key.pem'), 'utf8');
 export const otherKey = readFileSync(join(keys, 'other-key.pem'), 'utf8');
 
+/** This checkout's version, and the next one, which a test's feed serves as the newer release. */
+export const currentVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+export const nextVersion = currentVersion.replace(
+  /^(\d+)\.(\d+)\..*$/,
+  (_all, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`,
+);
+
 /** A stand-in for the single file: a script answering --version as Sift does. */
 const fakeSift = (version: string) => `#!/bin/sh\necho "sift ${version} (test)"\n`;
 

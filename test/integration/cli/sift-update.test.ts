@@ -8,17 +8,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicKeyText } from '../../../electron/core/updates/release-files.ts';
-import { installedFake, otherKey, releaseFiles, startReleaseFeed, trustedKey } from '../../support/release-feed.ts';
+import {
+  currentVersion as current,
+  installedFake,
+  nextVersion as next,
+  otherKey,
+  releaseFiles,
+  startReleaseFeed,
+  trustedKey,
+} from '../../support/release-feed.ts';
 import { runSift } from '../../support/run-sift.ts';
-
-/** This checkout's version, and the next one, which the feed serves. */
-const current = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-const next = current.replace(
-  /^(\d+)\.(\d+)\..*$/,
-  (_all, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`,
-);
 
 let feed: Awaited<ReturnType<typeof startReleaseFeed>>;
 beforeAll(async () => {
