@@ -19,11 +19,13 @@ import { verifyUsage } from './verify-command.ts';
 import { cacheUsage } from './cache-command.ts';
 import { suppressUsage } from './suppress-command.ts';
 import { oneOffSuppression } from './one-off-suppression.ts';
+import { rulesSource } from '../core/rules/index.ts';
+import { readScoreWeightsFile, scoreWeightsSource } from '../core/scoring/score-weights-file.ts';
 
 /** How `sift clean` is typed (its help adds examples). */
 export const cleanSynopsis = `Usage: sift clean <input.csv|.xlsx|.tsv|.txt> [--column NAME] [--sheet NAME] [--format csv|xlsx] [--keep valid,catch_all:70] [--remove disposable,role,typos|none]
                   [--per-status] [--report] [--out DIR] [--base-url URL] [--json] [--resume | --restart] [--no-bom] [--allow-formulas]
-                  [--no-cache | --max-age DAYS] [--suppress FILE]`;
+                  [--no-cache | --max-age DAYS] [--suppress FILE] [--score-weights FILE]`;
 
 /** What `sift clean` does with a key, a list cleaned before and the verdict cache. */
 export const cleanDetails = `The API key is read from SIFT_API_KEY only. With no --base-url and no key, Sift's own service runs in-process
@@ -33,7 +35,9 @@ to at most two pages. Verdicts earlier lists got are reused while young enough (
 90 days, valid and catch_all 30, unknown never; --max-age DAYS for all); --no-cache checks every address.
 Every checked row gets sift_score (0-100: how likely mail reaches it, from what Sift knows) and its reasons;
 --keep valid,catch_all:70,unknown:80 keeps catch-all addresses scoring 70 or more and unknown ones 80 or
-more, and runs again with other thresholds send nothing.`;
+more, and runs again with other thresholds send nothing. --score-weights FILE ({"starts":{"catch_all":60},
+"moves":{"role":-10}}) replaces the table's points for this run; without it, those set in the app's Settings.
+Rules per domain (sift rules) decide their rows before anything is sent.`;
 
 export const cleanUsage = `${cleanSynopsis}
        ${verifyUsage}
@@ -110,6 +114,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       suppress: { type: 'string', multiple: true, default: [] },
       sheet: { type: 'string' },
       format: { type: 'string', default: 'csv' },
+      'score-weights': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, cleanUsage);
@@ -131,6 +136,15 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     throw new CliExit(exitCodes.usage, `No such folder: ${values.out}`);
 
   const dataDir = privateDataDir(io);
+  const weightsFile = values['score-weights'];
+  let scoreWeights;
+  try {
+    scoreWeights = weightsFile
+      ? readScoreWeightsFile(resolve(cwd, weightsFile))
+      : scoreWeightsSource(dataDir).current();
+  } catch (error) {
+    throw new CliExit(exitCodes.usage, error instanceof Error ? error.message : String(error));
+  }
   // A one-off do-not-mail list is read (and refused when unusable) before anything else happens.
   const suppression = await oneOffSuppression(dataDir, values.suppress, cwd, io).catch((error: unknown) => {
     throw exitFor(error);
@@ -149,6 +163,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       keep,
       // Always given: a run without thresholds drops those an earlier run of the same list set.
       keepAtScore,
+      scoreWeights,
       remove,
       perStatusFiles: values['per-status'],
       neutraliseFormulas: !values['allow-formulas'],
@@ -161,6 +176,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
       cacheDir: dataDir,
       warn: (message) => io.err(`sift: ${message}\n`),
       suppression,
+      rules: rulesSource(dataDir),
     });
     const { job, exported } = await cleaner.cleanFile(
       connection,

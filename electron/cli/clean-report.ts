@@ -56,6 +56,7 @@ export function describeSummary(s: ListSummary, demo: boolean): string {
   return (
     `${counted(s.rows, 'row', 'rows')}: ${count(s.no_address)} without an address, ${count(s.bad_syntax)} bad syntax, ` +
     `${counted(s.duplicates, 'duplicate', 'duplicates')}, ${s.suppressed > 0 ? `${count(s.suppressed)} suppressed (do-not-mail), ` : ''}` +
+    `${s.ruled ? `${count(s.ruled)} decided by your rules, ` : ''}` +
     `${count(s.to_check)} to check.\n` +
     (demo
       ? `Demo verdicts: ${verdicts}.\n${demoVerdictsNote}\n`

@@ -30,6 +30,15 @@ const commands: Record<string, CommandHelp> = {
       `Usage: ${(await import('./suppress-command.ts')).suppressUsage}\nThe do-not-mail list every clean leaves out.`,
     examples: ['sift suppress add unsubscribed.csv competitor.example', 'sift suppress list --search example.com'],
   },
+  rules: {
+    usage: async () =>
+      `Usage: ${(await import('./rules-command.ts')).rulesUsage}\nRules per domain, decided before anything is sent: never billed.`,
+    examples: [
+      'sift rules never-check mycompany.example partners.txt',
+      'sift rules list',
+      'sift rules remove acme.example',
+    ],
+  },
   service: {
     usage: async () => (await import('./service-command.ts')).serviceUsage,
     examples: [
@@ -66,6 +75,7 @@ export function overview(): string {
   sift verify       check one address now
   sift cache        the verdicts kept from earlier lists
   sift suppress     the do-not-mail list
+  sift rules        rules per domain: keep, leave out, never check, catch-all
   sift service      Sift's verification service, on its own
   sift update       a newer Sift, checked and put in this one's place
   sift help         this, or a command's help

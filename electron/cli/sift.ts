@@ -59,6 +59,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'verify') return await (await import('./verify-command.ts')).runVerify(rest, io);
     if (command === 'cache') return await (await import('./cache-command.ts')).runCache(rest, io);
     if (command === 'suppress') return await (await import('./suppress-command.ts')).runSuppress(rest, io);
+    if (command === 'rules') return await (await import('./rules-command.ts')).runRules(rest, io);
     if (command === 'update') return await (await import('./update-command.ts')).runUpdate(rest, io);
     if (command === 'service') {
       const { runServiceCommand } = await import('./service-command.ts');

@@ -1,7 +1,6 @@
-// The one contract between the renderer and the main process.
-// Every call is `domain:verb` with a zod schema for its request and its result;
-// every push event is `domain:didSomething`, exposed to the renderer as `domain.onDidSomething`.
-// Both transports (Electron IPC and the loopback web host) are built from this file alone.
+// The one contract between the renderer and the main process: every call `domain:verb` with a zod schema
+// for its request and its result; every push event `domain:didSomething`, exposed to the renderer as
+// `domain.onDidSomething`. Both transports (Electron IPC and the loopback web host) are built from it alone.
 import { z } from 'zod';
 import { jobPhases } from './job-phases.ts';
 import { explorerQuerySchema, explorerRowSchema, listBreakdownSchema, listSummarySchema } from './list-schemas.ts';
@@ -22,7 +21,7 @@ import {
 } from './settings-schemas.ts';
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 import { cacheStatsSchema } from './cache-schemas.ts';
-import { suppressionAddedSchema, suppressionPageSchema, suppressionQuerySchema } from './suppression-schemas.ts';
+import { suppressionCalls } from './suppression-schemas.ts';
 import {
   exportFileSchema,
   jobIdSchema,
@@ -45,6 +44,10 @@ export type {
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
 export type { CacheStats } from './cache-schemas.ts';
 export type { SuppressionAdded, SuppressionEntryView, SuppressionPage } from './suppression-schemas.ts';
+import { ruleCalls } from './rule-schemas.ts';
+import { scoreWeightCalls } from './score-weight-schemas.ts';
+export type { ScoreLineView } from './score-weight-schemas.ts';
+export type { RuleView, RulesSet, RulesView } from './rule-schemas.ts';
 
 import {
   appInfoSchema,
@@ -107,22 +110,9 @@ export const calls = {
   'cache:stats': { request: z.strictObject({}), result: cacheStatsSchema },
   /** Forgets every kept verdict: the next lists check every address. */
   'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
-  /** A page of the do-not-mail list, newest first, those containing `search`. */
-  'suppression:list': { request: suppressionQuerySchema, result: suppressionPageSchema },
-  /** Adds addresses and domains typed by hand (one per entry). */
-  'suppression:add': {
-    request: z.strictObject({ entries: z.array(z.string().max(1000)).min(1).max(10_000) }),
-    result: suppressionAddedSchema,
-  },
-  /** Adds a file's addresses and domains (CSV, TSV, text one per line, or a spreadsheet). */
-  'suppression:import': { request: z.strictObject({ file: fileRefSchema }), result: suppressionAddedSchema },
-  /** Removes entries, by the value shown. */
-  'suppression:remove': {
-    request: z.strictObject({ values: z.array(z.string().max(1000)).min(1).max(10_000) }),
-    result: z.object({ removed: count }),
-  },
-  /** Forgets the whole do-not-mail list. */
-  'suppression:clear': { request: z.strictObject({}), result: z.object({ removed: count }) },
+  ...suppressionCalls,
+  ...ruleCalls,
+  ...scoreWeightCalls,
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
   /** Desktop app only: a copy of an exported file where the person chooses (the system's Save dialog). */
@@ -238,6 +228,8 @@ export const calls = {
     request: z.strictObject({
       jobId: jobIdSchema,
       keep: z.array(z.enum(keepableResults)).min(1).max(4),
+      /** The score a kept verdict must reach (0 to 100), where one is set: none, every one of them. */
+      keepAtScore: z.partialRecord(z.enum(keepableResults), z.number().int().min(0).max(100)).optional(),
       /** Left out of the cleaned list whatever their verdict; the job's own choice when absent. */
       remove: z.strictObject({ role: z.boolean(), disposable: z.boolean(), typos: z.boolean() }).optional(),
       /** Also one file per verdict and flag. */

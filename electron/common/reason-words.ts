@@ -12,6 +12,7 @@ const verdictWords: Record<string, string> = {
   bad_syntax: 'Bad syntax',
   no_address: 'No address',
   suppressed: 'Suppressed',
+  ruled: 'Decided by a rule',
 };
 
 /** Said of every reason that blames Sift's own sending machine or address: what it means for the address. */
@@ -47,6 +48,10 @@ const reasons: Record<string, string> = {
   dns_failed: 'The domain could not be looked up.',
   suppressed_address: 'On your do-not-mail list: never sent or kept.',
   suppressed_domain: 'Its domain is on your do-not-mail list: never sent or kept.',
+  rule_keep: 'Your rule for its domain: always keep. Never sent or billed.',
+  rule_leave_out: 'Your rule for its domain: always leave out. Never sent or billed.',
+  rule_never_check: 'Your rule for its domain: never check. Not sent or billed.',
+  rule_catch_all: 'Your rule for its domain: treat as catch-all. Not sent or billed.',
   proxy_refused:
     'The proxy live checks go out through refused Sift (its password, or port 25), so this was not checked. Not charged.',
   port_25_blocked:
@@ -74,10 +79,10 @@ export const senderRefusedCount = (unknownReasons: readonly { reason: string; co
 export const reasonWords = (reason: string | undefined) => (reason ? (reasons[reason] ?? reason) : '');
 
 /** Results Sift decides itself before anything is sent: never a demo, whatever the key. */
-const localResults = new Set(['bad_syntax', 'no_address', 'suppressed', 'unverified']);
+const localResults = new Set(['bad_syntax', 'no_address', 'suppressed', 'ruled', 'unverified']);
 
 /** A row's reason in words; for a demo verdict, that it is one (no mail server was asked). */
 export function verdictNote(row: { result: string; reason?: string | null | undefined }, demo: boolean): string {
-  if (demo && !localResults.has(row.result)) return demoRowNote;
+  if (demo && !localResults.has(row.result) && !row.reason?.startsWith('rule_')) return demoRowNote;
   return reasonWords(row.reason ?? undefined);
 }

@@ -1,5 +1,6 @@
 // A score from 0 to 100 for every checked address, with its reasons: built only from what Sift knows of
-// it (the verdict and its reason, role, disposable, a likely typo, a verdict reused from an earlier list)
+// it (the verdict and its reason, role, disposable, a likely typo, a verdict reused from an earlier list,
+// a free mailbox, whose mail hosts a catch-all domain uses)
 // in one table kept as data, each line with why it is there. The same facts always give the same score.
 // These are Sift's own numbers, beside the service's verdicts; what they cannot know (whether anyone reads
 // the mailbox, spam traps) no score can.
@@ -33,6 +34,27 @@ export const scoreMoves: Record<string, ScoreLine> = {
   greylisted: { points: 10, why: 'The server asked to retry later, as real mail servers guarding real mailboxes do.' },
   timeout: { points: -5, why: 'The mail server did not answer in time: it may be overloaded or gone.' },
   reused: { points: -5, why: 'The verdict is reused from an earlier list, not asked today.' },
+  free: {
+    points: -5,
+    why: "A free mailbox (Gmail, Outlook.com, Yahoo…): a person's own, not a company's, and more often left unread.",
+  },
+  // Google Workspace: a catch-all is an admin's routing rule that delivers mail for unknown names to a
+  // mailbox they chose (support.google.com/a/answer/33962).
+  catch_all_google: {
+    points: 10,
+    why: 'A catch-all at Google Workspace: an admin routes mail for unknown names to a mailbox of their choosing.',
+  },
+  // Microsoft 365 refuses unknown names itself (Directory-Based Edge Blocking) unless the domain relays
+  // mail on to another system, which may bounce it later (learn.microsoft.com, "Use Directory-Based Edge
+  // Blocking to reject messages sent to invalid recipients").
+  valid_earlier: {
+    points: 10,
+    why: 'Valid at an earlier check (a verdict kept from an earlier list, too old to reuse): the mailbox existed then.',
+  },
+  catch_all_microsoft: {
+    points: -10,
+    why: 'A catch-all at Microsoft 365 relays mail for names it does not know on to another server, which may bounce it.',
+  },
 };
 
 export type ScoreFacts = {
@@ -44,9 +66,15 @@ export type ScoreFacts = {
   typo: boolean;
   /** The verdict came from the verdict cache. */
   reused: boolean;
+  /** The domain is a free mailbox provider's. */
+  free: boolean;
+  /** Who runs the domain's mail hosts, where the service said (Google, Microsoft...). */
+  provider: string | null;
+  /** Valid at an earlier check too old to reuse (checked again for this list). */
+  validEarlier: boolean;
 };
 
-export type ScoreWeights = { starts?: Record<string, number>; moves?: Record<string, number> };
+export type ScoreWeights = { starts?: Partial<Record<string, number>>; moves?: Partial<Record<string, number>> };
 
 export type AddressScore = { score: number; reasons: string };
 
@@ -78,6 +106,10 @@ function tally(facts: ScoreFacts, weights: ScoreWeights, said?: (name: string, p
     if (facts.reason === 'greylisted') move('greylisted');
     if (facts.reason === 'timeout') move('timeout');
     if (facts.reused) move('reused');
+    else if (facts.validEarlier) move('valid_earlier');
+    if (facts.free) move('free');
+    if (facts.result === 'catch_all' && facts.provider === 'Google') move('catch_all_google');
+    if (facts.result === 'catch_all' && facts.provider === 'Microsoft') move('catch_all_microsoft');
   }
   return Math.max(0, Math.min(100, score));
 }
@@ -90,3 +122,34 @@ const scoreBands = [
 ] as const;
 
 export const bandOf = (score: number) => scoreBands.find((band) => score >= band.from)!.name;
+
+/** An address as the explorer, the results screen and the export hold it. */
+export type ScoredAddress = {
+  result: string | null;
+  reason: string | null;
+  role: boolean;
+  disposable: boolean;
+  suggested: boolean;
+  accepted: boolean;
+  cached: boolean;
+  free: boolean;
+  provider: string | null;
+  validEarlier: boolean;
+};
+
+/** What the score is made of, or none: not checked yet, or kept, left out or skipped by a rule. */
+export function scoreFactsOfAddress(address: ScoredAddress): ScoreFacts | undefined {
+  const { result } = address;
+  if (result === null || result === 'unverified' || result === 'ruled') return undefined;
+  return {
+    result,
+    reason: address.reason,
+    role: address.role,
+    disposable: address.disposable,
+    typo: address.suggested && !address.accepted,
+    reused: address.cached,
+    free: address.free,
+    provider: address.provider,
+    validEarlier: address.validEarlier,
+  };
+}

@@ -1,11 +1,12 @@
 // The do-not-mail list as the Suppression screen sees it: its entries a page at a time, and what adding
 // some (typed, or a file's) did.
 import { z } from 'zod';
+import { fileRefSchema } from './file-schemas.ts';
 
 const count = z.number().int().nonnegative();
 
 /** A page of the list, newest first: those containing `search`. */
-export const suppressionQuerySchema = z.strictObject({
+const suppressionQuerySchema = z.strictObject({
   search: z.string().max(320).default(''),
   offset: z.number().int().nonnegative().default(0),
   limit: z.number().int().min(1).max(500).default(100),
@@ -21,7 +22,7 @@ const suppressionEntrySchema = z.object({
 });
 export type SuppressionEntryView = z.infer<typeof suppressionEntrySchema>;
 
-export const suppressionPageSchema = z.object({
+const suppressionPageSchema = z.object({
   /** Entries matching the search. */
   total: count,
   addresses: count,
@@ -30,7 +31,7 @@ export const suppressionPageSchema = z.object({
 });
 export type SuppressionPage = z.infer<typeof suppressionPageSchema>;
 
-export const suppressionAddedSchema = z.object({
+const suppressionAddedSchema = z.object({
   added: count,
   /** Given again: already on the list. */
   already: count,
@@ -39,3 +40,23 @@ export const suppressionAddedSchema = z.object({
   refusedExamples: z.array(z.object({ entry: z.string(), reason: z.string() })),
 });
 export type SuppressionAdded = z.infer<typeof suppressionAddedSchema>;
+
+/** The Suppression screen's calls, spread into the contract's. */
+export const suppressionCalls = {
+  /** A page of the do-not-mail list, newest first, those containing `search`. */
+  'suppression:list': { request: suppressionQuerySchema, result: suppressionPageSchema },
+  /** Adds addresses and domains typed by hand (one per entry). */
+  'suppression:add': {
+    request: z.strictObject({ entries: z.array(z.string().max(1000)).min(1).max(10_000) }),
+    result: suppressionAddedSchema,
+  },
+  /** Adds a file's addresses and domains (CSV, TSV, text one per line, or a spreadsheet). */
+  'suppression:import': { request: z.strictObject({ file: fileRefSchema }), result: suppressionAddedSchema },
+  /** Removes entries, by the value shown. */
+  'suppression:remove': {
+    request: z.strictObject({ values: z.array(z.string().max(1000)).min(1).max(10_000) }),
+    result: z.object({ removed: count }),
+  },
+  /** Forgets the whole do-not-mail list. */
+  'suppression:clear': { request: z.strictObject({}), result: z.object({ removed: count }) },
+};

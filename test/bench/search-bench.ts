@@ -20,7 +20,7 @@ const cells = (await scanning.page(job, { offset: target - 1, limit: 1, filter: 
 const address = cells.find((cell) => cell.includes('@'))!;
 const scan = await seconds(() => scanning.page(job, request(address)));
 const indexes = searchIndexes((message) => console.error(message));
-const build = await seconds(() => indexes.build(job.id, store.listPath(job.id)));
+const build = await seconds(() => indexes.prepare(job.id, store.listPath(job.id)).indexed);
 const indexed = createRowExplorer(store, indexes);
 let found = 0;
 const first = await seconds(async () => (found = (await indexed.page(job, request(address))).total));

@@ -21,7 +21,7 @@ test('the rows of a cleaned list can be scrolled, filtered and searched', async 
   // A grid to a screen reader: every row counted (the header too), one tab stop, the arrow keys move.
   const grid = page.getByRole('grid', { name: 'Rows of the list' });
   await expect(grid).toHaveAttribute('aria-rowcount', '3001');
-  await expect(grid.getByRole('columnheader')).toHaveText(['#', 'email', 'name', 'Verdict', 'Notes']);
+  await expect(grid.getByRole('columnheader')).toHaveText(['#', 'email', 'name', 'Verdict', 'Score', 'Notes']);
   await page.getByTestId('explorer').evaluate((element) => element.scrollTo({ top: 0 }));
   const firstRow = grid.getByRole('row').nth(1);
   await expect(firstRow).toHaveAttribute('aria-rowindex', '2');

@@ -27,6 +27,7 @@ const sqlHomes = [
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
   /^electron\/core\/cache\/verdict-cache-(store|schema|reader|changes)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
+  /^electron\/core\/rules\/rule-store\.ts$/,
   /^electron\/core\/list-file\//,
 ];
 const sqlStatement =
@@ -90,6 +91,7 @@ const threadModules = [
   'electron/core/jobs/store/list-store-append.ts',
   'electron/core/jobs/store/list-store-verdicts.ts',
   'electron/core/jobs/store/list-store-search.ts',
+  'electron/core/jobs/store/list-store-rows.ts',
   'electron/core/jobs/store/list-types.ts',
 ];
 
@@ -100,7 +102,7 @@ const threadModules = [
 const coreLayers: readonly (readonly string[])[] = [
   ['.', 'storage', 'wire', 'streams', 'email'],
   ['lists', 'list-file'],
-  ['client', 'service', 'cache', 'suppression', 'updates'],
+  ['client', 'service', 'cache', 'suppression', 'rules', 'scoring', 'updates'],
   ['connections'],
   ['jobs'],
   ['app'],

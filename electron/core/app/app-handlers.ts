@@ -9,6 +9,9 @@ import type { JobManager } from '../jobs/job-manager.ts';
 import type { VerdictCacheView } from '../cache/index.ts';
 import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
+import { ruleHandlers } from './rule-handlers.ts';
+import type { RuleStore } from '../rules/index.ts';
+import { scoreLines, type ScoreWeightsSource } from '../scoring/score-weights-file.ts';
 import { previewList } from '../lists/csv-preview.ts';
 import type { Connections } from '../connections/connections.ts';
 import type { SingleChecks } from '../connections/single-check.ts';
@@ -27,6 +30,10 @@ export type AppDeps = {
   verdictCache: VerdictCacheView;
   /** The do-not-mail list lists are read against. */
   suppression: SuppressionStore;
+  /** The rules per domain lists are read against. */
+  rules: RuleStore;
+  /** The score's weights Settings sets (and `sift clean` reads). */
+  scoreWeights: ScoreWeightsSource;
   connections: Connections;
   checks: SingleChecks;
   exportsDir: string;
@@ -58,6 +65,9 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...serviceDashboardHandlers(deps.connections),
     ...exportFileHandlers(deps.exportsDir, deps.desktop),
     ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    ...ruleHandlers(deps.rules, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
+    'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),
     'app:getInfo': async (_request, context) => ({
       name: deps.appName,
       version: deps.appVersion,

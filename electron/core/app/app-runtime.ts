@@ -18,6 +18,8 @@ import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { verdictCacheIn } from '../cache/index.ts';
 import { openSuppressionStore } from '../suppression/index.ts';
+import { openRuleStore } from '../rules/index.ts';
+import { scoreWeightsSource } from '../scoring/score-weights-file.ts';
 import { createUpdateChecks } from '../updates/update-check.ts';
 
 export type AppRuntime = {
@@ -69,6 +71,7 @@ export async function createAppRuntime(options: {
   });
   jobs.resumeUnfinished();
   const suppression = openSuppressionStore(options.dataDir);
+  const rules = openRuleStore(options.dataDir);
   const handlers = createAppHandlers({
     appName,
     appVersion: options.appVersion,
@@ -76,6 +79,8 @@ export async function createAppRuntime(options: {
     jobs,
     verdictCache: verdictCacheIn(options.dataDir),
     suppression,
+    rules,
+    scoreWeights: scoreWeightsSource(options.dataDir),
     connections,
     checks: createSingleCheck(connections.clients, settings),
     exportsDir: join(options.dataDir, appJobFolders.exports),
@@ -103,6 +108,7 @@ export async function createAppRuntime(options: {
     async close() {
       await jobs.close();
       suppression.close();
+      rules.close();
       await clients.close();
       await uploads.clear();
     },

@@ -6,12 +6,14 @@ import { jobStoreFiles } from '../jobs/store/index.ts';
 import { serviceStoreFiles } from '../service/verification-service.ts';
 import type { StoreFile } from '../storage/store-versions.ts';
 import { suppressionVersion } from '../suppression/suppression-store.ts';
+import { rulesFile, rulesVersion } from '../rules/index.ts';
 
 export function appStoreFiles(dataDir: string): StoreFile[] {
   return [
     ...jobStoreFiles(dataDir),
     { path: verdictCacheFiles(dataDir).db, known: verdictCacheVersion },
     { path: join(dataDir, 'suppression.sqlite'), known: suppressionVersion },
+    { path: rulesFile(dataDir), known: rulesVersion },
     // No schema version of their own yet (0): a later one that sets one is newer than this Sift.
     { path: join(dataDir, 'service-reach.sqlite'), known: 0 },
     { path: join(dataDir, 'send-log.sqlite'), known: 0 },

@@ -5,8 +5,11 @@ import { cacheKeyer } from './cache-keys.ts';
 import { openCacheReader, type CachedVerdict, type LoadedVerdicts } from './verdict-cache-reader.ts';
 import type { CacheMode } from './verdict-cache-schema.ts';
 
-/** A verdict the cache has for an address: what it was, why, and when it was checked. */
-export type CacheHit = { result: string; reason: string | null; cachedAt: number };
+/**
+ * A verdict the cache has for an address: what it was, why, and when it was checked; `stale`: valid then but
+ * too old to reuse, so the address is checked again and only its history kept.
+ */
+export type CacheHit = { result: string; reason: string | null; cachedAt: number; stale?: true };
 /** What the cache needs of an address a list is adding: its key, and whether it would be sent at all. */
 type AddressToLookUp = { key: string; sendable: boolean };
 
@@ -46,13 +49,14 @@ export function cacheLookupFor(ask: CacheAsk) {
     result: verdict.result,
     reason: verdict.reason,
     cachedAt: verdict.checkedAt,
+    ...(verdict.stale ? { stale: true as const } : {}),
   });
   /** One hit per kind of verdict, shared by every address that has it. */
   const hitOfKind = new Map([...(loaded?.kinds ?? [])].map(([kind, verdict]) => [kind, asHit(verdict)]));
   return {
     /** Whether the cache was loaded into memory for this list (else it is asked key by key). */
     loaded: loaded !== undefined,
-    /** The fresh verdicts the cache has for these new addresses, by their place in `addresses`. */
+    /** The fresh verdicts the cache has for these new addresses (and stale valid ones), by their place in `addresses`. */
     hitsFor(addresses: readonly AddressToLookUp[]): (CacheHit | undefined)[] | undefined {
       if (!holdsAny) return undefined;
       const hits: (CacheHit | undefined)[] = new Array(addresses.length);

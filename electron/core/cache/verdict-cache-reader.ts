@@ -13,8 +13,11 @@ import {
 } from './verdict-cache-schema.ts';
 import { verdictTableBuilder, type VerdictTable } from './verdict-table.ts';
 
-/** A verdict kept from an earlier list. */
-export type CachedVerdict = { result: string; reason: string | null; checkedAt: number };
+/**
+ * A verdict kept from an earlier list; `stale`: too old to reuse, and valid then (a list's new check of the
+ * address is scored knowing it was valid at that earlier check).
+ */
+export type CachedVerdict = { result: string; reason: string | null; checkedAt: number; stale?: true };
 
 /** The oldest each verdict may be (a time, in ms) to be reused; a verdict not named is never reused. */
 type FreshSince = Readonly<Record<string, number>>;
@@ -51,8 +54,13 @@ export function openCacheReader(dataDir: string) {
     const since = freshSince[verdict.result];
     return since !== undefined && verdict.checkedAt >= since;
   };
+  /** The verdict as the import takes it: fresh, reused; valid but too old, history; anything else, nothing. */
+  const asFound = (verdict: CachedVerdict, freshSince: FreshSince): CachedVerdict | undefined => {
+    if (isFresh(verdict, freshSince)) return verdict;
+    return verdict.result === 'valid' ? { ...verdict, stale: true } : undefined;
+  };
   return {
-    /** The kept verdicts of these keys in this mode that are fresh. */
+    /** The kept verdicts of these keys in this mode that are fresh, and those valid once but too old to reuse. */
     lookup(mode: CacheMode, keys: readonly string[], freshSince: FreshSince): Map<string, CachedVerdict> {
       const found = new Map<string, CachedVerdict>();
       if (!select || keys.length === 0) return found;
@@ -64,15 +72,16 @@ export function openCacheReader(dataDir: string) {
         number,
       ][];
       for (const [key, result, reason, checkedAt] of rows) {
-        const verdict = { result, reason, checkedAt };
-        if (isFresh(verdict, freshSince)) found.set(key, verdict);
+        const verdict = asFound({ result, reason, checkedAt }, freshSince);
+        if (verdict) found.set(key, verdict);
       }
       return found;
     },
 
     /**
-     * Every fresh verdict of this mode, loaded into memory: one scan of the cache, done in SQLite, a few
-     * tenths of a second per million. Undefined when the cache did not give its keys in order.
+     * Every fresh verdict of this mode (and every valid one too old to reuse), loaded into memory: one scan
+     * of the cache, done in SQLite, a few tenths of a second per million. Undefined when the cache did not
+     * give its keys in order.
      */
     load(mode: CacheMode, freshSince: FreshSince): LoadedVerdicts | undefined {
       const kinds = new Map<number, CachedVerdict>();
@@ -83,8 +92,8 @@ export function openCacheReader(dataDir: string) {
           reason: string | null;
           checked_at: number;
         };
-        const verdict = { result, reason, checkedAt: checked_at };
-        if (isFresh(verdict, freshSince)) kinds.set(id, verdict);
+        const verdict = asFound({ result, reason, checkedAt: checked_at }, freshSince);
+        if (verdict) kinds.set(id, verdict);
       }
       // The kinds' numbers written into the query (they are SQLite's own integers): a json_each list would
       // cost more per row than the scan.

@@ -9,3 +9,24 @@ export const mailboxProviders = {
 } as const;
 
 export type MailboxProvider = keyof typeof mailboxProviders | 'Other';
+
+/** Free mailbox domains besides the big providers' own. */
+const otherFreeDomains = [
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  'proton.me',
+  'protonmail.com',
+  'mail.com',
+  'yandex.ru',
+  'mail.ru',
+  'zoho.com',
+];
+
+/** Where anyone can open a mailbox for free: a person's own address, not a company's (the score's `free`). */
+export const freeMailboxDomains: readonly string[] = [...Object.values(mailboxProviders).flat(), ...otherFreeDomains];
+const freeDomains = new Set(freeMailboxDomains);
+
+export function isFreeMailboxDomain(asciiDomain: string): boolean {
+  return freeDomains.has(asciiDomain.toLowerCase());
+}

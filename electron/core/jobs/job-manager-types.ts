@@ -1,6 +1,6 @@
 // The app's jobs as main offers them to the handlers (job-manager.ts implements it).
 import type { ExportFile, JobListItem, JobOverview, ListSummary } from '../../common/contract.ts';
-import type { JobSettings } from './job-settings.ts';
+import type { ExportChoicesOf } from './job-settings.ts';
 import type { JobReads } from './views/index.ts';
 
 export type JobManager = JobReads & {
@@ -32,10 +32,7 @@ export type JobManager = JobReads & {
   /** Writes the job's outputs as chosen, into its export folder. */
   /** Writes the finished list's report into its export folder; answers the file, for download. */
   report(jobId: string): Promise<ExportFile>;
-  export(
-    jobId: string,
-    choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,
-  ): Promise<{ files: ExportFile[]; summary: ListSummary }>;
+  export(jobId: string, choices: ExportChoicesOf): Promise<{ files: ExportFile[]; summary: ListSummary }>;
   /** After a restart: jobs that were sending or reading carry on by themselves. */
   resumeUnfinished(): void;
   /** Whether a list is being checked now (closing the app's window then keeps Sift going). */

@@ -1,7 +1,6 @@
 // The app's jobs: made from dropped files, run in the background (several at once, sharing the key's
-// budget), reported as they go, and resumed when the app starts again. Trouble while a job runs (the
-// service out of reach, say) leaves it where it was, with the reason, ready to resume: batches already
-// paid for are always read back.
+// budget), reported as they go, resumed when the app starts again. Trouble while a job runs (the service
+// out of reach, say) leaves it where it was, ready to resume: batches paid for are always read back.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
@@ -11,7 +10,7 @@ import { isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
 import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
-import { jobSettings, type JobSettings } from './job-settings.ts';
+import { jobSettings, settingsForExport, type ExportChoicesOf, type JobSettings } from './job-settings.ts';
 import {
   appFilesOf,
   exportedFiles,
@@ -27,6 +26,8 @@ import { createCleaner } from './list-cleaner.ts';
 import { writeJobReport } from './report/report-file.ts';
 import { rereadBeforeSending, userMessage } from './job-messages.ts';
 import { suppressionSource } from '../suppression/index.ts';
+import { rulesSource } from '../rules/index.ts';
+import { scoreWeightsSource } from '../scoring/score-weights-file.ts';
 import { sheetToRead } from '../lists/sheet-guess.ts';
 import type { JobManager } from './job-manager-types.ts';
 
@@ -54,11 +55,12 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     now: deps.now,
     warn: log,
     suppression: suppressionSource(deps.dataDir),
+    rules: rulesSource(deps.dataDir),
   });
-
   const { progressOf, overview, listItem } = jobViews(store, costs, live);
   const indexes = searchIndexes(log);
-  const explorer = createRowExplorer(store, indexes);
+  const weights = scoreWeightsSource(deps.dataDir);
+  const explorer = createRowExplorer(store, indexes, weights.current);
 
   function jobOrThrow(jobId: string): JobRecord {
     const job = store.getJob(jobId);
@@ -82,13 +84,12 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     const done = (async () => {
       try {
         const job = store.getJob(jobId)!;
+        prepareSearch(job);
         const client = await deps.clients.clientFor(job.service);
-        const finished = await cleaner.run(job, client, {
+        await cleaner.run(job, client, {
           signal: controller.signal,
           onProgress: (progress) => report(jobId, progress),
         });
-        // Searchable at once when the results open: the row text and its index are made meanwhile.
-        if (finished.phase === 'done') explorer.prepareSearch(finished).catch((error) => log(userMessage(error)));
       } catch (error) {
         if (controller.signal.aborted) return;
         // The job stays where it was: whatever was paid for can still be read when it resumes.
@@ -104,6 +105,8 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   }
 
   const finishedJob = (jobId: string) => finishedOrThrow(jobOrThrow(jobId));
+  /** Searchable when the results open: row text and index are made on their thread from the list's reading on. */
+  const prepareSearch = (job: JobRecord) => void explorer.prepareSearch(job).catch((error) => log(userMessage(error)));
   /** Removes a job, its list and the files the app made for it; answers the bytes freed. */
   async function deleteJob(jobId: string): Promise<number> {
     const listBytes = await sizeOnDisk(store.listPath(jobId));
@@ -120,12 +123,14 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     if (job.phase !== 'imported')
       throw new AppError('bad_request', 'Only a list not yet cleaned can be read again with other choices.');
     const client = await deps.clients.clientFor(job.service);
+    await explorer.forget(jobId);
     store.reimport(jobId, change(job.settings));
     cleaner.forget(jobId);
     costs.delete(jobId);
     try {
       const prepared = await cleaner.prepare(store.getJob(jobId)!, client.mode);
       costs.set(jobId, await cleaner.estimate(prepared, client));
+      prepareSearch(prepared);
       return overview(prepared);
     } catch (error) {
       // The list stays as it was read before, with its old settings.
@@ -144,7 +149,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   }
 
   return {
-    ...jobReads(store, jobOrThrow, explorer),
+    ...jobReads(store, jobOrThrow, explorer, weights.current),
 
     async create(
       source: { path: string; fileName: string; isUpload: boolean },
@@ -171,6 +176,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         // The same list dropped again with the same column replaces the copy not yet sent: one entry in History.
         for (const twin of store.unsentTwinsOf(prepared)) await deleteJob(twin.id);
         costs.set(job.id, await cleaner.estimate(prepared, client));
+        prepareSearch(prepared);
         return overview(prepared);
       } catch (error) {
         // A list that cannot be read leaves nothing behind: no job in the recent lists, no copy kept.
@@ -269,16 +275,11 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
 
     report: async (jobId) => writeJobReport(store, finishedJob(jobId), exportFolder(deps.dataDir, jobId), deps.clients),
 
-    async export(
-      jobId: string,
-      choices: Pick<JobSettings, 'keep'> & Partial<Pick<JobSettings, 'remove' | 'perStatusFiles' | 'format'>>,
-    ): Promise<{ files: ExportFile[]; summary: ListSummary }> {
+    async export(jobId: string, choices: ExportChoicesOf): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = finishedJob(jobId);
       const outDir = exportFolder(deps.dataDir, jobId);
       await mkdir(outDir, { recursive: true, mode: 0o700 });
-      const { keep, remove = job.settings.remove, perStatusFiles = job.settings.perStatusFiles } = choices;
-      const format = choices.format ?? job.settings.format;
-      store.updateSettings(jobId, { ...job.settings, keep, remove, perStatusFiles, ...(format ? { format } : {}) });
+      store.updateSettings(jobId, settingsForExport(job.settings, choices, weights.current()));
       const result = await cleaner.export(store.getJob(jobId)!, outDir);
       return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },

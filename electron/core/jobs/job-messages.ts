@@ -2,7 +2,7 @@
 import { ServiceClientError, explainClientError } from '../client/client-errors.ts';
 
 export const rereadBeforeSending =
-  'This list was read again before sending: the do-not-mail list or the kind of key changed since it was read. ' +
+  'This list was read again before sending: the do-not-mail list, the rules or the kind of key changed since it was read. ' +
   'Check what it costs now, then start again.';
 
 export function userMessage(error: unknown): string {

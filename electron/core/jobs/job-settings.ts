@@ -1,6 +1,7 @@
 // How a job cleans its list, with the defaults every way of running Sift shares (app, CLI, bench).
 import type { NamedResult } from '../wire/spec.ts';
 import type { OutputFormat } from '../../common/job-schemas.ts';
+import type { ScoreWeights } from '../../common/risk-score.ts';
 
 export type JobSettings = {
   /** The name the person knows the file by (an uploaded file is kept under the job's id). */
@@ -13,6 +14,8 @@ export type JobSettings = {
   keep: string[];
   /** For a kept verdict, the score (0-100, risk-score.ts) an address must reach to be kept; none: all of them. */
   keepAtScore?: Record<string, number>;
+  /** Points that replace the score table's (Settings, or `--score-weights FILE`); none: Sift's own table. */
+  scoreWeights?: ScoreWeights;
   /** Addresses left out of the cleaned list whatever their verdict (typos: those with a suggestion). */
   remove: RemovedFlags;
   /** Guard cells a spreadsheet would run as formulas, in the annotated copy (the cleaned list keeps cells as they were). */
@@ -36,6 +39,21 @@ export type JobSettings = {
 export { outputFormats, type OutputFormat } from '../../common/job-schemas.ts';
 
 export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean };
+
+/** What an export is asked for: the verdicts kept, and the job's own choice for whatever is left out. */
+export type ExportChoicesOf = Pick<JobSettings, 'keep'> &
+  Partial<Pick<JobSettings, 'keepAtScore' | 'remove' | 'perStatusFiles' | 'format'>>;
+
+/** A finished job's settings for an export: the choices made now, the job's own for what they leave out. */
+export function settingsForExport(
+  settings: JobSettings,
+  choices: ExportChoicesOf,
+  scoreWeights: ScoreWeights,
+): JobSettings {
+  const { keep, keepAtScore = {}, remove = settings.remove, perStatusFiles = settings.perStatusFiles } = choices;
+  const format = choices.format ?? settings.format;
+  return { ...settings, keep, keepAtScore, scoreWeights, remove, perStatusFiles, ...(format ? { format } : {}) };
+}
 
 const defaultKeep: NamedResult[] = ['valid'];
 /** Disposable inboxes are gone within days: a list is better off without them unless asked. */

@@ -22,11 +22,12 @@ import {
   type RunOptions,
 } from './run/index.ts';
 import type { JobSettings } from './job-settings.ts';
-import { hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts';
+import { displayNameOf, hasDemoVerdicts, type JobRecord, type JobStore } from './store/index.ts';
 import type { KeyMode } from '../wire/spec.ts';
 import { exportJob, refreshSummary, type ExportResult } from './export/index.ts';
 import { cacheAskFor, rememberVerdicts } from '../cache/index.ts';
 import type { SuppressionSource } from '../suppression/index.ts';
+import type { RulesSource } from '../rules/index.ts';
 
 /** A file's size, 0 when it cannot be read (reading the list then says why). */
 function fileSize(path: string): number {
@@ -47,10 +48,7 @@ type CleanHooks = {
   /** Told when the input's finished job is exported again and nothing is sent. */
   onFinishedJob?: (job: JobRecord) => void;
   pollIntervalMs?: number;
-  /**
-   * Told once every verdict is read and the service is needed no more: the CLI stops its own service
-   * then, so the export does not share the machine's memory with it.
-   */
+  /** Told once every verdict is read: the CLI stops its own service then, so the export gets its memory. */
   afterChecking?: () => Promise<void>;
 };
 
@@ -59,9 +57,8 @@ export type Cleaner = {
   /** The job for an input file: its unfinished one (with `resume`), its finished one when unchanged, else a new one. */
   jobForInput(inputPath: string, settings: JobSettings, policy?: InputPolicy, mode?: KeyMode): Promise<JobRecord>;
   /**
-   * Reads the job's list from its input, if that is still to do, reusing what the verdict cache knows for
-   * a key of `mode`; a list read for a key of the other kind, with reused verdicts, is read again.
-   * `onToSend` is told once, as soon as the list is seen to hold an address for the service.
+   * Reads the job's list, if still to do, reusing what the verdict cache knows for a key of `mode`; a list
+   * read for the other kind of key, with reused verdicts, is read again. `onToSend`: it holds one to send.
    */
   prepare(
     job: JobRecord,
@@ -76,10 +73,7 @@ export type Cleaner = {
   /** Plans checking again what a canceled or failed job left; answers how many addresses that is. */
   retry(job: JobRecord): number;
   export(job: JobRecord, outDir: string): Promise<ExportResult>;
-  /**
-   * The whole sequence for one input file, to `outDir`. A service on its way is started once the list is
-   * seen to need it (the list is read meanwhile), and never for a list with nothing to send.
-   */
+  /** The whole sequence for one file, to `outDir`; a service on its way starts only once the list needs it. */
   cleanFile(
     service: ServiceClient | ServiceOnItsWay,
     request: { inputPath: string; settings: JobSettings; policy?: InputPolicy; outDir: string },
@@ -103,6 +97,8 @@ export type CleanerOptions = {
   warn?: (message: string) => void;
   /** The do-not-mail list lists are read against (none: nothing is suppressed). */
   suppression?: SuppressionSource;
+  /** A person's rules per domain (none: no rules); the last list's counts per rule are kept with them. */
+  rules?: RulesSource;
 };
 
 export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cleaner {
@@ -171,6 +167,8 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
         latest.fingerprint === fingerprint &&
         latest.settings.column === settings.column &&
         latest.settings.sheet === settings.sheet &&
+        // Rules changed since: the list is read again (what was checked comes back from the cache, unbilled).
+        (latest.precheck?.rulesVersion ?? 0) === (options.rules?.version() ?? 0) &&
         (mode === undefined || hasDemoVerdicts(latest) === (mode === 'sandbox'));
       if (latest && sameList) {
         store.updateSettings(latest.id, {
@@ -191,7 +189,9 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
       const readForOtherKey = job.keyMode !== mode && (list.counters().get('cached') ?? 0) > 0;
       const suppressionChanged =
         options.suppression !== undefined && job.precheck?.suppressionVersion !== options.suppression.version();
-      if (job.phase === 'imported' && (readForOtherKey || suppressionChanged) && list.parts().length === 0) {
+      const rulesChanged = (job.precheck?.rulesVersion ?? 0) !== (options.rules?.version() ?? 0);
+      const readAgain = readForOtherKey || suppressionChanged || rulesChanged;
+      if (job.phase === 'imported' && readAgain && list.parts().length === 0) {
         store.reimport(job.id, job.settings);
         indexes.delete(job.id);
         job = store.getJob(job.id)!;
@@ -208,17 +208,21 @@ export function createCleaner(store: JobStore, options: CleanerOptions = {}): Cl
             })
           : undefined;
       const suppression = options.suppression?.open();
+      const rules = options.rules?.open();
       try {
         const imported = await importList(store, store.getJob(job.id)!, {
           onProgress: (rows) => onProgress?.({ phase: 'importing', rows }),
           cache,
           suppression,
+          rules,
+          onRuled: (rows) => rules?.record({ list: displayNameOf(job), at: now(), rows }),
           onToSend,
         });
         indexes.set(job.id, imported.index);
         return imported.job;
       } finally {
         suppression?.close();
+        rules?.close();
       }
     },
 

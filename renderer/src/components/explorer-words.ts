@@ -1,5 +1,7 @@
 // The row explorer's words: its filters as a person reads them, and a row's flags and reason in a line.
 import { verdictFilters, type ExplorerFilter, type ExplorerRow } from '../../../electron/common/contract.ts';
+import type { ExplorerSort } from '../../../electron/common/list-schemas.ts';
+import { scoreMoves, scoreStarts } from '../../../electron/common/risk-score.ts';
 import { verdictNote, verdictWord } from '../../../electron/common/reason-words.ts';
 
 /** The filters that are verdicts are named as the verdicts are everywhere else. */
@@ -13,7 +15,27 @@ export const filterWords: Record<ExplorerFilter, string> = {
   role: 'Role addresses',
   disposable: 'Disposable',
   typo: 'Likely typos',
+  score_80: 'Scoring 80 or more',
+  score_50: 'Scoring 50 to 79',
+  score_low: 'Scoring below 50',
 };
+
+export const sortWords: Record<ExplorerSort, string> = {
+  row: 'As in the file',
+  score_high: 'Highest score first',
+  score_low: 'Lowest score first',
+};
+
+/** A row's score and each of its reasons with its points and why (from main, with the weights in use), or none. */
+export function scoreOfRow(row: ExplorerRow) {
+  if (row.score === null) return undefined;
+  const lines = row.scoreReasons.split(';').map((part) => {
+    const [name, points] = part.split('=') as [string, string];
+    const line = scoreStarts[name] ?? scoreMoves[name];
+    return { name, points: Number(points), start: name in scoreStarts, why: line?.why ?? '' };
+  });
+  return { score: row.score, lines };
+}
 /** Flags and reason of a row, in words. */
 export function notesOf(row: ExplorerRow, demo: boolean): string {
   return [
@@ -24,6 +46,9 @@ export function notesOf(row: ExplorerRow, demo: boolean): string {
     row.accepted ? `corrected to ${row.suggestion}` : '',
     verdictNote(row, demo),
     row.cachedAt === null ? '' : `reused from an earlier list, checked ${new Date(row.cachedAt).toLocaleDateString()}`,
+    row.earlierValidAt === null
+      ? ''
+      : `valid at an earlier check, ${new Date(row.earlierValidAt).toLocaleDateString()}`,
   ]
     .filter(Boolean)
     .join(' · ');

@@ -10,7 +10,8 @@ import { sift } from '../bridge.ts';
 import { useAppStore } from '../stores/app-store.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
-import { ListBreakdownView } from './list-breakdown.tsx';
+import { ListBreakdownView, useBreakdown } from './list-breakdown.tsx';
+import { ScoreTriage } from './score-triage.tsx';
 import { RowExplorer } from './row-explorer.tsx';
 import { SaveReport } from './save-report.tsx';
 import { describeChanges } from '../../../electron/common/changes-words.ts';
@@ -74,6 +75,7 @@ export function JobResults({
       keep: keep.includes(result) ? keep.filter((value) => value !== result) : [...keep, result],
     });
   const summary = job.summary!;
+  const breakdown = useBreakdown(job.jobId);
   const cards: [string, number, string][] = [
     ['Valid', summary.valid, 'valid'],
     ['Invalid', summary.invalid, 'invalid'],
@@ -83,6 +85,7 @@ export function JobResults({
     ['Bad syntax', summary.bad_syntax, 'bad-syntax'],
     ['No address', summary.no_address, 'no-address'],
     ...(summary.suppressed > 0 ? [['Do not mail', summary.suppressed, 'suppressed'] as [string, number, string]] : []),
+    ...(summary.ruled ? [['Your rules', summary.ruled, 'ruled'] as [string, number, string]] : []),
     ['Role', summary.role, 'role'],
     ['Disposable', summary.disposable, 'disposable'],
     ['Likely typos', summary.typos, 'typos'],
@@ -132,7 +135,7 @@ export function JobResults({
         </div>
       </header>
       <VerdictChart summary={summary} demo={job.demo} />
-      <ListBreakdownView jobId={job.jobId} demo={job.demo} />
+      <ListBreakdownView breakdown={breakdown} demo={job.demo} />
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (
           <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>
@@ -142,6 +145,9 @@ export function JobResults({
         ))}
       </dl>
       <RowExplorer job={job} />
+      {breakdown && (
+        <ScoreTriage breakdown={breakdown} choices={choices} demo={job.demo} onChoicesChange={onChoicesChange} />
+      )}
       <div className="export">
         <fieldset className="keep">
           <legend>Keep in the cleaned list</legend>

@@ -95,6 +95,7 @@ export function JobReview({ job, preview, busy, onColumn, onSheet, onUseCache, o
     ...(job.precheck.suppressed
       ? [['Do not mail', job.precheck.suppressed, 'suppressed'] as [string, number, string]]
       : []),
+    ...(job.precheck.ruled ? [['Your rules', job.precheck.ruled, 'ruled'] as [string, number, string]] : []),
     ['Role', job.precheck.role, 'role'],
     ['Disposable', job.precheck.disposable, 'disposable'],
     ['Typos', job.precheck.suggestions, 'typos'],

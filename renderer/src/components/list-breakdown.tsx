@@ -4,11 +4,8 @@ import { reasonWords, senderRefusedCount } from '../../../electron/common/reason
 import { sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
 
-/**
- * Where the addresses checked live (mailbox providers, the most used domains) and, for real verdicts, why
- * the unknown ones are unknown, each reason in a sentence; those a refused sender left unknown are counted.
- */
-export function ListBreakdownView({ jobId, demo }: { jobId: string; demo: boolean }) {
+/** A list's breakdown, read once its results show (`version` asks again: a suggestion accepted, say). */
+export function useBreakdown(jobId: string, version = 0): ListBreakdown | undefined {
   const [breakdown, setBreakdown] = useState<ListBreakdown>();
   useEffect(() => {
     let current = true;
@@ -20,7 +17,15 @@ export function ListBreakdownView({ jobId, demo }: { jobId: string; demo: boolea
     return () => {
       current = false;
     };
-  }, [jobId]);
+  }, [jobId, version]);
+  return breakdown;
+}
+
+/**
+ * Where the addresses checked live (mailbox providers, the most used domains) and, for real verdicts, why
+ * the unknown ones are unknown, each reason in a sentence; those a refused sender left unknown are counted.
+ */
+export function ListBreakdownView({ breakdown, demo }: { breakdown: ListBreakdown | undefined; demo: boolean }) {
   if (!breakdown || breakdown.topDomains.length === 0) return null;
   const unknown = demo ? [] : breakdown.unknownReasons;
   const refused = senderRefusedCount(unknown);

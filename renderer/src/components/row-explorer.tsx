@@ -3,8 +3,10 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type Keyboard
 import type { ExplorerFilter, ExplorerRow, JobOverview } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { formatCount } from '../format.ts';
-import { filterWords, notesOf } from './explorer-words.ts';
+import { filterWords, notesOf, scoreOfRow, sortWords } from './explorer-words.ts';
+import type { ExplorerSort } from '../../../electron/common/list-schemas.ts';
 import { verdictWord } from '../../../electron/common/reason-words.ts';
+import { RowReasons, TypoActions } from './explorer-row-parts.tsx';
 import './row-explorer.css';
 
 const pageSize = 200;
@@ -13,6 +15,7 @@ const rowHeight = 34;
 /** Every row of the list with its verdict, read from main a page at a time as the person scrolls. */
 export function RowExplorer({ job }: { job: JobOverview }) {
   const [filter, setFilter] = useState<ExplorerFilter>('all');
+  const [sort, setSort] = useState<ExplorerSort>('row');
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [total, setTotal] = useState<number>();
@@ -29,7 +32,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
   const [activeRow, setActiveRow] = useState(0);
   const focusAfterMove = useRef(false);
 
-  const query = JSON.stringify([job.jobId, filter, search]);
+  const query = JSON.stringify([job.jobId, filter, search, sort]);
   const load = useCallback(
     async (pageIndex: number) => {
       if (asked.current.has(pageIndex)) return;
@@ -42,6 +45,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
           limit: pageSize,
           filter,
           search,
+          sort,
         });
         if (shownQuery.current !== query) return;
         setTotal(page.total);
@@ -51,7 +55,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
         if (shownQuery.current === query) setError(errorMessage(caught));
       }
     },
-    [job.jobId, filter, search, query],
+    [job.jobId, filter, search, sort, query],
   );
 
   useEffect(() => {
@@ -145,6 +149,20 @@ export function RowExplorer({ job }: { job: JobOverview }) {
           </select>
         </label>
         <label className="field">
+          <span>Order</span>
+          <select
+            value={sort}
+            data-testid="explorer-sort"
+            onChange={(event) => setSort(event.target.value as ExplorerSort)}
+          >
+            {Object.entries(sortWords).map(([value, words]) => (
+              <option key={value} value={value}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
           <span>Search</span>
           <input type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
         </label>
@@ -167,7 +185,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
         aria-label="Rows of the list"
         aria-readonly="true"
         aria-rowcount={(total ?? 0) + 1}
-        aria-colcount={headers.length + 3}
+        aria-colcount={headers.length + 4}
         // One tab stop inside (the active row); the grid itself is focusable only from script.
         tabIndex={-1}
         onKeyDown={moveByKey}
@@ -181,6 +199,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
               </span>
             ))}
             <span role="columnheader">Verdict</span>
+            <span role="columnheader">Score</span>
             <span role="columnheader">Notes</span>
           </div>
         </div>
@@ -211,6 +230,9 @@ export function RowExplorer({ job }: { job: JobOverview }) {
                       <span role="gridcell" className={`explorer__verdict--${row.result}`}>
                         {verdictWord(row.result)}
                       </span>
+                      <span role="gridcell" className="explorer__score">
+                        {scoreOfRow(row)?.score ?? ''}
+                      </span>
                       <span role="gridcell" className="explorer__notes">
                         {notesOf(row, job.demo)}
                         {row.suggestion && !row.duplicate && (
@@ -223,7 +245,7 @@ export function RowExplorer({ job }: { job: JobOverview }) {
                       </span>
                     </>
                   ) : (
-                    <span role="gridcell" aria-colspan={headers.length + 3} className="note">
+                    <span role="gridcell" aria-colspan={headers.length + 4} className="note">
                       Reading…
                     </span>
                   )}
@@ -233,48 +255,13 @@ export function RowExplorer({ job }: { job: JobOverview }) {
           </div>
         </div>
       </div>
+      <RowReasons row={pages.get(Math.floor(activeRow / pageSize))?.[activeRow % pageSize]} />
     </section>
   );
 }
 
-type TypoActionsProps = {
-  row: ExplorerRow;
-  /** The address cell as it was typed. */
-  typed: string;
-  onAccept(target: { addressId: number } | { domain: string }, accept: boolean): void;
-};
-
-/** Accept a likely typo's suggestion for this address or every address at its domain, or take it back. */
-function TypoActions({ row, typed, onAccept }: TypoActionsProps) {
-  const domain = typed.slice(typed.lastIndexOf('@') + 1).trim();
-  if (row.accepted) {
-    return (
-      <button type="button" className="link-button" onClick={() => onAccept({ addressId: row.addressId }, false)}>
-        Undo
-      </button>
-    );
-  }
-  return (
-    <>
-      <button
-        type="button"
-        className="link-button"
-        aria-label={`Accept ${row.suggestion}`}
-        onClick={() => onAccept({ addressId: row.addressId }, true)}
-      >
-        Accept
-      </button>
-      {domain && (
-        <button type="button" className="link-button" onClick={() => onAccept({ domain }, true)}>
-          Accept for all at {domain}
-        </button>
-      )}
-    </>
-  );
-}
-
 /**
- * The explorer's columns: the row number, each of the list's columns, the verdict and the notes. The
+ * The explorer's columns: the row number, each of the list's columns, the verdict, the score and the notes. The
  * address, what a person searches for and reads first, gets the most room (an address of 40 characters
  * whole); the notes give way to it. Every row is a grid of its own, so the widths are fixed, not each row's.
  */
@@ -282,5 +269,5 @@ function explorerColumns(count: number, addressColumn: number): string {
   const cells = Array.from({ length: count }, (_, i) =>
     i === addressColumn ? 'minmax(20rem, 2fr)' : 'minmax(6rem, 1fr)',
   );
-  return `4rem ${cells.join(' ')} 6rem minmax(10rem, 16rem)`;
+  return `4rem ${cells.join(' ')} 6rem 3.5rem minmax(10rem, 16rem)`;
 }

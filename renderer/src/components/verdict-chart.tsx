@@ -29,6 +29,7 @@ export function VerdictChart({ summary, demo }: { summary: ListSummary; demo: bo
     ['Bad syntax', summary.bad_syntax],
     ['Duplicates', summary.duplicates],
     ...(summary.suppressed > 0 ? [['Do not mail', summary.suppressed] as [string, number]] : []),
+    ...(summary.ruled ? [['Your rules', summary.ruled] as [string, number]] : []),
     // A canceled or stopped list has addresses still to check: the last step names them all honestly.
     // Demo verdicts were given, not checked: no mail server was asked.
     [summary.unverified > 0 ? 'To check' : demo ? 'Demo verdicts' : 'Checked', summary.to_check],

@@ -48,6 +48,7 @@ const stageOf = (job: JobOverview): Stage =>
 /** Sift's defaults (core/jobs/job-settings.ts): valid addresses, disposable inboxes left out. */
 const defaultChoices: ExportChoices = {
   keep: ['valid'],
+  keepAtScore: {},
   remove: { role: false, disposable: true, typos: false },
   perStatusFiles: false,
   format: 'csv',

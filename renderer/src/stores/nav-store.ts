@@ -2,7 +2,7 @@
 // addresses are checked opens on a first start and from Settings.
 import { create } from 'zustand';
 
-export const screens = ['clean', 'history', 'check', 'suppression', 'service', 'settings'] as const;
+export const screens = ['clean', 'history', 'check', 'suppression', 'rules', 'service', 'settings'] as const;
 export type Screen = (typeof screens)[number] | 'setup';
 
 export const screenTitles: Record<Screen, string> = {
@@ -10,6 +10,7 @@ export const screenTitles: Record<Screen, string> = {
   history: 'History',
   check: 'Check one address',
   suppression: 'Do not mail',
+  rules: 'Rules',
   service: "Sift's service",
   settings: 'Settings',
   setup: 'How addresses are checked',

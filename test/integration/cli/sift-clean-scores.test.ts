@@ -1,7 +1,7 @@
 // Scores and thresholds from the terminal: every checked row of the annotated file has its score and
 // reasons; `--keep valid,catch_all:50,unknown:80` keeps exactly the rows that reach their verdict's score;
 // cleaning again with other thresholds writes other rows and sends nothing; the summary gives the spread
-// and the thresholds used.
+// and the thresholds used; read again reusing nothing, the addresses valid before say so.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,21 @@ describe('sift clean with scores', () => {
     // No thresholds: the verdicts alone again.
     expect((await runSift(['clean', path, '--keep', 'valid', '--remove', 'none'], env)).code).toBe(0);
     expect(kept()).toEqual(['Ann', 'Eve', 'Ivy']);
+
+    // Read again reusing nothing: every address goes to Sift's own service again, and those valid at the
+    // earlier check count it.
+    const fresh = await runSift(['clean', path, '--restart', '--max-age', '0', '--remove', 'none'], env);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain('6 addresses to check');
+    const reread = rows(readFileSync(join(dir, 'people.demo.annotated.csv'), 'utf8'));
+    expect(reread.map((row) => [row.name, row.sift_source, row.sift_score_reasons])).toEqual([
+      ['Ann', 'demo', 'valid=90;valid_earlier=10'],
+      ['Ben', 'demo', 'invalid=0'],
+      ['Cara', 'demo', 'catch_all=55'],
+      ['Dan', 'demo', 'unknown=40'],
+      ['Eve', 'demo', 'valid=90;typo=-30;valid_earlier=10'],
+      ['Ivy', 'demo', 'valid=90;disposable=-45;valid_earlier=10'],
+    ]);
   });
 
   it('refuses a threshold that is not a score', async () => {

@@ -18,6 +18,9 @@ const plain: ScoreFacts = {
   disposable: false,
   typo: false,
   reused: false,
+  free: false,
+  provider: null,
+  validEarlier: false,
 };
 
 describe('the score', () => {
@@ -35,6 +38,10 @@ describe('the score', () => {
     ['greylisted', { reason: 'greylisted' }],
     ['timeout', { reason: 'timeout' }],
     ['reused', { reused: true }],
+    ['free', { free: true }],
+    ['catch_all_google', { provider: 'Google' }],
+    ['catch_all_microsoft', { provider: 'Microsoft' }],
+    ['valid_earlier', { validEarlier: true }],
   ] as const)('moves by %s as the table says', (name, fact) => {
     const moved = scoreAddress({ ...plain, ...fact });
     expect(moved.score).toBe(scoreStarts.catch_all!.points + scoreMoves[name]!.points);
@@ -50,6 +57,22 @@ describe('the score', () => {
       reasons: 'invalid=0',
     });
     expect(scoreValue({ ...plain, result: 'valid', reason: 'greylisted' }, { starts: { valid: 95 } })).toBe(100);
+  });
+
+  it('moves a catch-all by its mail hosts only: a valid address at Google is not a catch-all', () => {
+    expect(scoreValue({ ...plain, provider: 'Yahoo' })).toBe(55);
+    expect(scoreAddress({ ...plain, result: 'valid', provider: 'Google' })).toEqual({ score: 90, reasons: 'valid=90' });
+    expect(scoreAddress({ ...plain, result: 'valid', provider: 'Microsoft', free: true })).toEqual({
+      score: 85,
+      reasons: 'valid=90;free=-5',
+    });
+  });
+
+  it('counts an earlier valid check only where the verdict was not itself reused from it', () => {
+    expect(scoreAddress({ ...plain, reused: true, validEarlier: true })).toEqual({
+      score: 50,
+      reasons: 'catch_all=55;reused=-5',
+    });
   });
 
   it('gives the same facts the same score, and other weights other scores only', () => {

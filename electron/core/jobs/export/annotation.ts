@@ -1,9 +1,16 @@
 // The sift_* columns the annotated file adds to each row, encoded once and reused: as text, once per
 // address (a first occurrence and a repeat differ only in billed and duplicate); as bytes, once per
 // result, reason and flags when there is no suggestion.
+import { ruleActionOf } from '../../../common/domain-rules.ts';
 import { badSyntaxResult, noAddressResult, suppressedResult, unverifiedResult } from '../../../common/list-funnel.ts';
 import { verdictNote } from '../../../common/reason-words.ts';
-import { scoreAddress, type AddressScore, type ScoreFacts } from '../../../common/risk-score.ts';
+import {
+  scoreAddress,
+  scoreFactsOfAddress,
+  type AddressScore,
+  type ScoreFacts,
+  type ScoreWeights,
+} from '../../../common/risk-score.ts';
 import { verdictFlag, type VerdictColumns } from '../store/index.ts';
 import { column, hasFlag, type RowVerdict } from './row-verdicts.ts';
 
@@ -23,30 +30,32 @@ export const annotationColumns = [
   'sift_score_reasons',
 ] as const;
 
-/** What risk-score.ts scores an address by, from its columns; none for one not checked. */
-export function scoreFactsOf(address: VerdictColumns): ScoreFacts | undefined {
-  const result = address[column.result];
-  if (result === null) return undefined;
-  return {
-    result,
+/** What risk-score.ts scores an address by, from its columns; none for one not checked, or a rule's. */
+export const scoreFactsOf = (address: VerdictColumns): ScoreFacts | undefined =>
+  scoreFactsOfAddress({
+    result: address[column.result],
     reason: address[column.reason],
     role: hasFlag(address, 'role'),
     disposable: hasFlag(address, 'disposable'),
-    typo: address[column.suggestion] !== null && !hasFlag(address, 'accepted'),
-    reused: hasFlag(address, 'cached'),
-  };
-}
+    suggested: address[column.suggestion] !== null,
+    accepted: hasFlag(address, 'accepted'),
+    cached: hasFlag(address, 'cached'),
+    free: hasFlag(address, 'free'),
+    provider: hasFlag(address, 'google') ? 'Google' : hasFlag(address, 'microsoft') ? 'Microsoft' : null,
+    validEarlier: hasFlag(address, 'validEarlier'),
+  });
 
-const scoreOfAddress = (address: VerdictColumns): AddressScore | undefined => {
+const scoreOfAddress = (address: VerdictColumns, weights: ScoreWeights): AddressScore | undefined => {
   const facts = scoreFactsOf(address);
-  return facts && scoreAddress(facts);
+  return facts && scoreAddress(facts, weights);
 };
 
 /**
- * Where a row's verdict came from: `checked` (asked of the service for this list), `cache` (an earlier
- * list's verdict, reused; `sift_cached_on` says when it was got), `demo` (a sandbox key's script),
- * `precheck` (Sift settled it: bad syntax, no address), `suppression` (on the do-not-mail list), or
- * nothing (not checked).
+ * Where a row's verdict came from: `checked` (asked of the service for this list; `sift_cached_on` is the
+ * day of an earlier valid check, where there was one), `cache` (an earlier list's verdict, reused;
+ * `sift_cached_on` says when it was got), `demo` (a sandbox key's script), `precheck` (Sift settled it: bad
+ * syntax, no address), `suppression` (on the do-not-mail list), `rule` (a person's rule for its domain
+ * decided it), or nothing (not checked).
  */
 const sourceOf = (address: VerdictColumns | null, demo: boolean): string => {
   if (!address) return 'precheck';
@@ -54,6 +63,7 @@ const sourceOf = (address: VerdictColumns | null, demo: boolean): string => {
   if (result === null) return '';
   if (result === badSyntaxResult) return 'precheck';
   if (result === suppressedResult) return 'suppression';
+  if (ruleActionOf(address[column.reason])) return 'rule';
   if (hasFlag(address, 'cached')) return 'cache';
   return demo ? 'demo' : 'checked';
 };
@@ -68,6 +78,9 @@ export const resultOf = (address: VerdictColumns) => address[column.result] ?? u
 const isFunnelDuplicate = (verdict: RowVerdict) =>
   verdict.duplicate && verdict.address !== null && verdict.address[column.result] !== badSyntaxResult;
 
+/** The verdicts are a sandbox key's demo verdicts (their reasons say so); the score's weights, if not Sift's. */
+type AnnotationOptions = { demo?: boolean | undefined; weights?: ScoreWeights | undefined };
+
 /** An address's columns with its two annotations (first occurrence, repeat) kept beside them once written. */
 type Annotated = VerdictColumns & { 5?: string; 6?: string };
 
@@ -75,13 +88,20 @@ type Annotated = VerdictColumns & { 5?: string; 6?: string };
  * The sift_* cells of a row as text, `before` and `after` around them; `cell` writes one cell as the
  * file writes it. true and false need no quotes or guard, so only the words from the service go to `cell`.
  */
-function tailEncoder(cell: (value: string) => string, delimiter: string, before: string, after: string, demo: boolean) {
+function tailEncoder(
+  cell: (value: string) => string,
+  delimiter: string,
+  before: string,
+  after: string,
+  { demo = false, weights = {} }: AnnotationOptions,
+) {
   const d = delimiter;
   /** A service's reason; a demo verdict's says it is one (Sift's own syntax check and suppression are not demos). */
   const reasonOf = (address: VerdictColumns) => {
     const reason = address[column.reason];
     const result = address[column.result];
     if (!demo || result === null || result === badSyntaxResult || result === suppressedResult) return reason;
+    if (ruleActionOf(reason)) return reason;
     return reason ? `${demoReasonPrefix}${reason}` : demoReasonPrefix.slice(0, -1);
   };
   const flagsOf = (billed: boolean, duplicate: boolean, role: boolean, disposable: boolean) =>
@@ -98,7 +118,7 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
     const text = textOf(address);
     const suggestion = address[column.suggestion];
     const flags = flagsOf(billed, duplicate, hasFlag(address, 'role'), hasFlag(address, 'disposable'));
-    const score = scoreOfAddress(address);
+    const score = scoreOfAddress(address, weights);
     return (
       `${before}${cell(resultOf(address))}${d}${flags}${d}${reason ? cell(reason) : ''}${d}${text ? cell(text) : ''}` +
       `${d}${suggestion ? cell(suggestion) : ''}${d}${hasFlag(address, 'accepted')}` +
@@ -112,8 +132,8 @@ function tailEncoder(cell: (value: string) => string, delimiter: string, before:
 const demoReasonPrefix = 'demo:';
 
 /** The annotation of a row as text, kept on the address's own array once written. */
-export function annotationWriter(cell: (value: string) => string, delimiter: string, demo = false) {
-  const encode = tailEncoder(cell, delimiter, '', '', demo);
+export function annotationWriter(cell: (value: string) => string, delimiter: string, options: AnnotationOptions = {}) {
+  const encode = tailEncoder(cell, delimiter, '', '', options);
   return (verdict: RowVerdict): string => {
     const address = verdict.address as Annotated | null;
     if (!address) return encode(null, false, false);
@@ -130,12 +150,25 @@ const maxSharedTails = 1000;
  * The annotation of a row as bytes, from its delimiter to its line break. Tails without a suggestion
  * are shared by every address with the same result, reason and flags: a list has a few dozen of them.
  */
-export function annotationBytesWriter(cell: (value: string) => string, delimiter: string, demo = false) {
-  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n', demo);
+export function annotationBytesWriter(
+  cell: (value: string) => string,
+  delimiter: string,
+  options: AnnotationOptions = {},
+) {
+  const encode = tailEncoder(cell, delimiter, delimiter, '\r\n', options);
   const noAddressTail = Buffer.from(encode(null, false, false));
   const shared = new Map<string | null, Map<string | null, (Buffer | undefined)[]>>();
   let sharedPairs = 0;
-  const flagBits = verdictFlag.role | verdictFlag.disposable | verdictFlag.accepted | verdictFlag.cached;
+  // Every flag the tail shows or the score reads (billed is its own bit of the slot).
+  const flagBits =
+    verdictFlag.role |
+    verdictFlag.disposable |
+    verdictFlag.accepted |
+    verdictFlag.cached |
+    verdictFlag.free |
+    verdictFlag.google |
+    verdictFlag.microsoft |
+    verdictFlag.validEarlier;
   return (verdict: RowVerdict): Buffer => {
     const address = verdict.address;
     if (!address) return noAddressTail;

@@ -2,7 +2,8 @@
 // the sift_* columns, and the line of the cleaned and per-status files it goes to, with its address
 // normalised. Two forms of the same rules: rows as text (csv-reader.ts), and rows as bytes
 // (csv-byte-rows.ts), whose cells are copied as they are wherever their bytes are what the text form writes.
-import { badSyntaxResult, suppressedResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, ruledResult, suppressedResult } from '../../../common/list-funnel.ts';
+import { keepDecider } from '../../../common/keep-choice.ts';
 import type { ExportKind } from '../../../common/contract.ts';
 import type { JobSettings } from '../job-settings.ts';
 import { isNormalAddressBytes, normaliseAddress } from '../../email/address-precheck.ts';
@@ -47,14 +48,8 @@ export type WaitFor = (wait: Promise<void> | undefined) => void;
 type Route = { targets: BufferedFileWriter[]; suggestion: string | null };
 
 function createRouter({ settings, spread }: ExportLayout, { cleaned, byKind }: ExportTargets) {
-  const keep = new Set(settings.keep);
-  const { remove, keepAtScore = {} } = settings;
-  /** Kept when its verdict is, and its score reaches that verdict's threshold, if one is set. */
-  const kept = (result: string, score: number) => {
-    if (!keep.has(result)) return false;
-    const threshold = keepAtScore[result];
-    return threshold === undefined || score >= threshold;
-  };
+  const kept = keepDecider(settings);
+  const weights = settings.scoreWeights ?? {};
   const route: Route = { targets: [], suggestion: null };
   return (verdict: RowVerdict): Route => {
     route.targets.length = 0;
@@ -74,19 +69,23 @@ function createRouter({ settings, spread }: ExportLayout, { cleaned, byKind }: E
     // An accepted suggestion is the address the person meant: it goes into the cleaned list, corrected.
     const accepted = hasFlag(address, 'accepted') && suggestion !== null;
     const typo = suggestion !== null && !accepted;
-    const removed = (remove.role && role) || (remove.disposable && disposable) || (remove.typos && typo);
     const facts = scoreFactsOf(address);
-    const score = facts ? scoreValue(facts) : 0;
+    const score = facts ? scoreValue(facts, weights) : 0;
     if (facts && spread) countIn(spread, result, score);
-    if ((kept(result, score) || accepted) && !removed) route.targets.push(cleaned);
+    if (kept({ result, reason: address[column.reason], role, disposable, typo, accepted, score }))
+      route.targets.push(cleaned);
+    route.suggestion = accepted ? suggestion : null;
+    // A rule's row goes to the cleaned list or nowhere: it has no verdict file.
+    if (result === ruledResult) return route;
     const byResult = byKind.get(result as ExportKind);
     if (byResult) route.targets.push(byResult);
     if (role && byKind.has('role')) route.targets.push(byKind.get('role')!);
     if (disposable && byKind.has('disposable')) route.targets.push(byKind.get('disposable')!);
-    route.suggestion = accepted ? suggestion : null;
     return route;
   };
 }
+
+const annotationOptions = (layout: ExportLayout) => ({ demo: layout.demo, weights: layout.settings.scoreWeights });
 
 const guardOf = (settings: JobSettings) => (settings.neutraliseFormulas ? neutraliseFormula : undefined);
 
@@ -96,7 +95,7 @@ export function textRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const line = csvLineWriter(delimiter);
   const guard = guardOf(layout.settings);
   const cellOf = csvCellWriter(delimiter);
-  const annotate = annotationWriter((value) => cellOf(value, guard), delimiter, layout.demo);
+  const annotate = annotationWriter((value) => cellOf(value, guard), delimiter, annotationOptions(layout));
   const route = createRouter(layout, targets);
   return (cells: string[], verdict: RowVerdict, waitFor: WaitFor) => {
     // A short row is padded to the header's width, so the sift_* columns line up.
@@ -126,7 +125,7 @@ export function byteRowWriter(layout: ExportLayout, targets: ExportTargets) {
   const { delimiter, columnIndex, width } = layout;
   const guard = guardOf(layout.settings);
   const cellLine = csvCellWriter(delimiter);
-  const annotate = annotationBytesWriter((value) => cellLine(value, guard), delimiter, layout.demo);
+  const annotate = annotationBytesWriter((value) => cellLine(value, guard), delimiter, annotationOptions(layout));
   const route = createRouter(layout, targets);
   const paddings = Array.from({ length: width + 1 }, (_, n) => delimiter.repeat(n));
 

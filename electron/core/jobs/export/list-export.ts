@@ -195,6 +195,9 @@ export async function exportJob(store: JobStore, job: JobRecord, outDir: string)
     const summary: ListSummary = { ...summariseJob(store, job), score_spread: layout.spread };
     if (settings.keepAtScore && Object.keys(settings.keepAtScore).length > 0)
       summary.kept_at_score = settings.keepAtScore;
+    // Scores made with weights other than Sift's table say which.
+    if (settings.scoreWeights && Object.keys(settings.scoreWeights).length > 0)
+      summary.score_weights = settings.scoreWeights;
     await writeSummary(partial(pathOf('summary')), summary, demo);
     for (const path of paths.values()) {
       await rename(partial(path), path).catch((error: unknown) => {

@@ -5,8 +5,8 @@ import type { VerdictColumns } from '../store/list-types.ts';
 
 /** Word 0 is "none" (null); a word past the dictionary's bound travels inline, in `inline`. */
 const inlineWord = 0xffff;
-/** Set in `flags` when the address has a suggestion, which travels inline. */
-const hasSuggestion = 0x80;
+/** Set in `flags` when the address has a suggestion, which travels inline (above every verdictFlag). */
+const hasSuggestion = 0x8000;
 
 export type PackedVerdicts = {
   count: number;
@@ -14,7 +14,7 @@ export type PackedVerdicts = {
   reasons: Uint16Array;
   /** The day a verdict reused from the cache was got, as a word (most lists have a handful of days). */
   cachedOn: Uint16Array;
-  flags: Uint8Array;
+  flags: Uint16Array;
   /** In order, per address: its result and reason when inline, then its suggestion. */
   inline: string[];
 };
@@ -58,7 +58,7 @@ export function createVerdictPacker(maxWords = inlineWord - 1) {
         results: new Uint16Array(count),
         reasons: new Uint16Array(count),
         cachedOn: new Uint16Array(count),
-        flags: new Uint8Array(count),
+        flags: new Uint16Array(count),
         inline: [],
       };
       for (let i = 0; i < count; i += 1) {

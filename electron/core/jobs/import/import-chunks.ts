@@ -1,6 +1,7 @@
 // The new addresses of a run of rows, packed for the import's writer thread (import-writer.ts): a few
 // strings and typed arrays cross to another thread as copies of memory, where four thousand objects
 // would each be serialised on the importing thread, the one the import waits on.
+import { ruleActions } from '../../../common/domain-rules.ts';
 import type { NewAddress } from '../store/index.ts';
 
 const flag = {
@@ -11,7 +12,10 @@ const flag = {
   suggestion: 16,
   suppressedAddress: 32,
   suppressedDomain: 64,
+  /** A rule decided it; its action's place in ruleActions is in the bits above. */
+  ruled: 128,
 } as const;
+const ruleShift = 8;
 
 export type PackedChunk = {
   /** The row chunk: its first row and the address id of each of its rows (0: no address). */
@@ -24,7 +28,7 @@ export type PackedChunk = {
   keys: string;
   keyEnds: Int32Array;
   firstRows: Int32Array;
-  flags: Uint8Array;
+  flags: Uint16Array;
   /** In order, each address that differs from its key and each suggestion, end to end. */
   texts: string;
   textEnds: Int32Array;
@@ -53,6 +57,7 @@ export function createChunkPacker() {
       let bits = (address.sendable ? flag.sendable : 0) | (address.role ? flag.role : 0);
       if (address.disposable) bits |= flag.disposable;
       if (address.suppressed) bits |= address.suppressed === 'address' ? flag.suppressedAddress : flag.suppressedDomain;
+      if (address.ruled) bits |= flag.ruled | (ruleActions.indexOf(address.ruled) << ruleShift);
       if (address.address !== address.key) {
         bits |= flag.ownAddress;
         texts.push(address.address);
@@ -81,7 +86,7 @@ export function createChunkPacker() {
         keys: keys.join(''),
         keyEnds: ends(keys),
         firstRows: Int32Array.from(firstRows),
-        flags: Uint8Array.from(flags),
+        flags: Uint16Array.from(flags),
         texts: texts.join(''),
         textEnds: ends(texts),
       };
@@ -132,6 +137,7 @@ export function unpackChunk(chunk: PackedChunk): NewAddress[] {
       suggestion: bits & flag.suggestion ? nextText() : null,
       ...(bits & flag.suppressedAddress ? { suppressed: 'address' as const } : {}),
       ...(bits & flag.suppressedDomain ? { suppressed: 'domain' as const } : {}),
+      ...(bits & flag.ruled ? { ruled: ruleActions[bits >> ruleShift]! } : {}),
     });
   }
   return addresses;

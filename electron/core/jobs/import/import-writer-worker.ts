@@ -5,12 +5,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { unpackChunk, type PackedChunk } from './import-chunks.ts';
 import { describeFailure } from '../job-threads.ts';
 import { openListAppender } from '../store/list-store-append.ts';
-import { cacheLookupFor, type CacheAsk } from '../../cache/cache-lookup.ts';
+import { cacheLookupFor, type CacheAsk, type CacheHit } from '../../cache/cache-lookup.ts';
 import type { WriterMessage } from './import-writer.ts';
 
 const port = parentPort!;
 const post = (message: WriterMessage) => port.postMessage(message);
 let failed = false;
+/** A verdict the cache gave to reuse (one too old, kept only as history, is not). */
+const reused = (hit: CacheHit | undefined) => hit !== undefined && !hit.stale;
 
 try {
   const { listPath, cache } = workerData as { listPath: string; cache?: CacheAsk };
@@ -37,7 +39,8 @@ try {
       const hits = lookup?.hitsFor(addresses);
       list.appendImport(addresses, chunk.firstRow, chunk.rowIds, hits);
       let toSend = 0;
-      for (let i = 0; i < addresses.length; i += 1) if (addresses[i]!.sendable && !hits?.[i]) toSend += 1;
+      // A verdict reused is not sent; one too old to reuse (kept only as history) is.
+      for (let i = 0; i < addresses.length; i += 1) if (addresses[i]!.sendable && !reused(hits?.[i])) toSend += 1;
       post({ stored: chunk.firstId, toSend });
     } catch (error) {
       failed = true;

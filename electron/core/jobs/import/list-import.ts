@@ -4,6 +4,7 @@
 // of their own (import-writer.ts) while this one reads on. Nothing is sent or billed here; an import cut
 // short by a crash starts over from the file.
 import { createHash } from 'node:crypto';
+import type { RuleMatcher } from '../../rules/index.ts';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError } from '../../../common/app-error.ts';
@@ -93,6 +94,10 @@ export type ImportOptions = {
   cache?: CacheAsk;
   /** The do-not-mail list (and its version): a new address on it is settled as suppressed, never sent. */
   suppression?: { matcher: SuppressionMatcher; version: number };
+  /** A person's rules per domain (and their version): an address a rule decides is settled, never sent. */
+  rules?: { matcher: RuleMatcher; version: number };
+  /** Told, at the end, how many rows each rule's domain decided. */
+  onRuled?: (rows: Record<string, number>) => void;
   /** Told once, as soon as the list is known to hold an address for the service to check. */
   onToSend?: () => void;
 };
@@ -100,7 +105,7 @@ export type ImportOptions = {
 export async function importList(
   store: JobStore,
   job: JobRecord,
-  { onProgress = () => {}, cache, suppression, onToSend }: ImportOptions = {},
+  { onProgress = () => {}, cache, suppression, rules, onRuled, onToSend }: ImportOptions = {},
 ): Promise<{ job: JobRecord; index: AddressIndex }> {
   const displayName = displayNameOf(job);
   const rowsPath = await rowsOf(store, job);
@@ -123,6 +128,8 @@ export async function importList(
   let writer = startImportWriter(store.listPath(job.id), cache, onToSend);
   // An empty do-not-mail list costs the rows nothing.
   const matcher = suppression?.matcher.empty === false ? suppression.matcher : undefined;
+  const ruler = rules?.matcher.empty === false ? rules.matcher : undefined;
+  let ruledRows: Record<string, number> = {};
   // The keys not yet stored: this chunk's, then those of chunks still on their way to the store.
   const pendingKeys = { get: (id: number) => packer.keyOf(id) ?? writer.keyOf(id) };
   let reportedAt = performance.now();
@@ -156,21 +163,28 @@ export async function importList(
       rowIds[filled++] = id;
       if (!check.ok) counts.badSyntax += 1;
       else if (!created) counts.duplicates += 1;
+      // The do-not-mail list comes before any rule: an address on it is never kept, whatever a rule says.
+      const suppressed = created && check.ok && matcher ? matcher.matches(key) : null;
+      let rule = check.ok && ruler && !suppressed ? ruler.matches(key) : null;
+      // A repeat row is the rule's too, unless its address is on the do-not-mail list.
+      if (rule && !created && matcher?.matches(key)) rule = null;
+      if (rule) ruledRows[rule.domain] = (ruledRows[rule.domain] ?? 0) + 1;
       if (created) {
-        const suppressed = check.ok && matcher ? matcher.matches(key) : null;
         packer.add({
           id,
           key,
           // Bad syntax is stored as it was written, for the annotated file.
           address: check.ok ? check.address : key,
           firstRow: row,
-          sendable: check.ok && !suppressed,
+          sendable: check.ok && !suppressed && !rule,
           role: check.ok && check.role,
           disposable: check.ok && check.disposable,
           suggestion: check.ok ? (check.suggestion ?? null) : null,
           ...(suppressed ? { suppressed } : {}),
+          ...(rule ? { ruled: rule.action } : {}),
         });
         if (suppressed) counts.suppressed! += 1;
+        else if (rule) counts.ruled = (counts.ruled ?? 0) + 1;
         else if (check.ok) {
           counts.toCheck += 1;
           if (check.role) counts.role += 1;
@@ -197,6 +211,7 @@ export async function importList(
       writer = startImportWriter(store.listPath(job.id), cache, onToSend);
       index = createAddressIndex(size / bytesPerRowGuess);
       counts = emptyCounts();
+      ruledRows = {};
       hash = createHash('sha256');
       [row, lastId, firstRowOfChunk, filled] = [0, 0, 1, 0];
       await readCsvRows(rowsPath, displayName, (cells) => addRow(cells[columnIndex] ?? ''), {
@@ -213,7 +228,13 @@ export async function importList(
   if (row === 0) throw new AppError('unreadable_file', `"${displayName}" has no rows of data.`);
   // The verdicts the cache gave were counted as the writer stored them.
   const cached = store.list(job.id).counters().get('cached') ?? 0;
-  const read = { ...counts, cached, ...(suppression ? { suppressionVersion: suppression.version } : {}) };
+  const read = {
+    ...counts,
+    cached,
+    ...(suppression ? { suppressionVersion: suppression.version } : {}),
+    ...(rules ? { rulesVersion: rules.version } : {}),
+  };
+  onRuled?.(ruledRows);
   store.finishImport(job.id, { rowsTotal: row, precheck: read, contentHash: hash.digest('hex') });
   return { job: store.getJob(job.id)!, index };
 }

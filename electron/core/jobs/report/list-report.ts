@@ -7,6 +7,7 @@ import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { describeChanges } from '../../../common/changes-words.ts';
 import { reasonWords, senderRefusedCount } from '../../../common/reason-words.ts';
+import { keptCount, spreadOf } from '../../../common/score-triage.ts';
 import { barChart, escapeHtml, formatCount, percentOf, reportStyle, table, type Bar } from './report-html.ts';
 
 export type ReportInput = {
@@ -20,6 +21,8 @@ export type ReportInput = {
   breakdown: ListBreakdown;
   /** The cleaned list's choices: the verdicts it keeps and the flags it leaves out. */
   keep: readonly string[];
+  /** The score each kept verdict had to reach, where one was set. */
+  keepAtScore: Readonly<Record<string, number>>;
   remove: { role: boolean; disposable: boolean; typos: boolean };
   version: string;
 };
@@ -65,6 +68,7 @@ function funnel(s: ListSummary): string {
     row('Not an email address (bad syntax)', s.bad_syntax, true) +
     row('Repeats of an address above', s.duplicates, true) +
     row('On the do-not-mail list', s.suppressed, true) +
+    (s.ruled ? row('Decided by your rules (never sent)', s.ruled, true) : '') +
     row('Addresses checked', s.to_check) +
     ['valid', 'invalid', 'catch_all', 'unknown', 'unverified']
       .map((result) => row(verdictNames[result]!, s[result as 'valid'], true))
@@ -113,9 +117,31 @@ function cleaned(input: ReportInput): string {
     input.remove.disposable ? `disposable addresses (${formatCount(s.disposable)})` : '',
     input.remove.typos ? `addresses with a likely typo (${formatCount(s.typos)})` : '',
   ].filter(Boolean);
+  const byScore = Object.entries(input.keepAtScore).map(
+    ([result, score]) => `${verdictNames[result] ?? result} only when scoring ${score} or more`,
+  );
+  const holds = keptCount(input.breakdown.scoreGroups, input, input.breakdown.scoreWeights);
   return (
-    `<p><strong>Kept:</strong> ${kept.join(', ') || 'nothing'}.</p>` +
+    `<p><strong>Kept:</strong> ${kept.join(', ') || 'nothing'}${byScore.length > 0 ? `; ${byScore.join(', ')}` : ''}: ` +
+    `${formatCount(holds)} address${holds === 1 ? '' : 'es'} in all.</p>` +
     `<p><strong>Left out:</strong> ${[...left, 'rows without an address or with bad syntax', 'repeats', 'the do-not-mail list', ...flags].join('; ')}.</p>`
+  );
+}
+
+/** How each verdict's addresses score (risk-score.ts), in the bands the app shows. */
+function scores(b: ListBreakdown): string {
+  const spread = spreadOf(b.scoreGroups, b.scoreWeights);
+  const rows = Object.keys(verdictNames)
+    .filter((result) => spread[result])
+    .map((result) => [
+      verdictNames[result]!,
+      ...['80+', '50-79', '<50'].map((band) => formatCount(spread[result]![band] ?? 0)),
+    ]);
+  if (rows.length === 0) return '';
+  return (
+    '<section><h2>Scores</h2>' +
+    table('Addresses per score (0 to 100), by verdict', ['Verdict', '80 or more', '50 to 79', 'Below 50'], rows) +
+    '<p class="meta">A score is made of the verdict and what Sift knows of the address (role, disposable, a likely typo, a full mailbox, a reused verdict); it cannot know whether anyone reads the mailbox, or a spam trap. The annotated file gives each row its score and reasons.</p></section>'
   );
 }
 
@@ -198,6 +224,7 @@ ${howChecked(input)}
 <section><h2>Where the addresses are</h2>${breakdowns(input.breakdown, s)}</section>
 ${!demo && s.unknown > 0 && input.breakdown.unknownReasons.length > 0 ? `<section><h2>Why ${addresses(s.unknown, 'unknown')}</h2>${unknownReasons(input.breakdown, s)}</section>` : ''}
 ${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
+${scores(input.breakdown)}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
 <section><h2>What to do</h2>${advice(s, senderRefusedCount(input.breakdown.unknownReasons), demo)}</section>

@@ -43,8 +43,9 @@ export async function writeListReport(
     madeAt: now,
     checkedBy,
     summary: summariseJob(store, job),
-    breakdown: listBreakdown(list),
+    breakdown: listBreakdown(list, job.settings.scoreWeights ?? {}),
     keep: job.settings.keep,
+    keepAtScore: job.settings.keepAtScore ?? {},
     remove: job.settings.remove,
     version: appVersion(),
   });

@@ -8,6 +8,7 @@ export {
   rowsPerChunk,
   verdictFlag,
   type AddressFacts,
+  type RowTextStore,
   type ListStore,
   type NewAddress,
   type Part,

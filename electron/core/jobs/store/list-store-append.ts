@@ -1,21 +1,23 @@
 // How an import adds to a job's list file (list-store.ts has the schema and every other query): on its
 // own, so the import's writer thread (import-writer-worker.ts) loads this and SQLite alone.
-import { badSyntaxResult, suppressedResult } from '../../../common/list-funnel.ts';
+import { badSyntaxResult, ruledResult, suppressedResult } from '../../../common/list-funnel.ts';
+import { ruleReason } from '../../../common/domain-rules.ts';
 import { openDatabase, sql, transaction, type Database } from '../../storage/sqlite.ts';
 import type { CacheHit } from '../../cache/cache-lookup.ts';
 import type { ListAppender, NewAddress } from './list-types.ts';
 
 /** Rows per multi-row INSERT: one statement per 32 addresses costs far less than 32 statements. */
 const insertGroup = 32;
-const addressColumns = 'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason, cached_at';
+const addressColumns =
+  'id, key, address, first_row, sendable, role, disposable, suggestion, result, reason, cached_at, earlier_valid_at';
 
 export function listAppender(db: Database): ListAppender {
   const groupInsert = sql(
     db,
-    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    `INSERT INTO addresses (${addressColumns}) VALUES ${Array(insertGroup).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
   );
-  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const columnCount = 11;
+  const oneInsert = sql(db, `INSERT INTO addresses (${addressColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const columnCount = 12;
   const bump = sql(
     db,
     'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
@@ -31,16 +33,22 @@ export function listAppender(db: Database): ListAppender {
     args[at + 5] = a.role ? 1 : 0;
     args[at + 6] = a.disposable ? 1 : 0;
     args[at + 7] = a.suggestion;
-    // Bad syntax and a suppressed address have their verdict from the start; so has one the cache knows.
-    const hit = a.sendable ? cached : undefined;
+    // Bad syntax, a suppressed address and one a rule decides have their verdict from the start; so has one the cache knows.
+    const hit = a.sendable && !cached?.stale ? cached : undefined;
     if (hit || a.sendable) {
       args[at + 8] = hit ? hit.result : null;
       args[at + 9] = hit ? hit.reason : null;
+    } else if (a.ruled) {
+      // A rule to treat the domain as catch-all gives that verdict (and its score); the others their own.
+      args[at + 8] = a.ruled === 'catch_all' ? 'catch_all' : ruledResult;
+      args[at + 9] = ruleReason(a.ruled);
     } else {
       args[at + 8] = a.suppressed ? suppressedResult : badSyntaxResult;
       args[at + 9] = a.suppressed ? `suppressed_${a.suppressed}` : 'syntax';
     }
     args[at + 10] = hit ? hit.cachedAt : null;
+    // Valid at an earlier check too old to reuse: checked again, and its history kept for the score.
+    args[at + 11] = a.sendable && cached?.stale ? cached.cachedAt : null;
   };
 
   return {
@@ -61,7 +69,7 @@ export function listAppender(db: Database): ListAppender {
         // Verdicts reused from the cache count as such, and per verdict, as recorded ones do.
         const added = new Map<string, number>();
         hits?.forEach((hit, place) => {
-          if (!hit || !addresses[place]!.sendable) return;
+          if (!hit || hit.stale || !addresses[place]!.sendable) return;
           added.set('cached', (added.get('cached') ?? 0) + 1);
           added.set(`result:${hit.result}`, (added.get(`result:${hit.result}`) ?? 0) + 1);
         });

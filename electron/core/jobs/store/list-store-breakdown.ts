@@ -1,6 +1,8 @@
 // The breakdown of a job's addresses to check, for the results screen: per mailbox provider (known by
 // domain), the most used domains, and why the unknown ones are unknown. One pass over the list's addresses each, when results are shown.
+import type { ScoreGroup } from '../../../common/list-schemas.ts';
 import { sql, type Database } from '../../storage/sqlite.ts';
+import { freeMailboxSql } from './score-columns.ts';
 
 const domainOfKey = "substr(key, instr(key, '@') + 1)";
 
@@ -38,4 +40,30 @@ export function unknownReasonCounts(db: Database): { reason: string; count: numb
     `SELECT COALESCE(reason, '') AS reason, COUNT(*) AS count FROM address_verdicts
      WHERE sendable = 1 AND result = 'unknown' GROUP BY 1 ORDER BY count DESC, reason`,
   ).all() as { reason: string; count: number }[];
+}
+
+/** Addresses by what their score and keeping are made of: a list has a few dozen such groups, not millions. */
+export function scoreGroups(db: Database): ScoreGroup[] {
+  const rows = sql(
+    db,
+    `SELECT COALESCE(result, 'unverified') AS result, reason, role, disposable, suggestion IS NOT NULL AS suggested,
+       accepted, cached_at IS NOT NULL AS cached, ${freeMailboxSql} AS free,
+       CASE WHEN provider IN ('Google', 'Microsoft') THEN provider END AS provider,
+       earlier_valid_at IS NOT NULL AS valid_earlier, COUNT(*) AS count
+     FROM address_verdicts WHERE sendable = 1 OR reason LIKE 'rule\\_%' ESCAPE '\\'
+     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 ORDER BY count DESC`,
+  ).all() as (Pick<ScoreGroup, 'result' | 'reason' | 'provider' | 'count'> & Record<string, number>)[];
+  return rows.map((row) => ({
+    result: row.result,
+    reason: row.reason,
+    role: row.role === 1,
+    disposable: row.disposable === 1,
+    suggested: row.suggested === 1,
+    accepted: row.accepted === 1,
+    cached: row.cached === 1,
+    free: row.free === 1,
+    provider: row.provider,
+    validEarlier: row.valid_earlier === 1,
+    count: row.count,
+  }));
 }

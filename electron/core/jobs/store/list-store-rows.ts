@@ -1,10 +1,14 @@
 // What the row explorer reads from a job's list file: the rows' own text (kept in chunks the first time a
 // list is explored), the address id of any row, and the facts of the addresses on a page.
+import { freeMailboxSql } from './score-columns.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import type { AddressFacts, RowTextStore } from './list-types.ts';
 
 /** Rows per stored chunk of text. */
 export const rowsPerTextChunk = 512;
+
+/** An address's facts as the explorer reads them (AddressFacts). */
+const factColumns = `id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at, ${freeMailboxSql} AS free, provider, earlier_valid_at`;
 
 /** One of the list's running totals by name; undefined where it was never set. */
 export function counterValue(db: Database, name: string): number | undefined {
@@ -25,8 +29,11 @@ export function rowTextStore(db: Database): RowTextStore {
         sql(db, "DELETE FROM counters WHERE name IN ('row_text_rows', 'row_search_rows')").run();
       });
     },
-    write(firstRow: number, rows: string[][]): void {
-      sql(db, 'INSERT INTO row_text (first_row, rows) VALUES (?, ?)').run(firstRow, JSON.stringify(rows));
+    write(chunks): void {
+      const insert = sql(db, 'INSERT INTO row_text (first_row, rows) VALUES (?, ?)');
+      transaction(db, () => {
+        for (const { firstRow, rows } of chunks) insert.run(firstRow, JSON.stringify(rows));
+      });
     },
     finish(rows: number): void {
       sql(db, "INSERT OR REPLACE INTO counters (name, value) VALUES ('row_text_rows', ?)").run(rows);
@@ -62,8 +69,7 @@ export function rowTextStore(db: Database): RowTextStore {
     facts(ids: readonly number[]): Map<number, AddressFacts> {
       const rows = sql(
         db,
-        `SELECT id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at FROM address_verdicts
-         WHERE id IN (SELECT value FROM json_each(?))`,
+        `SELECT ${factColumns} FROM address_verdicts WHERE id IN (SELECT value FROM json_each(?))`,
       ).all(JSON.stringify(ids)) as AddressFacts[];
       return new Map(rows.map((row) => [row.id, row]));
     },
@@ -85,10 +91,7 @@ export function rowTextStore(db: Database): RowTextStore {
 
     /** Every address's facts in id order, for working out a filter once. */
     *allFacts(): Generator<AddressFacts> {
-      const rows = sql(
-        db,
-        'SELECT id, first_row, result, role, disposable, reason, suggestion FROM address_verdicts ORDER BY id',
-      );
+      const rows = sql(db, `SELECT ${factColumns} FROM address_verdicts ORDER BY id`);
       for (const row of rows.iterate()) yield row as AddressFacts;
     },
   };

@@ -3,7 +3,7 @@ import { sql, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-export const listStoreVersion = 9;
+export const listStoreVersion = 10;
 const schemaVersion = listStoreVersion;
 
 export type AddressRow = {
@@ -89,6 +89,12 @@ export function migrateListStore(db: Database): void {
   // in place rewrote every page of them. Verdicts from before (and the import's own) stay in addresses;
   // readers see both through address_verdicts.
   if (version < 9) db.exec(verdictTables);
+  // 10: when an address was valid at an earlier check too old to reuse (the verdict cache), for its score.
+  if (version < 10) {
+    const has = sql(db, "SELECT 1 FROM pragma_table_info('addresses') WHERE name = 'earlier_valid_at'").get();
+    if (!has) db.exec('ALTER TABLE addresses ADD COLUMN earlier_valid_at INTEGER');
+    db.exec(`DROP VIEW IF EXISTS address_verdicts; ${verdictView}`);
+  }
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
@@ -96,9 +102,13 @@ const verdictTables = `
   CREATE TABLE IF NOT EXISTS verdicts (
     id INTEGER PRIMARY KEY, result TEXT NOT NULL, billed INTEGER NOT NULL, reason TEXT, provider TEXT
   );
+`;
+
+/** Each address with its verdict, wherever it is kept (version 10's: with its earlier check). */
+const verdictView = `
   CREATE VIEW IF NOT EXISTS address_verdicts AS
     SELECT a.id, a.key, a.address, a.first_row, a.sendable, a.role, a.disposable, a.suggestion, a.accepted,
-      a.cached_at,
+      a.cached_at, a.earlier_valid_at,
       CASE WHEN v.id IS NULL THEN a.result ELSE v.result END AS result,
       CASE WHEN v.id IS NULL THEN a.billed ELSE v.billed END AS billed,
       CASE WHEN v.id IS NULL THEN a.reason ELSE v.reason END AS reason,

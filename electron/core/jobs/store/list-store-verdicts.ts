@@ -3,12 +3,19 @@
 // thread (verdict-reader-worker.ts) loads this and SQLite alone.
 import { openDatabaseReadOnly, sql, type Database } from '../../storage/sqlite.ts';
 import { verdictFlag, type ListVerdictReads, type VerdictColumns } from './list-types.ts';
+import { freeMailboxSql } from './score-columns.ts';
 
 export function listVerdicts(db: Database): ListVerdictReads {
   const flags =
     `billed * ${verdictFlag.billed} + role * ${verdictFlag.role} + disposable * ${verdictFlag.disposable}` +
-    ` + accepted * ${verdictFlag.accepted} + (cached_at IS NOT NULL) * ${verdictFlag.cached}`;
-  const cachedOn = "CASE WHEN cached_at IS NULL THEN NULL ELSE date(cached_at / 1000, 'unixepoch') END";
+    ` + accepted * ${verdictFlag.accepted} + (cached_at IS NOT NULL) * ${verdictFlag.cached}` +
+    ` + ${freeMailboxSql} * ${verdictFlag.free}` +
+    ` + (provider IS 'Google') * ${verdictFlag.google} + (provider IS 'Microsoft') * ${verdictFlag.microsoft}` +
+    ` + (earlier_valid_at IS NOT NULL) * ${verdictFlag.validEarlier}`;
+  // The day of the verdict cache's verdict a row relies on: the one reused, or the earlier valid check.
+  const cachedOn =
+    "CASE WHEN cached_at IS NOT NULL THEN date(cached_at / 1000, 'unixepoch') " +
+    "WHEN earlier_valid_at IS NOT NULL THEN date(earlier_valid_at / 1000, 'unixepoch') END";
   const verdictsBetween = sql(
     db,
     `SELECT result, ${flags}, reason, suggestion, ${cachedOn} FROM address_verdicts WHERE id BETWEEN ? AND ? ORDER BY id`,

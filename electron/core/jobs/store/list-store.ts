@@ -17,7 +17,7 @@ import { migrateListStore, toAddress, type AddressRow } from './list-store-schem
 import { partsOf } from './list-store-parts.ts';
 import { counterValue, rowTextStore } from './list-store-rows.ts';
 import { rowSearch } from './list-store-search.ts';
-import { domainCounts, providerCounts, unknownReasonCounts } from './list-store-breakdown.ts';
+import { domainCounts, providerCounts, scoreGroups, unknownReasonCounts } from './list-store-breakdown.ts';
 import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
 
 /** Verdicts per multi-row INSERT: a statement per verdict would cost more than the verdicts themselves. */
@@ -135,6 +135,7 @@ export function openListStore(path: string): ListStore {
     domainCounts: (limit) => domainCounts(db, limit),
     providerCounts: (providers) => providerCounts(db, providers),
     unknownReasonCounts: () => unknownReasonCounts(db),
+    scoreGroups: () => scoreGroups(db),
 
     /**
      * Verdicts and where reading stopped, in one transaction: a crash keeps both or neither. A verdict

@@ -2,17 +2,32 @@
 // these (list-store.ts and the query modules beside it), everything else reads and writes a list through
 // them and never through its database handle.
 import type { CacheHit } from '../../cache/cache-lookup.ts';
-import type { VerdictChanges } from '../../../common/list-schemas.ts';
+import type { RuleAction } from '../../../common/domain-rules.ts';
+import type { ScoreGroup, VerdictChanges } from '../../../common/list-schemas.ts';
 
 /**
  * [result, flags, reason, suggestion, cached on], as SQLite gives them; flags packs billed, role,
- * disposable, accepted and cached (`verdictFlag`); `cached on` is the day (YYYY-MM-DD) a verdict reused
+ * disposable, accepted, cached, free and the mail hosts' provider (`verdictFlag`); `cached on` is the day (YYYY-MM-DD) a verdict reused
  * from the cache was got. Reading these is a good part of an export.
  */
 export type VerdictColumns = [string | null, number, string | null, string | null, string | null];
 
 /** The bits of `VerdictColumns`' flags. */
-export const verdictFlag = { billed: 1, role: 2, disposable: 4, accepted: 8, cached: 16 } as const;
+export const verdictFlag = {
+  billed: 1,
+  role: 2,
+  disposable: 4,
+  accepted: 8,
+  cached: 16,
+  /** The domain is a free mailbox provider's (score-columns.ts). */
+  free: 32,
+  /** The service found the domain's mail hosts are Google's, or Microsoft's. */
+  google: 64,
+  microsoft: 128,
+  /** Valid at an earlier check too old to reuse (the verdict cache). */
+  validEarlier: 256,
+} as const;
+// verdict-chunks.ts packs these in 15 bits beside its own; a flag past them would be lost on the way.
 
 /** Rows per packed chunk of address ids. */
 export const rowsPerChunk = 4096;
@@ -26,6 +41,8 @@ export type NewAddress = {
   sendable: boolean;
   /** On the do-not-mail list, by its address or its domain: settled here as `suppressed`. */
   suppressed?: 'address' | 'domain';
+  /** Decided by a person's rule for its domain (domain-rules.ts): settled here, never sent. */
+  ruled?: RuleAction;
   role: boolean;
   disposable: boolean;
   suggestion: string | null;
@@ -141,6 +158,12 @@ export type AddressFacts = {
   accepted: number;
   /** When a verdict reused from the verdict cache was got (ms); null: checked for this list, or not yet. */
   cached_at: number | null;
+  /** 1: the domain is a free mailbox provider's. */
+  free: number;
+  /** Who runs the domain's mail hosts, where the service said. */
+  provider: string | null;
+  /** When it was valid at an earlier check too old to reuse (ms); null: no such check. */
+  earlier_valid_at: number | null;
 };
 
 /** The rows' own text, kept the first time a list is explored, and the addresses behind a page (list-store-rows.ts). */
@@ -148,7 +171,8 @@ export type RowTextStore = {
   /** How many rows of text are kept; -1 when the text was never (or not completely) kept. */
   rowsKept(): number;
   start(): void;
-  write(firstRow: number, rows: string[][]): void;
+  /** Keeps chunks of rows' text, in one transaction (one flush to disk for many chunks). */
+  write(chunks: readonly { firstRow: number; rows: string[][] }[]): void;
   finish(rows: number): void;
   chunkOf(row: number): { firstRow: number; rows: string[][] } | undefined;
   chunks(): Generator<{ firstRow: number; rows: string[][] }>;
@@ -195,4 +219,6 @@ export type ListStore = ListParts &
     providerCounts(providers: Record<string, readonly string[]>): { provider: string; count: number }[];
     /** Unknown addresses per reason, the most first. */
     unknownReasonCounts(): { reason: string; count: number }[];
+    /** Addresses to check and those a rule decided, grouped by what scores and keeps them. */
+    scoreGroups(): ScoreGroup[];
   };

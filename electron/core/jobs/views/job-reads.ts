@@ -1,7 +1,9 @@
 // What the app reads of a job besides its overview: the first rows of its own input, its rows with
 // their verdicts a page at a time (the explorer), and where its addresses live (providers, domains).
 import { AppError } from '../../../common/app-error.ts';
-import type { ExplorerFilter, ExplorerRow, ListBreakdown, ListPreview } from '../../../common/contract.ts';
+import type { ExplorerRow, ListBreakdown, ListPreview } from '../../../common/contract.ts';
+import type { ExplorerQuery } from '../../../common/list-schemas.ts';
+import type { ScoreWeights } from '../../../common/risk-score.ts';
 import { mailboxProviders } from '../../email/mailbox-providers.ts';
 import { previewReadList } from '../../lists/csv-preview.ts';
 import { displayNameOf, type JobRecord, type JobStore, type ListStore } from '../store/index.ts';
@@ -12,10 +14,7 @@ export type JobReads = {
   /** The first rows of the job's own input (a reopened job has no dropped file to read). */
   preview(jobId: string, maxRows: number): Promise<ListPreview>;
   /** A page of the job's rows with their verdicts (the row explorer). */
-  rows(
-    jobId: string,
-    page: { offset: number; limit: number; filter: ExplorerFilter; search: string },
-  ): Promise<{ total: number; rows: ExplorerRow[] }>;
+  rows(jobId: string, page: ExplorerQuery): Promise<{ total: number; rows: ExplorerRow[] }>;
   /** Accepts (or takes back) typo suggestions for one address or every address at a domain. */
   acceptSuggestions(
     jobId: string,
@@ -26,7 +25,13 @@ export type JobReads = {
   breakdown(jobId: string): ListBreakdown;
 };
 
-export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobRecord, explorer: RowExplorer): JobReads {
+export function jobReads(
+  store: JobStore,
+  jobOrThrow: (jobId: string) => JobRecord,
+  explorer: RowExplorer,
+  /** The score's weights in use, which the results screen scores the groups with. */
+  weights: () => ScoreWeights = () => ({}),
+): JobReads {
   return {
     /** The first rows of the job's own input (a reopened job has no dropped file to read). */
     async preview(jobId: string, maxRows: number): Promise<ListPreview> {
@@ -40,8 +45,7 @@ export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobReco
     },
 
     /** A page of the job's rows with their verdicts (the row explorer). */
-    rows: (jobId: string, page: { offset: number; limit: number; filter: ExplorerFilter; search: string }) =>
-      explorer.page(jobOrThrow(jobId), page),
+    rows: (jobId: string, page: ExplorerQuery) => explorer.page(jobOrThrow(jobId), page),
 
     /** Accepts (or takes back) typo suggestions for one address or every address at a domain. */
     acceptSuggestions: (jobId: string, target: { addressId: number } | { domain: string }, accept: boolean) => ({
@@ -50,16 +54,18 @@ export function jobReads(store: JobStore, jobOrThrow: (jobId: string) => JobReco
 
     /** Mailbox providers, the ten most used domains of the job's addresses to check, and why unknowns are. */
     breakdown(jobId: string): ListBreakdown {
-      return listBreakdown(store.list(jobOrThrow(jobId).id));
+      return listBreakdown(store.list(jobOrThrow(jobId).id), weights());
     },
   };
 }
 
 /** A list's breakdown, for the results screen and the report alike. */
-export function listBreakdown(list: ListStore): ListBreakdown {
+export function listBreakdown(list: ListStore, scoreWeights: ScoreWeights): ListBreakdown {
   return {
+    scoreWeights,
     providers: list.providerCounts(mailboxProviders),
     topDomains: list.domainCounts(10),
     unknownReasons: list.unknownReasonCounts(),
+    scoreGroups: list.scoreGroups(),
   };
 }

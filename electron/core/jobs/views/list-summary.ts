@@ -19,6 +19,7 @@ export function summariseJob(store: JobStore, job: JobRecord): ListSummary {
     bad_syntax: precheck?.badSyntax ?? 0,
     duplicates: precheck?.duplicates ?? 0,
     suppressed: precheck?.suppressed ?? 0,
+    ruled: precheck?.ruled ?? 0,
     to_check: toCheck,
     valid: 0,
     invalid: 0,

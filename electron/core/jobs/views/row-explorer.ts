@@ -2,26 +2,20 @@
 // the list's file the first time a list is explored (one pass over the input); a filter's or a search's
 // matching rows are worked out once (typed arrays, one entry per row) and kept for the next pages.
 import type { ExplorerFilter, ExplorerRow } from '../../../common/contract.ts';
-import { badSyntaxResult, noAddressResult, suppressedResult } from '../../../common/list-funnel.ts';
-import { readCsvRows } from '../../lists/csv-reader.ts';
+import type { ExplorerQuery, ExplorerSort } from '../../../common/list-schemas.ts';
+import { badSyntaxResult, noAddressResult } from '../../../common/list-funnel.ts';
+import { addressFacts, noScore, shows, storedScoreFacts, type Facts } from './explorer-facts.ts';
+import { scoreAddress, type ScoreWeights } from '../../../common/risk-score.ts';
 import type { SearchIndexes } from './search-index.ts';
-import { displayNameOf, rowsPerTextChunk, type AddressFacts, type JobRecord, type JobStore } from '../store/index.ts';
+import { writeRowText } from './row-text-pass.ts';
+import { displayNameOf, type AddressFacts, type JobRecord, type JobStore } from '../store/index.ts';
 
-const verdictCodes = ['', 'valid', 'invalid', 'catch_all', 'unknown', badSyntaxResult, suppressedResult] as const;
-/** The code of a verdict the service named that Sift does not. */
-const otherCode = verdictCodes.length;
-const flag = { role: 1, disposable: 2, typo: 4 } as const;
 /** Jobs whose filters are kept at once. */
 const jobsKept = 4;
 
-type Facts = { code: Uint8Array; flags: Uint8Array; firstRow: Int32Array };
-
 export type RowExplorer = {
   /** A page of rows: `offset` counts rows shown under the filter and search, from 0. */
-  page(
-    job: JobRecord,
-    request: { offset: number; limit: number; filter: ExplorerFilter; search: string },
-  ): Promise<{ total: number; rows: ExplorerRow[] }>;
+  page(job: JobRecord, request: ExplorerQuery): Promise<{ total: number; rows: ExplorerRow[] }>;
   /** Accepts or takes back typo suggestions, for one address or a whole domain; answers how many. */
   acceptSuggestions(job: JobRecord, target: { addressId: number } | { domain: string }, accept: boolean): number;
   /** Drops what was worked out for a job (it is being deleted), and stops building its index. */
@@ -34,14 +28,20 @@ export type RowExplorer = {
 const searchableByIndex = (search: string) =>
   search.length >= 3 && /^[\x20-\x7e]+$/.test(search) && !/[%_]/.test(search);
 
-export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): RowExplorer {
-  const kept = new Map<string, { checked: number; facts?: Facts; matches: Map<string, Int32Array> }>();
+export function createRowExplorer(
+  store: JobStore,
+  indexes?: SearchIndexes,
+  /** The score's weights in use (Settings'); none: Sift's own table. */
+  weights: () => ScoreWeights = () => ({}),
+): RowExplorer {
+  const kept = new Map<string, { checked: number; weights: string; facts?: Facts; matches: Map<string, Int32Array> }>();
 
   function cacheOf(job: JobRecord) {
     let cache = kept.get(job.id);
-    // New verdicts (a retry) make what was worked out stale.
-    if (!cache || cache.checked !== job.checked) {
-      cache = { checked: job.checked, matches: new Map() };
+    const weighed = JSON.stringify(weights());
+    // New verdicts (a retry), or other weights in Settings, make what was worked out stale.
+    if (!cache || cache.checked !== job.checked || cache.weights !== weighed) {
+      cache = { checked: job.checked, weights: weighed, matches: new Map() };
       if (kept.size >= jobsKept) kept.delete(kept.keys().next().value!);
       kept.set(job.id, cache);
     }
@@ -58,76 +58,39 @@ export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): Row
     }
     let pass = keeping.get(job.id);
     if (!pass) {
-      pass = writeRowText(job)
-        .then(() => indexInBackground(job))
-        .finally(() => keeping.delete(job.id));
+      pass = keepTextSomewhere(job).finally(() => keeping.delete(job.id));
       keeping.set(job.id, pass);
     }
     return pass;
   }
 
+  const sourceOf = (job: JobRecord) => ({
+    path: store.rowsPath(job),
+    displayName: displayNameOf(job),
+    delimiter: job.delimiter,
+    hasHeader: job.hasHeader,
+    rows: job.rowsTotal,
+  });
+
+  /** The row text kept on the index's thread, which then builds the index; on this one where it cannot. */
+  async function keepTextSomewhere(job: JobRecord): Promise<void> {
+    if (indexes && (await indexes.prepare(job.id, store.listPath(job.id), sourceOf(job)).textKept)) return;
+    await writeRowText(store.list(job.id).rowText(), sourceOf(job));
+    indexInBackground(job);
+  }
+
   /** Once a list's text is kept, its search index is built beside it (nothing waits for it). */
   function indexInBackground(job: JobRecord): void {
     if (!indexes || store.list(job.id).search().rowsIndexed() === job.rowsTotal) return;
-    void indexes.build(job.id, store.listPath(job.id));
-  }
-
-  async function writeRowText(job: JobRecord): Promise<void> {
-    const text = store.list(job.id).rowText();
-    text.start();
-    let chunk: string[][] = [];
-    let row = 0;
-    await readCsvRows(
-      store.rowsPath(job),
-      displayNameOf(job),
-      (cells) => {
-        row += 1;
-        chunk.push(cells.slice());
-        if (chunk.length === rowsPerTextChunk) {
-          text.write(row - chunk.length + 1, chunk);
-          chunk = [];
-        }
-      },
-      { delimiter: job.delimiter, skipFirstRow: job.hasHeader },
-    );
-    if (chunk.length > 0) text.write(row - chunk.length + 1, chunk);
-    text.finish(row);
+    void indexes.prepare(job.id, store.listPath(job.id)).indexed;
   }
 
   function factsOf(job: JobRecord): Facts {
     const cache = cacheOf(job);
     if (cache.facts) return cache.facts;
-    const text = store.list(job.id).rowText();
-    const size = job.precheck ? job.precheck.toCheck + job.precheck.badSyntax + (job.precheck.suppressed ?? 0) + 1 : 1;
-    // Ids run from 1 to the number of distinct addresses, which the pre-check counts bound.
-    const facts: Facts = { code: new Uint8Array(size), flags: new Uint8Array(size), firstRow: new Int32Array(size) };
-    for (const address of text.allFacts()) {
-      if (address.id >= size) continue;
-      const code = verdictCodes.indexOf((address.result ?? '') as (typeof verdictCodes)[number]);
-      facts.code[address.id] = code === -1 ? otherCode : code;
-      facts.flags[address.id] =
-        (address.role ? flag.role : 0) |
-        (address.disposable ? flag.disposable : 0) |
-        (address.suggestion ? flag.typo : 0);
-      facts.firstRow[address.id] = address.first_row;
-    }
+    const facts = addressFacts(job, store.list(job.id).rowText(), weights());
     cache.facts = facts;
     return facts;
-  }
-
-  /** Whether a row is one a filter shows; verdicts and flags count an address once, on its first row. */
-  function shows(filter: ExplorerFilter, facts: Facts, id: number, row: number): boolean {
-    if (filter === 'all') return true;
-    if (id === 0) return filter === noAddressResult;
-    const code = facts.code[id]!;
-    if (filter === badSyntaxResult) return code === 5;
-    const first = facts.firstRow[id] === row;
-    if (filter === 'duplicate') return !first && code !== 5;
-    if (!first || code === 5) return false;
-    if (filter === 'role' || filter === 'disposable' || filter === 'typo')
-      return (facts.flags[id]! & flag[filter]) !== 0;
-    if (filter === 'unverified') return code === 0;
-    return verdictCodes[code] === filter;
   }
 
   /** The rows the search index finds, narrowed by the filter: a lookup, where a pass over every row was. */
@@ -179,6 +142,33 @@ export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): Row
     return matches;
   }
 
+  /** The rows in `sort`'s order: by score (a counting sort, rows keeping file order within a score), unscored last. */
+  function sortedMatches(job: JobRecord, filter: ExplorerFilter, search: string, sort: ExplorerSort): Int32Array {
+    const all = filter === 'all' && search === '';
+    const rows = all ? Int32Array.from({ length: job.rowsTotal }, (_, i) => i + 1) : matchesOf(job, filter, search);
+    if (sort === 'row') return rows;
+    const cache = cacheOf(job);
+    const key = `${filter}\0${search}\0${sort}`;
+    const known = cache.matches.get(key);
+    if (known) return known;
+    const facts = factsOf(job);
+    const keys = new Uint8Array(job.rowsTotal + 1).fill(101);
+    for (const { firstRow, addressIds } of store.list(job.id).rowChunks()) {
+      addressIds.forEach((id, i) => {
+        const score = facts.score[id]!;
+        if (id !== 0 && score !== noScore) keys[firstRow + i] = sort === 'score_high' ? 100 - score : score;
+      });
+    }
+    const starts = new Int32Array(103);
+    for (const row of rows) starts[keys[row]! + 1]! += 1;
+    for (let key = 1; key < starts.length; key += 1) starts[key]! += starts[key - 1]!;
+    const sorted = new Int32Array(rows.length);
+    for (const row of rows) sorted[starts[keys[row]!]!++] = row;
+    if (cache.matches.size >= 8) cache.matches.clear();
+    cache.matches.set(key, sorted);
+    return sorted;
+  }
+
   function rowsAt(job: JobRecord, rowNumbers: readonly number[]): ExplorerRow[] {
     const text = store.list(job.id).rowText();
     let cells: { firstRow: number; rows: string[][] } | undefined;
@@ -192,8 +182,11 @@ export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): Row
       idOf.set(row, ids?.ids[row - ids.firstRow] ?? 0);
     }
     const facts = text.facts([...new Set(idOf.values())].filter((id) => id !== 0));
+    const weighed = weights();
     return rowNumbers.map((row) => {
       const address: AddressFacts | undefined = facts.get(idOf.get(row)!);
+      const scoreFacts = address && storedScoreFacts(address);
+      const scored = scoreFacts && scoreAddress(scoreFacts, weighed);
       const duplicate = !!address && address.first_row !== row && address.result !== badSyntaxResult;
       return {
         row,
@@ -207,25 +200,25 @@ export function createRowExplorer(store: JobStore, indexes?: SearchIndexes): Row
         suggestion: address?.suggestion ?? null,
         accepted: address?.accepted === 1,
         cachedAt: address?.cached_at ?? null,
+        earlierValidAt: address?.earlier_valid_at ?? null,
+        score: scored?.score ?? null,
+        scoreReasons: scored?.reasons ?? '',
       };
     });
   }
 
   return {
     /** A page of rows: `offset` counts rows shown under the filter and search, from 0. */
-    async page(
-      job: JobRecord,
-      request: { offset: number; limit: number; filter: ExplorerFilter; search: string },
-    ): Promise<{ total: number; rows: ExplorerRow[] }> {
+    async page(job: JobRecord, request: ExplorerQuery): Promise<{ total: number; rows: ExplorerRow[] }> {
       await keepRowText(job);
       const search = request.search.trim();
-      if (request.filter === 'all' && search === '') {
+      if (request.filter === 'all' && search === '' && (request.sort ?? 'row') === 'row') {
         const first = request.offset + 1;
         const last = Math.min(job.rowsTotal, request.offset + request.limit);
         const numbers = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
         return { total: job.rowsTotal, rows: rowsAt(job, numbers) };
       }
-      const matches = matchesOf(job, request.filter, search);
+      const matches = sortedMatches(job, request.filter, search, request.sort ?? 'row');
       const numbers = [...matches.subarray(request.offset, request.offset + request.limit)];
       return { total: matches.length, rows: rowsAt(job, numbers) };
     },

@@ -3,6 +3,7 @@ import type { SettingsView } from '../../../../electron/common/contract.ts';
 import { AppearancePicker } from '../../components/appearance-picker.tsx';
 import { describeTest, HostedServiceForm } from '../../components/hosted-service-form.tsx';
 import { VerdictCacheSettings } from '../../components/verdict-cache-settings.tsx';
+import { ScoreWeightSettings } from '../../components/score-weight-settings.tsx';
 import { go } from '../../stores/nav-store.ts';
 import { settingsActions, useSettingsStore } from '../../stores/settings-store.ts';
 import { useFocusHeading } from '../../use-focus-heading.ts';
@@ -58,6 +59,7 @@ export function SettingsScreen() {
           <h3 className="section-title">A hosted service</h3>
           <HostedServiceForm settings={settings} />
           <VerdictCacheSettings />
+          <ScoreWeightSettings />
           <AppearancePicker />
         </>
       )}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SuppressionEntryView } from '../../../../electron/common/contract.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { suppressionActions, suppressionPageSize, useSuppressionStore } from '../../stores/suppression-store.ts';
+import { ChangeNotices } from '../../ui/change-notices.tsx';
 import { TableHead } from '../../ui/table-head.tsx';
 import { useFocusHeading } from '../../use-focus-heading.ts';
 import './suppression-screen.css';
@@ -29,26 +30,7 @@ export function SuppressionScreen() {
             'A domain covers its subdomains. Lists read from now on are checked against it; a list waiting to be cleaned is read again before it is sent.'
           : ''}
       </p>
-      <p className="visually-hidden" role="status">
-        {notice ?? ''}
-      </p>
-      {notice && (
-        <p className="note" data-testid="suppression-notice">
-          {notice}
-        </p>
-      )}
-      {refused && refused.length > 0 && (
-        <ul className="note suppression__refused" data-testid="suppression-refused">
-          {refused.map((line) => (
-            <li key={line.entry}>“{line.entry}”</li>
-          ))}
-        </ul>
-      )}
-      {error && (
-        <div className="alert" role="alert">
-          {error}
-        </div>
-      )}
+      <ChangeNotices prefix="suppression" notice={notice} refused={refused} error={error} />
       <div className="suppression__add">
         <AddByHand />
         <AddFromFile />

@@ -100,7 +100,7 @@ describe('row explorer', () => {
       const scanning = createRowExplorer(store);
       const indexed = createRowExplorer(store, indexes);
       await indexed.prepareSearch(job);
-      await indexes.build(job.id, store.listPath(job.id));
+      await indexes.prepare(job.id, store.listPath(job.id)).indexed;
       expect(logged).toEqual([]);
       expect(store.list(job.id).search().rowsIndexed()).toBe(rows);
       // The index itself finds the row, ignoring case, with no pass over the rows.

@@ -65,6 +65,9 @@ describe('history', () => {
         providers: [{ provider: 'Other', count: 30 }],
         topDomains: [{ domain: 'example.com', count: 30 }],
         unknownReasons: [],
+        // Every address valid, with nothing to move its score: one group of 30.
+        scoreGroups: [expect.objectContaining({ result: 'valid', role: false, suggested: false, count: 30 })],
+        scoreWeights: {},
       });
 
       // The browser version has no Save dialog: it says so (downloads work instead).

@@ -63,7 +63,7 @@ describe('a store an older Sift wrote', () => {
       `Sift 0.2.0 brings job_1.sqlite up to date; a copy of each as it was is beside it: ${list}.before-0.2.0`,
     ]);
     openListStore(list).close();
-    expect(userVersionOnDisk(list)).toBe(9);
+    expect(userVersionOnDisk(list)).toBe(10);
 
     setUserVersion(list, 8);
     openDataFolder(dir, appStoreFiles, '0.3.0', say);

@@ -1,7 +1,6 @@
 // What a domain's mail hosts say about it: which mailbox provider runs them (all of Google's MX names
-// share one pacing budget), whose budget a conversation spends, and whether the address's own domain
-// is a free mailbox provider.
-import { mailboxProviders, type MailboxProvider } from '../../../email/mailbox-providers.ts';
+// share one pacing budget), and whose budget a conversation spends.
+import type { MailboxProvider } from '../../../email/mailbox-providers.ts';
 import type { MailHost } from './mx-lookup.ts';
 
 /** MX host name suffixes of the big providers. */
@@ -16,20 +15,6 @@ const providerHostSuffixes: [suffix: string, provider: MailboxProvider][] = [
   ['icloud.com', 'Apple'],
   ['me.com', 'Apple'],
 ];
-
-/** Free mailbox domains besides the big providers' own. */
-const otherFreeDomains = [
-  'gmx.de',
-  'gmx.net',
-  'web.de',
-  'proton.me',
-  'protonmail.com',
-  'mail.com',
-  'yandex.ru',
-  'mail.ru',
-  'zoho.com',
-];
-const freeDomains = new Set<string>([...Object.values(mailboxProviders).flat(), ...otherFreeDomains]);
 
 const endsWithLabel = (host: string, suffix: string) => host === suffix || host.endsWith(`.${suffix}`);
 
@@ -50,8 +35,4 @@ export function budgetKeyOf(host: MailHost, egress = 'direct'): string {
   const server =
     provider !== 'Other' ? `provider:${provider}` : `server:${host.addresses[0] ?? host.name.toLowerCase()}`;
   return egress === 'direct' ? server : `${server} via ${egress}`;
-}
-
-export function isFreeMailboxDomain(asciiDomain: string): boolean {
-  return freeDomains.has(asciiDomain.toLowerCase());
 }

@@ -7,7 +7,7 @@ import type { Verdict } from '../engine.ts';
 import type { Port25State } from '../../store/port25-store.ts';
 import type { QueuedAddress } from '../../store/probe-queue-store.ts';
 import type { DomainProbe, RateRetry } from './domain-prober.ts';
-import { isFreeMailboxDomain } from './mail-hosts.ts';
+import { isFreeMailboxDomain } from '../../../email/mailbox-providers.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
 

@@ -4,11 +4,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { smtpSettingsFromFlags } from '../../../../../../electron/cli/smtp-flags.ts';
 import { UsageError } from '../../../../../../electron/cli/cli-options.ts';
-import {
-  budgetKeyOf,
-  isFreeMailboxDomain,
-  providerOfMailHost,
-} from '../../../../../../electron/core/service/engines/live/mail-hosts.ts';
+import { budgetKeyOf, providerOfMailHost } from '../../../../../../electron/core/service/engines/live/mail-hosts.ts';
+import { isFreeMailboxDomain } from '../../../../../../electron/core/email/mailbox-providers.ts';
 import { meaningOf } from '../../../../../../electron/core/service/engines/live/smtp-replies.ts';
 import { openSmtpSession, parseReply } from '../../../../../../electron/core/service/engines/live/smtp-session.ts';
 
