@@ -2,6 +2,7 @@
 // and the report. A reason Sift does not know is shown as the service sent it; a demo verdict's reason
 // never claims a server answered.
 import { demoRowNote } from './demo-verdicts.ts';
+import { ruleActionOf } from './domain-rules.ts';
 
 const verdictWords: Record<string, string> = {
   valid: 'Valid',
@@ -83,6 +84,7 @@ const localResults = new Set(['bad_syntax', 'no_address', 'suppressed', 'ruled',
 
 /** A row's reason in words; for a demo verdict, that it is one (no mail server was asked). */
 export function verdictNote(row: { result: string; reason?: string | null | undefined }, demo: boolean): string {
-  if (demo && !localResults.has(row.result) && !row.reason?.startsWith('rule_')) return demoRowNote;
+  // A rule's row was decided by Sift before anything was sent: never a demo either.
+  if (demo && !localResults.has(row.result) && !ruleActionOf(row.reason)) return demoRowNote;
   return reasonWords(row.reason ?? undefined);
 }

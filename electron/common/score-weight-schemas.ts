@@ -8,11 +8,10 @@ const points = z.number().int().min(-100).max(100);
 export const weightedStarts = Object.keys(scoreStarts).filter(
   (name) => scoreStarts[name]!.points > 0 && name !== 'unverified',
 ) as [string, ...string[]];
-const startNames = weightedStarts;
 const moveNames = Object.keys(scoreMoves) as [string, ...string[]];
 
 export const scoreWeightsSchema = z.strictObject({
-  starts: z.partialRecord(z.enum(startNames), points).optional(),
+  starts: z.partialRecord(z.enum(weightedStarts), points).optional(),
   moves: z.partialRecord(z.enum(moveNames), points).optional(),
 });
 

@@ -1,8 +1,7 @@
 // The row explorer's parts beside the grid: the reasons of the row a person is on, and a typo's actions.
 import type { ExplorerRow } from '../../../electron/common/contract.ts';
-import { verdictWord } from '../../../electron/common/reason-words.ts';
 import { formatCount } from '../format.ts';
-import { scoreOfRow } from './explorer-words.ts';
+import { scoreLineWords, scoreOfRow } from './explorer-words.ts';
 
 /** The reasons of the row the keyboard (or a click) is on: its score, and each reason's points and why. */
 export function RowReasons({ row }: { row: ExplorerRow | undefined }) {
@@ -24,7 +23,7 @@ export function RowReasons({ row }: { row: ExplorerRow | undefined }) {
                 <span className="explorer__points">
                   {line.start ? line.points : `${line.points > 0 ? '+' : '−'}${Math.abs(line.points)}`}
                 </span>{' '}
-                <span>{verdictWordOrMove(line.name)}</span>: {line.why}
+                <span>{scoreLineWords(line.name)}</span>: {line.why}
               </li>
             ))}
           </ul>
@@ -38,24 +37,6 @@ export function RowReasons({ row }: { row: ExplorerRow | undefined }) {
     </div>
   );
 }
-
-const moveWords: Record<string, string> = {
-  role: 'Role address',
-  disposable: 'Disposable',
-  typo: 'Likely typo',
-  mailbox_full: 'Mailbox full',
-  greylisted: 'Greylisted',
-  timeout: 'Timed out',
-  reused: 'Reused verdict',
-  free: 'Free mailbox',
-  valid_earlier: 'Valid at an earlier check',
-  catch_all_google: 'Catch-all at Google',
-  catch_all_microsoft: 'Catch-all at Microsoft',
-};
-const verdictWordOrMove = (name: string) => moveWords[name] ?? verdictWord(name);
-
-/** A line of the score's table in words. */
-export const scoreLineWords = verdictWordOrMove;
 
 type TypoActionsProps = {
   row: ExplorerRow;

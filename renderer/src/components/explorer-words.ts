@@ -53,3 +53,21 @@ export function notesOf(row: ExplorerRow, demo: boolean): string {
     .filter(Boolean)
     .join(' · ');
 }
+
+/** Each move of the score's table in words; a start is its verdict's word. */
+const moveWords: Record<string, string> = {
+  role: 'Role address',
+  disposable: 'Disposable',
+  typo: 'Likely typo',
+  mailbox_full: 'Mailbox full',
+  greylisted: 'Greylisted',
+  timeout: 'Timed out',
+  reused: 'Reused verdict',
+  free: 'Free mailbox',
+  valid_earlier: 'Valid at an earlier check',
+  catch_all_google: 'Catch-all at Google',
+  catch_all_microsoft: 'Catch-all at Microsoft',
+};
+
+/** A line of the score's table in words, as the explorer's reasons and Settings name it. */
+export const scoreLineWords = (name: string) => moveWords[name] ?? verdictWord(name);

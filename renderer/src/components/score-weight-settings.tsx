@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ScoreLineView } from '../../../electron/common/contract.ts';
 import { verdictWord } from '../../../electron/common/reason-words.ts';
 import { errorMessage, sift } from '../bridge.ts';
-import { scoreLineWords } from './explorer-row-parts.tsx';
+import { scoreLineWords } from './explorer-words.ts';
 
 type Edited = Record<string, string>;
 

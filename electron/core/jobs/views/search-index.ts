@@ -49,7 +49,6 @@ export function searchIndexes(log: (message: string) => void): SearchIndexes {
         worker.on('message', (message: Message) => {
           if ('textKept' in message) return textKept(true);
           if ('failed' in message) fail(jobId, message.failed);
-          textKept(false);
           resolve();
         });
         worker.once('error', (error) => {
@@ -58,6 +57,7 @@ export function searchIndexes(log: (message: string) => void): SearchIndexes {
         });
         worker.once('exit', () => resolve());
       }).finally(() => {
+        // Ended without saying the text was kept (failed, stopped): the app's thread keeps it instead.
         textKept(false);
         building.delete(jobId);
       });
