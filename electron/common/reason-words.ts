@@ -22,10 +22,16 @@ const saysNothing = 'this says nothing about the address. Not charged.';
 const reasons: Record<string, string> = {
   accepted_email: 'The mail server accepts this address.',
   rejected_email: 'The mail server refused this address without saying why.',
+  refused_unread:
+    "The mail server refused this address in words Sift does not read, and did not show that it tells its mailboxes apart (it may be refusing Sift itself); the server's words are kept. Not charged.",
+  refused_mailbox:
+    'The mail server refused this address in words Sift does not read, but in the same conversation it refused a made-up address and accepted another of the domain: it tells its mailboxes apart.',
   mailbox_not_found: 'The mail server says this mailbox does not exist.',
   mailbox_disabled: 'The mail server says this mailbox is disabled or closed.',
   invalid_domain: 'This domain cannot receive mail.',
   accept_all_domain: 'This domain accepts every address, so this one cannot be confirmed.',
+  accept_all_provider:
+    'Its mail provider (Yahoo/AOL, Mail.ru, Microsoft 365 without directory checks) accepts every address when asked and bounces unknown ones later, so this one cannot be confirmed.',
   timeout: 'The mail server did not answer in time.',
   mailbox_full: 'The mailbox is full: it exists, but cannot take mail now. Not charged.',
   no_connect: 'The mail server could not be reached.',

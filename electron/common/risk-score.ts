@@ -55,6 +55,12 @@ export const scoreMoves: Record<string, ScoreLine> = {
     points: -10,
     why: 'A catch-all at Microsoft 365 relays mail for names it does not know on to another server, which may bounce it.',
   },
+  // Yahoo/AOL and Mail.ru accept every recipient at RCPT and bounce unknown ones after the message
+  // (accept-all-providers.ts has the sources): their "catch-all" proves nothing about the address.
+  accept_all_provider: {
+    points: -10,
+    why: 'Yahoo/AOL and Mail.ru accept every address when asked and bounce unknown ones later: the check proved nothing.',
+  },
 };
 
 export type ScoreFacts = {
@@ -110,6 +116,7 @@ function tally(facts: ScoreFacts, weights: ScoreWeights, said?: (name: string, p
     if (facts.free) move('free');
     if (facts.result === 'catch_all' && facts.provider === 'Google') move('catch_all_google');
     if (facts.result === 'catch_all' && facts.provider === 'Microsoft') move('catch_all_microsoft');
+    else if (facts.result === 'catch_all' && facts.reason === 'accept_all_provider') move('accept_all_provider');
   }
   return Math.max(0, Math.min(100, score));
 }

@@ -66,7 +66,7 @@ test('a dropped list is reviewed, cleaned and exported', async ({ page, hostUrl 
     // The cleaned list is for re-import: cells as they were (formulas are guarded in the annotated copy).
     `Ann,Lee,valid.ann@example.com,2024-03-01,"=HYPERLINK(""x"")"`,
     'Carla,Mendes,catchall.carla@example.net,2024-03-09,',
-    'Eve,Stone,valid.eve@gmial.com,2024-04-03,',
+    'Eve,Stone,valid.eve@gamil.com,2024-04-03,',
   ]);
 
   // One file per verdict: each holds as many rows as the screen says.

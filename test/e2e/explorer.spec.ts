@@ -59,13 +59,13 @@ test('a likely typo is accepted in the explorer and the cleaned list has the cor
   await cleanCsv(
     page,
     'typos.csv',
-    'email,name\nvalid.ann@gmial.com,Ann\nvalid.bob@gmial.com,Bob\nvalid.cat@example.com,Cat\n',
+    'email,name\nvalid.ann@gamil.com,Ann\nvalid.bob@gamil.com,Bob\nvalid.cat@example.com,Cat\n',
   );
   await page.getByLabel('Show').selectOption('typo');
   await expect(page.getByTestId('explorer-count')).toHaveText('2 rows');
   await page.getByRole('button', { name: 'Accept valid.ann@gmail.com' }).click();
   await expect(page.getByTestId('explorer-row').first()).toContainText('corrected to valid.ann@gmail.com');
-  await page.getByRole('button', { name: 'Accept for all at gmial.com' }).click();
+  await page.getByRole('button', { name: 'Accept for all at gamil.com' }).click();
   await expect(page.getByTestId('explorer-row').nth(1)).toContainText('corrected to valid.bob@gmail.com');
 
   await page.getByTestId('export-button').click();
@@ -100,12 +100,12 @@ test('a filter chosen while the rows are still on their way shows only its own r
     await answered;
   });
   await page.goto(hostUrl);
-  await cleanCsv(page, 'late-rows.csv', 'email\nvalid.ann@gmial.com\nvalid.bob@gmial.com\nvalid.cat@example.com\n');
+  await cleanCsv(page, 'late-rows.csv', 'email\nvalid.ann@gamil.com\nvalid.bob@gamil.com\nvalid.cat@example.com\n');
   await page.getByLabel('Show').selectOption('typo');
   await typoPage;
   expect(heldBack.length).toBeGreaterThan(0);
   await Promise.all(heldBack);
   await expect(page.getByTestId('explorer-count')).toHaveText('2 rows');
   await expect(page.getByTestId('explorer-row')).toHaveCount(2);
-  await expect(page.getByTestId('explorer-row').nth(1)).toContainText('valid.bob@gmial.com');
+  await expect(page.getByTestId('explorer-row').nth(1)).toContainText('valid.bob@gamil.com');
 });

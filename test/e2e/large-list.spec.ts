@@ -10,7 +10,7 @@ function bigList(): Buffer {
   const lines = ['id,email,name'];
   for (let i = 1; i <= rows; i += 1) {
     const local = i % 7 === 0 ? `unknown.u${i}` : `valid.v${i}`;
-    const domain = i === 4243 ? 'gmial.com' : `host${i % 200}.example`;
+    const domain = i === 4243 ? 'gamil.com' : `host${i % 200}.example`;
     lines.push(`${i},${local}@${domain},Person ${i}`);
   }
   return Buffer.from(`${lines.join('\n')}\n`);

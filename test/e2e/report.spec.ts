@@ -15,7 +15,7 @@ const list = [
   'invalid.cy@example.org,Cy',
   'catchall.dee@example.net,Dee',
   'unknown.eve@example.com,Eve',
-  'valid.fay@gmial.com,Typo',
+  'valid.fay@gamil.com,Typo',
   'valid.gus@mailinator.com,Disposable',
   'not an address,Bad',
   ',Nobody',

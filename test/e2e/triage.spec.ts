@@ -29,7 +29,7 @@ const list = [
   'catchall.cara@shop.example,Cara',
   'catchall.cy@shop.example,Cy',
   'unknown.dan@shop.example,Dan',
-  'valid.eve@gmial.com,Eve',
+  'valid.eve@gamil.com,Eve',
   'valid.bob@gmail.com,Bob',
   'valid.zoe@mycorp.example,Zoe',
 ].join('\n');
@@ -58,7 +58,7 @@ test('a threshold moves the cleaned list, each row says why it scores as it does
   const grid = page.getByRole('grid', { name: 'Rows of the list' });
   await expect(grid.getByRole('columnheader')).toHaveText(['#', 'email', 'name', 'Verdict', 'Score', 'Notes']);
   await page.getByLabel('Show').selectOption('valid');
-  await expect(page.getByTestId('explorer-row').first()).toContainText('valid.eve@gmial.com');
+  await expect(page.getByTestId('explorer-row').first()).toContainText('valid.eve@gamil.com');
   await page.getByTestId('explorer-row').first().focus();
   const reasons = page.getByTestId('row-reasons');
   await expect(reasons).toContainText('score 60');

@@ -19,3 +19,24 @@ export const replyCorpus: CorpusEntry[] = (
 
 /** The entry's reply as the session reads it off the wire. */
 export const corpusReply = (entry: CorpusEntry) => parseReply(entry.reply.split('\n'));
+
+export type UnseenEntry = {
+  reply: string;
+  stage: CorpusEntry['stage'];
+  /** What the reply is about (unseen-corpus.json's `about` says each). */
+  expect: 'sender' | 'mailbox' | 'full' | 'other' | 'alone' | 'valid';
+  result: 'valid' | 'invalid' | 'unknown';
+  source: string;
+  /** Where the source does not name the command the reply answers. */
+  stage_note?: string;
+};
+
+/**
+ * A second corpus gathered apart from the first (issue 50), none of its replies in corpus.json: what the
+ * table was not written for. test/fixtures/smtp-replies/unseen-corpus.json.
+ */
+export const unseenCorpus: UnseenEntry[] = (
+  JSON.parse(readFileSync(new URL('../fixtures/smtp-replies/unseen-corpus.json', import.meta.url), 'utf8')) as {
+    replies: UnseenEntry[];
+  }
+).replies;

@@ -67,6 +67,7 @@ const moveWords: Record<string, string> = {
   valid_earlier: 'Valid at an earlier check',
   catch_all_google: 'Catch-all at Google',
   catch_all_microsoft: 'Catch-all at Microsoft',
+  accept_all_provider: 'Provider accepts every address',
 };
 
 /** A line of the score's table in words, as the explorer's reasons and Settings name it. */

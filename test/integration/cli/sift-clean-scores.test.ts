@@ -14,7 +14,7 @@ Ann,valid.ann@firm.example
 Ben,invalid.ben@firm.example
 Cara,catchall.cara@shop.example
 Dan,unknown.dan@shop.example
-Eve,valid.eve@gmial.com
+Eve,valid.eve@gamil.com
 Ivy,valid.ivy@mailinator.com
 `;
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
       'small.test': { mx: ['mx.small.test'] },
       'gmail.com': { mx: ['gmail-smtp-in.l.google.com'] },
       'firm.test': { mx: ['mx.firm.test'] },
-      'gmial.com': { mx: ['mx.typo.test'] },
+      'gamil.com': { mx: ['mx.typo.test'] },
     },
   });
   run = await startEngineService(world);
@@ -52,7 +52,7 @@ Ann,ann@firm.test
 Info,info@firm.test
 Full,full@firm.test
 Bob,bob@gmail.com
-Cat,cat@gmial.com
+Cat,cat@gamil.com
 Dan,dan@workspace.test
 Eve,eve@contoso.test
 Fay,fay@small.test

@@ -29,7 +29,7 @@ const input = [
   'Nobody,,',
   'Info,info@acme-example.com,',
   'Temp,valid.temp@mailinator.com,',
-  'Typo,valid.typo@gmial.com,',
+  'Typo,valid.typo@gamil.com,',
 ].join('\r\n');
 
 async function workspace() {
@@ -128,7 +128,7 @@ describe('sift clean', () => {
     expect(byName.Nobody).toMatchObject({ sift_result: 'no_address', sift_billed: 'false' });
     expect(byName.Info).toMatchObject({ sift_role: 'true' });
     expect(byName.Temp).toMatchObject({ sift_disposable: 'true' });
-    expect(byName.Typo).toMatchObject({ Email: 'valid.typo@gmial.com', sift_suggestion: 'valid.typo@gmail.com' });
+    expect(byName.Typo).toMatchObject({ Email: 'valid.typo@gamil.com', sift_suggestion: 'valid.typo@gmail.com' });
     // The annotated copy is for a spreadsheet: formula cells are neutralised there.
     expect(byName.Ann!.Notes).toBe(`'=HYPERLINK("http://x")`);
     expect(byName.Cat!.Notes).toBe("'+44 20 7946 0000");
@@ -307,8 +307,8 @@ describe('sift clean', () => {
     // One address on a sandbox key: its line and its JSON say it is a demo verdict.
     expect(verify).toMatchObject({ code: 0, stdout: 'valid.someone@example.com: valid (demo: accepted_email)\n' });
     expect(verify.stderr).toContain(demoVerdictsNote);
-    const typo = await runSift(['verify', 'ann@gmial.com', '--json'], { SIFT_DATA_DIR: data });
-    expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gmial.com', suggestion: 'ann@gmail.com', demo: true });
+    const typo = await runSift(['verify', 'ann@gamil.com', '--json'], { SIFT_DATA_DIR: data });
+    expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gamil.com', suggestion: 'ann@gmail.com', demo: true });
   });
 
   it('writes a report with --report that says demo wherever the app would, and agrees with the summary', async () => {

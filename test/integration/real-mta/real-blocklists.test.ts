@@ -1,8 +1,9 @@
 // Real mail servers refusing a blocklisted prober as they do on the internet: a real DNS blocklist server
 // (Debian's rbldnsd, on loopback) lists 127.0.0.1, the address live checks leave from here, and Exim (a
 // `dnslists` ACL with the message its documentation shows, and with none) and Postfix (`reject_rbl_client`)
-// look it up there; Exim also refuses a denied host with its default reply. Every address, mailboxes that
-// exist included, must come back unknown and unbilled. Then Sift's own look-up of its sending address in
+// look it up there; Exim also refuses a denied host with its default reply, and one Exim refuses listed
+// clients in words Sift's table does not hold (T-Online's) after accepting postmaster@ first, as Debian's
+// ACL does. Every address, mailboxes that exist included, must come back unknown and unbilled. Then Sift's own look-up of its sending address in
 // the lists before a batch, against the same server. Needs root and the servers, as real-mail-servers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHeloName } from '../../../electron/core/connections/helo-check.ts';
@@ -25,6 +26,7 @@ const hosts = {
   'mx.exim-bare.test': '127.0.0.52',
   'mx.exim-denied.test': '127.0.0.53',
   'mx.postfix-rbl.test': '127.0.0.54',
+  'mx.exim-unread.test': '127.0.0.55',
 };
 const listedText = 'Listed, see https://www.spamhaus.org/query/ip/$';
 
@@ -83,6 +85,19 @@ describe.skipIf(missing.length > 0)('real mail servers refusing a blocklisted pr
         domains: ['exim-denied.test'],
         denyHosts: '127.0.0.1',
       }),
+      startExim({
+        ...common,
+        name: 'mx.exim-unread.test',
+        ip: hosts['mx.exim-unread.test'],
+        domains: ['exim-unread.test'],
+        postmasterFirst: true,
+        // A refusal of a listed client in words no entry of the table holds (T-Online's, sisimai's set).
+        dnslist: {
+          zone: 'zen.spamhaus.org',
+          message:
+            'IP=$sender_host_address - A problem occurred. (Ask your postmaster for help or to contact tosa@rx.t-online.de to clarify.) (BL)',
+        },
+      }),
       startPostfix({
         port: world.smtpPort,
         resolvConf: blocklists.resolvConf,
@@ -106,10 +121,14 @@ describe.skipIf(missing.length > 0)('real mail servers refusing a blocklisted pr
       const emails = Object.keys(hosts).flatMap((name) =>
         ['alice', 'nobody'].map((local) => `${local}@${name.slice(3)}`),
       );
-      const { status, rows } = await runBatch(run, emails, 60_000);
+      // postmaster@ is accepted before the blocklist: it must not make the refused mailboxes invalid.
+      const { status, rows } = await runBatch(run, [...emails, 'postmaster@exim-unread.test'], 60_000);
       expect(status.status).toBe('complete');
-      for (const email of emails) expect(rows.get(email), email).toMatchObject({ result: 'unknown', billed: false });
       const reason = (domain: string) => rows.get(`alice@${domain}`)!.reason;
+      for (const email of emails) expect(rows.get(email), email).toMatchObject({ result: 'unknown', billed: false });
+      expect(rows.get('postmaster@exim-unread.test')).toMatchObject({ result: 'valid' });
+      expect(reason('exim-unread.test')).toBe('refused_unread');
+      expect(rows.get('alice@exim-unread.test')!.smtp_reply).toMatch(/^550 IP=127\.0\.0\.1 - A problem occurred/);
       // Exim's message and Postfix's default reply name the list; Exim's bare refusal names nothing.
       expect(rows.get('alice@exim-rbl.test')!.smtp_reply).toBe(
         '550 Rejected because 127.0.0.1 is in a black list at zen.spamhaus.org Listed, see https://www.spamhaus.org/query/ip/127.0.0.1',
@@ -122,7 +141,7 @@ describe.skipIf(missing.length > 0)('real mail servers refusing a blocklisted pr
         /^554 5\.7\.1 Service unavailable; Client host \[127\.0\.0\.1\] blocked using zen\.spamhaus\.org/,
       );
       expect(reason('postfix-rbl.test')).toBe('sender_blocklisted');
-      expect(status.summary).toMatchObject({ invalid: 0, billed: 0 });
+      expect(status.summary).toMatchObject({ invalid: 0, billed: 1 });
     } finally {
       await run.service.close();
     }

@@ -26,6 +26,8 @@ export type EximOptions = {
   maxPerHost?: number;
   /** Refuse every client at connect with this reply text (a 550). */
   refuseAtConnect?: string;
+  /** Accept postmaster@ before any check, as Debian's exim4 ACL does (acl_check_rcpt, CHECK_RCPT_POSTMASTER). */
+  postmasterFirst?: boolean;
   /** Refuse listed clients at RCPT (`deny dnslists`), with this message or Exim's default; needs `resolvConf`. */
   dnslist?: { zone: string; message?: string };
   /** Refuse these client hosts at RCPT with Exim's default reply (`deny hosts`, no message). */
@@ -63,6 +65,7 @@ export async function startExim(options: EximOptions): Promise<RunningServer> {
     'acl_check_rcpt:',
     '  deny message = 5.7.1 Relaying not permitted',
     '       !domains = +local_domains',
+    ...(options.postmasterFirst ? ['  accept local_parts = postmaster', '       domains = +local_domains'] : []),
     ...(options.dnslist
       ? [
           `  deny dnslists = ${options.dnslist.zone}`,

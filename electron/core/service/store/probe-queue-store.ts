@@ -131,7 +131,7 @@ export async function dequeue(db: SqlConnection, rows: readonly { batchId: strin
   for (const row of rows) await db.run(remove, [row.batchId, row.seq]);
 }
 
-/** Addresses to try again later, each one try further along unless `noTry` (a server still teaching its pace). */
+/** Addresses to try again later, each one try further along unless `noTry` (a server still teaching its pace, or one that wants a recipient alone). */
 export async function requeue(
   db: SqlConnection,
   rows: readonly { batchId: string; seq: number; notBefore: number; noTry?: boolean }[],

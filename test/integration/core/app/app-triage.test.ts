@@ -27,7 +27,7 @@ Ann,valid.ann@firm.example
 Info,info@acme.example
 Cara,catchall.cara@shop.example
 Dan,unknown.dan@shop.example
-Eve,valid.eve@gmial.com
+Eve,valid.eve@gamil.com
 Ivy,valid.ivy@mailinator.com
 Bob,valid.bob@gmail.com
 `;

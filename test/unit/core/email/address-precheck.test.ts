@@ -94,11 +94,16 @@ describe('precheckAddress', () => {
   it('flags role and disposable addresses', () => {
     expect(precheckAddress('info@acme.com')).toMatchObject({ role: true, disposable: false });
     expect(precheckAddress('jo@mailinator.com')).toMatchObject({ role: false, disposable: true });
+    // mail.tm is in the maintained list (disposable-email-domains-js) and was never in the 2023 one.
+    expect(precheckAddress('jo@mail.tm')).toMatchObject({ disposable: true });
+    // Matched on the registrable domain: a host under a listed domain is that domain's.
+    expect(precheckAddress('jo@inbox.guerrillamail.com')).toMatchObject({ disposable: true });
+    expect(precheckAddress('jo@guerrillamail.com.example.org')).toMatchObject({ disposable: false });
   });
 
   it('suggests a fix for provider typos without applying it', () => {
-    expect(precheckAddress('cara@gmial.com')).toMatchObject({
-      address: 'cara@gmial.com',
+    expect(precheckAddress('cara@gamil.com')).toMatchObject({
+      address: 'cara@gamil.com',
       suggestion: 'cara@gmail.com',
     });
     expect(precheckAddress('dan@hotmial.com')).toMatchObject({ suggestion: 'dan@hotmail.com' });

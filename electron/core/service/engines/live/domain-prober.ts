@@ -5,7 +5,15 @@
 // command against its client, slows it after ten (Postfix's soft limit) and hangs up after twenty.
 import { createHash } from 'node:crypto';
 import type { MailHost } from './mx-lookup.ts';
-import { meaningOf, refusalReason, refusesSender, replyLine, type ReplyMeaning } from './smtp-replies.ts';
+import {
+  meaningOf,
+  refusalReason,
+  refusesSender,
+  replyLine,
+  type ReplyMeaning,
+  type ReplyStage,
+} from './smtp-replies.ts';
+import { acceptedBeforeChecks, toldMailboxesApart } from './unread-refusals.ts';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session.ts';
 import { connectThroughProxy, proxyFailureNow, type ProxyEndpoint, type ProxyFailure } from './socks-proxy.ts';
 
@@ -15,7 +23,12 @@ type AddressOutcome =
    * Ask again later: the server deferred, was busy, hung up, or broke the protocol before answering about
    * this address. `giveUp` is the reason it gets when its tries run out (what the server's words said).
    */
-  | { kind: 'retry'; reason: 'greylisted' | 'host_busy' | 'dropped' | 'server_error'; reply?: string; giveUp?: string };
+  | {
+      kind: 'retry';
+      reason: 'greylisted' | 'host_busy' | 'dropped' | 'server_error' | 'ask_alone';
+      reply?: string;
+      giveUp?: string;
+    };
 
 type HostAttempt = { host: string; failure?: SmtpFailure };
 
@@ -39,6 +52,10 @@ export type DomainProbe = {
   rateLimited?: boolean;
   /** Set by the engine after a rate reply: when its address is asked again, and whether that counts a try. */
   rateRetry?: RateRetry;
+  /** Recipients this conversation accepted: proof the server is not refusing us. */
+  accepted: number;
+  /** Addresses refused in words Sift cannot read, settled when the conversation ends (settleUnread). */
+  unread: string[];
 };
 
 /** When an address a rate reply turned away is asked again, and whether that counts a try (rate-learning.ts). */
@@ -84,6 +101,8 @@ export async function probeDomain(request: {
     attempts: [],
     end: 'failed',
     deferrals: 0,
+    accepted: 0,
+    unread: [],
     ...(request.knownCatchAll === undefined ? {} : { catchAll: request.knownCatchAll }),
   };
   const { settings } = request;
@@ -126,6 +145,7 @@ export async function probeDomain(request: {
     } finally {
       await session.close();
     }
+    settleUnread(result);
     return result;
   }
   return result;
@@ -140,6 +160,7 @@ async function converse(
   result: DomainProbe,
   settleAll: (outcome: AddressOutcome) => void,
 ): Promise<void> {
+  let stage: ReplyStage = 'greeting';
   const refuse = (reply: SmtpReply, beforeRecipients: boolean) => {
     const meaning = meaningOf(reply);
     if (wantsMessage(reply)) {
@@ -167,16 +188,19 @@ async function converse(
     } else {
       // The server will not talk to us at all, or refused us ourselves: nothing is learned about any address.
       result.end = 'ok';
-      const reason = beforeRecipients ? refusalReason(reply) : unclearReason(meaning);
+      const reason = beforeRecipients ? refusalReason(reply, stage) : unclearReason(meaning);
       settleAll({ kind: 'verdict', result: 'unknown', reason, reply: replyLine(reply) });
     }
   };
   if (session.banner.code !== 220) return refuse(session.banner, true);
+  stage = 'ehlo';
   const hello = await session.hello(request.settings.helo);
   result.tls = hello.tls;
   if (hello.reply.code !== 250) return refuse(hello.reply, true);
+  stage = 'mail';
   const from = await session.send(`MAIL FROM:<${request.settings.mailFrom}>`);
   if (from.code !== 250) return refuse(from, true);
+  stage = 'rcpt';
 
   /** Recipients refused or deferred on this connection so far. */
   let failed = 0;
@@ -195,7 +219,8 @@ async function converse(
     await answered(meaning);
     if (wantsMessage(reply) || refusedUs(reply) || meaning.kind === 'busy') return refuse(reply, false);
     if (meaning.kind === 'accepted') result.catchAll = true;
-    else if (meaning.kind === 'rejected' || meaning.kind === 'unclear') result.catchAll = false;
+    else if (meaning.kind === 'rejected' || meaning.kind === 'unread' || meaning.kind === 'unclear')
+      result.catchAll = false;
     else {
       // Greylisted: each address is still asked now, so the server's clock starts for it too and the
       // retry it asks for settles it in one go; an acceptance waits for that retry.
@@ -222,7 +247,14 @@ async function converse(
       result.outcomes.set(address, { kind: 'retry', reason: 'host_busy', reply: line, giveUp: meaning.reason });
       return;
     }
+    if (meaning.kind === 'alone') {
+      // Taken only in a transaction of its own (Outlook.com's other region): asked again in a new
+      // conversation; not a refusal, so it counts no failure here.
+      result.outcomes.set(address, { kind: 'retry', reason: 'ask_alone', reply: line, giveUp: 'server_error' });
+      continue;
+    }
     if (meaning.kind !== 'accepted') failed += 1;
+    if (meaning.kind === 'accepted' && !acceptedBeforeChecks(address)) result.accepted += 1;
     if (meaning.kind === 'deferred') {
       result.deferrals += 1;
       result.outcomes.set(address, { kind: 'retry', reason: 'greylisted', reply: line, giveUp: meaning.reason });
@@ -237,6 +269,9 @@ async function converse(
       );
     } else if (meaning.kind === 'rejected') {
       result.outcomes.set(address, { kind: 'verdict', result: 'invalid', reason: meaning.reason, reply: line });
+    } else if (meaning.kind === 'unread') {
+      result.unread.push(address);
+      result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     } else {
       result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     }
@@ -244,6 +279,16 @@ async function converse(
   }
   if (result.deferrals > 0 && result.deferrals >= result.outcomes.size) result.end = 'deferred';
   await session.send('RSET').catch(() => undefined);
+}
+
+/** Refusals in words Sift cannot read become `invalid` where the server told mailboxes apart (unread-refusals.ts). */
+function settleUnread(result: DomainProbe): void {
+  if (!toldMailboxesApart(result)) return;
+  for (const address of result.unread) {
+    const outcome = result.outcomes.get(address);
+    if (outcome?.kind === 'verdict')
+      result.outcomes.set(address, { ...outcome, result: 'invalid', reason: 'refused_mailbox' });
+  }
 }
 
 /** The reason an address gets from a reply that settles nothing about it. */

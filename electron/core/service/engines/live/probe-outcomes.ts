@@ -10,13 +10,23 @@ import type { DomainProbe, RateRetry } from './domain-prober.ts';
 import { isFreeMailboxDomain } from '../../../email/mailbox-providers.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 import { localEngineReasons } from '../../../wire/assumptions.ts';
+import { acceptAllProviderOf } from './accept-all-providers.ts';
 
 export type Decisions = {
   verdicts: { batchId: string; seq: number; verdict: Verdict }[];
   retries: { batchId: string; seq: number; notBefore: number; noTry?: boolean }[];
 };
 
-type Retry = 'greylisted' | 'host_busy' | 'dropped' | 'server_error' | 'no_connect' | 'timeout' | 'dns_failed';
+type Retry =
+  | 'greylisted'
+  | 'host_busy'
+  | 'dropped'
+  | 'server_error'
+  | 'no_connect'
+  | 'timeout'
+  | 'dns_failed'
+  /** Taken only in a transaction of its own: asked again soon, in a new conversation. */
+  | 'ask_alone';
 
 /** A rate reply that never let up is said as what it is. */
 const givenUpAs: Partial<Record<Retry, string>> = { host_busy: 'rate_limited' };
@@ -115,17 +125,26 @@ export function decideProbe(
 ): Decisions {
   const decisions: Decisions = { verdicts: [], retries: [] };
   const reached = probe.attempts.some((attempt) => !attempt.failure);
+  // A catch-all at a provider that accepts every recipient says so (accept-all-providers.ts).
+  const acceptsAll = acceptAllProviderOf(probe.attempts.find((attempt) => !attempt.failure)?.host);
+  const progressed = [...probe.outcomes.values()].some((outcome) => outcome.kind === 'verdict');
   const lastFailure = probe.attempts.at(-1)?.failure;
   const retryContext = probe.rateRetry ? { ...context, rateRetry: probe.rateRetry } : context;
   for (const item of work) {
     const outcome = probe.outcomes.get(rcptAddress(item.email, context.domain));
     if (outcome?.kind === 'verdict') {
+      const reason = outcome.result === 'catch_all' && acceptsAll ? 'accept_all_provider' : outcome.reason;
       decisions.verdicts.push(
         verdictFor(item, context, {
           ...outcome,
+          reason,
           ...(probe.tls ? { tls: probe.tls } : {}),
         }),
       );
+    } else if (outcome?.kind === 'retry' && outcome.reason === 'ask_alone' && progressed) {
+      // Wanted in a transaction of its own while this one settled others: asked again at once, with no try
+      // counted, as each new conversation settles at least its first recipient.
+      decisions.retries.push({ batchId: item.batchId, seq: item.seq, notBefore: context.now, noTry: true });
     } else if (outcome?.kind === 'retry') {
       retryOrGiveUp(item, outcome.reason, outcome.reply, retryContext, decisions, outcome.giveUp);
     } else if (!reached && lastFailure) {

@@ -49,15 +49,16 @@ export const replyPatterns: readonly ReplyPattern[] = [
   {
     reason: 'sender_reputation',
     words:
-      /reputation|\bsbrs\b|senderbase|unusual rate of (unsolicited )?mail|user complaints|suspicious activity|spam (source|sender)|sending spam|too many spams|\[(ts0[1-4]|tss0[1-9])\]/i,
-    seen: `${sisimai('Reason/BadReputation.pm')}; ${sisimai('Rhost/Google.pm')}; ${sisimai('Rhost/YahooInc.pm')}; ${reacher}`,
+      /reputation|\bsbrs\b|senderbase|unusual rate of (unsolicited )?mail|user complaints|suspicious activity|spam (source|sender)|sending spam|too many spams|\[(ts0[1-4]|tss0[1-9])\]|too many (invalid|unknown|bad) (recipients|addresses|users)|mail too many invalid/i,
+    // "550 Too many invalid recipients" punishes the sender's earlier misses: before the mailbox words.
+    seen: `${sisimai('Reason/BadReputation.pm')}; ${sisimai('Rhost/Google.pm')}; ${sisimai('Rhost/YahooInc.pm')}; ${reacher}; ${sisimai('Rhost/GoDaddy.pm')} (IB212, "mail too many invalid recipients"); zone-eu/zone-mta config/bounces.txt ("550 Too many invalid recipients")`,
   },
   // The sending address refused another way: the server's own list, a banned IP, a location denied.
   {
     reason: 'sender_blocklisted',
     words:
-      /spamhaus|spamcop|barracuda|uceprotect|\bpsbl\b|abusix|\bsorbs\b|\bdnsbl|banned sending ip|banned sender|on our block|blocked - see|refused - see|administratively denied|from your location|client host (\[[^\]]*\] )?(rejected|blocked)|\bclient host\b.*\b(access denied|blocked)|\bip address\b.*\b(blocked|denied|rejected|banned)|ip you'?re using|not accepted from (this|your) ip|\bip \S+ is blocked|(connections?|mail) (not accepted|refused|will not be accepted) from|not accepting (connections|mail) from|dynamic ips?\b|host network not allowed|junkmail rejected|open proxy|your access .*(has been )?rejected/i,
-    seen: `${sisimai('Reason/Blocked.pm')}; ${reacher} (is_err_ip_blacklisted); https://support.google.com/mail/?p=NotAuthorizedError; Microsoft 5.7.606-649, 5.7.708 (${sisimai('Rhost/Microsoft.pm')})`,
+      /spamhaus|spamcop|barracuda|uceprotect|\bpsbl\b|abusix|\bsorbs\b|\bdnsbl|banned sending ip|banned sender|on our block|blocked - see|refused - see|administratively denied|from your location|client host (\[[^\]]*\] )?(rejected|blocked)|\bclient host\b.*\b(access denied|blocked)|\bip address\b.*\b(blocked|denied|rejected|banned)|ip you'?re using|not accepted from (this|your) ip|\bip \S+ is blocked|(connections?|mail) (not accepted|refused|will not be accepted) from|not accepting (connections|mail) from|dynamic ips?\b|host network not allowed|junkmail rejected|open proxy|your access .*(has been )?rejected|ip not in (whitelist|allowlist)/i,
+    seen: `${sisimai('Reason/Blocked.pm')}; ${reacher} (is_err_ip_blacklisted); https://support.google.com/mail/?p=NotAuthorizedError; Microsoft 5.7.606-649, 5.7.708 (${sisimai('Rhost/Microsoft.pm')}); Google Workspace "421 4.7.0 IP not in whitelist for RCPT domain" (${sisimai('Rhost/Google.pm')})`,
   },
   {
     reason: 'sender_address',
@@ -76,20 +77,20 @@ export const replyPatterns: readonly ReplyPattern[] = [
   {
     reason: 'mailbox_full',
     words:
-      /over ?quota|quota exceeded|exceed(ed|s|ing)? (its |their |the )?(mailbox |storage |disk )?(quota|storage|size limit)|mailbox (is )?full|full mailbox|out of storage|insufficient (disk|system)? ?(space|storage)|not enough (storage )?space|too many messages|mailfolder is full|boite du destinataire pleine/i,
+      /over ?quota|quota exceeded|exceed(ed|s|ing)? (its |their |the )?(mailbox |storage |disk )?(quota|storage|size limit)|mailbox (is )?full|full mailbox|out of storage|insufficient (disk|system)? ?(space|storage)|not enough (storage )?space|(user|mailbox|recipient) has too many messages|mailfolder is full|boite du destinataire pleine/i,
     seen: `${sisimai('Reason/MailboxFull.pm')}; ${reacher} (is_full_inbox); ${sisimai('Rhost/Google.pm')} (OverQuotaTemp); RFC 3463 X.2.2`,
   },
   {
     reason: 'mailbox_disabled',
     words:
-      /disabled|deactivated|inactive|suspended|discontinued|\bterminated\b|temporar(il)?y locked|account (is )?locked|mailbox (is )?frozen|archived recipient|no longer (active|accepts mail)|boite du destinataire archivee/i,
-    seen: `${sisimai('Reason/Suspend.pm')}; ${reacher} (is_disabled_account); https://support.google.com/mail/?p=DisabledUser`,
+      /disabled|deactivated|inactive|suspended|discontinued|\bterminated\b|temporar(il)?y locked|account (is )?locked|mailbox (is )?frozen|archived recipient|no longer (active|accepts mail)|boite du destinataire archivee|(recipient'?s? account|this mailbox|recipient'?s? mailbox) (has been |is )?blocked|compte du destinataire est bloque/i,
+    seen: `${sisimai('Reason/Suspend.pm')}; ${reacher} (is_disabled_account); https://support.google.com/mail/?p=DisabledUser; ${sisimai('Rhost/FrancePTT.pm')} (LPN007_426, "The recipient account is blocked"); ActiveCampaign/smtp-field-manual data/codes/550.json ("This mailbox has been blocked due to inactivity")`,
   },
   {
     reason: 'mailbox_not_found',
     words:
-      /user(name)? (is )?unknown|unknown (user|recipient|mailbox|local part|address)|no such (user|mailbox|recipient|person|address|account)|(user|recipient|mailbox|address|account|email account|email address|email) (does ?n[o']?t|did not|not) exists?|dosn't exist|(user|recipient|mailbox|address) not found|(recipient|mailbox|address) (is )?(invalid|unavailable|unknown)|invalid (recipient|mailbox|address|email address|user)|not a valid (mailbox|recipient|user)|no (mailbox|account) (here|by that name|found)|doesn'?t have an? .*account|have an account|could not be found|no one at this address|not (a )?(known|local) (user|address)|address error|recipient not ok|unrouteable|not handled by this system|utilisateur inconnu|destinataire inconnu|unbekannt|nessun utente|no existe|\bbad address\b|mailbox unavail|domain not found|5\.4\.1 recipient address rejected: access denied/i,
-    seen: `${sisimai('Reason/UserUnknown.pm')}; ${reacher} (is_invalid); Postfix's local/virtual/relay recipient table replies (LOCAL_RECIPIENT_README); RFC 3463 X.1.1`,
+      /user(name)? (is )?unknown|unknown (user|recipient|mailbox|local part|address)|no such (user|mailbox|recipient|person|address|account)|(user|recipient|mailbox|address|account|email account|email address|email) (does ?n[o']?t|did not|not) exists?|dosn't exist|(user|recipient|mailbox|address) not found|(recipient|mailbox|address) (is )?(invalid|unavailable|unknown)|invalid (recipient|mailbox|address|email address|user)|not a valid (mailbox|recipient|user)|no (mailbox|account) (here|by that name|found)|doesn'?t have an? .*account|have an account|could not be found|no one at this address|not (a )?(known|local) (user|address)|address error|recipient not ok|unrouteable|not handled by this system|utilisateur inconnu|destinataire inconnu|unbekannt|nessun utente|no existe|\bbad address\b|mailbox unavail|domain not found|5\.4\.1 ([<[][^>\]]*[>\]]:? )?recipient address rejected: access denied|invalid-recipient|not in (the )?recipient list|address is marked as invalid|addressee unknown|mailbox name not allowed|user not local/i,
+    seen: `${sisimai('Reason/UserUnknown.pm')}; ${reacher} (is_invalid); Postfix's local/virtual/relay recipient table replies (LOCAL_RECIPIENT_README); RFC 3463 X.1.1; RFC 5321 §4.2.2 (551 "User not local", 553 "mailbox name not allowed"); Microsoft Learn, Directory-Based Edge Blocking (550 5.4.1 … Access denied); ActiveCampaign/smtp-field-manual data/codes/550.json and 554.json (Proofpoint "marked as invalid", Trend Micro "Invalid-Recipient", ZeroSpam "Not in recipient list")`,
   },
   // The server itself, or its limits.
   {
@@ -107,8 +108,8 @@ export const replyPatterns: readonly ReplyPattern[] = [
   {
     reason: 'rate_limited',
     words:
-      /too many (recipients|connections|messages|errors|sessions|concurrent)|rate limit|rate-limit|throttl|slow down|try again slower|exceeded the max|connection limit|sending rate/i,
-    seen: `${sisimai('Reason/TooManyConn.pm')}; ${sisimai('Reason/Speeding.pm')}; Postfix smtpd_client_recipient_rate_limit ("too many recipients from", anvil); RFC 5321 §4.5.3.1.10 (452 too many recipients)`,
+      /too many (recipients|connections|messages|errors|sessions|concurrent)|rate limit|rate-limit|throttl|slow down|try again slower|exceeded the max|connection limit|sending rate|receiving mail (too quickly|at a rate)|too many recent messages/i,
+    seen: `${sisimai('Reason/TooManyConn.pm')}; ${sisimai('Reason/Speeding.pm')}; ${sisimai('Rhost/Google.pm')} (450/550 X.2.1 "receiving mail at a rate", not a closed mailbox); Postfix smtpd_client_recipient_rate_limit ("too many recipients from", anvil); RFC 5321 §4.5.3.1.10 (452 too many recipients)`,
   },
   {
     reason: 'policy',
@@ -117,3 +118,14 @@ export const replyPatterns: readonly ReplyPattern[] = [
     seen: 'Exim "Administrative prohibition" (the default for an ACL deny, spec chapter 42); Postfix check_*_access REJECT ("Access denied"); RFC 3463 X.7.1',
   },
 ];
+
+/**
+ * A recipient the server takes only in a transaction of its own (Outlook.com's tenants in another region,
+ * Google's per-domain policy size, MailChannels' per-recipient policies): ask it again in a new
+ * conversation. Neither a rate reply nor a refusal.
+ */
+export const askAloneWords: Omit<ReplyPattern, 'reason'> = {
+  words:
+    /recipients belong to multiple regions|in a separate transaction|recipient policy mismatch|multiple destination domains per transaction/i,
+  seen: `Outlook.com "452 4.5.3 Recipients belong to multiple regions ATTR38" (a Postfix log, https://pastebin.com/aW9rxeVy); ${sisimai('Rhost/Google.pm')} (452 4.5.3 "try this recipient in a separate transaction", 451 4.3.0); https://support.mailchannels.com/hc/en-us/articles/360059960912 (452 4.5.3 Recipient policy mismatch)`,
+};

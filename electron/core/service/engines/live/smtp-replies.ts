@@ -2,26 +2,37 @@
 // in reply-patterns.ts): servers refuse a blocklisted prober with a bare 550 and a sentence that blames
 // the sender, and such a reply says nothing about the mailbox whatever its code. Then the enhanced status
 // code (RFC 3463) wherever the text carries it, `(#5.1.1)` included, then the basic code (RFC 5321 §4.2).
+// A table only knows what it has seen, so the rule for the rest is the safe one: an address is `invalid`
+// only when the words or the enhanced code say the mailbox does not exist or is closed. A refusal in words
+// Sift cannot read is `refused_unread` (unknown, never billed), unless the same server showed in the same
+// conversation that it tells mailboxes apart (domain-prober.ts).
 import { senderRefusalReasons } from '../../../../common/reason-words.ts';
-import { replyPatterns, type ReplyReason } from './reply-patterns.ts';
+import { askAloneWords, replyPatterns, type ReplyReason } from './reply-patterns.ts';
 import type { SmtpReply } from './smtp-session.ts';
 
-type RejectReason = 'mailbox_not_found' | 'mailbox_disabled' | 'rejected_email';
+type RejectReason = 'mailbox_not_found' | 'mailbox_disabled';
 
 export type ReplyMeaning = (
   | { kind: 'accepted' }
   /** The mailbox does not exist or is closed: `invalid`. */
   | { kind: 'rejected'; reason: RejectReason }
+  /** Refused in words Sift cannot read and with no mailbox code: `unknown` unless the server tells mailboxes apart. */
+  | { kind: 'unread'; reason: 'refused_unread' }
   /** Try again later, on the greylisting schedule; `reason` is what the address gets if it never settles. */
   | { kind: 'deferred'; reason: ReplyReason }
   /** A 421, or a rate reply: the whole host backs off. */
   | { kind: 'busy'; reason: ReplyReason }
+  /** The server takes this recipient only in a transaction of its own: ask it again in a new conversation. */
+  | { kind: 'alone' }
   /** A definite answer that does not settle whether the mailbox exists: `unknown`, never billed. */
   | { kind: 'unclear'; reason: ReplyReason }
 ) & {
   /** The reply is about Sift's sending machine or address, not the mailbox asked about. */
   blamesSender?: boolean;
 };
+
+/** The command a reply answers: before any recipient, a refusal can only be of the sender. */
+export type ReplyStage = 'greeting' | 'ehlo' | 'mail' | 'rcpt';
 
 /** An enhanced status code anywhere in the text, of the reply's own class; not the start of an IP address. */
 const enhancedAnywhere = /(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d]|\.\d)/g;
@@ -39,31 +50,59 @@ function reasonInWords(text: string): ReplyReason | undefined {
   return replyPatterns.find((pattern) => pattern.words.test(text))?.reason;
 }
 
-/** What the codes alone say, for a reply whose words match no pattern. */
-function reasonFromCodes(code: number, enhanced: string | undefined): ReplyReason | 'rejected_email' {
+/**
+ * The enhanced codes that are about the address itself (RFC 3463 §3.2, §3.3; RFC 7505 for X.1.10): bad
+ * mailbox, bad destination system, bad mailbox syntax, moved with no forwarding address, a null MX
+ * recipient, disabled.
+ */
+function mailboxCodeReason(enhanced: string | undefined): RejectReason | undefined {
   const [, subject, detail] = enhanced?.split('.').map(Number) ?? [];
-  if (subject === 1 && (detail === 7 || detail === 8)) return 'sender_address';
-  if (subject === 1 && code >= 500) return 'mailbox_not_found';
+  if (subject === 1 && [1, 2, 3, 6, 10].includes(detail!)) return 'mailbox_not_found';
   if (subject === 2 && detail === 1) return 'mailbox_disabled';
+  return undefined;
+}
+
+/** What the codes alone say, for a reply whose words match no pattern. */
+function reasonFromCodes(code: number, enhanced: string | undefined): ReplyReason | 'refused_unread' {
+  const [, subject, detail] = enhanced?.split('.').map(Number) ?? [];
+  const mailbox = mailboxCodeReason(enhanced);
+  if (mailbox) return mailbox;
+  if (subject === 1 && (detail === 7 || detail === 8)) return 'sender_address';
   if ((subject === 2 && detail === 2) || code === 552) return 'mailbox_full';
-  if (subject === 7) return code === 421 || code === 450 ? 'rate_limited' : code >= 500 ? 'policy' : 'greylisted';
+  // A 4.7.x in words Sift cannot read waits on the greylisting schedule: only a reply that says it is about
+  // the pace starts pace probing (a refusal of the sender that never lets up must still end).
+  if (subject === 7) return code === 421 ? 'rate_limited' : code >= 500 ? 'policy' : 'greylisted';
   if (code === 421) return 'rate_limited';
   if (code === 452 && subject === 5 && detail === 3) return 'rate_limited';
   if (code >= 400 && code < 500) return 'greylisted';
-  if (code === 550 || code === 551 || code === 553) return 'rejected_email';
+  // A 5xx Sift cannot read: not evidence about the mailbox (a server refusing the prober refuses every address).
+  if (code >= 550 && code < 560) return 'refused_unread';
   return 'server_error';
 }
 
+/**
+ * Words that settle nothing, which a permanent mailbox code overrides ("550 5.1.1 try later"). Policy words
+ * ("blocked", "access denied") do not give way: they may be about the sender.
+ */
+const vagueReasons: ReadonlySet<ReplyReason> = new Set(['server_error', 'greylisted']);
+
+/** What a reply to RCPT TO says about the address asked. */
 export function meaningOf(reply: SmtpReply): ReplyMeaning {
   const { code } = reply;
   if (code === 250 || code === 251) return { kind: 'accepted' };
-  const read = reasonInWords(reply.text) ?? reasonFromCodes(code, enhancedCodeOf(reply));
   const temporary = code >= 400 && code < 500;
-  if (read === 'rejected_email') return { kind: 'rejected', reason: read };
+  if (temporary && askAloneWords.words.test(reply.text)) return { kind: 'alone' };
+  const enhanced = enhancedCodeOf(reply);
+  const words = reasonInWords(reply.text);
+  // A temporary reply's words stand ("452 4.1.1 too many recent messages; try again later").
+  const byCode = code >= 500 ? mailboxCodeReason(enhanced) : undefined;
+  const read = words && !(byCode && vagueReasons.has(words)) ? words : reasonFromCodes(code, enhanced);
+  if (read === 'refused_unread') return { kind: 'unread', reason: read };
   if (senderRefusalReasons.has(read)) {
-    // Turned away for who we are: a temporary one slows the host like a rate reply; neither is ever `invalid`.
+    // Turned away for who we are: a temporary one waits on the greylisting schedule like any deferral
+    // (it is not a rate reply, so no pace is probed); neither is ever `invalid`.
     return temporary
-      ? { kind: 'busy', reason: read, blamesSender: true }
+      ? { kind: 'deferred', reason: read, blamesSender: true }
       : { kind: 'unclear', reason: read, blamesSender: true };
   }
   if (read === 'mailbox_not_found' || read === 'mailbox_disabled') {
@@ -85,17 +124,23 @@ const unclear = (): ReplyMeaning => ({ kind: 'unclear', reason: 'server_error' }
 
 /**
  * Whether a refusal is of the sender (this machine's address, its name, a blocklist it is on) rather than
- * one recipient. Before any recipient was named, a permanent refusal can only be of us.
+ * one recipient. Before any recipient was named (the greeting, EHLO, MAIL FROM), any refusal can only be
+ * of us, whatever its code or words; a rate reply there is about our pace, not who we are.
  */
 export function refusesSender(reply: SmtpReply, beforeRecipients: boolean): boolean {
-  if (beforeRecipients && reply.code >= 500 && reply.code < 600) return true;
+  if (reply.code < 400 || reply.code >= 600) return false;
+  if (beforeRecipients) return meaningOf(reply).kind !== 'busy';
   return meaningOf(reply).blamesSender === true;
 }
 
-/** The reason a refusal before any recipient gives every address: the sender's, or the server's policy. */
-export function refusalReason(reply: SmtpReply): ReplyReason {
+/**
+ * The reason a refusal before any recipient gives every address: what its words blame, else our address
+ * at MAIL FROM, else the server's policy. Never a mailbox reason: no mailbox was asked about.
+ */
+export function refusalReason(reply: SmtpReply, stage: ReplyStage): ReplyReason {
   const meaning = meaningOf(reply);
-  return meaning.blamesSender && meaning.kind !== 'accepted' ? (meaning.reason as ReplyReason) : 'policy';
+  if (meaning.blamesSender && 'reason' in meaning) return meaning.reason as ReplyReason;
+  return stage === 'mail' ? 'sender_address' : 'policy';
 }
 
 /** The reply as a row keeps it: code, enhanced code and text, on one line and not too long. */

@@ -49,11 +49,11 @@ describe('the reply corpus', () => {
       const meaning = meaningOf(reply);
       if (entry.stage !== 'rcpt' && reply.code >= 500) {
         // Refused before any recipient: only the sender can have been refused.
-        expect(refusalReason(reply)).toBe(entry.reason);
+        expect(refusalReason(reply, entry.stage)).toBe(entry.reason);
         return;
       }
       if (entry.result === 'valid') return expect(meaning.kind).toBe('accepted');
-      expect(meaning.kind === 'accepted' ? undefined : meaning.reason).toBe(entry.reason);
+      expect('reason' in meaning ? meaning.reason : undefined).toBe(entry.reason);
       expect(meaning.kind === 'rejected').toBe(entry.result === 'invalid');
     },
   );
@@ -85,10 +85,13 @@ describe('reading a reply', () => {
   });
 
   it('falls back on the codes when the words say nothing known', () => {
-    expect(read('550 Zzz')).toEqual({ kind: 'rejected', reason: 'rejected_email' });
+    expect(read('550 Zzz')).toEqual({ kind: 'unread', reason: 'refused_unread' });
+    expect(read('554 Zzz')).toEqual({ kind: 'unread', reason: 'refused_unread' });
+    expect(read('550 5.1.2 Zzz')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
+    expect(read('550 5.2.1 Zzz')).toEqual({ kind: 'rejected', reason: 'mailbox_disabled' });
     expect(read('550 5.7.1 Zzz')).toEqual({ kind: 'unclear', reason: 'policy' });
     expect(read('451 4.7.1 Zzz')).toEqual({ kind: 'deferred', reason: 'greylisted' });
-    expect(read('450 4.7.1 Zzz')).toEqual({ kind: 'busy', reason: 'rate_limited' });
+    expect(read('450 4.7.1 Zzz')).toEqual({ kind: 'deferred', reason: 'greylisted' });
     expect(read('421 Zzz')).toEqual({ kind: 'busy', reason: 'rate_limited' });
     expect(read('500 Zzz')).toEqual({ kind: 'unclear', reason: 'server_error' });
     expect(read('553 5.1.8 Zzz')).toMatchObject({ kind: 'unclear', reason: 'sender_address', blamesSender: true });

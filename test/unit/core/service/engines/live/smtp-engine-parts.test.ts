@@ -15,7 +15,20 @@ describe('what a reply to RCPT TO means', () => {
     expect(meaning('250 2.1.5 OK')).toEqual({ kind: 'accepted' });
     expect(meaning('251 User not local; will forward')).toEqual({ kind: 'accepted' });
     expect(meaning('550 5.1.1 No such user')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
-    expect(meaning('553 mailbox name not allowed')).toEqual({ kind: 'rejected', reason: 'rejected_email' });
+    expect(meaning('553 mailbox name not allowed')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
+    // In words Sift cannot read and with no mailbox code: not evidence about the mailbox.
+    expect(meaning('550 Zzz')).toEqual({ kind: 'unread', reason: 'refused_unread' });
+    expect(meaning('550 5.1.1 Zzz')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
+    expect(meaning('550 5.1.1 Access denied')).toEqual({ kind: 'unclear', reason: 'policy' });
+    expect(meaning('452 4.5.3 Recipients belong to multiple regions ATTR38 [VE1EUR01FT019]')).toEqual({
+      kind: 'alone',
+    });
+    // A temporary refusal of the sender waits on the greylisting schedule; it is not a rate reply.
+    expect(meaning('450 4.7.25 Client host rejected: cannot find your hostname, [203.0.113.5]')).toEqual({
+      kind: 'deferred',
+      reason: 'sender_reverse_dns',
+      blamesSender: true,
+    });
     expect(meaning('554 5.1.10 Recipient address rejected')).toEqual({ kind: 'rejected', reason: 'mailbox_not_found' });
     expect(meaning('451 4.7.1 Greylisted')).toEqual({ kind: 'deferred', reason: 'greylisted' });
     expect(meaning('452 4.5.3 Too many recipients')).toEqual({ kind: 'busy', reason: 'rate_limited' });
