@@ -95,8 +95,9 @@ export async function helpFor(command: string): Promise<string | undefined> {
  * help; undefined for any other error.
  */
 export function optionMistake(error: unknown, command: string): string | undefined {
-  const { code, message } = error as { code?: string; message?: string };
-  if (!code?.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: string };
+  // Not every error's code is a string: a timeout's DOMException carries a number.
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return undefined;
   const named = /'(-[^' ]+)/.exec(message ?? '')?.[1];
   const see = `See sift ${command} --help.`;
   const who = `sift ${command}`;

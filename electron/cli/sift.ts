@@ -11,7 +11,7 @@ import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
   // Loaded here, not above: the compiled-module cache is on by then (below), and they bring much of the core.
-  const [{ CliExit, exitCodes }, { UsageError }] = await Promise.all([
+  const [{ CliExit, exitCodes, exitFor }, { UsageError }] = await Promise.all([
     import('./cli-io.ts'),
     import('./cli-options.ts'),
   ]);
@@ -79,7 +79,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     io.err(`sift: ${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
     // A data folder a newer Sift wrote (store-versions.ts), from any command: left as it is.
-    return error instanceof Error && error.name === 'NewerDataError' ? exitCodes.newerData : 1;
+    if (error instanceof Error && error.name === 'NewerDataError') return exitCodes.newerData;
+    // An unusable file or entry (AppError) is unusable input, as README's exit codes say: 2 (6 unwritable).
+    const { AppError } = await import('../common/app-error.ts');
+    return error instanceof AppError ? exitFor(error).code : 1;
   }
 }
 

@@ -2,7 +2,7 @@
 // archive's hash, the new file's own --version) and puts it in its own place, the old one kept beside it.
 import { parseArgs } from 'node:util';
 import { appVersion, updatableFile } from '../core/own-files.ts';
-import { newerRelease, updateFeed, UpdateError } from '../core/updates/update-feed.ts';
+import { newerRelease, updateFeed, UpdateError, UpdateLimitError } from '../core/updates/update-feed.ts';
 import { installRelease, previousOf, rollBack } from '../core/updates/self-replace.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
@@ -52,6 +52,7 @@ export async function runUpdate(argv: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (error) {
+    if (error instanceof UpdateLimitError) throw new CliExit(exitCodes.usage, error.message);
     if (error instanceof UpdateError) throw new CliExit(exitCodes.service, error.message);
     throw error;
   }

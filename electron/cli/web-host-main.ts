@@ -7,6 +7,7 @@ import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { appVersion, rendererDir, updatableFile } from '../core/own-files.ts';
 import { openInBrowser } from './open-browser.ts';
 import { appBrowser, openAppWindow } from './app-window.ts';
+import { writeLaunchPage } from './launch-page.ts';
 import { join } from 'node:path';
 import { allowsPrivateWebhooks } from './cli-options.ts';
 import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
@@ -117,18 +118,28 @@ export async function runWebHost(argv: string[], run: WebHostRun = {}): Promise<
 /**
  * Opens the app: an app window where a browser for one is installed (closing it ends Sift as Quit does,
  * unless a list is being checked: then Sift says so, keeps going, and ends when the list is done), else
- * the default browser. The browser's command line carries a one-time launch link, never the token.
+ * the default browser. The browser's command line carries the path of a page only this account can read,
+ * which sends it on to a one-time launch link (launch-page.ts): nothing another account can use.
  */
 async function openApp(
-  host: { launchLink(): string },
+  host: { launchLink(onSpent?: () => void): string },
   dataDir: string,
   choice: string | undefined,
   runtime: { busy(): boolean },
   stop: () => Promise<never>,
 ): Promise<'window' | boolean> {
   const browser = appBrowser(choice);
-  const window = browser ? await openAppWindow(browser, host.launchLink(), join(dataDir, 'app-window')) : undefined;
-  if (!window) return openInBrowser(host.launchLink());
+  const pages = join(dataDir, 'launch-pages');
+  const launch = () => writeLaunchPage(pages, (onSpent) => host.launchLink(onSpent));
+  const inWindow = browser ? launch() : undefined;
+  const window = browser ? await openAppWindow(browser, inWindow!.url, join(dataDir, 'app-window')) : undefined;
+  if (!window) {
+    inWindow?.remove();
+    const page = launch();
+    const opened = await openInBrowser(page.url);
+    if (!opened) page.remove();
+    return opened;
+  }
   window.once('exit', () => {
     if (!runtime.busy()) return void stop();
     console.log(

@@ -91,7 +91,7 @@ export const exportFileSchema = z.object({
   kind: z.enum(exportKinds),
   name: z.string(),
   sizeBytes: count,
-  /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadHref). */
+  /** Relative to the app's page; the transport makes it a link (see SiftBridge.files.downloadLink). */
   downloadPath: z.string(),
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;

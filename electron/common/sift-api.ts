@@ -35,8 +35,8 @@ export type SiftApi = {
 export type SiftBridge = SiftApi & {
   files: {
     stage(file: File): Promise<FileRef>;
-    /** A link that downloads an exported file over this transport. */
-    downloadHref(downloadPath: string): string;
+    /** A link that downloads an exported file over this transport (the web host's carries a one-use ticket). */
+    downloadLink(downloadPath: string): Promise<string>;
   };
 };
 

@@ -27,7 +27,7 @@ export function createPreloadBridge(
         return { kind: 'path', path };
       },
       // The page is app://sift/index.html, which serves downloads/ itself.
-      downloadHref: (downloadPath: string) => downloadPath,
+      downloadLink: async (downloadPath: string) => downloadPath,
     },
   };
 }

@@ -4,9 +4,17 @@ import { createRoot } from 'react-dom/client';
 import './theme.css';
 import './ui/ui.css';
 import { App } from './components/app.tsx';
+import { hasSession } from './bridge.ts';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    {hasSession ? (
+      <App />
+    ) : (
+      <main className="no-session">
+        <h1>Sift</h1>
+        <p>Open Sift with the link it printed when it started: that link carries its access token.</p>
+      </main>
+    )}
   </StrictMode>,
 );

@@ -94,8 +94,19 @@ export function createWebBridge(token: string): SiftBridge {
         if (!envelope.ok) throw new AppError(envelope.error.code, envelope.error.message);
         return envelope.value as FileRef;
       },
-      // The page's session cookie carries the link (web-host.ts): no token in a link the browser records.
-      downloadHref: (downloadPath: string) => downloadPath,
+      // The link carries a ticket for this one file, spent by this download (web-host.ts): never the
+      // token, which would then sit in the browser's download history.
+      async downloadLink(downloadPath: string) {
+        const response = await fetch('/api/download-tickets', {
+          method: 'POST',
+          headers: { [tokenHeader]: token, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: downloadPath }),
+        });
+        const envelope = await readEnvelope(response, 'Download');
+        if (!envelope.ok) throw new AppError(envelope.error.code, envelope.error.message);
+        const { ticket } = envelope.value as { ticket: string };
+        return `${downloadPath}?ticket=${encodeURIComponent(ticket)}`;
+      },
     },
   };
 }

@@ -1,5 +1,7 @@
 // The app in a real browser against the real main-process code (web host + embedded service):
 // drop a list, review the pre-check and cost, clean it, and download the cleaned file.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { cleanCsv, expect, test } from './web-host-fixture.ts';
 
@@ -142,13 +144,41 @@ test('an empty file gets a clear error and the drop zone stays', async ({ page, 
   await page.screenshot({ path: 'test-results/screens/empty-file-error.png' });
 });
 
-test('the page and downloads refuse to load without the run token', async ({ page, hostUrl }) => {
+test('the page opens nothing and downloads refuse without the run token', async ({ page, hostUrl }) => {
   const origin = new URL(hostUrl).origin;
-  const response = await page.goto(`${origin}/`);
-  expect(response?.status()).toBe(401);
+  await page.goto(`${origin}/`);
   await expect(page.getByText('Open Sift with the link it printed')).toBeVisible();
+  await expect(page.getByTestId('drop-zone')).toHaveCount(0);
   const download = await page.request.get(`${origin}/downloads/job_0000000000000000/x.cleaned.csv`);
   expect(download.status()).toBe(401);
+});
+
+test('another local site the same browser visits after Sift receives no Sift credential', async ({ page, hostUrl }) => {
+  // A developer's localhost:3000, another tool's UI: any server on another loopback port.
+  const seen: Record<string, string | undefined>[] = [];
+  const other = createServer((request, response) => {
+    seen.push({ cookie: request.headers.cookie, token: request.headers['x-sift-token'] as string | undefined });
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<title>another site</title>');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    await page.goto(hostUrl);
+    await expect(page.getByTestId('drop-zone')).toBeVisible();
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const token = new URL(hostUrl).searchParams.get('token')!;
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await page.goto(`http://${host}:${(other.address() as AddressInfo).port}/`);
+      await expect(page).toHaveTitle('another site');
+    }
+    expect(seen.length).toBe(2);
+    for (const request of seen) {
+      expect(request.token).toBeUndefined();
+      expect(request.cookie ?? '').not.toContain(token);
+    }
+    expect((await page.context().cookies()).filter((cookie) => cookie.value.includes(token))).toEqual([]);
+  } finally {
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
 });
 
 test('the token leaves the address bar once the page has it, and a reload and a download still work', async ({
@@ -163,9 +193,14 @@ test('the token leaves the address bar once the page has it, and a reload and a 
   expect(page.url()).not.toContain('token');
   await cleanCsv(page, 'session.csv', 'email\nvalid.one@example.com\n');
   await page.getByTestId('export-button').click();
-  // The download link carries no token: the page's session cookie does.
+  // The download link carries no token: a ticket for that file, asked for at the click, spent by it.
   expect(await page.getByTestId('download-cleaned').getAttribute('href')).not.toContain('token');
   const download = page.waitForEvent('download');
   await page.getByTestId('download-cleaned').click();
-  expect(await (await download).failure()).toBeNull();
+  const downloaded = await download;
+  expect(await downloaded.failure()).toBeNull();
+  expect(downloaded.url()).toMatch(/\/downloads\/job_[0-9a-f]{16}\/session\.demo\.cleaned\.csv\?ticket=/);
+  expect(downloaded.url()).not.toContain(new URL(hostUrl).searchParams.get('token')!);
+  // Spent: the same link downloads nothing again.
+  expect((await page.request.get(downloaded.url())).status()).toBe(401);
 });

@@ -57,16 +57,51 @@ export async function releaseFiles(version: string, signWith: string | null): Pr
   return files;
 }
 
+/** A hostile answer: bytes without end (a bomb, bounded here at `upTo`), or a part of a body and then nothing. */
+export type HostileBody = { endless: { upTo: number } } | { stalls: Buffer };
+
 /** Serves `files` on 127.0.0.1, counting the requests for each name. */
-export async function startReleaseFeed(files: Map<string, Buffer>) {
+export async function startReleaseFeed(files: Map<string, Buffer | HostileBody>) {
   const asked = new Map<string, number>();
-  const feed = { files, asked, url: '', close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const sent = new Map<string, number>();
+  const feed = {
+    files,
+    asked,
+    /** Bytes written for each name: what a hostile answer managed to send before Sift hung up. */
+    sent,
+    url: '',
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
   const server = createServer((request, response) => {
     const name = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
     asked.set(name, (asked.get(name) ?? 0) + 1);
     const body = feed.files.get(name);
-    if (!body) response.writeHead(404).end();
-    else response.writeHead(200).end(body);
+    if (!body) return void response.writeHead(404).end();
+    if (Buffer.isBuffer(body)) return void response.writeHead(200).end(body);
+    response.writeHead(200);
+    if ('stalls' in body) {
+      // Half a body, then silence until the client gives up (or 60 s, whichever comes first).
+      response.write(body.stalls);
+      setTimeout(() => response.destroy(), 60_000).unref();
+      return;
+    }
+    // Bytes as fast as the client takes them, until it hangs up or `upTo` is reached.
+    const chunk = Buffer.alloc(256 * 1024, 0x61);
+    let written = 0;
+    const pump = () => {
+      while (written < body.endless.upTo && !response.destroyed) {
+        written += chunk.length;
+        sent.set(name, written);
+        if (!response.write(chunk)) return void response.once('drain', pump);
+      }
+      response.end();
+    };
+    response.on('close', () => sent.set(name, written));
+    pump();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   feed.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

@@ -3,7 +3,17 @@
 // number format, formulas with their cached values, sheets listed in an order their files are not in.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import archiver from 'archiver';
+
+/** A shared-strings part made a block at a time, never whole in memory. */
+function* manyStrings({ count, length }: { count: number; length: number }): Generator<string> {
+  yield `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="${main}" count="${count}">`;
+  const item = `<si><t>${'a'.repeat(length)}</t></si>`;
+  const perBlock = Math.max(1, Math.floor((256 * 1024) / item.length));
+  for (let done = 0; done < count; done += perBlock) yield item.repeat(Math.min(perBlock, count - done));
+  yield '</sst>';
+}
 
 const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -24,6 +34,8 @@ export async function writeWorkbook(
     styles?: { numFmtId: number; formatCode?: string }[];
     /** The sheets stored before the shared strings, as some writers do. */
     sheetsFirst?: boolean;
+    /** Shared strings made as they are zipped (a bomb: `count` strings of `length` characters each). */
+    manyStrings?: { count: number; length: number };
   },
 ): Promise<void> {
   const zip = archiver('zip');
@@ -62,7 +74,9 @@ export async function writeWorkbook(
       files
         .map((name, i) => `<Relationship Id="rId${i + 1}" Type="${rel}/worksheet" Target="worksheets/${name}"/>`)
         .join('') +
-      (parts.sharedStrings ? `<Relationship Id="rIdS" Type="${rel}/sharedStrings" Target="sharedStrings.xml"/>` : '') +
+      (parts.sharedStrings || parts.manyStrings
+        ? `<Relationship Id="rIdS" Type="${rel}/sharedStrings" Target="sharedStrings.xml"/>`
+        : '') +
       (parts.styles ? `<Relationship Id="rIdT" Type="${rel}/styles" Target="styles.xml"/>` : '') +
       `</Relationships>`,
   );
@@ -79,6 +93,7 @@ export async function writeWorkbook(
       'xl/sharedStrings.xml',
       `<sst xmlns="${main}" count="${parts.sharedStrings.length}">${parts.sharedStrings.join('')}</sst>`,
     );
+  if (parts.manyStrings) zip.append(Readable.from(manyStrings(parts.manyStrings)), { name: 'xl/sharedStrings.xml' });
   if (parts.styles) {
     const custom = parts.styles.filter((style) => style.formatCode);
     add(

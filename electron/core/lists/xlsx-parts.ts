@@ -2,7 +2,7 @@
 // parsers: the relationships and the workbook (its sheets and their order), the styles (number formats),
 // the shared strings, and a sheet's rows on request. The parsers are exceljs internals, of the exact
 // version package.json pins; xlsx-reader.ts says why they are used this way.
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type unzipper from 'unzipper';
 import { createRequire } from 'node:module';
@@ -48,18 +48,69 @@ export type WorkbookParts = {
   close(): void;
 };
 
+/**
+ * What a workbook's parts may unpack to: the shared strings are held in memory while a sheet is read, so
+ * they are bounded in bytes and in count (a 4.6 MB file can unpack to gigabytes); the small parts too. A
+ * sheet's own part is streamed row by row and may be as large as a list is.
+ */
+const workbookLimits = {
+  sharedStringsBytes: 64 * 1024 * 1024,
+  sharedStrings: 2_000_000,
+  smallPartBytes: 16 * 1024 * 1024,
+};
+
+/** A workbook past one of `workbookLimits`: said in words, as the file's own fault. */
+export class WorkbookLimitError extends Error {}
+
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+
+/** The part's bytes as they unpack, stopped with a WorkbookLimitError past `limit` bytes or `maxItems` `<si>`s. */
+function bounded(readable: Readable, name: string, limit: number, maxItems = Infinity): Readable {
+  let size = 0;
+  let items = 0;
+  let tail = '';
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) {
+        return done(
+          new WorkbookLimitError(
+            `unpacks its ${name} to more than ${mib(limit)}, more than a list holds: it is not read (a damaged or hostile file).`,
+          ),
+        );
+      }
+      if (Number.isFinite(maxItems)) {
+        // Counted as the bytes pass, before the parser holds any of them (a tag may straddle two chunks).
+        const text = tail + chunk.toString('latin1');
+        items += text.match(/<si[ >]/g)?.length ?? 0;
+        tail = text.slice(-3);
+        if (items > maxItems) {
+          return done(
+            new WorkbookLimitError(
+              `holds more than ${maxItems.toLocaleString('en')} shared strings, more than a list holds: it is not read (a damaged or hostile file).`,
+            ),
+          );
+        }
+      }
+      done(null, chunk);
+    },
+  });
+  readable.once('error', (error) => counted.destroy(error));
+  return readable.pipe(counted);
+}
+
 /** A part's name as the zip holds it: some writers begin names with a slash. */
 const partName = (name: string) => name.replace(/^\/+/, '');
 
 export async function workbookParts(directory: unzipper.CentralDirectory): Promise<WorkbookParts> {
   const files = new Map(directory.files.map((file) => [partName(file.path), file]));
   const opened: Readable[] = [];
-  const stream = (name: string): Readable | undefined => {
+  const stream = (name: string, limit = workbookLimits.smallPartBytes, maxItems?: number): Readable | undefined => {
     const file = files.get(name);
     if (!file) return undefined;
     const readable = file.stream() as unknown as Readable;
     opened.push(readable);
-    return readable;
+    return Number.isFinite(limit) ? bounded(readable, name, limit, maxItems) : readable;
   };
   const book = new (exceljs().stream.xlsx.WorkbookReader)('', {
     sharedStrings: 'cache',
@@ -68,8 +119,8 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
     worksheets: 'emit',
     entries: 'ignore',
   }) as unknown as ParsedBook;
-  const required = (name: string) => {
-    const readable = stream(name);
+  const required = (name: string, limit?: number) => {
+    const readable = stream(name, limit);
     if (!readable) throw new Error(`${name} is missing`);
     return readable;
   };
@@ -80,7 +131,11 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
   // The shared strings (most of a big workbook's text) only once rows are read: naming the sheets is quick.
   let stringsRead: Promise<void> | undefined;
   const readStrings = async () => {
-    const sharedStrings = stream('xl/sharedStrings.xml');
+    const sharedStrings = stream(
+      'xl/sharedStrings.xml',
+      workbookLimits.sharedStringsBytes,
+      workbookLimits.sharedStrings,
+    );
     if (sharedStrings) for await (const _ of book._parseSharedStrings(sharedStrings));
     else book.sharedStrings = [];
   };
@@ -101,7 +156,7 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
       yield* new (worksheetReader())({
         workbook: book,
         id: sheet.id,
-        iterator: typedFormulaResults(iterateStream()(required(sheet.part)) as AsyncIterable<Buffer>),
+        iterator: typedFormulaResults(iterateStream()(required(sheet.part, Infinity)) as AsyncIterable<Buffer>),
         options: book.options,
       });
     },

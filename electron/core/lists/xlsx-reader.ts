@@ -13,7 +13,7 @@ import type Unzipper from 'unzipper';
 import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 import { AppError } from '../../common/app-error.ts';
-import { workbookParts, type WorkbookParts } from './xlsx-parts.ts';
+import { WorkbookLimitError, workbookParts, type WorkbookParts } from './xlsx-parts.ts';
 import { xlsxCellText } from './xlsx-cells.ts';
 
 const require = createRequire(import.meta.url);
@@ -50,6 +50,7 @@ export async function isWorkbookFile(path: string): Promise<boolean> {
 
 function unreadable(displayName: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof WorkbookLimitError) return new AppError('unreadable_file', `"${displayName}" ${error.message}`);
   const detail = error instanceof Error ? error.message : String(error);
   // A zip under another name (list.csv) is more likely not a workbook at all than a damaged one.
   if (!/\.xls[xm]$/i.test(displayName))

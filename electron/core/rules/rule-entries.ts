@@ -4,6 +4,7 @@
 // is refused: a rule is for a whole domain.
 import { basename } from 'node:path';
 import { checkDomain } from '../email/syntax.ts';
+import { withoutControls } from '../../common/terminal-text.ts';
 import { readSuppressionFile, type RefusedEntry } from '../suppression/index.ts';
 import type { RuleAction } from '../../common/domain-rules.ts';
 import type { RuleStore } from './rule-store.ts';
@@ -13,14 +14,14 @@ export type { RefusedEntry } from '../suppression/index.ts';
 /** The domain a rule is set for, or why the text is not one. */
 export function parseRuleDomain(raw: string): { domain: string } | RefusedEntry {
   const entry = raw.trim();
-  if (entry === '') return { entry, reason: 'empty' };
+  if (entry === '') return refused(entry, 'empty');
   const written = /^(?:\*?@|\*\.)?([^@\s*]+)$/.exec(entry);
   if (!written) {
     const reason = entry.includes('@') ? 'an address: a rule is for a whole domain' : 'not a domain';
-    return { entry, reason };
+    return refused(entry, reason);
   }
   const checked = checkDomain(written[1]!);
-  return checked.ok ? { domain: checked.asciiDomain } : { entry, reason: 'not a domain' };
+  return checked.ok ? { domain: checked.asciiDomain } : refused(entry, 'not a domain');
 }
 
 /** Reads a file of domains, calling `onBatch` with each batch; addresses and other lines are counted as refused. */
@@ -87,3 +88,6 @@ export async function setRulesFromFile(
   });
   return { added, changed, refused: read.refused, refusedExamples: read.refusedExamples };
 }
+
+/** A refused line as it is shown back (the app, the terminal): never with a file's control characters. */
+const refused = (entry: string, reason: string): RefusedEntry => ({ entry: withoutControls(entry), reason });

@@ -1,6 +1,7 @@
 // The score's weights a person set (<data>/score-weights.json), shared by the app's Settings and `sift
 // clean`, or a file given to one clean: read and checked (a mistake names the file and the line of the
 // table), written whole or not at all. No file: Sift's own table.
+import { withoutControls } from '../../common/terminal-text.ts';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
@@ -27,7 +28,7 @@ export function readScoreWeightsFile(path: string, missingIsDefault = false): Sc
   const parsed = scoreWeightsSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const where = issue.path.join('.') || 'the file';
+    const where = withoutControls(issue.path.join('.')) || 'the file';
     throw new AppError(
       'bad_request',
       `The score weights in ${path}: ${where}: ${issue.message}. Each line of the table (sift help clean) takes a whole number of points from -100 to 100.`,

@@ -4,66 +4,11 @@
 // refused too. Any key holder's batch makes the service POST to every endpoint, and the delivery log says
 // what answered: an endpoint inside would let them probe the network the service sits in.
 import { lookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-
-/** The ranges refused, each with the words a person reads (IANA's special-purpose registries, RFC 6890). */
-const refusedRanges: { kind: string; ranges: [string, number, 'ipv4' | 'ipv6'][] }[] = [
-  {
-    kind: 'this computer (loopback)',
-    ranges: [
-      ['127.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'the unspecified address',
-    ranges: [
-      ['0.0.0.0', 8, 'ipv4'],
-      ['::', 128, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'link-local',
-    ranges: [
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'a private network',
-    ranges: [
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-      // Carrier-grade NAT's shared space: inside a provider's network, not on the internet (RFC 6598).
-      ['100.64.0.0', 10, 'ipv4'],
-    ],
-  },
-  { kind: 'a unique-local network', ranges: [['fc00::', 7, 'ipv6']] },
-  {
-    kind: 'multicast',
-    ranges: [
-      ['224.0.0.0', 4, 'ipv4'],
-      ['ff00::', 8, 'ipv6'],
-    ],
-  },
-  // Reserved (240/4) and the broadcast address: nothing a webhook could be.
-  { kind: 'a reserved range', ranges: [['240.0.0.0', 4, 'ipv4']] },
-];
-
-const lists = refusedRanges.map(({ kind, ranges }) => {
-  const list = new BlockList();
-  for (const [network, prefix, family] of ranges) list.addSubnet(network, prefix, family);
-  return { kind, list };
-});
+import { isIP, type LookupFunction } from 'node:net';
+import { specialRangeOf } from './address-ranges.ts';
 
 /** The kind of range `address` is in when a webhook may not go there, or undefined for a public address. */
-function refusedRangeOf(address: string): string | undefined {
-  const family = isIP(address);
-  if (family === 0) return undefined;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  return lists.find(({ list }) => list.check(address, type))?.kind;
-}
+const refusedRangeOf = specialRangeOf;
 
 export class WebhookRefused extends Error {}
 

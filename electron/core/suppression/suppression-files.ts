@@ -1,7 +1,6 @@
 // A do-not-mail list from a file, as people keep them: a CSV, TSV or Excel workbook (an ESP's unsubscribe
 // export, say: its address column is found as a list's is, else its first column; a workbook's first
 // sheet), or text with one address or domain per line. Read as a stream and handed on in batches, so a list of millions never sits in memory.
-import { createInterface } from 'node:readline';
 import { extname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import { detectLayout } from '../lists/email-column.ts';
@@ -47,7 +46,7 @@ export async function readSuppressionFile(
   if (await isWorkbookFile(path)) {
     const rows = (onRow: (row: string[]) => boolean | void) => readXlsxRows(path, displayName, onRow);
     await readColumn(rows, displayName, take);
-  } else if (extname(displayName).toLowerCase() === '.txt') await readLines(path, take);
+  } else if (extname(displayName).toLowerCase() === '.txt') await readLines(path, displayName, take);
   else await readColumn((onRow) => readCsvRows(path, displayName, onRow), displayName, take);
   if (batch.length > 0) onBatch(batch);
   if (read.entries === 0 && read.refused === 0)
@@ -55,9 +54,30 @@ export async function readSuppressionFile(
   return read;
 }
 
-async function readLines(path: string, take: (cell: string) => void): Promise<void> {
+/** The longest line of a text file read here (an address or a domain is at most 254 characters). */
+const maxTextLineChars = 64 * 1024;
+
+/** The file's lines, each handed on; a line past `maxTextLineChars` stops the read (a file of one huge line). */
+async function readLines(path: string, displayName: string, take: (cell: string) => void): Promise<void> {
   const sniff = sniffEncoding(await readHead(path));
-  for await (const line of createInterface({ input: openDecodedText(path, sniff), crlfDelay: Infinity })) take(line);
+  let pending = '';
+  let lineNumber = 0;
+  const tooLong = () =>
+    new AppError(
+      'unreadable_file',
+      `Line ${(lineNumber + 1).toLocaleString('en')} of "${displayName}" is longer than 64 KB: it is not a list of addresses or domains.`,
+    );
+  for await (const chunk of openDecodedText(path, sniff)) {
+    const lines = `${pending}${chunk as string}`.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      if (line.length > maxTextLineChars) throw tooLong();
+      lineNumber += 1;
+      take(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    if (pending.length > maxTextLineChars) throw tooLong();
+  }
+  if (pending !== '') take(pending.endsWith('\r') ? pending.slice(0, -1) : pending);
 }
 
 /** Reads a file's rows, from the first, as often as asked. */

@@ -14,16 +14,20 @@ import {
   linkSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type TarStream from 'tar-stream';
 import type Unzipper from 'unzipper';
 import { lazyPackage } from '../lazy-package.ts';
-import { UpdateError, type NewerRelease } from './update-feed.ts';
+import { readBounded, UpdateError, type NewerRelease } from './update-feed.ts';
+
+/** The most a release's archive may be (today's is about 51 MB): a feed cannot fill the disk past it. */
+const archiveLimit = 256 * 1024 * 1024;
 
 const require = createRequire(import.meta.url);
 const tarStream = lazyPackage<typeof TarStream>(() => require('tar-stream'));
@@ -45,18 +49,22 @@ async function fetchVerified(release: NewerRelease, executable: string): Promise
     if (!response.ok || !response.body)
       throw new UpdateError(`The update feed answered HTTP ${response.status} for ${release.archive.name}.`);
     const hash = createHash('sha256');
-    const hashing = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
+    const file = await open(archive, 'wx', 0o600);
+    try {
+      // Written as it arrives and stopped at the ceiling: a feed cannot fill the disk beside the executable.
+      await readBounded(response, release.archive.name, archiveLimit, async (chunk) => {
         hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    await pipeline(Readable.fromWeb(response.body as never), hashing, createWriteStream(archive, { mode: 0o600 }));
+        await file.write(chunk);
+      });
+    } finally {
+      await file.close();
+    }
     if (hash.digest('hex') !== release.archive.sha256) {
       throw new UpdateError(`${release.archive.name} does not match its SHA-256 in the signed SHA256SUMS: not taken.`);
     }
     await extract(archive, release.archive.executable, unpacked);
-    chmodSync(unpacked, 0o755);
+    // The new file keeps the old one's mode (a file only its owner may run stays so), and can always be run.
+    chmodSync(unpacked, (statSync(executable).mode & 0o7777) | 0o100);
     const said = execFileSync(unpacked, ['--version'], { encoding: 'utf8', timeout: 60_000 }).trim();
     if (!said.startsWith(`sift ${release.version} `) && said !== `sift ${release.version}`) {
       throw new UpdateError(`The new file says "${said}", not Sift ${release.version}: not taken.`);
@@ -96,13 +104,39 @@ export async function installRelease(release: NewerRelease, executable: string):
   const fresh = await fetchVerified(release, executable);
   const previous = previousOf(executable);
   rmSync(previous, { force: true });
-  if (process.platform === 'win32') {
-    renameSync(executable, previous);
-    renameSync(fresh, executable);
+  try {
+    swapIn(fresh, executable, previous);
+  } catch (error) {
+    rmSync(fresh, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Puts `fresh` in `executable`'s place, keeping the old file as `previous`. Windows cannot replace a running
+ * .exe, so it is renamed away first; if the new file then cannot take its name, the old one gets it back.
+ */
+export function swapIn(
+  fresh: string,
+  executable: string,
+  previous: string,
+  platform: NodeJS.Platform = process.platform,
+  rename: (from: string, to: string) => void = renameSync,
+): void {
+  if (platform === 'win32') {
+    rename(executable, previous);
+    try {
+      rename(fresh, executable);
+    } catch (error) {
+      rename(previous, executable);
+      throw new UpdateError(
+        `The new Sift could not take ${basename(executable)}'s place (${String(error)}): the old one is back.`,
+      );
+    }
     return;
   }
   keepAs(executable, previous);
-  renameSync(fresh, executable);
+  rename(fresh, executable);
 }
 
 /** A second name for `file` (a copy where the folder cannot hold a hard link). */

@@ -12,6 +12,8 @@ import { downloadFor, isNewer, parseSums, releasedVersion, releaseFiles, sumsSig
 const defaultUpdateFeed = 'https://releases.sift.invalid/latest/';
 
 export class UpdateError extends Error {}
+/** A file of the feed past what such a file can be: unusable input (the CLI's exit 2), not an unreachable feed. */
+export class UpdateLimitError extends UpdateError {}
 
 /** The feed from the environment, checked; null when updates are off. */
 export function updateFeed(env: NodeJS.ProcessEnv = process.env): URL | null {
@@ -34,24 +36,66 @@ export type NewerRelease = {
   archive: { url: URL; name: string; sha256: string; executable: string };
 };
 
-/** Reads a small file of the release, or undefined when it is not there (404). */
-async function readFromFeed(feed: URL, name: string, limit = 1024 * 1024): Promise<Buffer | undefined> {
+/** How long a small file of the feed may take (30 s; SIFT_UPDATE_TIMEOUT_MS for a slow link, or a test). */
+const feedTimeoutMs = () => Number(process.env.SIFT_UPDATE_TIMEOUT_MS) || 30_000;
+
+/** The most a release's small file (SHA256SUMS, its signature, CHANGES.txt) may be: it is read into memory. */
+const feedFileLimit = 1024 * 1024;
+
+/** Reads a small file of the release, or undefined when it is not there (404); stopped at `feedFileLimit`. */
+async function readFromFeed(feed: URL, name: string): Promise<Buffer | undefined> {
   const url = new URL(name, feed);
   let response: Response;
   try {
-    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(30_000) });
+    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(feedTimeoutMs()) });
   } catch (error) {
     throw new UpdateError(`The update feed ${feed.href} could not be reached (${describe(error)}).`);
   }
   if (response.status === 404) return undefined;
   if (!response.ok) throw new UpdateError(`The update feed answered HTTP ${response.status} for ${name}.`);
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > limit) throw new UpdateError(`The update feed's ${name} is larger than any such file is.`);
-  return body;
+  const chunks: Buffer[] = [];
+  await readBounded(response, name, feedFileLimit, (chunk) => void chunks.push(chunk));
+  return Buffer.concat(chunks);
 }
 
-const describe = (error: unknown) =>
-  error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+/**
+ * Reads a feed's answer as it arrives, never more than `limit` bytes (its Content-Length, and then what
+ * comes, counted): past it, or when it stalls or breaks off, an UpdateError in words.
+ */
+export async function readBounded(
+  response: Response,
+  name: string,
+  limit: number,
+  onChunk: (chunk: Buffer) => void | Promise<void>,
+): Promise<void> {
+  const tooLarge = () =>
+    new UpdateLimitError(`The update feed's ${name} is larger than ${sizeWords(limit)}: not taken.`);
+  if (Number(response.headers.get('content-length') ?? 0) > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge();
+      await onChunk(Buffer.from(chunk));
+    }
+  } catch (error) {
+    if (error instanceof UpdateError) throw error;
+    throw new UpdateError(
+      `The update feed stopped sending ${name} part way (${describe(error)}): nothing was changed.`,
+    );
+  }
+}
+
+const sizeWords = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+
+const describe = (error: unknown) => {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'it stopped answering';
+  return error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+};
 
 /**
  * Asks the feed for its release and verifies it: answers it when it is newer than `currentVersion`,

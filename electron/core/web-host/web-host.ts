@@ -1,6 +1,8 @@
 // The contract's second transport: a loopback HTTP server that serves the built renderer and
 // forwards the same calls to the same handlers, with server-sent events for pushes.
-// Only 127.0.0.1; a random per-run token guards every API route and the page that carries it.
+// Only 127.0.0.1; a random per-run token guards every API route. The page keeps it in its own session
+// storage (which no other origin, other port or other tab reads), never in a cookie: browsers send a
+// 127.0.0.1 cookie to every port of it. A download link carries a ticket for that one file, once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -43,15 +45,17 @@ export type WebHost = {
   origin: string;
   token: string;
   /**
-   * A link that opens the page once, within a minute, for a browser Sift starts itself: its command line
-   * (which other accounts on the computer can read) then carries a code that is already spent, not the token.
+   * A link that opens the page once, within a minute, for a browser Sift starts itself; `onSpent` runs when
+   * it is used (or has run out). Never put it on a command line (other accounts read those): launch-page.ts
+   * hands it over in a file only this account can read.
    */
-  launchLink(): string;
+  launchLink(onSpent?: () => void): string;
   close(): Promise<void>;
 };
 
-/** How long a launch link waits for its browser. */
+/** How long a launch link waits for its browser, and a download ticket for its click. */
 const launchLinkMs = 60_000;
+const ticketMs = 60_000;
 
 const securityHeaders = {
   'Content-Security-Policy': contentSecurityPolicy,
@@ -67,7 +71,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const tokenBytes = Buffer.from(token);
   const streams = new Set<ServerResponse>();
   let allowedHosts: Set<string> = new Set();
-  let port = 0;
 
   const tokenMatches = (candidate: unknown) => {
     if (typeof candidate !== 'string') return false;
@@ -143,6 +146,25 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       sendJson(response, 200, await options.dispatch(callMatch[1]!, body, { transport: 'web' }));
       return;
     }
+    if (url.pathname === '/api/download-tickets' && request.method === 'POST') {
+      // One file, once, within a minute: what a download link carries instead of the session.
+      let asked: { path?: unknown } = {};
+      try {
+        asked = JSON.parse((await readLimitedBody(request, 4096)).toString('utf8')) as { path?: unknown };
+      } catch {
+        // Answered below as any request that names no exported file.
+      }
+      // The page names it as its export lists it (downloads/job_…/name), relative to the page.
+      const path = typeof asked.path === 'string' ? `/${asked.path.replace(/^\/+/, '')}` : '';
+      if (!isDownloadPath(path)) {
+        sendJson(response, 400, failure('bad_request', 'A ticket is for an exported file.'));
+        return;
+      }
+      const ticket = randomBytes(18).toString('base64url');
+      tickets.set(ticket, { path, until: Date.now() + ticketMs });
+      sendJson(response, 200, { ok: true, value: { ticket } });
+      return;
+    }
     if (url.pathname === '/api/uploads' && request.method === 'POST') {
       const fileName = basename(url.searchParams.get('name') ?? 'list.csv').slice(0, 255) || 'list.csv';
       const { uploadId } = await options.uploads.save(request, fileName);
@@ -175,49 +197,46 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   }
 
-  /**
-   * The session a page or a download link carries: the printed link's token once, then the cookie the first
-   * page set (the page takes the token out of the address bar, so it stays out of history, and a reload
-   * still opens). The cookie is named for this run's port: two Sifts on one computer share 127.0.0.1's.
-   */
-  const sessionCookie = () => `sift_session_${port}`;
-  const launchCodes = new Map<string, number>();
+  const launchCodes = new Map<string, { until: number; onSpent?: () => void }>();
   /** A launch link's code, spent by this one use. */
   const launchCodeSpent = (code: string | null) => {
-    const until = code === null ? undefined : launchCodes.get(code);
-    if (until === undefined) return false;
+    const launch = code === null ? undefined : launchCodes.get(code);
+    if (launch === undefined) return false;
     launchCodes.delete(code!);
-    return Date.now() <= until;
+    launch.onSpent?.();
+    return Date.now() <= launch.until;
   };
-  const hasSession = (request: IncomingMessage, url: URL) =>
-    tokenMatches(url.searchParams.get('token')) ||
-    tokenMatches(cookieValue(request.headers.cookie, sessionCookie())) ||
-    launchCodeSpent(url.searchParams.get('launch'));
+  const tickets = new Map<string, { path: string; until: number }>();
+  /** A download ticket for this path, spent by this one use. */
+  const ticketSpent = (ticket: string | null, path: string) => {
+    const held = ticket === null ? undefined : tickets.get(ticket);
+    if (held === undefined) return false;
+    tickets.delete(ticket!);
+    return held.path === path && Date.now() <= held.until;
+  };
 
   async function serveIndex(request: IncomingMessage, response: ServerResponse, url: URL) {
-    if (!hasSession(request, url)) {
-      response.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      response.end('Open Sift with the link it printed when it started; that link carries its access token.\n');
-      return;
-    }
     const html = await readFile(resolveStaticPath(options.rendererDir, '/index.html')!, 'utf8').catch(() => {
       throw new AppError('not_found', 'The app is not built yet: run `npm run build`.');
     });
-    // The page carries the token to its own script; no inline script is needed for that.
-    const page = html.replace('<meta name="sift-token" content="" />', `<meta name="sift-token" content="${token}" />`);
-    response.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      // HttpOnly: no script reads it; SameSite=Strict: no other site's page or link sends it.
-      'Set-Cookie': `${sessionCookie()}=${token}; Path=/; HttpOnly; SameSite=Strict`,
-    });
-    response.end(page);
+    // The page itself is no secret; only the printed link, or a launch link once, hands it the token, which
+    // its script keeps in the tab's session storage (so a reload still opens) and takes out of the address bar.
+    const handOver = tokenMatches(url.searchParams.get('token')) || launchCodeSpent(url.searchParams.get('launch'));
+    const page = handOver
+      ? html.replace('<meta name="sift-token" content="" />', `<meta name="sift-token" content="${token}" />`)
+      : html;
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.end(request.method === 'HEAD' ? undefined : page);
   }
 
-  async function serveDownload(request: IncomingMessage, response: ServerResponse, url: URL) {
-    // A download is a plain link: the page's session cookie carries it (or a token in its query).
-    if (!hasSession(request, url)) {
-      sendJson(response, 401, failure('unauthorized', 'Missing or wrong Sift token.'));
+  async function serveDownload(_request: IncomingMessage, response: ServerResponse, url: URL) {
+    // A download is a plain link: it carries a ticket the page asked for, for this file, spent by this use.
+    if (!ticketSpent(url.searchParams.get('ticket'), url.pathname)) {
+      sendJson(
+        response,
+        401,
+        failure('unauthorized', 'This download link has been used or has run out: download it again from Sift.'),
+      );
       return;
     }
     const path = options.exportsDir ? resolveDownloadPath(options.exportsDir, url.pathname) : null;
@@ -241,7 +260,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  port = (server.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origin = `http://127.0.0.1:${port}`;
 
@@ -249,9 +268,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `${origin}/?token=${token}`,
     origin,
     token,
-    launchLink() {
+    launchLink(onSpent) {
       const code = randomBytes(18).toString('base64url');
-      launchCodes.set(code, Date.now() + launchLinkMs);
+      launchCodes.set(code, { until: Date.now() + launchLinkMs, ...(onSpent ? { onSpent } : {}) });
+      // Run out unused: forgotten, and its page removed.
+      setTimeout(() => launchCodes.get(code) && launchCodeSpent(code), launchLinkMs).unref();
       return `${origin}/?launch=${code}`;
     },
     async close() {
@@ -261,15 +282,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await closed;
     },
   };
-}
-
-/** One cookie's value from a Cookie header. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
 }
 
 function sendJson(response: ServerResponse, status: number, body: Envelope<unknown>) {

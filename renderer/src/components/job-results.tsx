@@ -6,7 +6,7 @@ import {
   type JobOverview,
   type ListSummary,
 } from '../../../electron/common/contract.ts';
-import { sift } from '../bridge.ts';
+import { downloadFile } from '../bridge.ts';
 import { useAppStore } from '../stores/app-store.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
@@ -214,8 +214,12 @@ export function JobResults({
             <li key={file.kind}>
               <a
                 className="button"
-                href={sift.files.downloadHref(file.downloadPath)}
+                href={file.downloadPath}
                 download={file.name}
+                onClick={(event) => {
+                  event.preventDefault();
+                  void downloadFile(file.downloadPath, file.name);
+                }}
                 data-testid={`download-${file.kind}`}
               >
                 {fileLabels[file.kind]}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ExportFile } from '../../../electron/common/contract.ts';
-import { errorMessage, sift } from '../bridge.ts';
+import { downloadFile, errorMessage, sift } from '../bridge.ts';
 import { useAppStore } from '../stores/app-store.ts';
 import { cleanActions } from '../stores/clean-store.ts';
 import { formatBytes } from '../format.ts';
@@ -42,8 +42,12 @@ export function SaveReport({ jobId }: { jobId: string }) {
           // A link the person clicks: a browser downloads an HTML file only on a click of its own.
           <a
             className="button button--primary"
-            href={sift.files.downloadHref(state.file.downloadPath)}
+            href={state.file.downloadPath}
             download={state.file.name}
+            onClick={(event) => {
+              event.preventDefault();
+              void downloadFile(state.file!.downloadPath, state.file!.name);
+            }}
             ref={(link) => link?.focus()}
             data-testid="download-report"
           >

@@ -1,9 +1,22 @@
 // `sift` opens the app in a window of its own: Debian's Chromium in app mode under Xvfb, with its own
 // profile in the data folder, shows the app (a screenshot is kept), and closing the window ends Sift as
-// Quit does. With no such browser, or `--browser default`, the system's opener gets the link; either way
-// the browser's command line carries a one-time launch link, never the run's token.
+// Quit does. With no such browser, or `--browser default`, the system's opener gets the page; either way
+// the browser's command line carries only the path of a page no other account can read, which leads on to
+// a one-time launch link: never the run's token, nor anything another account can spend.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +63,38 @@ beforeAll(async () => {
   });
 }, 120_000);
 afterAll(() => void xvfb?.kill());
+
+/** What the watcher running as nobody does: every 5 ms, every command line, every link and file it names, tried. */
+const watcherScript = `
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+const [report, ms] = process.argv.slice(2);
+const until = Date.now() + Number(ms);
+const found = new Set();
+const tried = [];
+async function attempt(target) {
+  if (target.startsWith('file:')) {
+    try { return { target, read: readFileSync(new URL(target), 'utf8') }; } catch (error) { return { target, error: error.code }; }
+  }
+  try {
+    const response = await fetch(target);
+    const text = await response.text();
+    return { target, status: response.status, token: /sift-token" content="([^"]+)"/.exec(text)?.[1] ?? null };
+  } catch (error) { return { target, error: String(error) }; }
+}
+while (Date.now() < until) {
+  for (const pid of readdirSync('/proc').filter((name) => /^\\d+$/.test(name))) {
+    let line = '';
+    try { line = readFileSync('/proc/' + pid + '/cmdline', 'utf8'); } catch { continue; }
+    for (const match of line.split('\\0').join(' ').matchAll(/(https?:\\/\\/(127\\.0\\.0\\.1|localhost):\\d+\\/\\S*|file:\\/\\/\\S+)/g)) {
+      if (found.has(match[1])) continue;
+      found.add(match[1]);
+      tried.push(await attempt(match[1]));
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
+writeFileSync(report, JSON.stringify({ found: [...found], tried }));
+`;
 
 /** A folder for PATH holding a stand-in for the system's opener, which writes down the link it was given. */
 function fakeOpener(dir: string) {
@@ -99,7 +144,7 @@ describe.runIf(available || required)('the app window', () => {
         () =>
           execFileSync('xwininfo', ['-root', '-tree'], { env: { DISPLAY: display } })
             .toString()
-            .includes('"Sift": ("127.0.0.1" "Sift")'),
+            .match(/"Sift": \("[^"]*" "Sift"\)/) !== null,
         // Bounded, and generous: a browser starts slowly on a machine busy with other suites.
         45_000,
       );
@@ -123,10 +168,16 @@ describe.runIf(available || required)('the app window', () => {
         .trim()
         .split('\n')[0]!;
       const commandLine = readFileSync(`/proc/${browser}/cmdline`, 'utf8').split('\0');
+      // The command line (every account reads it) names a page only this account can read, and no link.
+      const pages = join(dir, 'data', 'launch-pages');
       expect(commandLine.find((arg) => arg.startsWith('--app='))).toMatch(
-        /^--app=http:\/\/127\.0\.0\.1:\d+\/\?launch=/,
+        new RegExp(`^--app=file://${pages}/launch-[\\w-]+\\.html$`),
       );
       expect(commandLine.join(' ')).not.toContain(token);
+      expect(commandLine.join(' ')).not.toContain('127.0.0.1');
+      expect(statSync(pages).mode & 0o777).toBe(0o700);
+      // Spent by the window, the page is gone.
+      await waitFor(() => readdirSync(pages).length === 0, 10_000);
       expect(readdirSync(join(dir, 'data', 'app-window')).length).toBeGreaterThan(0);
       expect(existsSync(join(dir, 'opened.txt'))).toBe(false);
       // The window closed (its browser ends with it): Sift stops as Quit does.
@@ -138,6 +189,57 @@ describe.runIf(available || required)('the app window', () => {
       child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it.runIf(process.getuid?.() === 0)(
+    'gives another account that reads the browser command line nothing it can use',
+    async () => {
+      // A watcher running as nobody, reading every process's command line every 5 ms and trying whatever it
+      // finds there (a link it fetches, a file it reads), as the attack on a shared computer did.
+      const watcherDir = mkdtempSync(join(tmpdir(), 'sift-watcher-'));
+      chmodSync(watcherDir, 0o777);
+      const node = join(watcherDir, 'node');
+      copyFileSync(process.execPath, node);
+      chmodSync(node, 0o755);
+      writeFileSync(join(watcherDir, 'watch.mjs'), watcherScript, { mode: 0o644 });
+      const report = join(watcherDir, 'report.json');
+      const watcher = spawn(
+        'setpriv',
+        ['--reuid=nobody', '--regid=nogroup', '--clear-groups', node, join(watcherDir, 'watch.mjs'), report, '20000'],
+        { stdio: 'ignore' },
+      );
+      const watched = new Promise((resolve) => watcher.once('exit', resolve));
+      const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
+      const { child, exited } = startApp(dir, `${fakeOpener(dir)}:/usr/bin:/bin`);
+      try {
+        const [, link] = await untilPrinted(
+          child,
+          /running at (\S+)[\s\S]*opened in a window of its own/,
+          'the app window',
+          30_000,
+        );
+        const token = new URL(link!).searchParams.get('token')!;
+        await waitFor(() => readdirSync(join(dir, 'data', 'launch-pages')).length === 0, 30_000);
+        await watched;
+        const { found, tried } = JSON.parse(readFileSync(report, 'utf8')) as {
+          found: string[];
+          tried: { target: string; error?: string; status?: number; token?: string | null; read?: string }[];
+        };
+        // It saw the browser's command line, and the launch page named there, and could not open it.
+        expect(found.some((target) => target.startsWith(`file://${join(dir, 'data', 'launch-pages')}/`))).toBe(true);
+        for (const attempt of tried) {
+          expect(attempt.read, attempt.target).toBeUndefined();
+          expect(attempt.token ?? null, attempt.target).toBeNull();
+        }
+        expect(JSON.stringify(tried)).not.toContain(token);
+      } finally {
+        watcher.kill();
+        child.kill('SIGINT');
+        await exited;
+        rmSync(watcherDir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 
   it.each([
     ['no app-mode browser is installed', [] as string[], false],
@@ -153,7 +255,12 @@ describe.runIf(available || required)('the app window', () => {
         // The whole line: the file exists as soon as the opener's shell opens it, before the link is in it.
         const opened = join(dir, 'opened.txt');
         await waitFor(() => existsSync(opened) && readFileSync(opened, 'utf8').endsWith('\n'), 10_000);
-        expect(readFileSync(join(dir, 'opened.txt'), 'utf8')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=\S+\n$/);
+        // The opener's command line too names only a page this account alone can read, which leads on.
+        const page = readFileSync(join(dir, 'opened.txt'), 'utf8').trim();
+        expect(page).toMatch(new RegExp(`^file://${join(dir, 'data', 'launch-pages')}/launch-[\\w-]+\\.html$`));
+        const path = fileURLToPath(page);
+        expect(statSync(path).mode & 0o777).toBe(0o600);
+        expect(readFileSync(path, 'utf8')).toMatch(/content="0;url=http:\/\/127\.0\.0\.1:\d+\/\?launch=[\w-]+"/);
         expect(existsSync(join(dir, 'data', 'app-window'))).toBe(false);
       } finally {
         child.kill('SIGINT');

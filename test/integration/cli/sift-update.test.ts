@@ -4,7 +4,7 @@
 // no signature each refused with the file unchanged. From the source, the file to replace and the key to
 // trust are named by SIFT_UPDATE_EXECUTABLE and SIFT_UPDATE_PUBLIC_KEY (the single file uses its own).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicKeyText } from '../../../electron/core/updates/release-files.ts';
@@ -78,7 +78,7 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     );
     if (fault === 'a tampered archive') {
       const name = [...feed.files.keys()].find((file) => file.startsWith(`sift-${next}`))!;
-      const bytes = Buffer.from(feed.files.get(name)!);
+      const bytes = Buffer.from(feed.files.get(name) as Buffer);
       bytes[bytes.length - 10]! ^= 0xff;
       feed.files.set(name, bytes);
     }
@@ -100,5 +100,55 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     const plain = await runSift(['update', '--check'], { ...env, SIFT_UPDATE_URL: 'http://updates.example.com/' });
     expect(plain.code).toBe(5);
     expect(plain.stderr).toContain('SIFT_UPDATE_URL must be https');
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('sift update against a hostile feed', () => {
+  it('stops reading a SHA256SUMS that never ends at its limit, in words, and changes nothing', async () => {
+    feed.files = await releaseFiles(next, trustedKey);
+    feed.files.set('SHA256SUMS', { endless: { upTo: 2 * 1024 * 1024 * 1024 } });
+    const { dir, env, version } = installed();
+    const check = await runSift(['update', '--check'], env);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain("The update feed's SHA256SUMS is larger than 1 MiB: not taken.");
+    // Read as it came and stopped at the limit: a few hundred KiB past it at most, never the 2 GiB.
+    expect(feed.sent.get('SHA256SUMS')!).toBeLessThan(64 * 1024 * 1024);
+    expect(version()).toBe(`sift ${current} (test)`);
+    expect(readdirSync(dir)).toEqual(['sift']);
+  });
+
+  it('says a feed that stalls part way in words, not with a stack trace', async () => {
+    feed.files = await releaseFiles(next, trustedKey);
+    feed.files.set('SHA256SUMS', { stalls: Buffer.from('0123456789abcdef') });
+    const { env } = installed();
+    const check = await runSift(['update', '--check'], { ...env, SIFT_UPDATE_TIMEOUT_MS: '1500' });
+    expect(check.code).toBe(5);
+    expect(check.stderr).toBe(
+      'sift: The update feed stopped sending SHA256SUMS part way (it stopped answering): nothing was changed.\n',
+    );
+  });
+
+  it('stops downloading an archive past its ceiling, leaving nothing beside the file', async () => {
+    feed.files = await releaseFiles(next, trustedKey);
+    const name = [...feed.files.keys()].find((file) => file.startsWith(`sift-${next}`))!;
+    feed.files.set(name, { endless: { upTo: 3 * 1024 * 1024 * 1024 } });
+    const { dir, exe, env } = installed();
+    const before = readFileSync(exe);
+    const update = await runSift(['update'], env);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toContain(`The update feed's ${name} is larger than 256 MiB: not taken.`);
+    expect(feed.sent.get(name)!).toBeLessThan(300 * 1024 * 1024);
+    expect(readFileSync(exe)).toEqual(before);
+    expect(readdirSync(dir)).toEqual(['sift']);
+  });
+
+  it("keeps the old file's mode on the new one", async () => {
+    feed.files = await releaseFiles(next, trustedKey);
+    const { exe, env, version } = installed();
+    chmodSync(exe, 0o750);
+    const update = await runSift(['update'], env);
+    expect(update.code, update.stderr).toBe(0);
+    expect(version()).toBe(`sift ${next} (test)`);
+    expect(statSync(exe).mode & 0o777).toBe(0o750);
   });
 });

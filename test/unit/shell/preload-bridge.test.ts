@@ -33,7 +33,7 @@ type AnyApi = Record<string, Record<string, (...args: unknown[]) => unknown>>;
 const sift = exposed.get('sift') as AnyApi;
 
 function expectedShape(): Record<string, string[]> {
-  const shape: Record<string, string[]> = { files: ['stage', 'downloadHref'] };
+  const shape: Record<string, string[]> = { files: ['stage', 'downloadLink'] };
   for (const name of callNames) (shape[name.split(':')[0]!] ??= []).push(name.split(':')[1]!);
   for (const name of eventNames) (shape[name.split(':')[0]!] ??= []).push(listenerNameOf(name));
   return shape;

@@ -29,7 +29,7 @@ async function listFile(dir: string, count: number): Promise<string> {
 }
 
 describe('jobs in the app', () => {
-  it('creates, runs and exports a job, and serves the files to a link with the token only', async () => {
+  it('creates, runs and exports a job, and serves the files to a link with a ticket only', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-app-jobs-'));
     const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
     const progress: unknown[] = [];
@@ -74,16 +74,27 @@ describe('jobs in the app', () => {
       const host = await startWebHost({ ...runtime, rendererDir: dataDir });
       try {
         const annotated = exported.files[1]!;
-        const withToken = await fetch(`${host.origin}/${annotated.downloadPath}?token=${host.token}`);
-        expect(withToken.status).toBe(200);
-        expect(withToken.headers.get('content-disposition')).toContain(
+        // A download link carries a ticket the page asks for with the token: for that file, once.
+        const ticket = async (path: string) => {
+          const response = await fetch(`${host.origin}/api/download-tickets`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-sift-token': host.token },
+            body: JSON.stringify({ path }),
+          });
+          return ((await response.json()) as { value: { ticket: string } }).value.ticket;
+        };
+        const withTicket = await fetch(
+          `${host.origin}/${annotated.downloadPath}?ticket=${await ticket(annotated.downloadPath)}`,
+        );
+        expect(withTicket.status).toBe(200);
+        expect(withTicket.headers.get('content-disposition')).toContain(
           'attachment; filename="members.demo.annotated.csv"',
         );
-        expect((await withToken.text()).split('\r\n')).toHaveLength(54); // header, 52 rows, final newline
+        expect((await withTicket.text()).split('\r\n')).toHaveLength(54); // header, 52 rows, final newline
         expect((await fetch(`${host.origin}/${annotated.downloadPath}`)).status).toBe(401);
-        expect(
-          (await fetch(`${host.origin}/downloads/${created.jobId}/..%2f..%2fjobs.sqlite?token=${host.token}`)).status,
-        ).toBe(404);
+        expect((await fetch(`${host.origin}/${annotated.downloadPath}?token=${host.token}`)).status).toBe(401);
+        const outside = `downloads/${created.jobId}/..%2f..%2fjobs.sqlite`;
+        expect((await fetch(`${host.origin}/${outside}?ticket=${await ticket(outside)}`)).status).toBe(404);
       } finally {
         await host.close();
       }

@@ -1,5 +1,6 @@
 // Webhooks stay outside: an endpoint inside (this computer, link-local, a private or unique-local network,
-// the unspecified and multicast ranges, a name resolving there) or with credentials is refused when it is
+// the unspecified, multicast, documentation, benchmarking and reserved ranges of IANA's special-purpose
+// registries, IPv6 forms carrying such an IPv4 address, a name resolving there) or with credentials is refused when it is
 // added, and again when a delivery connects; `allowPrivateWebhooks` (--allow-private-webhooks) lets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../../electron/core/service/verification-service.ts';
@@ -23,6 +24,17 @@ const inside = [
   'http://[ff02::1]/hooks',
   'http://2130706433/hooks', // 127.0.0.1 written as one number
   'http://localhost:9/hooks', // a name that resolves to 127.0.0.1
+  // IPv6 forms that carry an inside IPv4 address through a gateway, and the rest of IANA's registries.
+  'http://[::127.0.0.1]/hooks', // IPv4-compatible
+  'http://[::ffff:0:7f00:1]/hooks', // IPv4-translated
+  'http://[64:ff9b::7f00:1]/hooks', // NAT64's well-known prefix
+  'http://[2002:7f00:1::]/hooks', // 6to4
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks', // Teredo, its client 127.0.0.1 obscured
+  'http://[fec0::1]/hooks', // site-local
+  'http://198.18.0.1/hooks', // benchmarking
+  'http://192.0.0.8/hooks', // IETF protocol assignments
+  'http://203.0.113.7/hooks', // documentation
+  'http://[2001:db8::1]/hooks', // documentation
 ];
 
 let service: VerificationService;
@@ -39,7 +51,7 @@ describe('adding an endpoint', () => {
   it.each(inside)('refuses %s, naming the range and the flag, and stores nothing', async (url) => {
     const before = await endpointRows();
     await expect(service.dashboard.createWebhookEndpoint(url)).rejects.toThrow(
-      /is (this computer|the unspecified|link-local|a private|a unique-local|multicast).*--allow-private-webhooks/,
+      /is (this computer|the unspecified|link-local|a private|a unique-local|multicast|a documentation|a reserved).*--allow-private-webhooks/,
     );
     expect(await endpointRows()).toBe(before);
   });

@@ -1,4 +1,5 @@
-// The web host over real loopback HTTP: the token, the host check, the calls, uploads and pushes.
+// The web host over real loopback HTTP: the token, the host check, launch links, download tickets, the
+// calls, uploads and pushes.
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -80,8 +81,11 @@ describe('web host', () => {
     expect(uploadWithoutToken.status).toBe(401);
   });
 
-  it('serves the page only with the token, and hands the token to the page', async () => {
-    expect((await fetch(`${host.origin}/`)).status).toBe(401);
+  it('serves the page, and hands it the token only through the printed link', async () => {
+    // The page is no secret: without the token it carries none, and says how to open Sift.
+    const bare = await fetch(`${host.origin}/`);
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toContain('<meta name="sift-token" content="" />');
     const page = await fetch(host.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -91,25 +95,44 @@ describe('web host', () => {
     expect(asset.headers.get('content-type')).toContain('text/javascript');
   });
 
-  it("sets a session cookie of this run's port that opens the page again without the token, and nothing else does", async () => {
-    const port = new URL(host.origin).port;
-    const cookie = (await fetch(host.url)).headers.get('set-cookie') ?? '';
-    expect(cookie).toBe(`sift_session_${port}=${host.token}; Path=/; HttpOnly; SameSite=Strict`);
-    const reloaded = await fetch(`${host.origin}/`, {
-      headers: { cookie: `other=1; sift_session_${port}=${host.token}` },
-    });
-    expect(reloaded.status).toBe(200);
-    expect(await reloaded.text()).toContain(`content="${host.token}"`);
-    for (const wrong of [`sift_session_${port}=${'x'.repeat(host.token.length)}`, `sift_session_1=${host.token}`]) {
-      expect((await fetch(`${host.origin}/`, { headers: { cookie: wrong } })).status).toBe(401);
-    }
-    // The cookie is for pages and links only: a call still needs the token in its header.
-    const callWithCookie = await fetch(`${host.origin}/api/calls/app:getInfo`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `sift_session_${port}=${host.token}` },
-      body: '{}',
-    });
-    expect(callWithCookie.status).toBe(401);
+  it('sets no cookie: browsers send a 127.0.0.1 cookie to every port of it', async () => {
+    const page = await fetch(host.url);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    const launched = await fetch(host.launchLink());
+    expect(launched.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('opens the page once with a launch link, within its minute, and says when it was used', async () => {
+    let spent = 0;
+    const link = host.launchLink(() => (spent += 1));
+    expect(link).not.toContain(host.token);
+    expect(await (await fetch(link)).text()).toContain(`content="${host.token}"`);
+    expect(spent).toBe(1);
+    // Spent: the same link hands nothing over again.
+    expect(await (await fetch(link)).text()).toContain('<meta name="sift-token" content="" />');
+  });
+
+  it('serves a download only for a ticket the page asked for, for that file, once', async () => {
+    const path = '/downloads/job_0123456789abcdef/list.cleaned.csv';
+    await mkdir(join(dataDir, 'exports', 'job_0123456789abcdef'), { recursive: true });
+    await writeFile(join(dataDir, 'exports', 'job_0123456789abcdef', 'list.cleaned.csv'), 'email\nann@example.com\n');
+    const ask = (token: string | null, body: unknown) =>
+      fetch(`${host.origin}/api/download-tickets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token === null ? {} : { 'x-sift-token': token }) },
+        body: JSON.stringify(body),
+      });
+    expect((await ask(null, { path })).status).toBe(401);
+    expect((await ask(host.token, { path: '/secret.txt' })).status).toBe(400);
+    const ticket = ((await (await ask(host.token, { path })).json()) as { value: { ticket: string } }).value.ticket;
+    // The session is no way in: only the ticket, for its own file, once.
+    expect((await fetch(`${host.origin}${path}?token=${host.token}`)).status).toBe(401);
+    expect((await fetch(`${host.origin}/downloads/job_0123456789abcdef/other.csv?ticket=${ticket}`)).status).toBe(401);
+    const other = ((await (await ask(host.token, { path })).json()) as { value: { ticket: string } }).value.ticket;
+    const download = await fetch(`${host.origin}${path}?ticket=${other}`);
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('email\nann@example.com\n');
+    expect((await fetch(`${host.origin}${path}?ticket=${other}`)).status).toBe(401);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {

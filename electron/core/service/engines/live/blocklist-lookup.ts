@@ -6,7 +6,7 @@ import { Resolver } from 'node:dns/promises';
 import { isIPv4 } from 'node:net';
 import { preflightBlocklists } from './blocklists.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
-import { withoutControls } from './smtp-session.ts';
+import { withoutControls } from '../../../../common/terminal-text.ts';
 
 export type BlocklistCheck = {
   state: 'listed' | 'clean' | 'not_checked';

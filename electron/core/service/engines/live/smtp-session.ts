@@ -7,6 +7,7 @@
 // next question.
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { withoutControls } from '../../../../common/terminal-text.ts';
 
 export type SmtpReply = { code: number; enhanced?: string; text: string };
 
@@ -37,13 +38,6 @@ const forbidden = /^(DATA|BDAT)\b/i;
 const enhancedCode = /^([245]\.\d{1,3}\.\d{1,3})\s/;
 
 const replyLimits = { lineBytes: 1024, lines: 100, replyBytes: 64 * 1024 };
-
-/** Terminal escape sequences (CSI, OSC), then every other control character: never stored, never printed (a server's reply, a list's DNS text). */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const escapeSequence = /\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])/g;
-// eslint-disable-next-line no-control-regex -- likewise
-const controlCharacter = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-export const withoutControls = (text: string) => text.replace(escapeSequence, '').replace(controlCharacter, '');
 
 export function parseReply(lines: string[]): SmtpReply {
   const code = Number(lines[0]!.slice(0, 3));
