@@ -3,6 +3,7 @@
 //   --mode main:   Electron's main process into dist/electron/main.js (ESM, dependencies external), with
 //                  the import's writer and the export's reader threads beside it
 //   --mode preload: the sandboxed preload into dist/electron/preload.cjs (one CommonJS file)
+import { tierFiles, tieredFiles } from './test/tiers.ts';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -57,42 +58,40 @@ export default defineConfig(({ mode }) => {
         env: { NODE_COMPILE_CACHE: testCompileCache },
         // Two files at a time on two cores: most tests wait on sockets and timers, not on the CPU.
         maxWorkers: 2,
+        // Every temporary file of the run under a folder of its own, one per test file, removed (temp-root.ts).
+        globalSetup: ['test/support/temp-root.ts'],
+        setupFiles: ['test/support/temp-per-file.ts'],
         projects: [
           {
+            // `npm test`'s fast tier: everything not in a tier of its own (test/tiers.ts).
             extends: true,
             test: {
               name: 'sqlite',
               include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-              // The whole `npm run dist` (four computers, two .debs) and the .deb installed: the soak's.
-              exclude: [
-                'test/integration/packaging/all-downloads.test.ts',
-                'test/integration/packaging/server-package.test.ts',
-              ],
+              exclude: [...tieredFiles],
             },
           },
+          ...(['mail-servers', 'binary', 'data-folders', 'app-window'] as const).map((tier) => ({
+            extends: true,
+            test: { name: tier, include: tierFiles[tier].filter((file) => file.endsWith('.test.ts')) },
+          })),
           {
-            // The service's whole suite again, on a PostgreSQL server the run starts (issue 13).
+            // `npm run test:postgres`: the service's whole suite again, on a PostgreSQL server the run starts.
             extends: true,
             test: {
               name: 'postgres',
-              include: ['test/integration/core/service/**/*.test.ts'],
+              include: ['test/integration/core/service/**/*.test.ts', ...tierFiles.postgres],
               env: { SIFT_TEST_DATABASE: 'postgres' },
-              globalSetup: ['test/support/postgres-global-setup.ts'],
+              globalSetup: ['test/support/temp-root.ts', 'test/support/postgres-global-setup.ts'],
             },
           },
           {
-            // `npm run test:soak`: the kill-and-resume runs and the big workbook at their full sizes (npm test
-            // runs a few kills and a small workbook).
+            // `npm run test:soak`: the kill-and-resume runs and the big workbook at their full sizes, and the
+            // downloads built and installed.
             extends: true,
             test: {
               name: 'soak',
-              include: [
-                'test/integration/cli/sift-clean-kill.test.ts',
-                'test/integration/core/jobs/any-service-kill.test.ts',
-                'test/integration/cli/sift-clean-workbook.test.ts',
-                'test/integration/packaging/all-downloads.test.ts',
-                'test/integration/packaging/server-package.test.ts',
-              ],
+              include: [...tierFiles.soak],
               // Twenty kills, of a list twice as long as npm test's; a workbook of a million rows.
               env: { SIFT_SOAK_KILLS: '20', SIFT_SOAK_KILL_ROWS: '200000', SIFT_SOAK_WORKBOOK_ROWS: '1000000' },
               testTimeout: 1_800_000,
@@ -105,7 +104,7 @@ export default defineConfig(({ mode }) => {
               name: 'soak-postgres',
               include: ['test/integration/core/service/worker-takeover.test.ts'],
               env: { SIFT_TEST_DATABASE: 'postgres', SIFT_SOAK_DEFAULT_LEASES: '1' },
-              globalSetup: ['test/support/postgres-global-setup.ts'],
+              globalSetup: ['test/support/temp-root.ts', 'test/support/postgres-global-setup.ts'],
               testTimeout: 600_000,
             },
           },

@@ -2,7 +2,8 @@
 // words for an option a command does not know (never Node's own "To specify a positional argument…").
 // Each command's module keeps its usage line (shown again with a mistake); this adds what help adds.
 
-type CommandHelp = { usage: () => Promise<string>; examples: string[] };
+/** `page`: the page of Sift's documentation (docs/ in its repository) that tells more. */
+type CommandHelp = { usage: () => Promise<string>; examples: string[]; page: string };
 
 const commands: Record<string, CommandHelp> = {
   clean: {
@@ -15,20 +16,24 @@ const commands: Record<string, CommandHelp> = {
       'sift clean leads.xlsx --sheet March --keep valid,catch_all --report',
       'SIFT_API_KEY=svc_live_… sift clean leads.csv --base-url https://verify.example.com',
     ],
+    page: 'docs/cleaning-lists.md',
   },
   verify: {
     usage: async () => `Usage: ${(await import('./verify-command.ts')).verifyUsage}\nChecks one address now.`,
     examples: ['sift verify ann@example.com', 'sift verify ann@example.com --json'],
+    page: 'docs/live-checks.md',
   },
   cache: {
     usage: async () =>
       `Usage: ${(await import('./cache-command.ts')).cacheUsage}\nShows or forgets the verdicts kept from earlier lists.`,
     examples: ['sift cache stats', 'sift cache clear'],
+    page: 'docs/cleaning-lists.md',
   },
   suppress: {
     usage: async () =>
       `Usage: ${(await import('./suppress-command.ts')).suppressUsage}\nThe do-not-mail list every clean leaves out.`,
     examples: ['sift suppress add unsubscribed.csv competitor.example', 'sift suppress list --search example.com'],
+    page: 'docs/cleaning-lists.md',
   },
   rules: {
     usage: async () =>
@@ -38,6 +43,7 @@ const commands: Record<string, CommandHelp> = {
       'sift rules list',
       'sift rules remove acme.example',
     ],
+    page: 'docs/score-and-rules.md',
   },
   service: {
     usage: async () => (await import('./service-command.ts')).serviceUsage,
@@ -45,6 +51,7 @@ const commands: Record<string, CommandHelp> = {
       'sift service --port 8080 --helo mail.example.com --mail-from verify@example.com',
       'sift service keys create --live --label CRM',
     ],
+    page: 'docs/team-service.md',
   },
   app: {
     usage: async () =>
@@ -53,14 +60,17 @@ const commands: Record<string, CommandHelp> = {
       `data folder), or in your default browser where none of those is installed or --browser default says so.\n` +
       `Closing that window, Ctrl-C or Quit in the app stops it. The engine flags are sift service's.`,
     examples: ['sift', 'sift app --port 8080 --no-open', 'sift --browser default'],
+    page: 'docs/cleaning-lists.md',
   },
   update: {
     usage: async () => (await import('./update-command.ts')).updateUsage,
     examples: ['sift update --check', 'sift update', 'sift update --rollback'],
+    page: 'docs/upgrading.md',
   },
   help: {
     usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
     examples: ['sift help clean', 'sift clean --help'],
+    page: 'docs/contributing.md',
   },
 };
 
@@ -80,6 +90,8 @@ export function overview(): string {
   sift update       a newer Sift, checked and put in this one's place
   sift help         this, or a command's help
   sift --version
+
+More: README.md and docs/ in Sift's repository (docs/contributing.md lists every page).
 `;
 }
 
@@ -87,7 +99,8 @@ export function overview(): string {
 export async function helpFor(command: string): Promise<string | undefined> {
   const help = commands[command];
   if (!help) return undefined;
-  return `${(await help.usage()).trimEnd()}\n\nExamples:\n${help.examples.map((line) => `  ${line}`).join('\n')}\n`;
+  const examples = help.examples.map((line) => `  ${line}`).join('\n');
+  return `${(await help.usage()).trimEnd()}\n\nExamples:\n${examples}\n\nMore: ${help.page} in Sift's repository.\n`;
 }
 
 /**

@@ -1,14 +1,22 @@
+import { basename } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { tierFiles } from '../tiers.ts';
 import { chromiumArgs, chromiumExecutablePath } from './browser.ts';
 import { testCompileCache } from '../support/test-compile-cache.ts';
 
 // The web hosts and `sift` services the tests start share one compiled-module cache, as vitest's do.
 process.env.NODE_COMPILE_CACHE ??= testCompileCache;
 
+// `npm test` runs every browser test but the binary's, which `npm run test:binary` runs (test/tiers.ts).
+const binary = tierFiles.binary.filter((file) => file.endsWith('.spec.ts')).map((file) => `**/${basename(file)}`);
+
 export default defineConfig({
   testDir: '.',
+  ...(process.env.SIFT_E2E_TIER === 'binary' ? { testMatch: binary } : { testIgnore: binary }),
   outputDir: '../../test-results/e2e',
   timeout: 30_000,
+  // Every temporary file of the run under a folder of its own, removed when it ends (temp-root.ts).
+  globalSetup: './temp-root.ts',
   workers: 2,
   reporter: [['list']],
   use: {

@@ -1,7 +1,7 @@
 // Starts the real web host (`npm run web`'s entry point) as a child process on a random
 // loopback port, with a throwaway data folder, and hands the test its URL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
@@ -37,9 +37,12 @@ export const test = base.extend<{ hostUrl: string }>({
   // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
   // eslint-disable-next-line no-empty-pattern
   hostUrl: async ({}, use) => {
-    const { url, child } = await startHost();
+    const { url, child, dataDir } = await startHost();
     await use(url);
+    const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
     child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
   },
 });
 

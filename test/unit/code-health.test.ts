@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as prettier from 'prettier';
+import { tierFiles, tieredFiles } from '../tiers.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const sources = execFileSync(
@@ -202,5 +203,30 @@ describe('code health', () => {
     expect(await prettier.check('const a = {b:1}\n', options)).toBe(false);
     expect(await prettier.check('const a = { b: 1 };\n', options)).toBe(true);
     expect(options.printWidth).toBe(120);
+  });
+
+  it('puts every test file in exactly one tier, and every named tier has a script', () => {
+    const tests = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'test'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((path) => /\.(test|spec)\.ts$/.test(path));
+    // A file named in a tier exists, and is named once.
+    for (const file of tieredFiles) expect(tests, file).toContain(file);
+    expect(new Set(tieredFiles).size).toBe(tieredFiles.length);
+    // Every other file is in the fast tier: a vitest file under unit/ or integration/, a browser test under e2e/.
+    const unplaced = tests.filter(
+      (file) =>
+        !tieredFiles.includes(file) &&
+        !/^test\/(unit|integration)\/.*\.test\.ts$|^test\/e2e\/[^/]+\.spec\.ts$/.test(file),
+    );
+    expect(unplaced).toEqual([]);
+    const scripts = (JSON.parse(text('package.json')) as { scripts: Record<string, string> }).scripts;
+    for (const tier of Object.keys(tierFiles)) {
+      expect(scripts[`test:${tier}`], tier).toBeDefined();
+      expect(scripts['test:all'], tier).toContain(`npm run test:${tier}`);
+    }
+    expect(text('.ci/run')).toContain('npm run test:all');
   });
 });

@@ -15,10 +15,10 @@ import {
   utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureListPath, fixtureListTime, fixtureSettings } from '../../fixtures/data-folders/fixture-list.ts';
 import { untilPrinted } from '../../support/printed.ts';
 import { appStoreFiles } from '../../../electron/core/app/data-stores.ts';
@@ -41,8 +41,8 @@ type Fixture = { label: string; version: string; steps: string[]; key?: string; 
 function unpack(label: string) {
   const dir = mkdtempSync(join(tmpdir(), `sift-${label}-`));
   execFileSync('tar', ['xzf', join(folders, `${label}.tar.gz`), '-C', dir]);
-  rmSync(join(tmpdir(), 'sift-data-fixture'), { recursive: true, force: true });
-  mkdirSync(join(tmpdir(), 'sift-data-fixture'), { recursive: true });
+  rmSync(dirname(fixtureListPath), { recursive: true, force: true });
+  mkdirSync(dirname(fixtureListPath), { recursive: true });
   copyFileSync(join(dir, 'beside-list', 'people.csv'), fixtureListPath);
   utimesSync(fixtureListPath, fixtureListTime, fixtureListTime);
   const info = JSON.parse(readFileSync(join(dir, 'fixture.json'), 'utf8')) as Fixture;
@@ -73,6 +73,9 @@ const isBefore = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: t
 
 const rowsOf = (text: string) => Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true }).data;
 
+// The list sits where the kept folders name it, outside the run's own temporary folder: removed here.
+afterAll(() => rmSync(dirname(fixtureListPath), { recursive: true, force: true }));
+
 describe('data folders from earlier versions', () => {
   it('include one for this release, so a release is never cut without its folder', () => {
     expect(kept).toContain(`release-${thisVersion}`);
@@ -99,7 +102,7 @@ describe('data folders from earlier versions', () => {
 
       // The same rows and numbers as that version exported; what later versions show differently on purpose
       // is listed in `shownSince` (columns added since are new, not changed).
-      const beside = join(tmpdir(), 'sift-data-fixture');
+      const beside = dirname(fixtureListPath);
       const then = join(dir, 'beside-list');
       const [oldRows, newRows] = [rowsOf(written(then, 'annotated.csv')), rowsOf(written(beside, 'annotated.csv'))];
       expect(newRows).toHaveLength(oldRows.length);

@@ -14,7 +14,7 @@ import { waitFor } from '../../support/service-harness.ts';
 
 /** The list's rows: enough for every kill point below; the soak's list is twice as long (SIFT_SOAK_KILL_ROWS). */
 const rows = Number(process.env.SIFT_SOAK_KILL_ROWS ?? 100_000);
-/** Kills at random moments: one in `npm test`, twenty in `npm run test:soak` (which sets SIFT_SOAK_KILLS). */
+/** Kills at random moments: one when run alone, twenty in `npm run test:soak` (which sets SIFT_SOAK_KILLS). */
 const randomKills = Number(process.env.SIFT_SOAK_KILLS ?? 1);
 /** Enough for every run here: two cleans, a Ctrl-C, and every killed and resumed one. */
 const credits = 10_000_000;

@@ -110,7 +110,18 @@ describe('sift clean', () => {
         expect(row).toMatchObject({ sift_source: 'checked', sift_cached_on: '' });
         // Its score starts where its verdict does (risk-score.ts), and says so first.
         expect(row.sift_score_reasons).toMatch(new RegExp(`^${fromService.result}=\\d+`));
-        expect(Number(row.sift_score)).toBeGreaterThanOrEqual(0);
+        // A whole number from 0 to 100 (an empty cell is not a score), the sum of its reasons' points.
+        expect(row.sift_score).toMatch(/^(100|\d{1,2})$/);
+        const points = row.sift_score_reasons!.split(';').map((part) => Number(part.split('=')[1]));
+        expect(Number(row.sift_score)).toBe(
+          Math.max(
+            0,
+            Math.min(
+              100,
+              points.reduce((sum, value) => sum + value, 0),
+            ),
+          ),
+        );
       } else {
         expect(['bad_syntax', 'no_address']).toContain(row.sift_result);
         expect(row.sift_billed).toBe('false');

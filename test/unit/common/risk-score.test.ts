@@ -87,8 +87,8 @@ describe('the score', () => {
     expect([100, 80, 79, 50, 49, 0].map(bandOf)).toEqual(['80+', '80+', '50-79', '50-79', '<50', '<50']);
   });
 
-  it('is the table README shows, point for point', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('is the table docs/score-and-rules.md shows, point for point', () => {
+    const readme = readFileSync(new URL('../../../docs/score-and-rules.md', import.meta.url), 'utf8');
     const shown = new Map(
       [...readme.matchAll(/^\| ([a-z_, ]+?) +\| (starts at )?([−+-]?\d+) +\|/gm)].flatMap((row) =>
         row[1]!.split(', ').map((name) => [name, Number(row[3]!.replace('−', '-'))] as const),

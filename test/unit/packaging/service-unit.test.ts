@@ -1,5 +1,5 @@
 // The server package's systemd unit: the hardening directives issue 43 asks for, and its exposure score
-// as `systemd-analyze security` gives it, never above the figure README records (at most 2.0).
+// as `systemd-analyze security` gives it, never above the figure docs/security.md records (at most 2.0).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const unitPath = new URL('../../../packaging/deb/sift.service', import.meta.url).pathname;
 const unit = readFileSync(unitPath, 'utf8');
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
 const analyzer = spawnSync('systemd-analyze', ['--version']).status === 0;
 /** CI runs as root and installs systemd's tools (.ci/run): there the score is always measured. */
 const required = process.getuid?.() === 0 || process.env.SIFT_REAL_MTA === 'required';
@@ -31,9 +31,9 @@ describe('the service unit', () => {
     expect(unit).not.toMatch(/^MemoryDenyWriteExecute=/m);
   });
 
-  it.runIf(analyzer || required)('scores no higher than the README records, which is 2.0 or lower', () => {
+  it.runIf(analyzer || required)('scores no higher than docs/security.md records, which is 2.0 or lower', () => {
     const recorded = /`systemd-analyze security` scores the unit \*\*(\d+\.\d)\*\*/.exec(readme);
-    expect(recorded, 'README records the score').not.toBeNull();
+    expect(recorded, 'docs/security.md records the score').not.toBeNull();
     // Offline, on a copy: the analyser reads the file only, and names the score after the file.
     const copy = join(mkdtempSync(join(tmpdir(), 'sift-unit-')), 'sift.service');
     copyFileSync(unitPath, copy);

@@ -13,7 +13,7 @@ import { waitFor } from '../../../support/service-harness.ts';
 import { startSpecPeer, type SpecPeer } from '../../../support/spec-peer.ts';
 
 const rows = 30_000;
-/** Runs killed at a random moment and resumed: one in `npm test`, twenty in `npm run test:soak`. */
+/** Runs killed at a random moment and resumed: one when run alone, twenty in `npm run test:soak`. */
 const trials = Number(process.env.SIFT_SOAK_KILLS ?? 1);
 const liveKey = 'svc_live_peerkill0123456789abcdef';
 const peerOptions = { apiKey: liveKey, maxBatch: 4000, checksPerSecond: 3000 };

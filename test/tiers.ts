@@ -1,0 +1,35 @@
+// The test tiers. `npm test` runs the fast tier: every test file not named below, on SQLite, and the browser
+// tests but the binary's. What is slow by nature has a tier of its own, run by `npm run test:<tier>`;
+// `npm run test:all` and CI (.ci/run) run them all. A file is in exactly one tier (code-health.test.ts
+// checks it); the PostgreSQL tier runs the service's suite again on PostgreSQL besides its own files.
+
+/** Files of a tier of their own, by tier: each `npm run test:<tier>`. */
+export const tierFiles = {
+  /** Debian's Postfix, postgrey, Exim and OpenSMTPD, and rbldnsd, on loopback (root; CI installs them). */
+  'mail-servers': [
+    'test/integration/real-mta/real-mail-servers.test.ts',
+    'test/integration/real-mta/real-blocklists.test.ts',
+  ],
+  /** The single file built (about a minute and a half) and run: from a folder, and in a browser. */
+  binary: ['test/integration/packaging/single-executable.test.ts', 'test/e2e/single-executable.spec.ts'],
+  /** Every kept data folder of an earlier version opened, migrated, exported again byte for byte. */
+  'data-folders': ['test/integration/cli/earlier-data-folders.test.ts'],
+  /** The app in a window of its own: Debian's Chromium in app mode under Xvfb, and a watcher as nobody. */
+  'app-window': ['test/integration/cli/app-window.test.ts'],
+  /** Only on PostgreSQL (the rest of the service's suite runs there again in this tier). */
+  postgres: ['test/integration/core/service/postgres-schema.test.ts'],
+  /**
+   * Kill-and-resume runs (twenty kills of a list of 200,000 rows, by a file and by any service), a workbook
+   * of a million rows, the whole `npm run dist` (four computers, two .debs) and the .deb installed and purged.
+   */
+  soak: [
+    'test/integration/cli/sift-clean-kill.test.ts',
+    'test/integration/core/jobs/any-service-kill.test.ts',
+    'test/integration/cli/sift-clean-workbook.test.ts',
+    'test/integration/packaging/all-downloads.test.ts',
+    'test/integration/packaging/server-package.test.ts',
+  ],
+} as const;
+
+/** Every file of a tier of its own: the fast tier leaves them out. */
+export const tieredFiles: readonly string[] = Object.values(tierFiles).flat();
