@@ -9,5 +9,6 @@ if (root) {
   const folder = mkdtempSync(join(root, 'file-'));
   chmodSync(folder, 0o755); // PostgreSQL and the mail servers run as their own users
   process.env.TMPDIR = folder;
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  // Retried: a process a test ended may still be closing files in it for a moment.
+  afterAll(() => rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 }

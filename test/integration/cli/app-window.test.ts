@@ -62,7 +62,16 @@ beforeAll(async () => {
     xvfb!.once('exit', () => reject(new Error('Xvfb did not start')));
   });
 }, 120_000);
-afterAll(() => void xvfb?.kill());
+afterAll(async () => {
+  // The windows' browsers end with their Sift, but may still be writing their profiles for a moment: the
+  // file's temporary folder is removed after this, so they are waited out (and ended if they linger).
+  const ours = ['-f', '--', `--user-data-dir=${tmpdir()}`];
+  if (spawnOk('pgrep', ours)) {
+    await waitFor(() => !spawnOk('pgrep', ours), 5_000).catch(() => spawnOk('pkill', ['-KILL', ...ours]));
+    await waitFor(() => !spawnOk('pgrep', ours), 5_000);
+  }
+  xvfb?.kill();
+});
 
 /** What the watcher running as nobody does: every 5 ms, every command line, every link and file it names, tried. */
 const watcherScript = `
@@ -127,18 +136,24 @@ function startApp(dir: string, path: string, args: string[] = []) {
   return { child, exited };
 }
 
+/** Sift started with Chromium on the PATH: `opened` is the run's token, once it says the window opened. */
+function startWindowApp() {
+  const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
+  const { child, exited } = startApp(dir, `${fakeOpener(dir)}:/usr/bin:/bin`);
+  const opened = untilPrinted(
+    child,
+    /running at (\S+)[\s\S]*opened in a window of its own/,
+    'the app window',
+    30_000,
+  ).then(([, link]) => new URL(link!).searchParams.get('token')!);
+  return { dir, child, exited, opened };
+}
+
 describe.runIf(available || required)('the app window', () => {
   it('opens the app in Chromium app mode with its own profile, and closing it ends Sift', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
-    const { child, exited } = startApp(dir, `${fakeOpener(dir)}:/usr/bin:/bin`);
+    const { dir, child, exited, opened } = startWindowApp();
     try {
-      const [, link] = await untilPrinted(
-        child,
-        /running at (\S+)[\s\S]*opened in a window of its own/,
-        'the app window',
-        30_000,
-      );
-      const token = new URL(link!).searchParams.get('token')!;
+      const token = await opened;
       // The window, titled by the page once it has loaded it.
       await waitFor(
         () =>
@@ -208,16 +223,9 @@ describe.runIf(available || required)('the app window', () => {
         { stdio: 'ignore' },
       );
       const watched = new Promise((resolve) => watcher.once('exit', resolve));
-      const dir = mkdtempSync(join(tmpdir(), 'sift-window-'));
-      const { child, exited } = startApp(dir, `${fakeOpener(dir)}:/usr/bin:/bin`);
+      const { dir, child, exited, opened } = startWindowApp();
       try {
-        const [, link] = await untilPrinted(
-          child,
-          /running at (\S+)[\s\S]*opened in a window of its own/,
-          'the app window',
-          30_000,
-        );
-        const token = new URL(link!).searchParams.get('token')!;
+        const token = await opened;
         await waitFor(() => readdirSync(join(dir, 'data', 'launch-pages')).length === 0, 30_000);
         await watched;
         const { found, tried } = JSON.parse(readFileSync(report, 'utf8')) as {
