@@ -269,10 +269,9 @@ async function converse(
       );
     } else if (meaning.kind === 'rejected') {
       result.outcomes.set(address, { kind: 'verdict', result: 'invalid', reason: meaning.reason, reply: line });
-    } else if (meaning.kind === 'unread') {
-      result.unread.push(address);
-      result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     } else {
+      // Unread refusals are unknown too, until the conversation's end says whether the server told mailboxes apart.
+      if (meaning.kind === 'unread') result.unread.push(address);
       result.outcomes.set(address, { kind: 'verdict', result: 'unknown', reason: meaning.reason, reply: line });
     }
     if (result.outcomes.get(address)?.kind === 'verdict') request.onSettled?.();
