@@ -60,7 +60,10 @@ export function createFakeElectron(userDataDir: string) {
     addRecentDocument(path: string) {
       this.recentDocuments.push(path);
     }
-    quit() {}
+    /** Said when the app asks to quit, so a test can wait for Sift to close (quit-after-close.ts). */
+    quit() {
+      this.emit('quit-asked');
+    }
   })();
 
   class FakeBrowserWindow extends EventEmitter {

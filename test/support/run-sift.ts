@@ -13,6 +13,8 @@ export function runSift(
   env: Record<string, string | undefined>,
   timeoutMs = 120_000,
   binary?: { path: string; cwd?: string },
+  /** The folder it runs in (the binary's `cwd` wins). */
+  cwd?: string,
 ): Promise<SiftRun> & { child: ReturnType<typeof spawn> } {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, SIFT_API_KEY: undefined, SIFT_BASE_URL: undefined, ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
@@ -22,7 +24,7 @@ export function runSift(
   const child = spawn(command, commandArgs, {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(binary?.cwd ? { cwd: binary.cwd } : {}),
+    ...((binary?.cwd ?? cwd) ? { cwd: binary?.cwd ?? cwd } : {}),
   });
   let stdout = '';
   let stderr = '';

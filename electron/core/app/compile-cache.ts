@@ -13,7 +13,8 @@ import { defaultCacheDir } from '../app-paths.ts';
  * (a read-only folder, say) only costs the time it would have saved.
  */
 export function keepCompiledModules(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const { directory } = enableCompileCache(env.NODE_COMPILE_CACHE ?? join(defaultCacheDir(env), 'compiled-modules'));
+  // An empty NODE_COMPILE_CACHE is unset, not "here": Node would fill the folder the command runs in.
+  const { directory } = enableCompileCache(env.NODE_COMPILE_CACHE || join(defaultCacheDir(env), 'compiled-modules'));
   if (directory) env.NODE_COMPILE_CACHE = directory;
   return directory;
 }

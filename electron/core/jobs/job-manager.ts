@@ -292,7 +292,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
 
     async close(): Promise<void> {
       await Promise.all([...running.keys()].map(stopRunning));
-      await Promise.all([cleaner.settled(), indexes.stop()]);
+      await Promise.all([cleaner.settled(), explorer.close()]);
       store.close();
     },
   };

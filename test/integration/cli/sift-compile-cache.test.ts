@@ -44,6 +44,17 @@ describe('the compiled-module cache', () => {
     for (const [path, modified] of written) expect(after.get(path), path).toBe(modified);
   });
 
+  it('takes an empty NODE_COMPILE_CACHE as unset, leaving nothing in the folder it runs in', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sift-compile-'));
+    const input = join(root, 'list.csv');
+    await writeFile(input, 'email\nann@example.com\n');
+    const env = { NODE_COMPILE_CACHE: '', XDG_CACHE_HOME: join(root, 'cache'), SIFT_DATA_DIR: join(root, 'data') };
+    const run = await runSift(['clean', input, '--out', root], env, 120_000, undefined, root);
+    expect(run.code, run.stderr).toBe(0);
+    // The list and what the clean wrote beside it, the data and the cache folder: no folder of compiled code.
+    expect((await readdir(root)).filter((name) => !name.startsWith('list.')).sort()).toEqual(['cache', 'data']);
+  });
+
   it("is in the platform's cache folder, apart from the data", () => {
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/x' }, 'linux')).toBe('/x/Sift');
     expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, 'win32')).toMatch(/Local.Sift.Cache$/);

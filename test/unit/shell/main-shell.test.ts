@@ -3,7 +3,7 @@
 import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callNames } from '../../../electron/common/contract.ts';
 import { createFakeElectron, FakeElectronStore } from '../../support/fake-electron.ts';
 
@@ -22,6 +22,12 @@ describe('electron main', () => {
     await chmod(join(userData, 'suppression.sqlite'), 0o644);
     const main = await import('../../../electron/main.ts');
     await main.ready;
+  });
+  // Quit as a person does: Sift closes (its jobs pause, its databases close) before the app quits.
+  afterAll(async () => {
+    const quit = new Promise((resolve) => fake.electron.app.once('quit-asked', resolve));
+    fake.electron.app.emit('before-quit', { preventDefault: () => undefined });
+    await quit;
   });
 
   it('makes the data folder private before it writes to it: 0700, and what was readable tightened', async () => {

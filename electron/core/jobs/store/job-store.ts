@@ -71,11 +71,14 @@ export function openJobStore(dataDir: string): JobStore {
   const catalogPath = join(dataDir, 'jobs.sqlite');
   const db: Database = openDatabase(catalogPath);
   const lists = new Map<string, ListStore>();
+  let closed = false;
   migrateOrRestore(catalogPath, db, () => migrateJobCatalog(db, (jobId) => openList(jobId)));
 
   function openList(jobId: string): ListStore {
     let list = lists.get(jobId);
     if (!list) {
+      // Opening would make the file (and its folder) again: whatever still asks after close is a bug to see.
+      if (closed) throw new Error(`The job store of ${dataDir} is closed: job ${jobId} cannot be opened.`);
       list = openListStore(listPath(jobId));
       lists.set(jobId, list);
     }
@@ -103,6 +106,7 @@ export function openJobStore(dataDir: string): JobStore {
     list: openList,
 
     close(): void {
+      closed = true;
       for (const list of lists.values()) list.close();
       lists.clear();
       reach.close();

@@ -22,6 +22,8 @@ export type RowExplorer = {
   forget(jobId: string): Promise<void>;
   /** Keeps a finished list's row text and builds its search index, ahead of the first search. */
   prepareSearch(job: JobRecord): Promise<void>;
+  /** Stops the index builds and waits for the row text passes under way: the store may close after. */
+  close(): Promise<void>;
 };
 
 /** A search the index answers exactly: 3 characters or more (trigrams), plain ASCII, none of LIKE's wildcards. */
@@ -50,6 +52,8 @@ export function createRowExplorer(
 
   /** Each job's keeping of its rows' text while it runs: pages asked for meanwhile wait for the one pass. */
   const keeping = new Map<string, Promise<void>>();
+  /** Closing: a build the close stopped is not taken up on this thread, and no new one starts. */
+  let closing = false;
 
   function keepRowText(job: JobRecord): Promise<void> {
     if (store.list(job.id).rowText().rowsKept() === job.rowsTotal) {
@@ -75,13 +79,15 @@ export function createRowExplorer(
   /** The row text kept on the index's thread, which then builds the index; on this one where it cannot. */
   async function keepTextSomewhere(job: JobRecord): Promise<void> {
     if (indexes && (await indexes.prepare(job.id, store.listPath(job.id), sourceOf(job)).textKept)) return;
+    // The next start keeps it: the store is about to close.
+    if (closing) return;
     await writeRowText(store.list(job.id).rowText(), sourceOf(job));
     indexInBackground(job);
   }
 
   /** Once a list's text is kept, its search index is built beside it (nothing waits for it). */
   function indexInBackground(job: JobRecord): void {
-    if (!indexes || store.list(job.id).search().rowsIndexed() === job.rowsTotal) return;
+    if (!indexes || closing || store.list(job.id).search().rowsIndexed() === job.rowsTotal) return;
     void indexes.prepare(job.id, store.listPath(job.id)).indexed;
   }
 
@@ -233,6 +239,12 @@ export function createRowExplorer(
     async forget(jobId) {
       kept.delete(jobId);
       await indexes?.stop(jobId);
+    },
+
+    async close() {
+      closing = true;
+      await indexes?.stop();
+      await Promise.allSettled([...keeping.values()]);
     },
   };
 }

@@ -18,7 +18,7 @@ export type SearchIndexes = {
    * that is done or under way.
    */
   prepare(jobId: string, listPath: string, source?: RowTextSource & { rows: number }): SearchPreparation;
-  /** Stops a build under way (the list is being deleted, or the app closes). */
+  /** Stops a build under way (the list is being deleted); with no job, every build, and starts no more (the app closes). */
   stop(jobId?: string): Promise<void>;
 };
 
@@ -32,11 +32,12 @@ export function searchIndexes(log: (message: string) => void): SearchIndexes {
     failed.add(jobId);
     log(`The search index of job ${jobId} could not be built (a search reads every row instead): ${why}`);
   };
+  let stopped = false;
   return {
     prepare(jobId, listPath, source) {
       const under = building.get(jobId);
       if (under) return under;
-      if (failed.has(jobId)) return { textKept: Promise.resolve(false), indexed: Promise.resolve() };
+      if (failed.has(jobId) || stopped) return { textKept: Promise.resolve(false), indexed: Promise.resolve() };
       // A small young generation: the chunks it parses are short-lived.
       const worker = startThread(import.meta.url, 'search-index-worker', {
         workerData: { listPath, source },
@@ -66,6 +67,7 @@ export function searchIndexes(log: (message: string) => void): SearchIndexes {
       return preparation;
     },
     async stop(jobId) {
+      if (jobId === undefined) stopped = true;
       const stopping =
         jobId === undefined ? [...building.values()] : [building.get(jobId)].filter((b) => b !== undefined);
       await Promise.all(stopping.map(async ({ worker, indexed }) => (await worker.terminate(), await indexed)));
