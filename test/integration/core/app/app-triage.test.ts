@@ -78,12 +78,17 @@ describe('triage in the app', () => {
 
       // What each choice keeps, counted from the groups, is what the export writes; nothing is sent again.
       const billed = (await call<JobOverview>(runtime, 'jobs:get', { jobId })).summary!.billed;
-      const choices: { keep: string[]; keepAtScore: Record<string, number> }[] = [
-        { keep: ['valid', 'catch_all'], keepAtScore: {} },
-        { keep: ['valid', 'catch_all'], keepAtScore: { valid: 80, catch_all: 60 } },
-        { keep: ['valid', 'unknown'], keepAtScore: { valid: 50, unknown: 40 } },
+      // The people each choice keeps, from the scores above (not from the product's own count).
+      const choices: { keep: string[]; keepAtScore: Record<string, number>; kept: string[] }[] = [
+        { keep: ['valid', 'catch_all'], keepAtScore: {}, kept: ['Ann', 'Info', 'Cara', 'Eve', 'Ivy', 'Bob'] },
+        { keep: ['valid', 'catch_all'], keepAtScore: { valid: 80, catch_all: 60 }, kept: ['Ann', 'Bob'] },
+        {
+          keep: ['valid', 'unknown'],
+          keepAtScore: { valid: 50, unknown: 40 },
+          kept: ['Ann', 'Info', 'Dan', 'Eve', 'Bob'],
+        },
       ];
-      for (const choice of choices) {
+      for (const { kept, ...choice } of choices) {
         const remove = { role: false, disposable: false, typos: false };
         const exported = await call<{ files: ExportFile[]; summary: ListSummary }>(runtime, 'jobs:export', {
           jobId,
@@ -92,8 +97,16 @@ describe('triage in the app', () => {
         });
         const cleaned = exported.files.find((file) => file.kind === 'cleaned')!;
         const text = await readFile(join(dataDir, cleaned.downloadPath.replace(/^downloads\//, 'exports/')), 'utf8');
-        const rows = Papa.parse(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
-        expect(rows.length, JSON.stringify(choice)).toBe(keptCount(breakdown.scoreGroups, { ...choice, remove }));
+        const rows = Papa.parse<{ name: string }>(text.replace(/^\uFEFF/, ''), {
+          header: true,
+          skipEmptyLines: true,
+        }).data;
+        expect(
+          rows.map((row) => row.name),
+          JSON.stringify(choice),
+        ).toEqual(kept);
+        // And the count the triage screen shows says the same.
+        expect(keptCount(breakdown.scoreGroups, { ...choice, remove })).toBe(kept.length);
         expect(exported.summary.billed).toBe(billed);
         if (Object.keys(choice.keepAtScore).length > 0)
           expect(exported.summary.kept_at_score).toEqual(choice.keepAtScore);
