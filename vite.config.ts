@@ -56,10 +56,14 @@ export default defineConfig(({ mode }) => {
         testTimeout: 20_000,
         // The `sift` processes and threads tests start share one compiled-module cache.
         env: { NODE_COMPILE_CACHE: testCompileCache },
-        // Two files at a time on two cores: most tests wait on sockets and timers, not on the CPU.
+        // Two files at a time on two cores for the named tiers, whose tests start servers and wait on them;
+        // `npm test`'s fast tier runs three (package.json's test:unit): its files wait on sockets and child
+        // processes a fifth of the time, which a third worker fills.
         maxWorkers: 2,
         // Every temporary file of the run under a folder of its own, one per test file, removed (temp-root.ts).
-        globalSetup: ['test/support/temp-root.ts'],
+        globalSetup: ['test/support/temp-root.ts', 'test/support/warm-compile-cache.ts'],
+        // Every skip named at the end, with why; an unexpected one fails CI (skip-reporter.ts).
+        reporters: ['default', './test/support/skip-reporter.ts'],
         setupFiles: ['test/support/temp-per-file.ts'],
         projects: [
           {
@@ -69,9 +73,14 @@ export default defineConfig(({ mode }) => {
               name: 'sqlite',
               include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
               exclude: [...tieredFiles],
+              // The files of a worker share one process, one after another, instead of a process each: a
+              // third less CPU, which is what bounds the fast tier on two cores. Each still gets its own
+              // temporary folder (temp-per-file.ts); the shell's tests mock `electron`, which no other
+              // file imports.
+              isolate: false,
             },
           },
-          ...(['mail-servers', 'binary', 'data-folders', 'app-window'] as const).map((tier) => ({
+          ...(['mail-servers', 'binary', 'data-folders', 'app-window', 'timing'] as const).map((tier) => ({
             extends: true,
             test: { name: tier, include: tierFiles[tier].filter((file) => file.endsWith('.test.ts')) },
           })),

@@ -16,6 +16,10 @@ export const tierFiles = {
   'data-folders': ['test/integration/cli/earlier-data-folders.test.ts'],
   /** The app in a window of its own: Debian's Chromium in app mode under Xvfb, and a watcher as nobody. */
   'app-window': ['test/integration/cli/app-window.test.ts'],
+  /** Every screen in light mode and at the desktop size, shot and checked for accessibility (dark at 800x600 is in npm test). */
+  screens: ['test/e2e/screens.spec.ts'],
+  /** Figures against the wall clock, which hold on an idle machine: how close the live estimate comes. */
+  timing: ['test/integration/timing/estimate-accuracy.test.ts'],
   /** Only on PostgreSQL (the rest of the service's suite runs there again in this tier). */
   postgres: ['test/integration/core/service/postgres-schema.test.ts'],
   /**
@@ -31,5 +35,27 @@ export const tierFiles = {
   ],
 } as const;
 
+/** The browser tests' files of a tier: `SIFT_E2E_TIER=<tier> playwright test` runs them (playwright.config.ts). */
+export const browserTierFiles = (tier: keyof typeof tierFiles): string[] =>
+  (tierFiles[tier] as readonly string[]).filter((file) => file.endsWith('.spec.ts'));
+
 /** Every file of a tier of its own: the fast tier leaves them out. */
 export const tieredFiles: readonly string[] = Object.values(tierFiles).flat();
+
+/**
+ * The skips each vitest project expects, file by file, with why (skip-reporter.ts names every skip at the end
+ * of a run, and with SIFT_UNEXPECTED_SKIPS=fail, as CI sets, fails the run on any other).
+ */
+export const expectedSkips: readonly { project: string; file: string; why: string }[] = [
+  ...[
+    'test/integration/core/service/many-processes.test.ts',
+    'test/integration/core/service/worker-takeover.test.ts',
+    'test/integration/core/service/store/schema-drift.test.ts',
+    'test/integration/core/service/service-roles-cli.test.ts',
+  ].map((file) => ({ project: 'sqlite', file, why: 'PostgreSQL only: npm run test:postgres runs it' })),
+  {
+    project: 'postgres',
+    file: 'test/integration/core/service/staging.test.ts',
+    why: 'a SQLite store from before schemas 5 and 6: SQLite only',
+  },
+];

@@ -1,10 +1,10 @@
-// A 200,000-row list in the browser: scroll the explorer to the last row, filter to unknown, search an
+// A 50,000-row list in the browser (`npm run bench` cleans a million): scroll the explorer to the last row, filter to unknown, search an
 // address, accept a typo's correction, export the per-verdict files, and find as many rows in each file
 // as the screen says. Then the same flow's steps are reached by keyboard alone.
 import { readFileSync } from 'node:fs';
 import { expect, test } from './web-host-fixture.ts';
 
-const rows = 200_000;
+const rows = 50_000;
 
 function bigList(): Buffer {
   const lines = ['id,email,name'];
@@ -18,14 +18,14 @@ function bigList(): Buffer {
 
 const shownCount = async (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
 
-test('a 200,000-row list is explored, corrected and exported, with files that match the screen', async ({
+test('a 50,000-row list is explored, corrected and exported, with files that match the screen', async ({
   page,
   hostUrl,
 }) => {
   test.setTimeout(240_000);
   await page.goto(hostUrl);
   await page.getByTestId('file-input').setInputFiles({ name: 'large.csv', mimeType: 'text/csv', buffer: bigList() });
-  await expect(page.getByTestId('precheck-rows')).toContainText('200,000', { timeout: 60_000 });
+  await expect(page.getByTestId('precheck-rows')).toContainText('50,000', { timeout: 60_000 });
   // By keyboard: the start button is reached with Tab and pressed with Enter.
   for (let tries = 0; tries < 40; tries += 1) {
     if (await page.getByTestId('start-button').evaluate((button) => button === document.activeElement)) break;
@@ -35,18 +35,18 @@ test('a 200,000-row list is explored, corrected and exported, with files that ma
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 90_000 });
 
-  await expect(page.getByTestId('explorer-count')).toHaveText('200,000 rows', { timeout: 30_000 });
+  await expect(page.getByTestId('explorer-count')).toHaveText('50,000 rows', { timeout: 30_000 });
   await page.getByTestId('explorer').evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
-  await expect(page.getByTestId('explorer-row').last()).toContainText('valid.v200000@host0.example');
+  await expect(page.getByTestId('explorer-row').last()).toContainText('valid.v50000@host0.example');
 
   await page.getByLabel('Show').selectOption('unknown');
   const unknownShown = await shownCount(await page.getByTestId('summary-unknown').locator('dd').textContent());
   await expect(page.getByTestId('explorer-count')).toHaveText(`${unknownShown.toLocaleString('en')} rows`);
   await page.getByLabel('Show').selectOption('all');
-  await page.getByLabel('Search').fill('v123457@');
+  await page.getByLabel('Search').fill('v12345@');
   await page.getByRole('button', { name: 'Find' }).click();
   await expect(page.getByTestId('explorer-row')).toHaveCount(1);
-  await expect(page.getByTestId('explorer-row')).toContainText('valid.v123457@host57.example');
+  await expect(page.getByTestId('explorer-row')).toContainText('valid.v12345@host145.example');
 
   await page.getByLabel('Search').fill('');
   await page.getByRole('button', { name: 'Find' }).click();

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { tierFiles } from '../tiers.ts';
+import { browserTierFiles, tieredFiles, tierFiles } from '../tiers.ts';
 import { chromiumArgs, chromiumExecutablePath } from './browser.ts';
 import { testCompileCache } from '../support/test-compile-cache.ts';
 
@@ -11,12 +11,17 @@ process.env.NODE_COMPILE_CACHE ??= testCompileCache;
 // starts it (ETXTBSY).
 process.env.CHROMIUM_PATH ??= await chromiumExecutablePath();
 
-// `npm test` runs every browser test but the binary's, which `npm run test:binary` runs (test/tiers.ts).
-const binary = tierFiles.binary.filter((file) => file.endsWith('.spec.ts')).map((file) => `**/${basename(file)}`);
+// `npm test` runs every browser test not in a tier of its own; `SIFT_E2E_TIER=<tier>` runs a tier's (the
+// binary's, the screens' sweep), as `npm run test:<tier>` does (test/tiers.ts).
+const tier = process.env.SIFT_E2E_TIER as keyof typeof tierFiles | undefined;
+const pattern = (file: string) => `**/${basename(file)}`;
+const files = tier
+  ? { testMatch: browserTierFiles(tier).map(pattern) }
+  : { testIgnore: tieredFiles.filter((file) => file.endsWith('.spec.ts')).map(pattern) };
 
 export default defineConfig({
   testDir: '.',
-  ...(process.env.SIFT_E2E_TIER === 'binary' ? { testMatch: binary } : { testIgnore: binary }),
+  ...files,
   outputDir: '../../test-results/e2e',
   timeout: 30_000,
   // Every temporary file of the run under a folder of its own, removed when it ends (temp-root.ts).

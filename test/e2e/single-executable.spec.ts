@@ -6,10 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { builtSift } from '../support/sift-binary.ts';
 import { untilPrinted } from '../support/printed.ts';
-import { cleanCsv, printedAppLink } from './web-host-fixture.ts';
+import { cleanCsv, expect, printedAppLink, test } from './web-host-fixture.ts';
 
 test('the binary serves the app, cleans a dropped list, and Quit stops it', async ({ page }) => {
   test.setTimeout(300_000);

@@ -1,7 +1,7 @@
 // The browser tests' temporary files, as the vitest tiers' (test/support/temp-root.ts): all under one folder
 // of the run's (TMPDIR for the workers and the web hosts and services they start), removed when the run
-// ends. What was left there is named; unlike vitest's tiers, not every browser test removes what it made
-// yet, so it is said, not failed.
+// ends. Each test and each worker has a folder of its own there, removed when it ends (web-host-fixture.ts):
+// anything else left in the run's folder was made outside them and not removed, and the run fails naming it.
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +11,14 @@ export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'sift-e2e-run-'));
   chmodSync(root, 0o755);
   process.env.TMPDIR = root;
+  process.env.SIFT_E2E_TEMP_ROOT = root;
   return () => {
     const left = readdirSync(root);
     rmSync(root, { recursive: true, force: true });
-    if (left.length > 0) console.log(`The browser tests left ${left.length} folders; removed with the run's.`);
+    if (left.length > 0) {
+      throw new Error(
+        `The browser tests left ${left.length} entries in their temporary folder, removed now: ${left.slice(0, 10).join(', ')}`,
+      );
+    }
   };
 }

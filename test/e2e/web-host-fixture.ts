@@ -1,7 +1,9 @@
 // Starts the real web host (`npm run web`'s entry point) as a child process on a random
-// loopback port, with a throwaway data folder, and hands the test its URL.
+// loopback port, with a throwaway data folder, and hands the test its URL. Every test, and every worker's
+// beforeAll hooks, write their temporary files in a folder of their own (TMPDIR), removed when they end,
+// passed or failed, after the web hosts they started are stopped (temp-root.ts checks nothing else is left).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
@@ -25,15 +27,49 @@ export async function startHost(
   const child = spawn(process.execPath, [entry, '--data', dataDir, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const [, url] = await untilPrinted(child, printedAppLink, 'the web host', 15_000);
   return { url: url!, child, dataDir };
+}
+
+/** Web hosts started and not yet ended: a test that fails before it stops its own has them stopped. */
+const running = new Set<ChildProcess>();
+
+async function stopRunningHosts(): Promise<void> {
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    }),
+  );
+}
+
+/** A folder of the run's temporary folder as TMPDIR while `use` runs, then removed with what is in it. */
+async function inTempFolder(name: string, use: () => Promise<void>): Promise<void> {
+  const outer = process.env.TMPDIR;
+  const folder = join(process.env.SIFT_E2E_TEMP_ROOT ?? tmpdir(), name);
+  mkdirSync(folder, { recursive: true });
+  process.env.TMPDIR = folder;
+  try {
+    await use();
+  } finally {
+    await stopRunningHosts();
+    process.env.TMPDIR = outer;
+    rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
+  }
 }
 
 /**
  * A web host per test, with a data folder of its own: what one test's lists leave behind (jobs, the
  * verdict cache) never changes what another sees.
  */
-export const test = base.extend<{ hostUrl: string }>({
+export const test = base.extend<{ hostUrl: string; testTemp: void }, { workerTemp: void }>({
+  // eslint-disable-next-line no-empty-pattern
+  workerTemp: [({}, use, worker) => inTempFolder(`worker-${worker.workerIndex}`, use), { scope: 'worker', auto: true }],
+  // After the worker's browser is up: it keeps its shared memory in the TMPDIR it started with, the worker's.
+  testTemp: [({ browser: _started }, use, info) => inTempFolder(`test-${info.testId}`, use), { auto: true }],
   // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
   // eslint-disable-next-line no-empty-pattern
   hostUrl: async ({}, use) => {

@@ -56,6 +56,8 @@ export async function startCorpusWorld(entries: readonly ServedReply[], zone: st
     domains[domainOf(index)] = { mx: [name] };
   });
   const world = await startMailWorld({ hosts, domains });
-  const run = await startEngineService(world, { concurrency: 40 });
+  // Servers that always answer "too many recipients" are probed for their window a dozen times before a
+  // try counts: from 20 ms instead of a quarter of a second, they end the batch in a second, not twelve.
+  const run = await startEngineService(world, { concurrency: 40, rateProbeWaitMs: 20 });
   return { world, run, emails: entries.map((_, index) => `someone@${domainOf(index)}`) };
 }

@@ -18,11 +18,15 @@ export default function setup(): () => void {
   return () => {
     // A test file whose tests were all skipped never ran its hooks: its folder is there, empty, and that is fine.
     const left = readdirSync(root).filter((name) => !(name.startsWith('file-') && isEmptyFolder(join(root, name))));
+    // What is in them says which test made it.
+    const named = left.slice(0, 10).map((name) => {
+      const path = join(root, name);
+      const inside = statSync(path).isDirectory() ? readdirSync(path, { recursive: true }).slice(0, 5) : [];
+      return inside.length > 0 ? `${name} (${inside.join(', ')})` : name;
+    });
     rmSync(root, { recursive: true, force: true });
     if (left.length > 0) {
-      throw new Error(
-        `Tests left ${left.length} entries in their temporary folder, removed now: ${left.slice(0, 10).join(', ')}`,
-      );
+      throw new Error(`Tests left ${left.length} entries in their temporary folder, removed now: ${named.join('; ')}`);
     }
   };
 }

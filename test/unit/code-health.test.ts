@@ -198,7 +198,11 @@ describe('code health', () => {
 
   it('has lint check formatting, and Prettier refuses an unformatted file', async () => {
     const scripts = (JSON.parse(text('package.json')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.lint).toContain('prettier --check');
+    expect(scripts['lint:format']).toContain('prettier --check');
+    // npm test runs every lint:* and typecheck:* script (two at a time).
+    expect(scripts.test).toMatch(/^npm run check && /);
+    expect(scripts.check).toMatch(/^run-p .*typecheck:\* /);
+    expect(scripts.check).toMatch(/ lint:code .* lint:format lint:unused$/);
     const options = { ...(await prettier.resolveConfig(`${root}electron/core/example.ts`)), filepath: 'example.ts' };
     expect(await prettier.check('const a = {b:1}\n', options)).toBe(false);
     expect(await prettier.check('const a = { b: 1 };\n', options)).toBe(true);

@@ -1,4 +1,4 @@
-// `sift clean` of 100,000 rows through a network that fails: one request in ten answered 5xx, connections
+// `sift clean` of 30,000 rows through a network that fails: one request in ten answered 5xx, connections
 // cut after the service answered, answers cut off mid-body, requests held up. The outputs are byte for byte those of a clean run,
 // each address reached the service once and was billed once.
 import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { startFaultProxy, type ProxyAction } from '../../support/fault-proxy.ts'
 import { runSift } from '../../support/run-sift.ts';
 import { apiClient, startTestService } from '../../support/service-harness.ts';
 
-const rows = 100_000;
+const rows = 30_000;
 let service: VerificationService;
 let key: string;
 let root: string;

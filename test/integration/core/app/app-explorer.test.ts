@@ -1,4 +1,4 @@
-// The row explorer on a 200,000-row list, through the real dispatch: the last row is there with its own
+// The row explorer on a 50,000-row list (the bench pages a million), through the real dispatch: the last row is there with its own
 // cells, each filter shows as many rows as the summary counts, and a search finds one address.
 import { mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { openJobStore } from '../../../../electron/core/jobs/store/index.ts';
 import { createRowExplorer, searchIndexes } from '../../../../electron/core/jobs/views/index.ts';
 import { waitFor } from '../../../support/service-harness.ts';
 
-const rows = 200_000;
+const rows = 50_000;
 
 const call = appCaller('ipc');
 /** The list the first test made, for the second to search again. */
@@ -27,7 +27,7 @@ function emailOf(i: number): string {
 }
 
 describe('row explorer', () => {
-  it('pages, filters and searches a 200,000-row list', async () => {
+  it('pages, filters and searches a 50,000-row list', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sift-explorer-'));
     const path = join(dataDir, 'big.csv');
     const file = await open(path, 'w');
@@ -81,8 +81,8 @@ describe('row explorer', () => {
         [150, true],
       ]);
 
-      const found = await page({ offset: 0, limit: 10, search: 'USER123456@' });
-      expect(found.rows.map((row) => row.cells[1])).toEqual(['user123456@host156.example']);
+      const found = await page({ offset: 0, limit: 10, search: 'USER12345@' });
+      expect(found.rows.map((row) => row.cells[1])).toEqual(['user12345@host45.example']);
       expect((await page({ offset: 0, limit: 10, filter: 'unknown', search: 'no such thing' })).total).toBe(0);
       jobId = created.jobId;
     } finally {
@@ -104,8 +104,8 @@ describe('row explorer', () => {
       expect(logged).toEqual([]);
       expect(store.list(job.id).search().rowsIndexed()).toBe(rows);
       // The index itself finds the row, ignoring case, with no pass over the rows.
-      expect([...store.list(job.id).search().rowsHolding('USER123456@')]).toEqual([123456]);
-      for (const search of ['USER123456@', 'host15.', 'NAME 19', 'broken', '@@host', 'user1_', 'no such thing', 'e1']) {
+      expect([...store.list(job.id).search().rowsHolding('USER12345@')]).toEqual([12345]);
+      for (const search of ['USER12345@', 'host15.', 'NAME 19', 'broken', '@@host', 'user1_', 'no such thing', 'e1']) {
         for (const filter of ['all', 'valid', 'unknown', 'bad_syntax', 'duplicate'] as const) {
           const request = { offset: 0, limit: 50, filter, search };
           const [byIndex, byScan] = [await indexed.page(job, request), await scanning.page(job, request)];

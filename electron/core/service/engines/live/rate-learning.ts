@@ -22,8 +22,6 @@ const probeStep = 1.25;
 /** A count older than this starts again: a window is minutes at most. */
 const watchMs = 10 * 60_000;
 const keptMs = 60 * 60_000;
-/** The least wait before a probe after a refusal. */
-const minWaitMs = 250;
 /**
  * Refusals while probing before each counts a try for its address: by then the window is 1.25^12 (15) times
  * the first gap, and a server that never takes one again must not hold a batch for ever.
@@ -39,7 +37,8 @@ export type RateLearning = {
   refusalCountsTry(key: string, now: number): boolean;
 };
 
-export function createRateLearning(): RateLearning {
+/** `leastWaitMs`: the least wait before a probe after a refusal (the settings' `rateProbeWaitMs`). */
+export function createRateLearning(leastWaitMs: () => number): RateLearning {
   const states = new Map<string, State>();
   const current = (key: string, now: number): State | undefined => {
     const state = states.get(key);
@@ -74,6 +73,7 @@ export function createRateLearning(): RateLearning {
       }
       const start = state?.start ?? sentAt;
       const taken = Math.max(1, state?.taken ?? 1);
+      const minWaitMs = leastWaitMs();
       const shortest = Math.max(minWaitMs, sentAt - start);
       const refusals = state?.phase === 'probing' ? state.refusals + 1 : 1;
       set(key, { phase: 'probing', start, taken, shortest, refusals, touched: now });

@@ -35,6 +35,8 @@ export type SmtpSettings = {
   failedRcptPerConnection: number;
   /** How long a 421 or a burst of deferrals keeps a host at half its rate. */
   backoffMs: number;
+  /** The least wait before a probe for a server's rate window after a rate refusal (rate-learning.ts). */
+  rateProbeWaitMs: number;
   /** Distinct mail hosts of unrelated domains that must fail to connect before port 25 counts as blocked. */
   blockedAfterHosts: number;
   /** Domains whose mail hosts `sift service` tries at start to see whether port 25 is open. */
@@ -68,6 +70,7 @@ export function smtpSettings(overrides: Partial<SmtpSettings> = {}): SmtpSetting
     rcptPerConnection: 20,
     failedRcptPerConnection: 5,
     backoffMs: 5 * minute,
+    rateProbeWaitMs: 250,
     blockedAfterHosts: 3,
     port25ProbeDomains: ['gmail.com', 'outlook.com', 'yahoo.com'],
     catchAllCacheMs: 24 * 60 * minute,

@@ -16,7 +16,7 @@ function anvil(max: number, windowMs: number) {
 
 /** Sends `addresses` probes at `configured` a second, each at the pace the learning sets; answers what happened. */
 function run(server: (at: number) => boolean, addresses: number, configured: number) {
-  const paces = createRateLearning();
+  const paces = createRateLearning(() => 250);
   let rate = configured;
   let next = 0;
   let sent = 0;
@@ -60,7 +60,7 @@ describe('the pace a server allows', () => {
   });
 
   it('counts a try for a refusal only once the pace is learned, or after a dozen free probes', () => {
-    const paces = createRateLearning();
+    const paces = createRateLearning(() => 250);
     let at = 0;
     let counted = 0;
     for (let refusals = 0; refusals < 20; refusals += 1) {
