@@ -1,15 +1,20 @@
 // Each test file's temporary folder (see temp-root.ts): made before the file is loaded, so what it makes at
 // the top of the file goes there too, and removed when its tests end, whether they passed or failed.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
 const root = process.env.SIFT_TEST_TEMP_ROOT;
 if (root) {
-  // Named after its file: what is left in it says which file's tests made it (temp-root.ts names it).
-  const folder = mkdtempSync(join(root, `file-${basename(expect.getState().testPath ?? 'unknown')}-`));
+  // A short name: the mail servers' sockets live under it, and a socket's path holds 107 bytes at most.
+  const folder = mkdtempSync(join(root, 'file-'));
   chmodSync(folder, 0o755); // PostgreSQL and the mail servers run as their own users
+  // Which file it is, beside it: what is left in it says which file's tests made it (temp-root.ts names it).
+  writeFileSync(`${folder}.owner`, expect.getState().testPath ?? 'unknown');
   process.env.TMPDIR = folder;
   // Retried: a process a test ended may still be closing files in it for a moment.
-  afterAll(() => rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    rmSync(`${folder}.owner`, { force: true });
+  });
 }
