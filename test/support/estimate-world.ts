@@ -3,6 +3,7 @@
 // answers and catch-all findings are kept already, as on a second list.
 import { runBatch, startEngineService, type EngineRun } from './engine-harness.ts';
 import { startMailWorld, type MailWorld } from './mail-world.ts';
+import type { ApiResponse } from './service-harness.ts';
 
 export const estimateRate = 10;
 
@@ -55,4 +56,24 @@ export async function startEstimatedBatch(run: EngineRun) {
     first = (await run.api('GET', `/batches/${id}`)).body;
   }
   return { id, emails, first };
+}
+
+/**
+ * Polls the batch every 100 ms until it ends (30 s at most), from its status body `first`; `onStatus` sees
+ * each body polled. Answers the last body and the seconds it took from the call.
+ */
+export async function followBatch(
+  run: EngineRun,
+  id: string,
+  first: ApiResponse['body'],
+  onStatus: (body: ApiResponse['body']) => void = () => {},
+) {
+  const startedAt = Date.now();
+  let body = first;
+  while (body.status === 'running' && Date.now() - startedAt < 30_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    body = (await run.api('GET', `/batches/${id}`)).body;
+    onStatus(body);
+  }
+  return { body, took: (Date.now() - startedAt) / 1000 };
 }

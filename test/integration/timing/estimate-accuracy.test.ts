@@ -3,7 +3,12 @@
 // tier (`npm run test:timing`), not in `npm test`, which checks what the estimate says and how it moves
 // (smtp-estimate.test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEstimatedBatch, startEstimateWorld, type EstimateWorld } from '../../support/estimate-world.ts';
+import {
+  followBatch,
+  startEstimatedBatch,
+  startEstimateWorld,
+  type EstimateWorld,
+} from '../../support/estimate-world.ts';
 
 let estimates: EstimateWorld;
 beforeAll(async () => {
@@ -14,15 +19,9 @@ afterAll(() => estimates?.close());
 it('says near the start of a live batch within 20% of the time it then takes', async () => {
   const { run } = estimates;
   const { id, first } = await startEstimatedBatch(run);
-  const startedAt = Date.now();
   expect(first.estimate).toMatchObject({ pace: 'polite' });
-  let body = first;
-  while (body.status === 'running' && Date.now() - startedAt < 30_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    body = (await run.api('GET', `/batches/${id}`)).body;
-  }
+  const { body, took } = await followBatch(run, id, first);
   expect(body.status).toBe('complete');
-  const took = (Date.now() - startedAt) / 1000;
   const said = `estimated ${first.estimate.seconds_left} s, took ${took.toFixed(2)} s`;
   console.info(`live estimate: ${said}`);
   expect(Math.abs(first.estimate.seconds_left - took), said).toBeLessThanOrEqual(0.2 * took);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   estimateRate,
+  followBatch,
   people,
   startEstimatedBatch,
   startEstimateWorld,
@@ -36,14 +37,10 @@ it('says how long a live batch has left at a polite pace, and where most of it g
     unique: emails.length,
     estimate: { largest: { name: 'mx.big.test' } },
   });
-  let body = first;
   const said: number[] = [];
-  const startedAt = Date.now();
-  while (body.status === 'running' && Date.now() - startedAt < 30_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    body = (await run.api('GET', `/batches/${id}`)).body;
-    if (body.estimate) said.push(body.estimate.seconds_left);
-  }
+  const { body } = await followBatch(run, id, first, (status) => {
+    if (status.estimate) said.push(status.estimate.seconds_left);
+  });
   expect(body.status).toBe('complete');
   expect(body.estimate).toBeUndefined();
   // It went down as the batch went, never up.
