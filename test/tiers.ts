@@ -18,8 +18,8 @@ export const tierFiles = {
   'app-window': ['test/integration/cli/app-window.test.ts'],
   /** Every screen in light mode and at the desktop size, shot and checked for accessibility (dark at 800x600 is in npm test). */
   screens: ['test/e2e/screens.spec.ts'],
-  /** Figures against the wall clock, which hold on an idle machine: how close the live estimate comes. */
-  timing: ['test/integration/timing/estimate-accuracy.test.ts'],
+  /** Figures against the wall clock and memory, which hold on an idle machine: the estimate, an upload's memory. */
+  timing: ['test/integration/timing/estimate-accuracy.test.ts', 'test/integration/timing/upload-memory.test.ts'],
   /** Only on PostgreSQL (the rest of the service's suite runs there again in this tier). */
   postgres: ['test/integration/core/service/postgres-schema.test.ts'],
   /**

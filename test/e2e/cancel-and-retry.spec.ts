@@ -28,7 +28,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  hosted?.stop();
+  await hosted?.stop();
   await world?.close();
 });
 

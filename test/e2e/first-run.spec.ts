@@ -40,7 +40,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  hosted?.stop();
+  await hosted?.stop();
   await proxy?.kill();
   await world?.close();
 });

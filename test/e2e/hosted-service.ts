@@ -11,7 +11,7 @@ const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 const node = (args: string[]) =>
   execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], { encoding: 'utf8' });
 
-export type HostedService = { baseUrl: string; liveKey: string; output: () => string; stop(): void };
+export type HostedService = { baseUrl: string; liveKey: string; output: () => string; stop(): Promise<void> };
 
 /** `flags` come after the defaults here, so they win (for example a slower greylist schedule). */
 export async function startHostedService(world: MailWorld, flags: string[] = []): Promise<HostedService> {
@@ -50,7 +50,14 @@ export async function startHostedService(world: MailWorld, flags: string[] = [])
       }
     });
   });
-  return { baseUrl, liveKey, output: () => output, stop: () => child.kill('SIGTERM') };
+  // Stopping waits for the exit: the service writes its data folder as it closes, and the folder is removed after.
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { baseUrl, liveKey, output: () => output, stop };
 }
 
 /** The app, from its Settings screen, sends lists to this service with its live key. */

@@ -31,7 +31,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  hosted?.stop();
+  await hosted?.stop();
   await world?.close();
 });
 

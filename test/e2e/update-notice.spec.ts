@@ -64,7 +64,9 @@ test('a new version is ready: what changed, and Install only when chosen', async
     await expect(page.getByText(`Sift ${current} · browser`)).toBeVisible();
     expect(feed.asked.get('SHA256SUMS')).toBe(asked);
   } finally {
+    // Waited for: the app writes its data folder as it closes, and the test's folder is removed after.
+    const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
     child.kill('SIGINT');
-    await feed.close();
+    await Promise.all([exited, feed.close()]);
   }
 });

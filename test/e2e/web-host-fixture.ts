@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { untilPrinted } from '../support/printed.ts';
+import { ownersFolder } from './temp-root.ts';
 
 const entry = new URL('../../electron/cli/web-host-main.ts', import.meta.url).pathname;
 
@@ -47,10 +48,14 @@ async function stopRunningHosts(): Promise<void> {
 }
 
 /** A folder of the run's temporary folder as TMPDIR while `use` runs, then removed with what is in it. */
-async function inTempFolder(name: string, use: () => Promise<void>): Promise<void> {
+async function inTempFolder(name: string, owner: string, use: () => Promise<void>): Promise<void> {
   const outer = process.env.TMPDIR;
-  const folder = join(process.env.SIFT_E2E_TEMP_ROOT ?? tmpdir(), name);
+  const root = process.env.SIFT_E2E_TEMP_ROOT ?? tmpdir();
+  const folder = join(root, name);
   mkdirSync(folder, { recursive: true });
+  // Who the folder is for, kept outside it: a folder left behind is named by its test (temp-root.ts).
+  mkdirSync(join(root, ownersFolder), { recursive: true });
+  writeFileSync(join(root, ownersFolder, name), owner);
   process.env.TMPDIR = folder;
   try {
     await use();
@@ -66,10 +71,17 @@ async function inTempFolder(name: string, use: () => Promise<void>): Promise<voi
  * verdict cache) never changes what another sees.
  */
 export const test = base.extend<{ hostUrl: string; testTemp: void }, { workerTemp: void }>({
-  // eslint-disable-next-line no-empty-pattern
-  workerTemp: [({}, use, worker) => inTempFolder(`worker-${worker.workerIndex}`, use), { scope: 'worker', auto: true }],
+  workerTemp: [
+    // eslint-disable-next-line no-empty-pattern
+    ({}, use, worker) => inTempFolder(`worker-${worker.workerIndex}`, `worker ${worker.workerIndex}'s hooks`, use),
+    { scope: 'worker', auto: true },
+  ],
   // After the worker's browser is up: it keeps its shared memory in the TMPDIR it started with, the worker's.
-  testTemp: [({ browser: _started }, use, info) => inTempFolder(`test-${info.testId}`, use), { auto: true }],
+  testTemp: [
+    ({ browser: _started }, use, info) =>
+      inTempFolder(`test-${info.testId}`, `${info.file.split('/').at(-1)}: ${info.title}`, use),
+    { auto: true },
+  ],
   // Playwright reads the fixtures a function wants from its first parameter, so it must be a pattern.
   // eslint-disable-next-line no-empty-pattern
   hostUrl: async ({}, use) => {
