@@ -4,6 +4,7 @@
 //                  the import's writer and the export's reader threads beside it
 //   --mode preload: the sandboxed preload into dist/electron/preload.cjs (one CommonJS file)
 import { tierFiles, tieredFiles } from './test/tiers.ts';
+import LongFilesFirst from './test/support/long-files-first.ts';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -65,6 +66,8 @@ export default defineConfig(({ mode }) => {
         // Every skip named at the end, with why; an unexpected one fails CI (skip-reporter.ts).
         reporters: ['default', './test/support/skip-reporter.ts'],
         setupFiles: ['test/support/temp-per-file.ts'],
+        // What waits longest starts first, also in a fresh clone (tiers.ts's `startFirst`).
+        sequence: { sequencer: LongFilesFirst },
         projects: [
           {
             // `npm test`'s fast tier: everything not in a tier of its own (test/tiers.ts).

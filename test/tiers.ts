@@ -43,6 +43,20 @@ export const browserTierFiles = (tier: keyof typeof tierFiles): string[] =>
 export const tieredFiles: readonly string[] = Object.values(tierFiles).flat();
 
 /**
+ * The fast tier's files that take longest, mostly waiting on servers and timers rather than working: started
+ * first (long-files-first.ts), so they overlap the rest instead of running alone at the end. Vitest orders
+ * by last run's times, which a fresh clone does not have: it then starts the largest files first, and the
+ * reply corpus, a small file, came last and ran 24 s alone.
+ */
+export const startFirst: readonly string[] = [
+  'test/integration/real-replies/reply-corpus.test.ts',
+  'test/integration/real-replies/unseen-replies.test.ts',
+  'test/integration/cli/import-bombs.test.ts',
+  'test/unit/core/lists/csv-byte-rows.test.ts',
+  'test/integration/core/service/engines/live/smtp-proxy-proof.test.ts',
+];
+
+/**
  * The skips each vitest project expects, file by file, with why (skip-reporter.ts names every skip at the end
  * of a run, and with SIFT_UNEXPECTED_SKIPS=fail, as CI sets, fails the run on any other).
  */

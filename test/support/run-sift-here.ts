@@ -3,8 +3,11 @@
 import type { SiftRun } from './run-sift.ts';
 
 /**
- * Runs `sift` in this process, through the same `main` the command's process runs (its words and exit code),
- * without the process's start: for what is decided before a command's work begins (help, usage mistakes).
+ * Runs `sift` in this process, through the same `main` the command's process runs (its words, its files and
+ * its exit code), without the process's start: about half the CPU of a small `sift clean` (a process of its
+ * own loads every module again, in a worker that already has them). What only a process has stays with
+ * run-sift.ts: signals and kills, file modes (the process sets its umask), settings read from the process's
+ * own environment, the compiled-module cache.
  */
 export async function runSiftHere(args: string[], env: Record<string, string | undefined> = {}): Promise<SiftRun> {
   const { main } = await import('../../electron/cli/sift.ts');

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as prettier from 'prettier';
-import { tierFiles, tieredFiles } from '../tiers.ts';
+import { startFirst, tierFiles, tieredFiles } from '../tiers.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const sources = execFileSync(
@@ -226,6 +226,12 @@ describe('code health', () => {
         !/^test\/(unit|integration)\/.*\.test\.ts$|^test\/e2e\/[^/]+\.spec\.ts$/.test(file),
     );
     expect(unplaced).toEqual([]);
+    // What the fast tier starts first is a fast-tier file that exists (a renamed file would fall back silently).
+    for (const file of startFirst)
+      expect(
+        tests.filter((test) => !tieredFiles.includes(test)),
+        file,
+      ).toContain(file);
     const scripts = (JSON.parse(text('package.json')) as { scripts: Record<string, string> }).scripts;
     for (const tier of Object.keys(tierFiles)) {
       expect(scripts[`test:${tier}`], tier).toBeDefined();

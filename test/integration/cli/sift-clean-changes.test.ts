@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startSpecPeer } from '../../support/spec-peer.ts';
 
 const apiKey = 'svc_live_changes_test_key_0123456789';
@@ -20,7 +20,7 @@ it('counts what changed since the last check, exactly, in the summary, the outpu
   const invalid = ['invalid.q0@example.org', 'invalid.q1@example.org'];
   await writeFile(list, `email\n${[...valid, ...invalid].join('\n')}\n`);
   const env = { SIFT_DATA_DIR: join(dir, 'data'), SIFT_API_KEY: apiKey };
-  const clean = (...flags: string[]) => runSift(['clean', list, '--base-url', peer.baseUrl, ...flags], env);
+  const clean = (...flags: string[]) => runSiftHere(['clean', list, '--base-url', peer.baseUrl, ...flags], env);
 
   const first = await clean();
   expect(first.code, first.stderr).toBe(0);

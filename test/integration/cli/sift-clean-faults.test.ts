@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { writeMarketingList } from '../../bench/marketing-list.ts';
 import { startFaultProxy, type ProxyAction } from '../../support/fault-proxy.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { apiClient, startTestService } from '../../support/service-harness.ts';
 
 const rows = 30_000;
@@ -67,7 +67,7 @@ async function atService(batchIds: readonly string[]): Promise<{ unique: number;
 }
 
 async function clean(folder: string, baseUrl: string) {
-  return runSift(['clean', join(root, folder, 'list.csv'), '--base-url', baseUrl], {
+  return runSiftHere(['clean', join(root, folder, 'list.csv'), '--base-url', baseUrl], {
     SIFT_API_KEY: key,
     SIFT_DATA_DIR: join(root, `${folder}-data`),
   });

@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEngineService, type EngineRun } from '../../support/engine-harness.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 
 const listed = { code: 550, text: 'Rejected because 127.0.0.1 is in a black list at b.barracudacentral.org' };
 const sites = ['one', 'two', 'three'];
@@ -42,7 +42,7 @@ it('says each reason in a sentence in the annotated file, and counts in the repo
   const dir = await mkdtemp(join(tmpdir(), 'sift-reply-words-'));
   const list = join(dir, 'people.csv');
   await writeFile(list, 'email\nann@one.test\nbob@two.test\ncat@three.test\nann@shop.test\nzed@shop.test\n');
-  const clean = await runSift(['clean', list, '--base-url', run.service.baseUrl, '--report'], {
+  const clean = await runSiftHere(['clean', list, '--base-url', run.service.baseUrl, '--report'], {
     SIFT_DATA_DIR: join(dir, 'data'),
     SIFT_API_KEY: run.key,
   });

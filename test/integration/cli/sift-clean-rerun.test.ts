@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { startFaultProxy } from '../../support/fault-proxy.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { addresses, startTestService } from '../../support/service-harness.ts';
 
 let service: VerificationService;
@@ -48,13 +48,13 @@ describe('sift clean, run again', () => {
     const env = { SIFT_API_KEY: key, SIFT_DATA_DIR: join(dir, 'data') };
     const args = ['clean', input, '--base-url', proxy.baseUrl];
 
-    const first = await runSift(args, env);
+    const first = await runSiftHere(args, env);
     expect(first.code).toBe(0);
     expect(await spent()).toBe(300);
     const annotated = await readFile(join(dir, 'members.annotated.csv'));
     const postsAfterFirst = writes();
 
-    const again = await runSift([...args, '--keep', 'valid,catch_all'], env);
+    const again = await runSiftHere([...args, '--keep', 'valid,catch_all'], env);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('cleaned before');
     expect(writes()).toBe(postsAfterFirst);
@@ -62,19 +62,19 @@ describe('sift clean, run again', () => {
     expect((await readFile(join(dir, 'members.annotated.csv'))).equals(annotated)).toBe(true);
 
     // A folder even root may not write to (sysfs); an unprivileged run would get EACCES the same way.
-    const unwritable = await runSift([...args, '--out', '/sys'], env);
+    const unwritable = await runSiftHere([...args, '--out', '/sys'], env);
     expect(unwritable.code).toBe(6);
     expect(unwritable.stderr).toContain('may not write to /sys');
     expect(unwritable.stderr).toContain('run the same command again');
     const out = await mkdtemp(join(tmpdir(), 'sift-rerun-out-'));
-    const exported = await runSift([...args, '--out', out], env);
+    const exported = await runSiftHere([...args, '--out', out], env);
     expect(exported.code).toBe(0);
     expect(writes()).toBe(postsAfterFirst);
     expect(await spent()).toBe(300);
     expect((await readFile(join(out, 'members.annotated.csv'))).equals(annotated)).toBe(true);
 
     // --restart --no-cache checks it again, and is paid for again (--restart alone would reuse the verdicts).
-    expect((await runSift([...args, '--restart', '--no-cache'], env)).code).toBe(0);
+    expect((await runSiftHere([...args, '--restart', '--no-cache'], env)).code).toBe(0);
     expect(await spent()).toBe(600);
   }, 120_000);
 });

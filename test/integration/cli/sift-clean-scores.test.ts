@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 
 const list = `name,email
 Ann,valid.ann@firm.example
@@ -27,7 +27,10 @@ describe('sift clean with scores', () => {
     const path = join(dir, 'people.csv');
     writeFileSync(path, list);
     const env = { SIFT_DATA_DIR: join(dir, 'data') };
-    const first = await runSift(['clean', path, '--keep', 'valid,catch_all:50,unknown:80', '--remove', 'none'], env);
+    const first = await runSiftHere(
+      ['clean', path, '--keep', 'valid,catch_all:50,unknown:80', '--remove', 'none'],
+      env,
+    );
     expect(first.code, first.stderr).toBe(0);
 
     const annotated = rows(readFileSync(join(dir, 'people.demo.annotated.csv'), 'utf8'));
@@ -52,17 +55,20 @@ describe('sift clean with scores', () => {
     expect(summary.kept_at_score).toEqual({ catch_all: 50, unknown: 80 });
 
     // Other thresholds: other rows, and nothing sent.
-    const again = await runSift(['clean', path, '--keep', 'valid:60,catch_all:60,unknown:30', '--remove', 'none'], env);
+    const again = await runSiftHere(
+      ['clean', path, '--keep', 'valid:60,catch_all:60,unknown:30', '--remove', 'none'],
+      env,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('nothing is sent');
     expect(kept()).toEqual(['Ann', 'Dan', 'Eve']);
     // No thresholds: the verdicts alone again.
-    expect((await runSift(['clean', path, '--keep', 'valid', '--remove', 'none'], env)).code).toBe(0);
+    expect((await runSiftHere(['clean', path, '--keep', 'valid', '--remove', 'none'], env)).code).toBe(0);
     expect(kept()).toEqual(['Ann', 'Eve', 'Ivy']);
 
     // Read again reusing nothing: every address goes to Sift's own service again, and those valid at the
     // earlier check count it.
-    const fresh = await runSift(['clean', path, '--restart', '--max-age', '0', '--remove', 'none'], env);
+    const fresh = await runSiftHere(['clean', path, '--restart', '--max-age', '0', '--remove', 'none'], env);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stderr).toContain('6 addresses to check');
     const reread = rows(readFileSync(join(dir, 'people.demo.annotated.csv'), 'utf8'));
@@ -80,7 +86,7 @@ describe('sift clean with scores', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sift-scores-'));
     writeFileSync(join(dir, 'people.csv'), list);
     for (const keep of ['catch_all:101', 'catch_all:high', 'catch_all:-1']) {
-      const refused = await runSift(['clean', join(dir, 'people.csv'), '--keep', keep], {
+      const refused = await runSiftHere(['clean', join(dir, 'people.csv'), '--keep', keep], {
         SIFT_DATA_DIR: join(dir, 'data'),
       });
       expect(refused.code).toBe(2);

@@ -11,7 +11,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEngineService, type EngineRun } from '../../support/engine-harness.ts';
 import { startMailWorld, type MailWorld } from '../../support/mail-world.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 
 let world: MailWorld;
 let run: EngineRun;
@@ -72,7 +72,7 @@ it('scores every kind of row, and keeps by threshold without checking or chargin
   await writeFile(input, list);
   const env = { SIFT_DATA_DIR: join(dir, 'data'), SIFT_API_KEY: run.key };
   const clean = (keep: string, more: string[] = []) =>
-    runSift(['clean', input, '--base-url', run.service.baseUrl, '--keep', keep, '--remove', 'none', ...more], env);
+    runSiftHere(['clean', input, '--base-url', run.service.baseUrl, '--keep', keep, '--remove', 'none', ...more], env);
   const kept = async () => rows(await readFile(join(dir, 'people.cleaned.csv'), 'utf8')).map((row) => row.name);
 
   const first = await clean('valid,catch_all');
@@ -131,7 +131,7 @@ it('scores every kind of row, and keeps by threshold without checking or chargin
   // A later list: Ann's verdict is reused from the earlier check (and says when); only the new address is sent.
   const later = join(dir, 'later.csv');
   await writeFile(later, 'name,email\nAnn,ann@firm.test\nNew,new@firm.test\n');
-  const next = await runSift(['clean', later, '--base-url', run.service.baseUrl], env);
+  const next = await runSiftHere(['clean', later, '--base-url', run.service.baseUrl], env);
   expect(next.code, next.stderr).toBe(0);
   const reused = rows(await readFile(join(dir, 'later.annotated.csv'), 'utf8'));
   expect(reused[0]).toMatchObject({
@@ -146,7 +146,9 @@ it('scores every kind of row, and keeps by threshold without checking or chargin
   // Reuse nothing (--max-age 0): Ann is checked again, and her earlier valid check counts for her.
   const recheck = join(dir, 'recheck.csv');
   await writeFile(recheck, 'name,email\nAnn,ann@firm.test\n');
-  expect((await runSift(['clean', recheck, '--base-url', run.service.baseUrl, '--max-age', '0'], env)).code).toBe(0);
+  expect((await runSiftHere(['clean', recheck, '--base-url', run.service.baseUrl, '--max-age', '0'], env)).code).toBe(
+    0,
+  );
   expect(rows(await readFile(join(dir, 'recheck.annotated.csv'), 'utf8'))[0]).toMatchObject({
     sift_source: 'checked',
     sift_cached_on: new Date().toISOString().slice(0, 10),

@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { readXlsxRows } from '../../../electron/core/lists/xlsx-reader.ts';
 import { writeCsvAsXlsx } from '../../../electron/core/lists/xlsx-writer.ts';
 import { writeMarketingList } from '../../bench/marketing-list.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { writeWorkbook } from '../../support/workbook-parts.ts';
 
 const bigRows = Number(process.env.SIFT_SOAK_WORKBOOK_ROWS ?? 20_000);
@@ -64,21 +64,24 @@ describe('sift clean on workbooks', () => {
     });
 
     // Named, a sheet without addresses is refused; unnamed, the first sheet with addresses is read.
-    const notes = await runSift(['clean', book, '--sheet', 'Notes', '--out', await mkdtemp(join(dir, 'notes-'))], env);
+    const notes = await runSiftHere(
+      ['clean', book, '--sheet', 'Notes', '--out', await mkdtemp(join(dir, 'notes-'))],
+      env,
+    );
     expect(notes.code).toBe(2);
     expect(notes.stderr).toContain('has no column of email addresses');
-    const guessed = await runSift(['clean', book, '--out', await mkdtemp(join(dir, 'guessed-'))], env);
+    const guessed = await runSiftHere(['clean', book, '--out', await mkdtemp(join(dir, 'guessed-'))], env);
     expect(guessed.code, guessed.stderr).toBe(0);
     expect(guessed.stderr).toContain(
       'has 2 sheets ("Notes", "Members"): reading "Members", the first with email addresses; --sheet NAME reads another.',
     );
     expect(guessed.stdout).toContain('3 rows');
-    const noSuchSheet = await runSift(['clean', book, '--sheet', 'Nope'], env);
+    const noSuchSheet = await runSiftHere(['clean', book, '--sheet', 'Nope'], env);
     expect(noSuchSheet.code).toBe(2);
     expect(noSuchSheet.stderr).toContain('has no sheet "Nope". Its sheets are: "Notes", "Members".');
 
     // The same sheet named is the list cleaned above: written again, as workbooks, nothing sent.
-    const cleaned = await runSift(['clean', book, '--sheet', 'Members', '--format', 'xlsx', '--json'], env);
+    const cleaned = await runSiftHere(['clean', book, '--sheet', 'Members', '--format', 'xlsx', '--json'], env);
     expect(cleaned.code, cleaned.stderr).toBe(0);
     const report = JSON.parse(cleaned.stdout);
     expect(report.cleaned).toMatch(/members\.demo\.cleaned\.xlsx$/);
@@ -93,7 +96,7 @@ describe('sift clean on workbooks', () => {
 
     const cut = join(dir, 'cut.xlsx');
     await writeFile(cut, (await readFile(book)).subarray(0, 300));
-    const damaged = await runSift(['clean', cut], env);
+    const damaged = await runSiftHere(['clean', cut], env);
     expect(damaged.code).toBe(2);
     expect(damaged.stderr).toContain('"cut.xlsx" is not an Excel workbook Sift can read');
 
@@ -103,8 +106,8 @@ describe('sift clean on workbooks', () => {
         { name: 'Sheet1', rows: [inline(['Email', 'When'], 1), inline(['valid.cy@mall.example', '2026-11-01'], 2)] },
       ],
     });
-    expect((await runSift(['suppress', 'add', unsubscribes], env)).stdout).toContain('unsubscribes.xlsx: 1 added');
-    const again = await runSift(['clean', book, '--sheet', 'Members', '--restart', '--json'], env);
+    expect((await runSiftHere(['suppress', 'add', unsubscribes], env)).stdout).toContain('unsubscribes.xlsx: 1 added');
+    const again = await runSiftHere(['clean', book, '--sheet', 'Members', '--restart', '--json'], env);
     expect(JSON.parse(again.stdout).summary).toMatchObject({ suppressed: 1, to_check: 2 });
   }, 120_000);
 

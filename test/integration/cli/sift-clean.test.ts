@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { demoVerdictsNote } from '../../../electron/common/demo-verdicts.ts';
 import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { apiClient, startTestService } from '../../support/service-harness.ts';
 
 let service: VerificationService;
@@ -198,18 +199,18 @@ describe('sift clean', () => {
     const { dir, data } = await workspace();
     const empty = join(dir, 'empty.csv');
     await writeFile(empty, '');
-    const run = await runSift(['clean', empty], { SIFT_DATA_DIR: data });
+    const run = await runSiftHere(['clean', empty], { SIFT_DATA_DIR: data });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('is empty');
     expect((await readdir(dir)).filter((name) => name.startsWith('empty.'))).toEqual(['empty.csv']);
-    expect((await runSift(['clean', join(dir, 'nope.csv')], { SIFT_DATA_DIR: data })).code).toBe(2);
-    expect((await runSift(['clean'], { SIFT_DATA_DIR: data })).code).toBe(2);
-    expect((await runSift(['clean', empty, '--keep', 'good'], { SIFT_DATA_DIR: data })).code).toBe(2);
+    expect((await runSiftHere(['clean', join(dir, 'nope.csv')], { SIFT_DATA_DIR: data })).code).toBe(2);
+    expect((await runSiftHere(['clean'], { SIFT_DATA_DIR: data })).code).toBe(2);
+    expect((await runSiftHere(['clean', empty, '--keep', 'good'], { SIFT_DATA_DIR: data })).code).toBe(2);
   });
 
   it('exits 3 when the key is refused and 4 when credits run short, sending nothing', async () => {
     const { dir, inputPath, data } = await workspace();
-    const refused = await runSift(['clean', inputPath, '--base-url', service.baseUrl], {
+    const refused = await runSiftHere(['clean', inputPath, '--base-url', service.baseUrl], {
       SIFT_API_KEY: 'svc_live_wrongwrongwrongwrong0000',
       SIFT_DATA_DIR: data,
     });
@@ -222,7 +223,7 @@ describe('sift clean', () => {
     // Leave fewer credits than the list needs.
     await service.db.run('UPDATE account SET balance = 0, free_used = ? WHERE id = 1', [100 - 3]);
     const batchesBefore = ((await service.db.get('SELECT COUNT(*) AS n FROM batches')) as { n: number }).n;
-    const short = await runSift(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], {
+    const short = await runSiftHere(['clean', inputPath, '--base-url', service.baseUrl, '--restart'], {
       SIFT_API_KEY: key,
       SIFT_DATA_DIR: data,
     });
@@ -238,8 +239,10 @@ describe('sift clean', () => {
 
   it('exits 5 when the service cannot be reached, and 2 without a key for a base URL', async () => {
     const { inputPath, data } = await workspace();
-    expect((await runSift(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_DATA_DIR: data })).code).toBe(2);
-    const down = await runSift(['clean', inputPath, '--base-url', 'http://127.0.0.1:1/v1'], {
+    expect((await runSiftHere(['clean', inputPath, '--base-url', service.baseUrl], { SIFT_DATA_DIR: data })).code).toBe(
+      2,
+    );
+    const down = await runSiftHere(['clean', inputPath, '--base-url', 'http://127.0.0.1:1/v1'], {
       SIFT_API_KEY: 'svc_test_unreachable000000',
       SIFT_DATA_DIR: data,
     });
@@ -254,7 +257,7 @@ describe('sift clean', () => {
   it('keeps a list without a header row headerless, and names its columns in the annotated file', async () => {
     const { dir, data } = await workspace();
     const fixture = new URL('../../fixtures/import/no-header.csv', import.meta.url).pathname;
-    const run = await runSift(['clean', fixture, '--out', dir], { SIFT_DATA_DIR: data });
+    const run = await runSiftHere(['clean', fixture, '--out', dir], { SIFT_DATA_DIR: data });
     expect(run.code).toBe(0);
     const cleaned = parse(await readFile(join(dir, 'no-header.demo.cleaned.csv'), 'utf8'));
     expect(cleaned).toEqual([
@@ -271,7 +274,7 @@ describe('sift clean', () => {
     const { dir, data } = await workspace();
     const path = join(dir, 'gaps.csv');
     await writeFile(path, 'email,name\nvalid.a@example.com,A\n,\n\n   \nvalid.b@example.com,B\n');
-    expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
+    expect((await runSiftHere(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
     const annotated = parse(await readFile(join(dir, 'gaps.demo.annotated.csv'), 'utf8'));
     expect(annotated.slice(1).map((row) => [row[0], row[1], row[2], row[7]])).toEqual([
       ['valid.a@example.com', 'A', 'valid', 'demo:accepted_email'],
@@ -282,7 +285,7 @@ describe('sift clean', () => {
 
   it('runs on its own service with no key and no base URL, and says its verdicts are demo verdicts', async () => {
     const { dir, inputPath, data } = await workspace();
-    const run = await runSift(['clean', inputPath], { SIFT_DATA_DIR: data });
+    const run = await runSiftHere(['clean', inputPath], { SIFT_DATA_DIR: data });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('sandbox key: demo verdicts, no mail server is asked');
     expect(run.stdout).toContain('Demo verdicts: ');
@@ -314,17 +317,17 @@ describe('sift clean', () => {
     expect(cleanedHead!.replace(/^\uFEFF/, '')).toBe('Name,Email,Notes');
     const summary = JSON.parse(await readFile(join(dir, 'contacts.demo.summary.json'), 'utf8'));
     expect(summary).toMatchObject({ demo: true, note: demoVerdictsNote });
-    const verify = await runSift(['verify', 'valid.someone@example.com'], { SIFT_DATA_DIR: data });
+    const verify = await runSiftHere(['verify', 'valid.someone@example.com'], { SIFT_DATA_DIR: data });
     // One address on a sandbox key: its line and its JSON say it is a demo verdict.
     expect(verify).toMatchObject({ code: 0, stdout: 'valid.someone@example.com: valid (demo: accepted_email)\n' });
     expect(verify.stderr).toContain(demoVerdictsNote);
-    const typo = await runSift(['verify', 'ann@gamil.com', '--json'], { SIFT_DATA_DIR: data });
+    const typo = await runSiftHere(['verify', 'ann@gamil.com', '--json'], { SIFT_DATA_DIR: data });
     expect(JSON.parse(typo.stdout)).toMatchObject({ email: 'ann@gamil.com', suggestion: 'ann@gmail.com', demo: true });
   });
 
   it('writes a report with --report that says demo wherever the app would, and agrees with the summary', async () => {
     const { dir, inputPath, data } = await workspace();
-    const run = await runSift(['clean', inputPath, '--report'], { SIFT_DATA_DIR: data });
+    const run = await runSiftHere(['clean', inputPath, '--report'], { SIFT_DATA_DIR: data });
     expect(run.code, run.stderr).toBe(0);
     const path = join(dir, 'contacts.demo.report.html');
     expect(run.stdout).toContain(`Report:     ${path}`);
@@ -350,7 +353,7 @@ describe('sift clean', () => {
     const { dir, data } = await workspace();
     const path = join(dir, 'signs.csv');
     await writeFile(path, 'email\n=valid.eq@example.com\n-valid.dash@example.com\nvalid.plain@example.com\n');
-    expect((await runSift(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
+    expect((await runSiftHere(['clean', path], { SIFT_DATA_DIR: data })).code).toBe(0);
     const annotated = parse(await readFile(join(dir, 'signs.demo.annotated.csv'), 'utf8'));
     expect(annotated.slice(1).map((row) => [row[0], row[1]])).toEqual([
       ["'=valid.eq@example.com", 'valid'],

@@ -11,7 +11,7 @@ import type { JobOverview, RulesSet, RulesView } from '../../../electron/common/
 import { createAppRuntime } from '../../../electron/core/app/app-runtime.ts';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { appCaller } from '../../support/app-call.ts';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startTestService } from '../../support/service-harness.ts';
 
 let service: VerificationService;
@@ -52,16 +52,16 @@ describe('rules per domain', () => {
     await writeFile(input, list);
     await writeFile(join(dir, 'partners.txt'), 'Domain\npartner.example\nann@firm.example\n');
 
-    expect((await runSift(['rules', 'keep', 'MyCorp.example'], env)).stdout).toContain('1 added, 0 changed');
-    expect((await runSift(['rules', 'leave-out', '@trap.example'], env)).code).toBe(0);
-    expect((await runSift(['rules', 'catch-all', '*.catchy.example'], env)).code).toBe(0);
-    const fromFile = await runSift(['rules', 'never-check', join(dir, 'partners.txt')], env);
+    expect((await runSiftHere(['rules', 'keep', 'MyCorp.example'], env)).stdout).toContain('1 added, 0 changed');
+    expect((await runSiftHere(['rules', 'leave-out', '@trap.example'], env)).code).toBe(0);
+    expect((await runSiftHere(['rules', 'catch-all', '*.catchy.example'], env)).code).toBe(0);
+    const fromFile = await runSiftHere(['rules', 'never-check', join(dir, 'partners.txt')], env);
     expect(fromFile.code).toBe(2);
     expect(fromFile.stdout).toContain('partners.txt: 1 added');
     expect(fromFile.stderr).toContain('"ann@firm.example": an address: a rule is for a whole domain');
-    expect((await runSift(['rules', 'sometimes', 'x.example'], env)).code).toBe(2);
+    expect((await runSiftHere(['rules', 'sometimes', 'x.example'], env)).code).toBe(2);
 
-    const clean = await runSift(['clean', input, '--base-url', service.baseUrl, '--keep', 'valid,catch_all'], env);
+    const clean = await runSiftHere(['clean', input, '--base-url', service.baseUrl, '--keep', 'valid,catch_all'], env);
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout + clean.stderr).toContain('5 decided by your rules');
     // Only Ann and Ben were sent and paid for.
@@ -116,12 +116,12 @@ describe('rules per domain', () => {
     } finally {
       await runtime.close();
     }
-    const listed = JSON.parse((await runSift(['rules', 'list', '--json'], env)).stdout);
+    const listed = JSON.parse((await runSiftHere(['rules', 'list', '--json'], env)).stdout);
     expect(listed.rules.find((rule: { domain: string }) => rule.domain === 'firm.example')).toMatchObject({
       action: 'never_check',
       lastListRows: 2,
     });
-    expect((await runSift(['rules', 'remove', 'firm.example', 'none.example'], env)).stdout).toContain(
+    expect((await runSiftHere(['rules', 'remove', 'firm.example', 'none.example'], env)).stdout).toContain(
       '1 removed; 1 had no rule.',
     );
     expect(await spent()).toBe(2);

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 
 describe('sift suppress', () => {
   it('keeps a do-not-mail list that sift clean honours, with a one-off list beside it', async () => {
@@ -14,21 +14,21 @@ describe('sift suppress', () => {
     const unsubscribes = join(dir, 'unsubscribes.txt');
     await writeFile(unsubscribes, 'gone@shop.example\nrival.example\nnot an entry\n');
 
-    const added = await runSift(['suppress', 'add', unsubscribes, 'Legal@Firm.example'], env);
+    const added = await runSiftHere(['suppress', 'add', unsubscribes, 'Legal@Firm.example'], env);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('unsubscribes.txt: 2 added, 0 already listed.');
     expect(added.stdout).toContain('Left out 1 line that is neither an address nor a domain');
     expect(added.stdout).toContain('1 added, 0 already listed.');
-    const refused = await runSift(['suppress', 'add', 'nonsense'], env);
+    const refused = await runSiftHere(['suppress', 'add', 'nonsense'], env);
     expect(refused.code).toBe(2);
 
-    const listed = await runSift(['suppress', 'list', '--json'], env);
+    const listed = await runSiftHere(['suppress', 'list', '--json'], env);
     expect(JSON.parse(listed.stdout).map((entry: { value: string }) => entry.value)).toEqual([
       'legal@firm.example',
       'rival.example',
       'gone@shop.example',
     ]);
-    const searched = await runSift(['suppress', 'list', '--search', 'shop'], env);
+    const searched = await runSiftHere(['suppress', 'list', '--search', 'shop'], env);
     expect(searched.stdout.trim().split('\n')).toHaveLength(1);
     expect(searched.stderr).toContain('1 shown; the list holds 2 addresses and 1 domain.');
 
@@ -39,7 +39,7 @@ describe('sift suppress', () => {
     );
     const oneOff = join(dir, 'once.csv');
     await writeFile(oneOff, 'email\nvalid.d@once.example\n');
-    const clean = await runSift(['clean', list, '--per-status', '--suppress', oneOff, '--json'], env);
+    const clean = await runSiftHere(['clean', list, '--per-status', '--suppress', oneOff, '--json'], env);
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stderr).toContain('2 addresses to check');
     const report = JSON.parse(clean.stdout);
@@ -49,12 +49,12 @@ describe('sift suppress', () => {
     expect(suppressedFile).toContain('valid.d@once.example');
     expect(await readFile(report.cleaned, 'utf8')).not.toMatch(/gone|rival|once/i);
 
-    expect((await runSift(['clean', list, '--suppress', join(dir, 'missing.csv')], env)).code).toBe(2);
+    expect((await runSiftHere(['clean', list, '--suppress', join(dir, 'missing.csv')], env)).code).toBe(2);
 
-    const removed = await runSift(['suppress', 'remove', '@Rival.example', 'nobody@x.example'], env);
+    const removed = await runSiftHere(['suppress', 'remove', '@Rival.example', 'nobody@x.example'], env);
     expect(removed.stdout).toContain('1 removed; 1 was not listed.');
-    expect((await runSift(['suppress', 'clear'], env)).code).toBe(2);
-    const cleared = await runSift(['suppress', 'clear', '--yes'], env);
+    expect((await runSiftHere(['suppress', 'clear'], env)).code).toBe(2);
+    const cleared = await runSiftHere(['suppress', 'clear', '--yes'], env);
     expect(cleared.stdout).toContain('Forgot 2 entries');
   }, 120_000);
 });

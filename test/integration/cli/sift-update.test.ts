@@ -18,6 +18,7 @@ import {
   trustedKey,
 } from '../../support/release-feed.ts';
 import { runSift } from '../../support/run-sift.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
 
 let feed: Awaited<ReturnType<typeof startReleaseFeed>>;
 beforeAll(async () => {
@@ -41,7 +42,7 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
   it('says a newer release is ready, and what changed, without downloading it', async () => {
     feed.files = await releaseFiles(next, trustedKey);
     const { dir, env, version } = installed();
-    const check = await runSift(['update', '--check'], env);
+    const check = await runSiftHere(['update', '--check'], env);
     expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toContain(`Sift ${next} is ready (this is ${current}).`);
     expect(check.stdout).toContain('- Faster at a million rows.');
@@ -52,7 +53,7 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
   it('puts the new file in place, keeps the old one, and --rollback puts it back', async () => {
     feed.files = await releaseFiles(next, trustedKey);
     const { dir, env, version } = installed();
-    const update = await runSift(['update'], env);
+    const update = await runSiftHere(['update'], env);
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).toContain(
       `Updated to Sift ${next} (it was ${current}; that one is kept as ${join(dir, 'sift.previous')}`,
@@ -61,7 +62,7 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     expect(version(join(dir, 'sift.previous'))).toBe(`sift ${current} (test)`);
     expect(readdirSync(dir).sort()).toEqual(['sift', 'sift.previous']);
 
-    const back = await runSift(['update', '--rollback'], env);
+    const back = await runSiftHere(['update', '--rollback'], env);
     expect(back.code, back.stderr).toBe(0);
     expect(version()).toBe(`sift ${current} (test)`);
     expect(version(join(dir, 'sift.previous'))).toBe(`sift ${next} (test)`);
@@ -84,7 +85,7 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
     }
     const { dir, exe, env, version } = installed();
     const before = readFileSync(exe);
-    const refused = await runSift(['update'], env);
+    const refused = await runSiftHere(['update'], env);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain(words);
     expect(readFileSync(exe)).toEqual(before);
@@ -95,9 +96,9 @@ describe.skipIf(process.platform === 'win32')('sift update', () => {
   it('says when this is the newest, when updates are off, and refuses a feed over plain http elsewhere', async () => {
     feed.files = await releaseFiles(current, trustedKey);
     const { env } = installed();
-    expect((await runSift(['update', '--check'], env)).stdout).toContain(`Sift ${current} is the newest.`);
-    expect((await runSift(['update'], { ...env, SIFT_UPDATE_URL: 'off' })).stdout).toContain('Updates are off');
-    const plain = await runSift(['update', '--check'], { ...env, SIFT_UPDATE_URL: 'http://updates.example.com/' });
+    expect((await runSiftHere(['update', '--check'], env)).stdout).toContain(`Sift ${current} is the newest.`);
+    expect((await runSiftHere(['update'], { ...env, SIFT_UPDATE_URL: 'off' })).stdout).toContain('Updates are off');
+    const plain = await runSiftHere(['update', '--check'], { ...env, SIFT_UPDATE_URL: 'http://updates.example.com/' });
     expect(plain.code).toBe(5);
     expect(plain.stderr).toContain('SIFT_UPDATE_URL must be https');
   });
@@ -108,7 +109,7 @@ describe.skipIf(process.platform === 'win32')('sift update against a hostile fee
     feed.files = await releaseFiles(next, trustedKey);
     feed.files.set('SHA256SUMS', { endless: { upTo: 2 * 1024 * 1024 * 1024 } });
     const { dir, env, version } = installed();
-    const check = await runSift(['update', '--check'], env);
+    const check = await runSiftHere(['update', '--check'], env);
     expect(check.code).toBe(2);
     expect(check.stderr).toContain("The update feed's SHA256SUMS is larger than 1 MiB: not taken.");
     // Read as it came and stopped at the limit: a few hundred KiB past it at most, never the 2 GiB.
@@ -121,6 +122,7 @@ describe.skipIf(process.platform === 'win32')('sift update against a hostile fee
     feed.files = await releaseFiles(next, trustedKey);
     feed.files.set('SHA256SUMS', { stalls: Buffer.from('0123456789abcdef') });
     const { env } = installed();
+    // A process of its own: the feed's time limit is read from its environment.
     const check = await runSift(['update', '--check'], { ...env, SIFT_UPDATE_TIMEOUT_MS: '1500' });
     expect(check.code).toBe(5);
     expect(check.stderr).toBe(
@@ -134,7 +136,7 @@ describe.skipIf(process.platform === 'win32')('sift update against a hostile fee
     feed.files.set(name, { endless: { upTo: 3 * 1024 * 1024 * 1024 } });
     const { dir, exe, env } = installed();
     const before = readFileSync(exe);
-    const update = await runSift(['update'], env);
+    const update = await runSiftHere(['update'], env);
     expect(update.code).toBe(2);
     expect(update.stderr).toContain(`The update feed's ${name} is larger than 256 MiB: not taken.`);
     expect(feed.sent.get(name)!).toBeLessThan(300 * 1024 * 1024);
@@ -146,7 +148,7 @@ describe.skipIf(process.platform === 'win32')('sift update against a hostile fee
     feed.files = await releaseFiles(next, trustedKey);
     const { exe, env, version } = installed();
     chmodSync(exe, 0o750);
-    const update = await runSift(['update'], env);
+    const update = await runSiftHere(['update'], env);
     expect(update.code, update.stderr).toBe(0);
     expect(version()).toBe(`sift ${next} (test)`);
     expect(statSync(exe).mode & 0o777).toBe(0o750);
