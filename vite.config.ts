@@ -83,10 +83,12 @@ export default defineConfig(({ mode }) => {
               isolate: false,
             },
           },
-          ...(['mail-servers', 'binary', 'data-folders', 'app-window', 'timing'] as const).map((tier) => ({
-            extends: true,
-            test: { name: tier, include: tierFiles[tier].filter((file) => file.endsWith('.test.ts')) },
-          })),
+          ...(['mail-servers', 'binary', 'data-folders', 'app-window', 'timing', 'list-servers'] as const).map(
+            (tier) => ({
+              extends: true,
+              test: { name: tier, include: tierFiles[tier].filter((file) => file.endsWith('.test.ts')) },
+            }),
+          ),
           {
             // `npm run test:postgres`: the service's whole suite again, on a PostgreSQL server the run starts.
             extends: true,

@@ -67,6 +67,34 @@ const commands: Record<string, CommandHelp> = {
     examples: ['sift update --check', 'sift update', 'sift update --rollback'],
     page: 'docs/upgrading.md',
   },
+  connect: {
+    usage: async () =>
+      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nConnects a list server: the password is checked now and kept in the key vault.`,
+    examples: [
+      'SIFT_MAILMAN_PASSWORD=… sift connect mailman --name lists --api-url http://localhost:8001 --user restadmin',
+    ],
+    page: 'docs/connectors.md',
+  },
+  connections: {
+    usage: async () =>
+      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nThe connections kept, without their secrets.`,
+    examples: ['sift connections', 'sift connections remove lists'],
+    page: 'docs/connectors.md',
+  },
+  audiences: {
+    usage: async () =>
+      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nA connection's lists, with their ids and sizes.`,
+    examples: ['sift audiences lists', 'sift audiences lists --json'],
+    page: 'docs/connectors.md',
+  },
+  sync: {
+    usage: async () => {
+      const { syncDetails, syncUsage } = await import('./sync-command.ts');
+      return `Usage: ${syncUsage}\n${syncDetails}`;
+    },
+    examples: ['sift sync lists news.example.com', 'sift sync lists news.example.com --write-back'],
+    page: 'docs/connectors.md',
+  },
   help: {
     usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
     examples: ['sift help clean', 'sift clean --help'],
@@ -88,6 +116,9 @@ export function overview(): string {
   sift rules        rules per domain: keep, leave out, never check, catch-all
   sift service      Sift's verification service, on its own
   sift update       a newer Sift, checked and put in this one's place
+  sift connect      connect a list server (Mailman 3); sift connections lists them
+  sift audiences    a connection's lists
+  sift sync         clean a connected list, and write back what its verdicts call for
   sift help         this, or a command's help
   sift --version
 

@@ -61,6 +61,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'suppress') return await (await import('./suppress-command.ts')).runSuppress(rest, io);
     if (command === 'rules') return await (await import('./rules-command.ts')).runRules(rest, io);
     if (command === 'update') return await (await import('./update-command.ts')).runUpdate(rest, io);
+    if (command === 'connect') return await (await import('./connect-command.ts')).runConnect(rest, io);
+    if (command === 'connections') return await (await import('./connect-command.ts')).runConnections(rest, io);
+    if (command === 'audiences') return await (await import('./connect-command.ts')).runAudiences(rest, io);
+    if (command === 'sync') return await (await import('./sync-command.ts')).runSync(rest, io);
     if (command === 'service') {
       const { runServiceCommand } = await import('./service-command.ts');
       await runServiceCommand(rest, (line) => io.out(`${line}\n`));

@@ -29,6 +29,7 @@ const sqlHomes = [
   /^electron\/core\/cache\/verdict-cache-(store|schema|reader|changes)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
   /^electron\/core\/rules\/rule-store\.ts$/,
+  /^electron\/core\/connectors\/sync-store\.ts$/,
   /^electron\/core\/list-file\//,
 ];
 const sqlStatement =
@@ -104,7 +105,7 @@ const coreLayers: readonly (readonly string[])[] = [
   ['.', 'storage', 'wire', 'streams', 'email'],
   ['lists', 'list-file'],
   ['client', 'service', 'cache', 'suppression', 'rules', 'scoring', 'updates'],
-  ['connections'],
+  ['connections', 'connectors'],
   ['jobs'],
   ['app'],
   ['web-host'],

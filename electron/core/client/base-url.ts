@@ -48,7 +48,7 @@ export function apiUrl(root: ApiRoot, path: string, query: Record<string, string
 }
 
 /** 127.0.0.0/8, ::1 and localhost: a key sent there never leaves this computer. */
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   return host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 }

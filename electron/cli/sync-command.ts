@@ -1,0 +1,172 @@
+// `sift sync NAME LIST`: a connected tool's list read (only its members), cleaned as `sift clean` cleans a
+// file (same flags, same files, same cache and cost), and the changes its verdicts call for planned and
+// said. With --write-back, and only with live verdicts, the plan is written to the tool, each change once;
+// a sync stopped anywhere goes on from there when run again (sync-store.ts).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { demoVerdictsNote } from '../common/demo-verdicts.ts';
+import type { Connector } from '../core/connectors/connector.ts';
+import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
+import { planChanges, readMembers, writeChanges } from '../core/connectors/sync-run.ts';
+import { csvLineWriter } from '../core/lists/csv-writer.ts';
+import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
+import { runClean } from './clean-command.ts';
+import { connectionsOf, connectorExit } from './connect-command.ts';
+import { privateDataDir } from './data-folder.ts';
+
+export const syncUsage = `sift sync NAME LIST [--write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL]`;
+
+export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
+sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
+data folder), and says what the verdicts call for: today, invalid members' delivery turned off. Nothing is
+written to the tool without --write-back, and demo verdicts never are. A sync stopped part way goes on from
+there when run again; a plan not written waits for --write-back, or --restart reads the list again.`;
+
+/** sift clean's flags a sync passes on. */
+const cleanFlags = ['keep', 'remove', 'base-url'] as const;
+
+export async function runSync(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'write-back': { type: 'boolean', default: false },
+      restart: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      keep: { type: 'string' },
+      remove: { type: 'string' },
+      'base-url': { type: 'string' },
+    },
+  });
+  if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${syncUsage}\n${syncDetails}`);
+  const [name, audience] = positionals as [string, string];
+  const dataDir = privateDataDir(io);
+  const connector = connectionsOf(io).open(name);
+  const store = openSyncStore(dataDir);
+  try {
+    let sync = store.unfinished(name, audience);
+    if (sync && values.restart) {
+      store.finish(sync.id);
+      sync = undefined;
+    }
+    if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
+    sync ??= store.start(name, audience, Date.now());
+    const folder = join(dataDir, 'connectors', `sync-${sync.id}`);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const membersFile = join(folder, `${audience.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`);
+    const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
+
+    sync = await readMembers(
+      store,
+      connector,
+      sync,
+      membersFile,
+      (count) => io.interactive && io.err(`\rRead ${count} members…`),
+      io.signal,
+    ).catch((error: unknown) => {
+      throw connectorExit(error);
+    });
+    io.err(`${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} members of ${audience}.\n`);
+    const cleaned = await cleanMembers(membersFile, outDir, values, io);
+    if (sync.phase === 'cleaning') {
+      store.cleaned(sync.id, cleaned.job);
+      await planChanges(store, sync, cleaned.annotated);
+      sync = { ...sync, phase: 'planned' };
+    }
+    const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
+    io.out(`Plan: ${describePlan(store, sync, connector)}\n`);
+    if (cleaned.demo) {
+      io.out(`Nothing is written to ${connector.kind}: these are demo verdicts. ${demoVerdictsNote}\n`);
+      store.finish(sync.id);
+      return exitCodes.done;
+    }
+    if (!values['write-back']) {
+      if (planned > 0)
+        io.out('Nothing is written yet: run the same command with --write-back to make these changes.\n');
+      else store.finish(sync.id);
+      return exitCodes.done;
+    }
+    await writeChanges(
+      store,
+      connector,
+      sync,
+      (count) => io.interactive && io.err(`\rWrote ${count} of ${planned} changes…`),
+      io.signal,
+    ).catch((error: unknown) => {
+      throw connectorExit(error);
+    });
+    store.finish(sync.id);
+    return await sayOutcome(store, sync, outDir, audience, io);
+  } finally {
+    store.close();
+  }
+}
+
+/** The members file cleaned by `sift clean` itself: its summary and files printed as it prints them. */
+async function cleanMembers(
+  membersFile: string,
+  outDir: string,
+  values: Partial<Record<(typeof cleanFlags)[number], string>>,
+  io: CliIo,
+): Promise<{ job: string; annotated: string; demo: boolean }> {
+  const passed = cleanFlags.flatMap((flag) => (values[flag] === undefined ? [] : [`--${flag}`, values[flag]!]));
+  let said = '';
+  const code = await runClean([membersFile, '--column', 'email', '--out', outDir, '--json', ...passed], {
+    ...io,
+    out: (text) => void (said += text),
+  });
+  const report = JSON.parse(said) as {
+    job: string;
+    annotated: string;
+    demo?: boolean;
+    summary: Record<string, number>;
+  };
+  if (code !== exitCodes.done) throw new CliExit(code, 'The members were not cleaned: nothing is planned or written.');
+  const { summary } = report;
+  io.out(
+    `Cleaned: ${summary.valid ?? 0} valid, ${summary.invalid ?? 0} invalid, ${summary.catch_all ?? 0} catch-all, ${summary.unknown ?? 0} unknown.\n`,
+  );
+  return { job: report.job, annotated: report.annotated, demo: report.demo === true };
+}
+
+function describePlan(store: SyncStore, sync: SyncRecord, connector: Connector): string {
+  const counts = store.counts(sync.id);
+  if (counts.length === 0) return 'no member needs a change; nothing is written.';
+  const byChange = new Map<string, number>();
+  for (const each of counts) byChange.set(each.change, (byChange.get(each.change) ?? 0) + each.count);
+  return [...byChange]
+    .map(
+      ([change, count]) =>
+        `${count} ${count === 1 ? 'member' : 'members'}: ${connector.describe(change as 'delivery_off')}`,
+    )
+    .join('; ')
+    .concat('. Nothing else changes: no member is removed or unsubscribed.');
+}
+
+/** What was written and what the tool refused; the refusals, with the tool's words, in a CSV beside the results. */
+async function sayOutcome(
+  store: SyncStore,
+  sync: SyncRecord,
+  outDir: string,
+  audience: string,
+  io: CliIo,
+): Promise<number> {
+  const counts = store.counts(sync.id);
+  const done = counts.filter((each) => each.state === 'done').reduce((sum, each) => sum + each.count, 0);
+  const refused = counts.filter((each) => each.state === 'refused').reduce((sum, each) => sum + each.count, 0);
+  io.out(`Written: ${done} ${done === 1 ? 'change' : 'changes'}.\n`);
+  if (refused === 0) return exitCodes.done;
+  const lineOf = csvLineWriter(',');
+  const lines = [lineOf(['email', 'member_id', 'change', 'refused_with'])];
+  for (let after = 0; ;) {
+    const page = store.refused(sync.id, after, 500);
+    if (page.length === 0) break;
+    for (const each of page) lines.push(lineOf([each.email, each.memberId, each.change, each.words]));
+    after = page.at(-1)!.row;
+  }
+  const path = join(outDir, `${audience.replace(/[^A-Za-z0-9._-]/g, '_')}.refused.csv`);
+  await writeFile(path, `${lines.join('\n')}\n`, { mode: 0o600 });
+  io.out(`Refused by the tool: ${refused} (with its words: ${path}). The next sync tries them again.\n`);
+  return exitCodes.service;
+}

@@ -1,0 +1,94 @@
+// Mailman 3's REST API (version 3.1), as Debian's mailman3 3.3.8 serves it: basic auth with the admin user
+// set in mailman.cfg's [webservice], lists at /lists, a list's members at /lists/{list_id}/roster/member
+// (paged by count and page, from 1), and a member's delivery at /members/{id}/preferences.
+// Source: Mailman core's REST docs, https://docs.mailman3.org/projects/mailman/en/latest/src/mailman/rest/docs/
+// (lists.html, membership.html, preferences.html).
+import { z } from 'zod';
+import { ConnectorError, type Connector } from './connector.ts';
+import { toolBaseUrl, toolHttp } from './tool-http.ts';
+
+/** Members read a page at a time: the roster's pages are counted by Mailman, not by a cursor. */
+const pageSize = 500;
+
+const listsAnswer = z.object({
+  entries: z
+    .array(
+      z.object({
+        list_id: z.string(),
+        fqdn_listname: z.string(),
+        display_name: z.string().optional(),
+        member_count: z.number().optional(),
+      }),
+    )
+    .optional(),
+});
+const rosterAnswer = z.object({
+  total_size: z.number(),
+  entries: z
+    .array(
+      z.object({ member_id: z.union([z.string(), z.number()]), email: z.string(), display_name: z.string().nullish() }),
+    )
+    .optional(),
+});
+const versionsAnswer = z.object({ mailman_version: z.string(), api_version: z.string() });
+
+/**
+ * `by_moderator`: delivery off, as a list admin sets it, and turned back on the same way. Mailman's other
+ * reasons (`by_user`, `by_bounces`) would tell the member or the bounce processor something untrue.
+ */
+const deliveryOff = 'by_moderator';
+
+export function mailmanConnector(apiUrl: string, user: string, password: string): Connector {
+  const base = toolBaseUrl('Mailman', apiUrl.replace(/\/+$/, '').replace(/\/3\.1$/, '') + '/3.1');
+  const http = toolHttp('Mailman', base, `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, password);
+  const parse = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success)
+      throw new ConnectorError('refused', `Mailman at ${http.host} answered ${what} in a form Sift does not know.`);
+    return parsed.data;
+  };
+  const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
+  return {
+    kind: 'mailman',
+    async check() {
+      const { body } = await http.call('GET', '/system/versions');
+      const versions = parse(versionsAnswer, body, 'its versions');
+      return `${versions.mailman_version} (REST API ${versions.api_version}) at ${http.host}`;
+    },
+    async audiences() {
+      const { body } = await http.call('GET', '/lists');
+      return (parse(listsAnswer, body, 'its lists').entries ?? []).map((list) => ({
+        id: list.list_id,
+        name: list.fqdn_listname,
+        size: list.member_count ?? 0,
+      }));
+    },
+    async readPage(audience, cursor) {
+      const page = cursor === undefined ? 1 : Number(cursor);
+      const { body } = await http.call('GET', `${listPath(audience)}/roster/member?count=${pageSize}&page=${page}`);
+      const roster = parse(rosterAnswer, body, "a list's members");
+      const members = (roster.entries ?? []).map((entry) => ({
+        id: String(entry.member_id),
+        email: entry.email,
+        name: entry.display_name ?? '',
+      }));
+      const more = page * pageSize < roster.total_size && members.length > 0;
+      return { members, ...(more ? { next: String(page + 1) } : {}) };
+    },
+    async apply(_audience, change, memberIds, onOutcome) {
+      const form = { delivery_off: { delivery_status: deliveryOff } }[change];
+      for (const memberId of memberIds) {
+        try {
+          await http.call('PATCH', `/members/${encodeURIComponent(memberId)}/preferences`, { form });
+          onOutcome({ memberId, done: true });
+        } catch (error) {
+          // A member who left since the read is no longer there to change: said, and the rest go on.
+          if (!(error instanceof ConnectorError) || error.kind === 'unreachable' || error.kind === 'authentication')
+            throw error;
+          onOutcome({ memberId, done: false, words: error.message });
+        }
+      }
+    },
+    describe: () => 'delivery turned off by the list (by_moderator: an admin turns it back on)',
+  };
+}

@@ -1,0 +1,109 @@
+// The parts of a sync that are not cleaning: the members read into a CSV a page at a time, the changes
+// the verdicts call for planned from the cleaned list's annotated file, and the planned changes written to
+// the tool, each once. Every step keeps where it is in the sync store (sync-store.ts), so a sync stopped
+// anywhere goes on from there; the cleaning between is a job like any list's (resumed, never billed twice).
+import { open, truncate } from 'node:fs/promises';
+import { readCsvRows } from '../lists/csv-reader.ts';
+import { csvLineWriter } from '../lists/csv-writer.ts';
+import type { Connector, MemberChange } from './connector.ts';
+import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
+
+/** The members file's columns: what the person sees in the cleaned list, and the tool's id to write back by. */
+export const memberColumns = ['email', 'name', 'member_id'] as const;
+
+/** Changes per write call and per page planned: a page, never the whole list, in memory. */
+const changesPerPage = 100;
+
+/**
+ * Reads the members not read yet into `path`: from the page after the last one kept, with the file cut back
+ * to its length then (a page half-written when a sync stopped is written again, once).
+ */
+export async function readMembers(
+  store: SyncStore,
+  connector: Connector,
+  sync: SyncRecord,
+  path: string,
+  onPage: (members: number) => void,
+  signal?: AbortSignal,
+): Promise<SyncRecord> {
+  const lineOf = csvLineWriter(',');
+  let { fileBytes, members } = sync;
+  let cursor = sync.nextCursor ?? undefined;
+  if (sync.phase !== 'reading') return sync;
+  const file = await open(path, fileBytes === 0 ? 'w' : 'r+', 0o600);
+  try {
+    if (fileBytes === 0) {
+      fileBytes = (await file.write(`${lineOf(memberColumns)}\n`)).bytesWritten;
+    } else {
+      await truncate(path, fileBytes);
+    }
+    for (;;) {
+      signal?.throwIfAborted();
+      const page = await connector.readPage(sync.audience, cursor);
+      const text = page.members.map((member) => `${lineOf([member.email, member.name, member.id])}\n`).join('');
+      const { bytesWritten } = await file.write(text, fileBytes);
+      await file.sync();
+      fileBytes += bytesWritten;
+      members += page.members.length;
+      store.pageRead(sync.id, fileBytes, members, page.next);
+      onPage(members);
+      if (page.next === undefined) break;
+      cursor = page.next;
+    }
+  } finally {
+    await file.close();
+  }
+  return { ...sync, phase: 'cleaning', nextCursor: null, fileBytes, members };
+}
+
+/** The change a verdict calls for, if any: today, an invalid address's delivery turned off. */
+function changeFor(result: string): MemberChange | undefined {
+  return result === 'invalid' ? 'delivery_off' : undefined;
+}
+
+/** Plans the changes the annotated file's verdicts call for, a page at a time. */
+export async function planChanges(store: SyncStore, sync: SyncRecord, annotatedPath: string): Promise<void> {
+  if (sync.phase !== 'cleaning') return;
+  let columns: { id: number; email: number; result: number } | undefined;
+  let page: PlannedChange[] = [];
+  await readCsvRows(annotatedPath, 'the cleaned members', (row) => {
+    if (columns === undefined) {
+      columns = { id: row.indexOf('member_id'), email: row.indexOf('email'), result: row.indexOf('sift_result') };
+      if (Object.values(columns).includes(-1)) throw new Error(`${annotatedPath} is not a sync's annotated list.`);
+      return;
+    }
+    const change = changeFor(row[columns.result] ?? '');
+    if (change === undefined) return;
+    page.push({ memberId: row[columns.id]!, email: row[columns.email]!, change, verdict: row[columns.result]! });
+    if (page.length >= changesPerPage) {
+      store.addPlanned(sync.id, page);
+      page = [];
+    }
+  });
+  store.addPlanned(sync.id, page);
+  store.planned(sync.id);
+}
+
+/** Writes every planned change not yet written, a page at a time; each outcome is kept as it comes. */
+export async function writeChanges(
+  store: SyncStore,
+  connector: Connector,
+  sync: SyncRecord,
+  onPage: (written: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let written = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const pending = store.pending(sync.id, changesPerPage);
+    if (pending.length === 0) return;
+    for (const change of new Set(pending.map((each) => each.change))) {
+      const ids = pending.filter((each) => each.change === change).map((each) => each.memberId);
+      await connector.apply(sync.audience, change, ids, (outcome) =>
+        store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words),
+      );
+      written += ids.length;
+    }
+    onPage(written);
+  }
+}

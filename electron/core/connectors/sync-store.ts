@@ -1,0 +1,196 @@
+// What a sync has done, kept so that a sync stopped anywhere goes on without reading a member twice, sending
+// an address twice or writing a change twice: <data>/connectors/syncs.sqlite. A sync reads the members into
+// a CSV a page at a time (the file's length after each page is kept with the next page's cursor, so a page
+// cut by a crash is cut off the file and read again), cleans that file as a job, plans its changes from the
+// verdicts, and writes each planned change once, keeping each outcome as the tool gave it.
+import { join } from 'node:path';
+import { openDatabase, sql, transaction, type Database } from '../storage/sqlite.ts';
+import { migrateOrRestore } from '../storage/store-versions.ts';
+import type { MemberChange } from './connector.ts';
+
+export const syncStoreVersion = 1;
+export const syncStoreFile = (dataDir: string) => join(dataDir, 'connectors', 'syncs.sqlite');
+
+/** Where a sync is: reading members, cleaning them, planned (changes known), or done. */
+type SyncPhase = 'reading' | 'cleaning' | 'planned' | 'done';
+
+export type SyncRecord = {
+  id: number;
+  connection: string;
+  audience: string;
+  startedAt: number;
+  phase: SyncPhase;
+  /** The page to read next; none once every page is read. */
+  nextCursor: string | null;
+  /** The members file's length after the last page read, and its members. */
+  fileBytes: number;
+  members: number;
+  /** The job that cleaned the members, once it ran. */
+  jobId: string | null;
+};
+
+/** A refused change is not carried over: the next sync plans it again from its verdict, if still called for. */
+export type PlannedChange = { memberId: string; email: string; change: MemberChange; verdict: string };
+type ChangeState = 'planned' | 'done' | 'refused';
+
+export type SyncStore = {
+  /** The sync of this list not done yet, if any: it goes on from where it stopped. */
+  unfinished(connection: string, audience: string): SyncRecord | undefined;
+  start(connection: string, audience: string, now: number): SyncRecord;
+  /** A page is in the file: its new length, its members, and the cursor of the next (none: all read). */
+  pageRead(id: number, fileBytes: number, members: number, nextCursor: string | undefined): void;
+  cleaned(id: number, jobId: string): void;
+  /** Changes the verdicts call for, a page at a time, each kept once however often it is added. */
+  addPlanned(id: number, changes: readonly PlannedChange[]): void;
+  /** Every change is planned: what the plan says now holds. */
+  planned(id: number): void;
+  /** Up to `limit` changes not yet written, in the order planned. */
+  pending(id: number, limit: number): PlannedChange[];
+  /** How many changes of each kind are in each state. */
+  counts(id: number): { change: MemberChange; state: ChangeState; count: number }[];
+  /** The changes the tool refused, with its words, a page at a time from `after` (a row number). */
+  refused(id: number, after: number, limit: number): (PlannedChange & { row: number; words: string })[];
+  /** An outcome of a change, as the tool gave it. */
+  outcome(id: number, memberId: string, change: MemberChange, done: boolean, words?: string): void;
+  finish(id: number): void;
+  close(): void;
+};
+
+const tables = `
+CREATE TABLE syncs (
+  id INTEGER PRIMARY KEY, connection TEXT NOT NULL, audience TEXT NOT NULL, started_at INTEGER NOT NULL,
+  phase TEXT NOT NULL, next_cursor TEXT, read_done INTEGER NOT NULL DEFAULT 0, file_bytes INTEGER NOT NULL DEFAULT 0,
+  members INTEGER NOT NULL DEFAULT 0, job_id TEXT
+);
+CREATE INDEX syncs_by_list ON syncs (connection, audience, phase);
+CREATE TABLE planned_changes (
+  sync_id INTEGER NOT NULL REFERENCES syncs (id), member_id TEXT NOT NULL, email TEXT NOT NULL, change TEXT NOT NULL,
+  verdict TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'planned', words TEXT,
+  PRIMARY KEY (sync_id, member_id, change)
+)`;
+
+type SyncRow = {
+  id: number;
+  connection: string;
+  audience: string;
+  started_at: number;
+  phase: SyncPhase;
+  next_cursor: string | null;
+  read_done: number;
+  file_bytes: number;
+  members: number;
+  job_id: string | null;
+};
+
+type ChangeRow = { member_id: string; email: string; change: MemberChange; verdict: string };
+const changeOf = (row: ChangeRow): PlannedChange => ({
+  memberId: row.member_id,
+  email: row.email,
+  change: row.change,
+  verdict: row.verdict,
+});
+
+const recordOf = (row: SyncRow): SyncRecord => ({
+  id: row.id,
+  connection: row.connection,
+  audience: row.audience,
+  startedAt: row.started_at,
+  phase: row.phase,
+  nextCursor: row.read_done ? null : row.next_cursor,
+  fileBytes: row.file_bytes,
+  members: row.members,
+  jobId: row.job_id,
+});
+
+function openSyncDatabase(dataDir: string): Database {
+  const path = syncStoreFile(dataDir);
+  const db = openDatabase(path);
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version === 0)
+    migrateOrRestore(path, db, () =>
+      transaction(db, () => db.exec(`${tables}; PRAGMA user_version = ${syncStoreVersion}`)),
+    );
+  return db;
+}
+
+export function openSyncStore(dataDir: string): SyncStore {
+  const db = openSyncDatabase(dataDir);
+  const byId = (id: number) => recordOf(sql(db, 'SELECT * FROM syncs WHERE id = ?').get(id) as SyncRow);
+  return {
+    unfinished(connection, audience) {
+      const row = sql(
+        db,
+        "SELECT * FROM syncs WHERE connection = ? AND audience = ? AND phase != 'done' ORDER BY id DESC",
+      ).get(connection, audience) as SyncRow | undefined;
+      return row && recordOf(row);
+    },
+    start(connection, audience, now) {
+      const { lastInsertRowid } = sql(
+        db,
+        "INSERT INTO syncs (connection, audience, started_at, phase) VALUES (?, ?, ?, 'reading')",
+      ).run(connection, audience, now);
+      return byId(Number(lastInsertRowid));
+    },
+    pageRead(id, fileBytes, members, nextCursor) {
+      sql(
+        db,
+        `UPDATE syncs SET file_bytes = ?, members = ?, next_cursor = ?, read_done = ?, phase = CASE WHEN ? THEN 'cleaning' ELSE phase END WHERE id = ?`,
+      ).run(
+        fileBytes,
+        members,
+        nextCursor ?? null,
+        nextCursor === undefined ? 1 : 0,
+        nextCursor === undefined ? 1 : 0,
+        id,
+      );
+    },
+    cleaned(id, jobId) {
+      sql(db, 'UPDATE syncs SET job_id = ? WHERE id = ?').run(jobId, id);
+    },
+    addPlanned(id, changes) {
+      transaction(db, () => {
+        const insert = sql(
+          db,
+          'INSERT OR IGNORE INTO planned_changes (sync_id, member_id, email, change, verdict) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (const change of changes) insert.run(id, change.memberId, change.email, change.change, change.verdict);
+      });
+    },
+    planned(id) {
+      sql(db, "UPDATE syncs SET phase = 'planned' WHERE id = ?").run(id);
+    },
+    pending(id, limit) {
+      const rows = sql(
+        db,
+        "SELECT member_id, email, change, verdict FROM planned_changes WHERE sync_id = ? AND state = 'planned' ORDER BY rowid LIMIT ?",
+      ).all(id, limit) as ChangeRow[];
+      return rows.map(changeOf);
+    },
+    counts(id) {
+      return sql(
+        db,
+        'SELECT change, state, COUNT(*) AS count FROM planned_changes WHERE sync_id = ? GROUP BY change, state',
+      ).all(id) as { change: MemberChange; state: ChangeState; count: number }[];
+    },
+    refused(id, after, limit) {
+      const rows = sql(
+        db,
+        "SELECT rowid AS row, member_id, email, change, verdict, words FROM planned_changes WHERE sync_id = ? AND state = 'refused' AND rowid > ? ORDER BY rowid LIMIT ?",
+      ).all(id, after, limit) as (ChangeRow & { row: number; words: string })[];
+      return rows.map((row) => ({ ...changeOf(row), row: row.row, words: row.words }));
+    },
+    outcome(id, memberId, change, done, words) {
+      sql(db, 'UPDATE planned_changes SET state = ?, words = ? WHERE sync_id = ? AND member_id = ? AND change = ?').run(
+        done ? 'done' : 'refused',
+        words ?? null,
+        id,
+        memberId,
+        change,
+      );
+    },
+    finish(id) {
+      sql(db, "UPDATE syncs SET phase = 'done' WHERE id = ?").run(id);
+    },
+    close: () => db.close(),
+  };
+}

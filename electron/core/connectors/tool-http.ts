@@ -1,0 +1,136 @@
+// Calls to a tool's API: its base address checked (https, or http to this computer only), every call
+// bounded in time, 429s and passing failures waited out and tried again by the client's own retry policy
+// (retry-policy.ts: Retry-After, capped backoff, at most a few tries), and every message free of the secret.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isLoopback } from '../client/base-url.ts';
+import { keyMaskingFor } from '../client/client-errors.ts';
+import { createRetryPolicy, type Outcome } from '../client/retry-policy.ts';
+import { ConnectorError } from './connector.ts';
+
+/** A tool's API as one connection reaches it. */
+export type ToolHttp = {
+  readonly host: string;
+  /** `path` is joined onto the base address; a body is sent form-encoded or as JSON. */
+  call(
+    method: string,
+    path: string,
+    body?: { form: Record<string, string> } | { json: unknown },
+  ): Promise<{ status: number; body: unknown }>;
+  /** The secret taken out of `text`. */
+  redact(text: string): string;
+};
+
+const callTimeoutMs = 30_000;
+
+/** The base address as given, refused with a reason when Sift must not send a secret there. */
+export function toolBaseUrl(tool: string, text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new ConnectorError('unreachable', `${tool}'s address must be an http or https URL (not "${text}").`);
+  }
+  if (url.username || url.password || url.search || url.hash)
+    throw new ConnectorError('unreachable', `${tool}'s address must hold no user, password, query or fragment.`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    throw new ConnectorError(
+      'unreachable',
+      `${tool}'s address ${url.host} must use https: over http its password would travel in clear (http is for this computer only).`,
+    );
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConnectorError('unreachable', `${tool}'s address must be an http or https URL.`);
+  return url;
+}
+
+export function toolHttp(
+  tool: string,
+  base: URL,
+  authorization: string,
+  secret: string,
+  options: { random?: () => number; maxTransientRetries?: number } = {},
+): ToolHttp {
+  const keys = keyMaskingFor(secret);
+  const decide = createRetryPolicy({
+    maxTransientRetries: options.maxTransientRetries ?? 3,
+    random: options.random ?? Math.random,
+    clock: { now: () => Date.now() },
+    where: base.host,
+    keys,
+  });
+  const root = base.href.replace(/\/+$/, '');
+  const said = (body: unknown) => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+    return keys.redact(text.slice(0, 300));
+  };
+  return {
+    host: base.host,
+    redact: keys.redact,
+    async call(method, path, body) {
+      const callName = `${method} ${path.split('?')[0]}`;
+      const tries: Outcome[] = [];
+      for (;;) {
+        let outcome: Outcome;
+        try {
+          const response = await fetch(`${root}${path}`, {
+            method,
+            headers: {
+              Authorization: authorization,
+              Accept: 'application/json',
+              ...(body === undefined
+                ? {}
+                : { 'Content-Type': 'form' in body ? 'application/x-www-form-urlencoded' : 'application/json' }),
+            },
+            ...(body === undefined
+              ? {}
+              : { body: 'form' in body ? new URLSearchParams(body.form).toString() : JSON.stringify(body.json) }),
+            signal: AbortSignal.timeout(callTimeoutMs),
+          });
+          const text = await response.text();
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // Not JSON: kept as text, for the words of a refusal.
+          }
+          if (response.status < 400) return { status: response.status, body: parsed };
+          if (response.status === 401 || response.status === 403)
+            throw new ConnectorError(
+              'authentication',
+              `${tool} at ${base.host} refused the credentials (${response.status}): check the user and the secret, and what they may do.`,
+            );
+          if (response.status === 404)
+            throw new ConnectorError('not_found', `${tool}: ${callName} answered 404: ${said(parsed)}`);
+          outcome = {
+            call: callName,
+            kind: 'answer',
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+          };
+          if (response.status < 500 && response.status !== 429)
+            throw new ConnectorError('refused', `${tool} refused ${callName} (${response.status}): ${said(parsed)}`);
+        } catch (error) {
+          if (error instanceof ConnectorError) throw error;
+          const timedOut = error instanceof Error && error.name === 'TimeoutError';
+          outcome = timedOut
+            ? { call: callName, kind: 'timeout', afterMs: callTimeoutMs }
+            : { call: callName, kind: 'unreachable', error };
+        }
+        const decision = decide(outcome, tries);
+        if (decision.action === 'fail') {
+          const what =
+            outcome.kind === 'answer'
+              ? `answered ${outcome.status}`
+              : outcome.kind === 'timeout'
+                ? 'did not answer in time'
+                : 'could not be reached';
+          throw new ConnectorError(
+            'unreachable',
+            `${tool} at ${base.host} ${what} (${callName}, tried ${tries.length + 1} times). Nothing is lost: run the sync again to go on.`,
+          );
+        }
+        tries.push(outcome);
+        await sleep(decision.waitMs);
+      }
+    },
+  };
+}
