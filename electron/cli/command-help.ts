@@ -69,8 +69,10 @@ const commands: Record<string, CommandHelp> = {
   },
   connect: {
     usage: async () =>
-      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nConnects a list server: the password is checked now and kept in the key vault.`,
+      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nConnects Mailchimp, HubSpot or a Mailman 3 list server: the secret is checked now and kept in the key vault.`,
     examples: [
+      'sift connect mailchimp --name shop                 # asks for the API key (or SIFT_MAILCHIMP_KEY)',
+      'sift connect hubspot --name crm                    # asks for the private app token (or SIFT_HUBSPOT_TOKEN)',
       'SIFT_MAILMAN_PASSWORD=… sift connect mailman --name lists --api-url http://localhost:8001 --user restadmin',
     ],
     page: 'docs/connectors.md',
@@ -92,7 +94,7 @@ const commands: Record<string, CommandHelp> = {
       const { syncDetails, syncUsage } = await import('./sync-command.ts');
       return `Usage: ${syncUsage}\n${syncDetails}`;
     },
-    examples: ['sift sync lists news.example.com', 'sift sync lists news.example.com --write-back'],
+    examples: ['sift sync shop a1b2c3d4e5', 'sift sync shop a1b2c3d4e5 --write-back', 'sift sync crm all --keep valid'],
     page: 'docs/connectors.md',
   },
   help: {
@@ -116,7 +118,7 @@ export function overview(): string {
   sift rules        rules per domain: keep, leave out, never check, catch-all
   sift service      Sift's verification service, on its own
   sift update       a newer Sift, checked and put in this one's place
-  sift connect      connect a list server (Mailman 3); sift connections lists them
+  sift connect      connect Mailchimp, HubSpot or Mailman 3; sift connections lists them
   sift audiences    a connection's lists
   sift sync         clean a connected list, and write back what its verdicts call for
   sift help         this, or a command's help

@@ -15,12 +15,18 @@ import {
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { privateDataDir } from './data-folder.ts';
 
-export const connectUsage = `sift connect mailman --name NAME --api-url URL --user USER   (the password from SIFT_MAILMAN_PASSWORD, or asked)
+export const connectUsage = `sift connect hubspot --name NAME [--api-url URL]              (the private app's token from SIFT_HUBSPOT_TOKEN, or asked)
+       sift connect mailchimp --name NAME [--api-url URL]            (the API key from SIFT_MAILCHIMP_KEY, or asked)
+       sift connect mailman --name NAME --api-url URL --user USER   (the password from SIFT_MAILMAN_PASSWORD, or asked)
        sift connections [--json] | sift connections remove NAME
        sift audiences NAME [--json]`;
 
 /** Where each kind's secret is read from, when not typed at the terminal. */
-const secretVariables: Record<ConnectorKind, string> = { mailman: 'SIFT_MAILMAN_PASSWORD' };
+const secretVariables: Record<ConnectorKind, string> = {
+  mailman: 'SIFT_MAILMAN_PASSWORD',
+  mailchimp: 'SIFT_MAILCHIMP_KEY',
+  hubspot: 'SIFT_HUBSPOT_TOKEN',
+};
 
 /** The saved connections of the data folder, their secrets in the same vault as the web host's keys. */
 export function connectionsOf(io: Pick<CliIo, 'env' | 'err'>): SavedConnections {
@@ -53,8 +59,11 @@ async function secretFor(kind: ConnectorKind, io: CliIo): Promise<string> {
   const fromEnv = io.env[variable];
   if (fromEnv) return fromEnv;
   if (!io.interactive || !process.stdin.isTTY)
-    throw new CliExit(exitCodes.usage, `Set ${variable} to the password (it is never taken on the command line).`);
-  const typed = await askSecret(`Password for ${kind}: `);
+    throw new CliExit(exitCodes.usage, `Set ${variable} (a secret is never taken on the command line).`);
+  const question = { mailchimp: 'Mailchimp API key: ', hubspot: "HubSpot private app's access token: " }[
+    kind as string
+  ];
+  const typed = await askSecret(question ?? `Password for ${kind}: `);
   if (!typed) throw new CliExit(exitCodes.usage, 'No password was typed: nothing is saved.');
   return typed;
 }
@@ -71,19 +80,20 @@ export async function runConnect(argv: string[], io: CliIo): Promise<number> {
   const name = values.name;
   if (!name || !connectionNamePattern.test(name))
     throw new CliExit(exitCodes.usage, '--name takes a name of letters, digits, dots, dashes and underscores.');
-  if (!values['api-url']) throw new CliExit(exitCodes.usage, `--api-url is needed: Mailman's REST address.`);
-  if (!values.user) throw new CliExit(exitCodes.usage, "--user is needed: Mailman's REST user.");
+  if (kind === 'mailman' && !values['api-url'])
+    throw new CliExit(exitCodes.usage, `--api-url is needed: Mailman's REST address.`);
+  if (kind === 'mailman' && !values.user) throw new CliExit(exitCodes.usage, "--user is needed: Mailman's REST user.");
   const secret = await secretFor(kind as ConnectorKind, io);
   const connections = connectionsOf(io);
   try {
-    const connector = connectorFor(kind as ConnectorKind, values['api-url'], values.user, secret);
+    const connector = connectorFor(kind as ConnectorKind, values['api-url'] ?? '', values.user ?? '', secret);
     const reaches = await connector.check();
     connections.save(
       {
         name,
         kind: kind as ConnectorKind,
-        apiUrl: values['api-url'],
-        user: values.user,
+        apiUrl: values['api-url'] ?? '',
+        ...(values.user ? { user: values.user } : {}),
         reaches,
         connectedAt: Date.now(),
       },

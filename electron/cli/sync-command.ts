@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
-import type { Connector } from '../core/connectors/connector.ts';
+import { toolNames, type Connector, type MemberChange } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, writeChanges } from '../core/connectors/sync-run.ts';
 import { csvLineWriter } from '../core/lists/csv-writer.ts';
@@ -19,8 +19,9 @@ export const syncUsage = `sift sync NAME LIST [--write-back] [--restart] [--out 
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
-data folder), and says what the verdicts call for: today, invalid members' delivery turned off. Nothing is
-written to the tool without --write-back, and demo verdicts never are. A sync stopped part way goes on from
+data folder), and says what the verdicts call for: Mailchimp, one sift tag per member (sift-valid, …);
+HubSpot, Sift's own properties (sift_result, sift_checked_at); Mailman, invalid members' delivery turned off.
+Nothing is written to the tool without --write-back, and demo verdicts never are. A sync stopped part way goes on from
 there when run again; a plan not written waits for --write-back, or --restart reads the list again.`;
 
 /** sift clean's flags a sync passes on. */
@@ -71,13 +72,13 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     const cleaned = await cleanMembers(membersFile, outDir, values, io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
-      await planChanges(store, sync, cleaned.annotated);
+      await planChanges(store, connector, sync, cleaned.annotated);
       sync = { ...sync, phase: 'planned' };
     }
     const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
     io.out(`Plan: ${describePlan(store, sync, connector)}\n`);
     if (cleaned.demo) {
-      io.out(`Nothing is written to ${connector.kind}: these are demo verdicts. ${demoVerdictsNote}\n`);
+      io.out(`Nothing is written to ${toolNames[connector.kind]}: these are demo verdicts. ${demoVerdictsNote}\n`);
       store.finish(sync.id);
       return exitCodes.done;
     }
@@ -138,7 +139,7 @@ function describePlan(store: SyncStore, sync: SyncRecord, connector: Connector):
   return [...byChange]
     .map(
       ([change, count]) =>
-        `${count} ${count === 1 ? 'member' : 'members'}: ${connector.describe(change as 'delivery_off')}`,
+        `${count} ${count === 1 ? 'member' : 'members'}: ${connector.describe(change as MemberChange)}`,
     )
     .join('; ')
     .concat('. Nothing else changes: no member is removed or unsubscribed.');

@@ -3,8 +3,15 @@
 // Each tool's adapter speaks its own API; the sync (sync-run.ts) knows only this.
 
 /** The tools Sift connects to. */
-export const connectorKinds = ['mailman'] as const;
+export const connectorKinds = ['mailman', 'mailchimp', 'hubspot'] as const;
 export type ConnectorKind = (typeof connectorKinds)[number];
+
+/** Each tool's name, as messages say it. */
+export const toolNames: Record<ConnectorKind, string> = {
+  mailman: 'Mailman',
+  mailchimp: 'Mailchimp',
+  hubspot: 'HubSpot',
+};
 
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
 type Audience = { id: string; name: string; size: number };
@@ -15,8 +22,18 @@ type Member = { id: string; email: string; name: string };
 /** A page of members and where the next one starts (none after the last). */
 type MemberPage = { members: Member[]; next?: string };
 
-/** A change a sync makes to one member. */
-export type MemberChange = 'delivery_off';
+/** The tags a verdict gives a Mailchimp member, one at a time (sift-catch-all for catch_all). */
+export const verdictTags = ['sift-valid', 'sift-invalid', 'sift-catch-all', 'sift-unknown'] as const;
+
+/** The verdicts a sync writes back, as the service names them. */
+export const writtenResults = ['valid', 'invalid', 'catch_all', 'unknown'] as const;
+
+/**
+ * A change a sync makes to one member: its delivery turned off (Mailman), a verdict's tag made its one sift
+ * tag (Mailchimp), or its sift_result property set (HubSpot).
+ */
+export type MemberChange =
+  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}`;
 
 /** What the tool said to one change: done, or refused with its words. */
 export type ChangeOutcome = { memberId: string; done: true } | { memberId: string; done: false; words: string };
@@ -38,6 +55,10 @@ export type Connector = {
     memberIds: readonly string[],
     onOutcome: (outcome: ChangeOutcome) => void,
   ): Promise<void>;
+  /** Makes what the changes need in the tool, once, before the first is written (HubSpot's properties). */
+  prepare?(): Promise<void>;
+  /** The change a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, if any. */
+  changeFor(result: string): MemberChange | undefined;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */
   describe(change: MemberChange): string;
 };
@@ -45,9 +66,12 @@ export type Connector = {
 /** A tool refused or could not be reached: the message is for people, with no secret in it. */
 export class ConnectorError extends Error {
   readonly kind: 'authentication' | 'not_found' | 'unreachable' | 'refused';
-  constructor(kind: ConnectorError['kind'], message: string) {
+  /** The tool's HTTP status, when it answered. */
+  readonly status: number | undefined;
+  constructor(kind: ConnectorError['kind'], message: string, status?: number) {
     super(message);
     this.name = 'ConnectorError';
     this.kind = kind;
+    this.status = status;
   }
 }

@@ -76,7 +76,8 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       return { members, ...(more ? { next: String(page + 1) } : {}) };
     },
     async apply(_audience, change, memberIds, onOutcome) {
-      const form = { delivery_off: { delivery_status: deliveryOff } }[change];
+      if (change !== 'delivery_off') throw new Error(`Mailman makes no ${change} change.`);
+      const form = { delivery_status: deliveryOff };
       for (const memberId of memberIds) {
         try {
           await http.call('PATCH', `/members/${encodeURIComponent(memberId)}/preferences`, { form });
@@ -89,6 +90,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
         }
       }
     },
+    changeFor: (result) => (result === 'invalid' ? 'delivery_off' : undefined),
     describe: () => 'delivery turned off by the list (by_moderator: an admin turns it back on)',
   };
 }

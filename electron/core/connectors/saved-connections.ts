@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { AppError } from '../../common/app-error.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import { connectorKinds, type Connector } from './connector.ts';
+import { hubspotConnector } from './hubspot-connector.ts';
+import { mailchimpConnector } from './mailchimp-connector.ts';
 import { mailmanConnector } from './mailman-connector.ts';
 
 const savedConnection = z.object({
@@ -86,5 +88,9 @@ export function connectorFor(kind: SavedConnection['kind'], apiUrl: string, user
   switch (kind) {
     case 'mailman':
       return mailmanConnector(apiUrl, user, secret);
+    case 'mailchimp':
+      return mailchimpConnector(apiUrl || undefined, secret);
+    case 'hubspot':
+      return hubspotConnector(apiUrl || undefined, secret);
   }
 }

@@ -5,7 +5,7 @@
 import { open, truncate } from 'node:fs/promises';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
-import type { Connector, MemberChange } from './connector.ts';
+import type { Connector } from './connector.ts';
 import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
 
 /** The members file's columns: what the person sees in the cleaned list, and the tool's id to write back by. */
@@ -56,13 +56,13 @@ export async function readMembers(
   return { ...sync, phase: 'cleaning', nextCursor: null, fileBytes, members };
 }
 
-/** The change a verdict calls for, if any: today, an invalid address's delivery turned off. */
-function changeFor(result: string): MemberChange | undefined {
-  return result === 'invalid' ? 'delivery_off' : undefined;
-}
-
-/** Plans the changes the annotated file's verdicts call for, a page at a time. */
-export async function planChanges(store: SyncStore, sync: SyncRecord, annotatedPath: string): Promise<void> {
+/** Plans the changes the annotated file's verdicts call for at this tool, a page at a time. */
+export async function planChanges(
+  store: SyncStore,
+  connector: Connector,
+  sync: SyncRecord,
+  annotatedPath: string,
+): Promise<void> {
   if (sync.phase !== 'cleaning') return;
   let columns: { id: number; email: number; result: number } | undefined;
   let page: PlannedChange[] = [];
@@ -72,7 +72,7 @@ export async function planChanges(store: SyncStore, sync: SyncRecord, annotatedP
       if (Object.values(columns).includes(-1)) throw new Error(`${annotatedPath} is not a sync's annotated list.`);
       return;
     }
-    const change = changeFor(row[columns.result] ?? '');
+    const change = connector.changeFor(row[columns.result] ?? '');
     if (change === undefined) return;
     page.push({ memberId: row[columns.id]!, email: row[columns.email]!, change, verdict: row[columns.result]! });
     if (page.length >= changesPerPage) {
@@ -93,6 +93,7 @@ export async function writeChanges(
   signal?: AbortSignal,
 ): Promise<void> {
   let written = 0;
+  if (store.pending(sync.id, 1).length > 0) await connector.prepare?.();
   for (;;) {
     signal?.throwIfAborted();
     const pending = store.pending(sync.id, changesPerPage);

@@ -99,7 +99,7 @@ export function toolHttp(
               `${tool} at ${base.host} refused the credentials (${response.status}): check the user and the secret, and what they may do.`,
             );
           if (response.status === 404)
-            throw new ConnectorError('not_found', `${tool}: ${callName} answered 404: ${said(parsed)}`);
+            throw new ConnectorError('not_found', `${tool}: ${callName} answered 404: ${said(parsed)}`, 404);
           outcome = {
             call: callName,
             kind: 'answer',
@@ -107,7 +107,11 @@ export function toolHttp(
             retryAfter: response.headers.get('retry-after'),
           };
           if (response.status < 500 && response.status !== 429)
-            throw new ConnectorError('refused', `${tool} refused ${callName} (${response.status}): ${said(parsed)}`);
+            throw new ConnectorError(
+              'refused',
+              `${tool} refused ${callName} (${response.status}): ${said(parsed)}`,
+              response.status,
+            );
         } catch (error) {
           if (error instanceof ConnectorError) throw error;
           const timedOut = error instanceof Error && error.name === 'TimeoutError';

@@ -136,7 +136,7 @@ describe.skipIf(!mailmanInstalled)('a Mailman 3 list', () => {
     const { SIFT_API_KEY: _live, ...demoEnv } = env;
     const demo = await runSiftHere(['sync', 'lists', 'news.lists.test', '--write-back'], demoEnv);
     expect(demo.code, demo.stderr).toBe(0);
-    expect(demo.stdout).toContain('Nothing is written to mailman: these are demo verdicts.');
+    expect(demo.stdout).toContain('Nothing is written to Mailman: these are demo verdicts.');
     expect(await deliveries()).toEqual(before);
   });
 });

@@ -56,6 +56,7 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
         );
       }
     },
+    changeFor: (result) => (result === 'invalid' ? 'delivery_off' : undefined),
     describe: () => 'delivery off',
   };
   return { tool, applied };
@@ -80,7 +81,7 @@ it('reads every member once and writes every change once, across stops', async (
   const annotated = join(dir, 'news.annotated.csv');
   const lines = rows.slice(1).map((row, i) => `${row[0]},${row[2]},${i % 7 === 0 ? 'invalid' : 'valid'}`);
   await writeFile(annotated, ['email,member_id,sift_result', ...lines].join('\n'));
-  await planChanges(store, sync, annotated);
+  await planChanges(store, tool, sync, annotated);
   const invalid = Array.from({ length: 250 }, (_, i) => i)
     .filter((i) => i % 7 === 0)
     .map((i) => `m${i}`);

@@ -1,0 +1,185 @@
+// HubSpot's CRM API (v3), with a private app's access token (Bearer). Sources, HubSpot's API reference
+// (developers.hubspot.com/docs/api-reference, CRM):
+// - contacts, all: GET /crm/v3/objects/contacts?limit=100&after=… (cursor paging, `paging.next.after`);
+//   a list's: GET /crm/v3/lists/{listId}/memberships?limit=250&after=… (ids), then
+//   POST /crm/v3/objects/contacts/batch/read with at most 100 inputs;
+// - lists: POST /crm/v3/lists/search;
+// - a property group and properties: POST /crm/v3/properties/contacts/groups and /crm/v3/properties/contacts
+//   (409 when one of that name is there: found again, not made twice);
+// - POST /crm/v3/objects/contacts/batch/update, at most 100 inputs: 200, or 207 with `errors`, each naming
+//   the ids it is about in `context.ids` (update-contacts.md: "Provided property values will be overwritten.
+//   Read-only and non-existent properties will result in an error").
+// - Rate limits: 100 or 190 requests per 10 seconds by tier, answered 429 with `policyName`
+//   (TEN_SECONDLY_ROLLING or DAILY), usage-guidelines: waited out by the client's retry policy.
+// Sift writes only its own properties and never a contact's subscription: HubSpot's unsubscribe cannot be
+// undone by the sender.
+import { z } from 'zod';
+import { ConnectorError, writtenResults, type Connector, type MemberChange } from './connector.ts';
+import { toolBaseUrl, toolHttp } from './tool-http.ts';
+
+/** The pseudo-list of every contact, as `sift audiences` names it. */
+const allContacts = 'all';
+/** HubSpot's most per batch call. */
+const batchSize = 100;
+
+const propertyGroup = { name: 'sift', label: 'Sift', displayOrder: -1 };
+const properties = [
+  {
+    name: 'sift_result',
+    label: 'Sift: verdict',
+    type: 'enumeration',
+    fieldType: 'select',
+    groupName: 'sift',
+    options: writtenResults.map((result, displayOrder) => ({ label: result, value: result, displayOrder })),
+  },
+  { name: 'sift_checked_at', label: 'Sift: checked on', type: 'date', fieldType: 'date', groupName: 'sift' },
+];
+
+const page = z.object({
+  results: z.array(z.object({ id: z.string(), properties: z.record(z.string(), z.string().nullish()) })),
+  paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
+});
+const memberships = z.object({
+  results: z.array(z.object({ recordId: z.string() })),
+  paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
+});
+const listsAnswer = z.object({
+  lists: z.array(
+    z.object({
+      listId: z.union([z.string(), z.number()]),
+      name: z.string(),
+      additionalProperties: z.record(z.string(), z.string()).optional(),
+    }),
+  ),
+  hasMore: z.boolean().optional(),
+  offset: z.number().optional(),
+});
+const batchAnswer = z.object({
+  errors: z
+    .array(
+      z.object({
+        message: z.string(),
+        category: z.string().optional(),
+        context: z
+          .object({ ids: z.array(z.string()) })
+          .partial()
+          .optional(),
+      }),
+    )
+    .optional(),
+});
+
+export function hubspotConnector(apiUrl: string | undefined, token: string): Connector {
+  const base = toolBaseUrl('HubSpot', (apiUrl || 'https://api.hubapi.com').replace(/\/+$/, ''));
+  const http = toolHttp('HubSpot', base, `Bearer ${token}`, token);
+  const parse = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success)
+      throw new ConnectorError('refused', `HubSpot at ${http.host} answered ${what} in a form Sift does not know.`);
+    return parsed.data;
+  };
+  const contactsOf = (results: z.infer<typeof page>['results']) =>
+    results.flatMap((contact) =>
+      contact.properties.email
+        ? [
+            {
+              id: contact.id,
+              email: contact.properties.email,
+              name: [contact.properties.firstname, contact.properties.lastname].filter(Boolean).join(' '),
+            },
+          ]
+        : [],
+    );
+  /** Makes a group or property, or finds it there already (409). */
+  const made = async (path: string, body: unknown) => {
+    try {
+      await http.call('POST', path, { json: body });
+    } catch (error) {
+      if (!(error instanceof ConnectorError && error.status === 409)) throw error;
+    }
+  };
+  return {
+    kind: 'hubspot',
+    async check() {
+      // Reading one contact proves the token and its contacts scope at once.
+      await http.call('GET', '/crm/v3/objects/contacts?limit=1&properties=email');
+      return `HubSpot at ${http.host}`;
+    },
+    async audiences() {
+      const { body: counted } = await http.call('POST', '/crm/v3/objects/contacts/search', { json: { limit: 1 } });
+      const total = parse(z.object({ total: z.number() }), counted, 'its contacts');
+      const audiences = [{ id: allContacts, name: 'All contacts', size: total.total }];
+      for (let offset = 0; ;) {
+        const { body } = await http.call('POST', '/crm/v3/lists/search', {
+          json: { count: 500, offset, processingTypes: ['MANUAL', 'DYNAMIC', 'SNAPSHOT'] },
+        });
+        const found = parse(listsAnswer, body, 'its lists');
+        audiences.push(
+          ...found.lists.map((list) => ({
+            id: String(list.listId),
+            name: list.name,
+            size: Number(list.additionalProperties?.hs_list_size ?? 0),
+          })),
+        );
+        if (!found.hasMore || found.offset === undefined || found.lists.length === 0) return audiences;
+        offset = found.offset;
+      }
+    },
+    async readPage(audience, cursor) {
+      const after = cursor === undefined ? '' : `&after=${encodeURIComponent(cursor)}`;
+      if (audience === allContacts) {
+        const { body } = await http.call(
+          'GET',
+          `/crm/v3/objects/contacts?limit=${batchSize}&properties=email,firstname,lastname${after}`,
+        );
+        const found = parse(page, body, 'its contacts');
+        return { members: contactsOf(found.results), ...(found.paging?.next ? { next: found.paging.next.after } : {}) };
+      }
+      const { body } = await http.call(
+        'GET',
+        `/crm/v3/lists/${encodeURIComponent(audience)}/memberships?limit=${batchSize}${after}`,
+      );
+      const listed = parse(memberships, body, "a list's members");
+      const read = listed.results.length
+        ? (
+            await http.call('POST', '/crm/v3/objects/contacts/batch/read', {
+              json: {
+                inputs: listed.results.map((each) => ({ id: each.recordId })),
+                properties: ['email', 'firstname', 'lastname'],
+              },
+            })
+          ).body
+        : { results: [] };
+      return {
+        members: contactsOf(parse(page, read, 'its contacts').results),
+        ...(listed.paging?.next ? { next: listed.paging.next.after } : {}),
+      };
+    },
+    async prepare() {
+      await made('/crm/v3/properties/contacts/groups', propertyGroup);
+      for (const property of properties) await made('/crm/v3/properties/contacts', property);
+    },
+    async apply(_audience, change, memberIds, onOutcome) {
+      const result = change.startsWith('result:') ? change.slice(7) : undefined;
+      if (!result) throw new Error(`HubSpot makes no ${change} change.`);
+      const checkedAt = new Date().toISOString().slice(0, 10);
+      for (let at = 0; at < memberIds.length; at += batchSize) {
+        const ids = memberIds.slice(at, at + batchSize);
+        const { body } = await http.call('POST', '/crm/v3/objects/contacts/batch/update', {
+          json: { inputs: ids.map((id) => ({ id, properties: { sift_result: result, sift_checked_at: checkedAt } })) },
+        });
+        // A 207 names the contacts it refused; the rest of the batch was written.
+        const refused = new Map<string, string>();
+        for (const error of parse(batchAnswer, body, 'a batch update').errors ?? [])
+          for (const id of error.context?.ids ?? []) refused.set(id, `HubSpot: ${error.message}`);
+        for (const id of ids)
+          onOutcome(
+            refused.has(id) ? { memberId: id, done: false, words: refused.get(id)! } : { memberId: id, done: true },
+          );
+      }
+    },
+    changeFor: (result) =>
+      (writtenResults as readonly string[]).includes(result) ? (`result:${result}` as MemberChange) : undefined,
+    describe: (change) => `sift_result set to ${change.slice(7)} (with sift_checked_at), in Sift's own property group`,
+  };
+}

@@ -1,0 +1,127 @@
+// Mailchimp's Marketing API (3.0). The API key ends in its data centre (`…-us21`), which names the API's host
+// (https://us21.api.mailchimp.com/3.0); HTTP basic auth with any user name and the key. Sources, the API
+// definitions Mailchimp's own SDKs are generated from (github.com/mailchimp/mailchimp-marketing-typescript-sdk,
+// src/api/resources/lists/client/requests/):
+// - ListMembersListsRequest.ts: members are paged by `count` ("Maximum value is 1000") and `offset`, filtered
+//   by `status`, trimmed by `fields`.
+// - CreateMemberTagListsRequest.ts: POST /lists/{list_id}/members/{subscriber_hash}/tags with tags
+//   `{name, status: active|inactive}`; "When is_syncing is true, automations based on the tags in the
+//   request will not fire". subscriber_hash: "The MD5 hash of the lowercase version of the list member's
+//   email address" (the member's `id`).
+// Concurrency: "each user account [is limited] to 10 concurrent connections", beyond which Mailchimp answers
+// with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift keeps 4.
+import { z } from 'zod';
+import { ConnectorError, verdictTags, type Connector, type MemberChange } from './connector.ts';
+import { toolBaseUrl, toolHttp } from './tool-http.ts';
+
+/** Members per page: Mailchimp's most. */
+const pageSize = 1000;
+/** Calls at once: under Mailchimp's 10 per account, leaving room for the person's other tools. */
+const connectionsAtOnce = 4;
+
+const tagOf: Record<string, (typeof verdictTags)[number]> = {
+  valid: 'sift-valid',
+  invalid: 'sift-invalid',
+  catch_all: 'sift-catch-all',
+  unknown: 'sift-unknown',
+};
+
+/** The API's root for a key: its data centre's host, or the address the connection names (a proxy, a test). */
+function mailchimpApiUrl(key: string, apiUrl: string | undefined): string {
+  if (apiUrl) return apiUrl;
+  const dataCentre = /-([a-z]{2,4}\d{1,3})$/.exec(key.trim())?.[1];
+  if (!dataCentre)
+    throw new ConnectorError(
+      'authentication',
+      'A Mailchimp API key ends in its data centre, such as -us21: this one does not. Copy the whole key from Mailchimp (Profile → Extras → API keys).',
+    );
+  return `https://${dataCentre}.api.mailchimp.com/3.0`;
+}
+
+const rootAnswer = z.object({ account_name: z.string().optional(), login_id: z.string().optional() });
+const listsAnswer = z.object({
+  lists: z.array(
+    z.object({ id: z.string(), name: z.string(), stats: z.object({ member_count: z.number() }).partial().optional() }),
+  ),
+  total_items: z.number(),
+});
+const membersAnswer = z.object({
+  members: z.array(z.object({ id: z.string(), email_address: z.string(), full_name: z.string().nullish() })),
+  total_items: z.number(),
+});
+
+export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
+  const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl).replace(/\/+$/, ''));
+  const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
+  const parse = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success)
+      throw new ConnectorError('refused', `Mailchimp at ${http.host} answered ${what} in a form Sift does not know.`);
+    return parsed.data;
+  };
+  const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
+  return {
+    kind: 'mailchimp',
+    async check() {
+      const { body } = await http.call('GET', '/?fields=account_name,login_id');
+      const root = parse(rootAnswer, body, 'its account');
+      return `Mailchimp account ${root.account_name ?? root.login_id ?? '(unnamed)'} at ${http.host}`;
+    },
+    async audiences() {
+      const audiences = [];
+      for (let offset = 0; ; offset += pageSize) {
+        const { body } = await http.call(
+          'GET',
+          `/lists?count=${pageSize}&offset=${offset}&fields=lists.id,lists.name,lists.stats.member_count,total_items`,
+        );
+        const page = parse(listsAnswer, body, 'its audiences');
+        audiences.push(
+          ...page.lists.map((list) => ({ id: list.id, name: list.name, size: list.stats?.member_count ?? 0 })),
+        );
+        if (page.lists.length === 0 || offset + pageSize >= page.total_items) return audiences;
+      }
+    },
+    async readPage(audience, cursor) {
+      const offset = cursor === undefined ? 0 : Number(cursor);
+      // Only people Mailchimp would mail: subscribed members, never unsubscribed, cleaned or archived ones.
+      const { body } = await http.call(
+        'GET',
+        `${listPath(audience)}/members?status=subscribed&count=${pageSize}&offset=${offset}` +
+          '&fields=members.id,members.email_address,members.full_name,total_items',
+      );
+      const page = parse(membersAnswer, body, "an audience's members");
+      const members = page.members.map((member) => ({
+        id: member.id,
+        email: member.email_address,
+        name: member.full_name ?? '',
+      }));
+      const next = offset + pageSize;
+      return { members, ...(members.length > 0 && next < page.total_items ? { next: String(next) } : {}) };
+    },
+    async apply(audience, change, memberIds, onOutcome) {
+      const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
+      if (!tag) throw new Error(`Mailchimp makes no ${change} change.`);
+      // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
+      const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
+      const queue = [...memberIds];
+      const worker = async () => {
+        for (let memberId = queue.shift(); memberId !== undefined; memberId = queue.shift()) {
+          try {
+            await http.call('POST', `${listPath(audience)}/members/${encodeURIComponent(memberId)}/tags`, {
+              json: { tags, is_syncing: true },
+            });
+            onOutcome({ memberId, done: true });
+          } catch (error) {
+            if (!(error instanceof ConnectorError) || error.kind === 'unreachable' || error.kind === 'authentication')
+              throw error;
+            onOutcome({ memberId, done: false, words: error.message });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, memberIds.length) }, worker));
+    },
+    changeFor: (result) => (tagOf[result] ? (`tag:${tagOf[result]}` as MemberChange) : undefined),
+    describe: (change) =>
+      `the tag ${change.slice(4)} (any other sift tag removed; sent as a sync, so no automation fires)`,
+  };
+}

@@ -1,0 +1,104 @@
+// A HubSpot list cleaned and its verdicts written to Sift's own contact properties through `sift connect
+// hubspot`, `sift audiences` and `sift sync`, against the project's HubSpot test server (hubspot-server.ts,
+// with HubSpot's documented rules): the property group and properties made once and found again, batches
+// of at most 100, a 429 with its policyName waited out, a 207's refused contact listed with HubSpot's words,
+// and every contact outside the list, and every other property, exactly as it was.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
+import { startHubspot, type HubspotServer } from '../../support/hubspot-server.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
+import { startTestService } from '../../support/service-harness.ts';
+
+let hub: HubspotServer;
+let service: VerificationService;
+let env: Record<string, string>;
+
+const kinds = ['valid', 'invalid', 'catchall', 'unknown'] as const;
+const resultOf = { valid: 'valid', invalid: 'invalid', catchall: 'catch_all', unknown: 'unknown' } as const;
+
+beforeAll(async () => {
+  [hub, service] = await Promise.all([startHubspot(), startTestService()]);
+  // 230 contacts; the list "Newsletter" holds the 150 with an even id, and one contact without an address.
+  for (let id = 1; id <= 230; id += 1) {
+    const kind = kinds[id % 4]!;
+    hub.contacts.set(String(id), {
+      email: id === 2 ? '' : `${kind}.c${id}@h${id % 30}.example.com`,
+      firstname: `C${id}`,
+      lifecyclestage: 'lead',
+    });
+  }
+  const members = [...hub.contacts.keys()].filter((id) => Number(id) % 2 === 0 || Number(id) > 200);
+  hub.lists.set('7', { name: 'Newsletter', members });
+  const { key, record } = await service.dashboard.createKey('live', 'hubspot');
+  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+  await service.dashboard.topUp(1000);
+  env = {
+    SIFT_DATA_DIR: join(await mkdtemp(join(tmpdir(), 'sift-hubspot-')), 'data'),
+    SIFT_HUBSPOT_TOKEN: hub.token,
+    SIFT_API_KEY: key,
+  };
+});
+afterAll(async () => {
+  await Promise.all([hub?.close(), service?.close()]);
+});
+
+it('connects with a token checked there and then, and names the lists', async () => {
+  const connect = (token: string) =>
+    runSiftHere(['connect', 'hubspot', '--name', 'crm', '--api-url', hub.url], { ...env, SIFT_HUBSPOT_TOKEN: token });
+  const refused = await connect('pat-na1-not-the-token');
+  expect(refused.code).toBe(3);
+  expect(refused.stderr).toContain('refused the credentials (401)');
+  expect(refused.stderr).not.toContain('pat-na1-not-the-token');
+  const connected = await connect(hub.token);
+  expect(connected.code, connected.stderr).toBe(0);
+  const audiences = await runSiftHere(['audiences', 'crm', '--json'], env);
+  expect(JSON.parse(audiences.stdout)).toEqual([
+    { id: 'all', name: 'All contacts', size: 230 },
+    { id: '7', name: 'Newsletter', size: 130 },
+  ]);
+});
+
+it("writes each list member's verdict to Sift's own properties, once, and nothing else", async () => {
+  const before = structuredClone(Object.fromEntries(hub.contacts));
+  const sync = (...flags: string[]) => runSiftHere(['sync', 'crm', '7', '--base-url', service.baseUrl, ...flags], env);
+  const planned = await sync();
+  expect(planned.code, planned.stderr).toBe(0);
+  // 130 members, one without an address (left out of the read: there is nothing to check).
+  expect(planned.stderr).toContain('Read 129 members of 7.');
+  expect(planned.stdout).toContain('sift_result set to invalid');
+  expect(hub.updates).toEqual([]);
+  expect(hub.properties.has('sift_result')).toBe(false);
+
+  // A contact deleted between the plan and the writing, and a 429 on the first batch.
+  hub.contacts.delete('4');
+  hub.failNext('/crm/v3/objects/contacts/batch/update', 429, 1);
+  const written = await sync('--write-back');
+  expect(written.code).toBe(5);
+  expect(written.stdout).toContain('Written: 128 changes.');
+  expect(written.stdout).toContain('Refused by the tool: 1');
+  expect(hub.failedCalls()).toBe(1);
+  expect([...hub.groups]).toEqual(['sift']);
+  expect(hub.properties.has('sift_result') && hub.properties.has('sift_checked_at')).toBe(true);
+  for (const batch of hub.updates) expect(batch.length).toBeLessThanOrEqual(100);
+  const refused = await readFile(/with its words: (\S+)\)/.exec(written.stdout)![1]!, 'utf8');
+  expect(refused).toContain('Could not get some CONTACT objects');
+
+  const today = new Date().toISOString().slice(0, 10);
+  const expected = structuredClone(before);
+  delete expected['4'];
+  for (const id of hub.lists.get('7')!.members) {
+    const contact = expected[id];
+    if (!contact?.email) continue;
+    const kind = kinds.find((each) => contact.email!.startsWith(`${each}.`))!;
+    Object.assign(contact, { sift_result: resultOf[kind], sift_checked_at: today });
+  }
+  expect(Object.fromEntries(hub.contacts)).toEqual(expected);
+
+  // Again from the start: the group and properties are found again, not made twice.
+  const again = await sync('--restart', '--write-back');
+  expect(again.code, again.stdout + again.stderr).toBe(0);
+  expect([...hub.groups]).toEqual(['sift']);
+});

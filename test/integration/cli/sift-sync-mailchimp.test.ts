@@ -1,0 +1,132 @@
+// A Mailchimp audience cleaned and tagged through `sift connect mailchimp`, `sift audiences` and `sift sync`,
+// against the project's Mailchimp test server (mailchimp-server.ts, with Mailchimp's documented rules):
+// only subscribed members read, a page of 1,000 at a time; nothing written without --write-back; then one
+// sift tag per member, sent as a sync, at most 4 calls at once, 429s and 5xx waited out; every other part
+// of the audience (other members, other tags, statuses) exactly as it was.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
+import {
+  startMailchimp,
+  subscriberHash,
+  type ChimpMember,
+  type MailchimpServer,
+} from '../../support/mailchimp-server.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
+import { startTestService } from '../../support/service-harness.ts';
+
+let chimp: MailchimpServer;
+let service: VerificationService;
+let env: Record<string, string>;
+
+/** What a subscribed member's address is made of, and the tag its verdict gives. */
+const kinds = [
+  ['valid', 'sift-valid'],
+  ['invalid', 'sift-invalid'],
+  ['catchall', 'sift-catch-all'],
+  ['unknown', 'sift-unknown'],
+] as const;
+
+beforeAll(async () => {
+  [chimp, service] = await Promise.all([startMailchimp(), startTestService()]);
+  const members = new Map<string, ChimpMember>();
+  const add = (email: string, status: string, tags: string[] = []) =>
+    members.set(subscriberHash(email), { email, name: email.split('@')[0]!, status, tags: new Set(tags) });
+  // 1,004 subscribed members over two pages, on 40 domains.
+  for (let i = 0; i < 1004; i += 1) add(`${kinds[i % 4]![0]}.p${i}@d${i % 40}.example.com`, 'subscribed');
+  // An earlier run's tag, and a tag of the person's own.
+  members.get(subscriberHash('invalid.p1@d1.example.com'))!.tags = new Set(['sift-valid', 'VIP']);
+  // People Mailchimp would not mail: never read, never touched.
+  add('invalid.gone@example.com', 'unsubscribed', ['VIP']);
+  add('invalid.bounced@example.com', 'cleaned');
+  add('valid.pending@example.com', 'pending');
+  chimp.audiences.set('aud1', { name: 'Newsletter', members });
+  const { key, record } = await service.dashboard.createKey('live', 'mailchimp');
+  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+  await service.dashboard.topUp(2000);
+  env = {
+    SIFT_DATA_DIR: join(await mkdtemp(join(tmpdir(), 'sift-mailchimp-')), 'data'),
+    SIFT_MAILCHIMP_KEY: chimp.key,
+    SIFT_API_KEY: key,
+  };
+});
+afterAll(async () => {
+  await Promise.all([chimp?.close(), service?.close()]);
+});
+
+/** The whole audience as the server holds it: every member's address, status and tags. */
+const snapshot = () =>
+  Object.fromEntries(
+    [...chimp.audiences.get('aud1')!.members].map(([id, member]) => [
+      id,
+      { email: member.email, status: member.status, tags: [...member.tags].sort() },
+    ]),
+  );
+
+it('connects with a key checked there and then, and names the audiences', async () => {
+  const connect = (key: string) =>
+    runSiftHere(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], {
+      ...env,
+      SIFT_MAILCHIMP_KEY: key,
+    });
+  const refused = await connect(`${'f'.repeat(32)}-us99`);
+  expect(refused.code).toBe(3);
+  expect(refused.stderr).toContain('refused the credentials (401)');
+  expect(refused.stderr).not.toContain('f'.repeat(32));
+  const connected = await connect(chimp.key);
+  expect(connected.code, connected.stderr).toBe(0);
+  expect(connected.stdout).toContain('Mailchimp account Sift Test Shop');
+  expect(connected.stdout + connected.stderr).not.toContain(chimp.key);
+  const audiences = await runSiftHere(['audiences', 'shop', '--json'], env);
+  expect(JSON.parse(audiences.stdout)).toEqual([{ id: 'aud1', name: 'Newsletter', size: 1004 }]);
+});
+
+it('plans, then tags every subscribed member with its one verdict, and changes nothing else', async () => {
+  const before = snapshot();
+  const sync = (...flags: string[]) =>
+    runSiftHere(['sync', 'shop', 'aud1', '--base-url', service.baseUrl, '--keep', 'valid,catch_all', ...flags], env);
+  const planned = await sync();
+  expect(planned.code, planned.stderr).toBe(0);
+  expect(planned.stderr).toContain('Read 1004 members of aud1.');
+  expect(planned.stdout).toContain('Cleaned: 251 valid, 251 invalid, 251 catch-all, 251 unknown.');
+  expect(planned.stdout).toContain('251 members: the tag sift-invalid (any other sift tag removed');
+  expect(chimp.writes).toEqual([]);
+
+  // Mailchimp says too many requests twice, then fails once: waited out and tried again.
+  chimp.failNext('/3.0/lists/aud1/members/', 429, 2);
+  chimp.failNext('/3.0/lists/aud1/members/', 503, 1);
+  const written = await sync('--write-back');
+  expect(written.code, written.stderr).toBe(0);
+  expect(written.stdout).toContain('Written: 1004 changes.');
+  expect(chimp.failedCalls()).toBe(3);
+  expect(chimp.writes).toHaveLength(1004);
+  expect(chimp.peakConnections()).toBeLessThanOrEqual(4);
+  for (const write of chimp.writes) {
+    expect(write.method).toBe('POST');
+    expect(write.body).toMatchObject({ is_syncing: true });
+    const tags = (write.body as { tags: { status: string }[] }).tags;
+    expect(tags.filter((tag) => tag.status === 'active')).toHaveLength(1);
+  }
+
+  const after = snapshot();
+  const expected = structuredClone(before);
+  for (const [id, member] of Object.entries(expected)) {
+    if (member.status !== 'subscribed') continue;
+    const tag = kinds.find(([prefix]) => member.email.startsWith(`${prefix}.`))![1];
+    member.tags = [...member.tags.filter((each) => !each.startsWith('sift-')), tag].sort();
+    expected[id] = member;
+  }
+  expect(after).toEqual(expected);
+  expect(after[subscriberHash('invalid.p1@d1.example.com')]!.tags).toEqual(['VIP', 'sift-invalid']);
+});
+
+it('refuses a key without its data centre at connect time, in words', async () => {
+  const refused = await runSiftHere(['connect', 'mailchimp', '--name', 'nodc'], {
+    ...env,
+    SIFT_MAILCHIMP_KEY: 'f'.repeat(32),
+  });
+  expect(refused.code).toBe(3);
+  expect(refused.stderr).toContain('ends in its data centre, such as -us21');
+});

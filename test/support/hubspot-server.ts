@@ -1,0 +1,183 @@
+// HubSpot's CRM API (v3) as the project's own test server: HubSpot has no server to run. Contacts, lists and
+// contact properties in memory, with the documented rules Sift must live with, each with its source; where
+// the documents name a rule but not its exact answer, the answer is this server's and says so.
+// - A private app's token as Bearer; another: 401 INVALID_AUTHENTICATION (HubSpot's error handling docs,
+//   developers.hubspot.com/docs/api-reference/error-handling).
+// - Batch read and update take at most 100 inputs; more: 400 VALIDATION_ERROR (the CRM batch endpoints'
+//   reference, e.g. api-reference/…/contacts/batch/update-contacts.md). Lists of contacts page by at most
+//   100, memberships by at most 250 (the lists API reference). The 400's words are this server's.
+// - A batch update with ids HubSpot does not have: 207 with `errors`, each with `context.ids`, and the rest
+//   written (update-contacts.md). An unknown property: 400 (ibid.: "non-existent properties will result in
+//   an error").
+// - 100 requests per 10 seconds per app (free and starter), then 429 with `policyName` TEN_SECONDLY_ROLLING
+//   (developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines).
+// - A property or group of a name there already: 409 (the properties API reference).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+type HubContact = Record<string, string>;
+
+export type HubspotServer = {
+  url: string;
+  token: string;
+  contacts: Map<string, HubContact>;
+  lists: Map<string, { name: string; members: string[] }>;
+  groups: Set<string>;
+  properties: Set<string>;
+  /** Every batch update's inputs, in order. */
+  updates: { id: string; properties: HubContact }[][];
+  failNext(prefix: string, status: number, times: number): void;
+  failedCalls: () => number;
+  close(): Promise<void>;
+};
+
+const builtInProperties = ['email', 'firstname', 'lastname', 'lifecyclestage', 'hs_email_optout'];
+
+export async function startHubspot(): Promise<HubspotServer> {
+  const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
+  const contacts = new Map<string, HubContact>();
+  const lists = new Map<string, { name: string; members: string[] }>();
+  const groups = new Set<string>();
+  const properties = new Set<string>(builtInProperties);
+  const updates: HubspotServer['updates'] = [];
+  const failures: { prefix: string; status: number; times: number }[] = [];
+  const recent: number[] = [];
+  let failed = 0;
+  const send = (response: ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'Content-Type': 'application/json;charset=utf-8' });
+    response.end(JSON.stringify(body));
+  };
+  const error = (response: ServerResponse, status: number, category: string, message: string, more = {}) =>
+    send(response, status, { status: 'error', message, category, correlationId: 'test', ...more });
+  const pageOf = <T>(items: T[], after: string | null, limit: number) => {
+    const start = Number(after ?? 0);
+    const next = start + limit < items.length ? { paging: { next: { after: String(start + limit) } } } : {};
+    return { slice: items.slice(start, start + limit), next };
+  };
+  const ids = () => [...contacts.keys()].sort((a, b) => Number(a) - Number(b));
+  const shown = (id: string, wanted: string[]) => ({
+    id,
+    properties: Object.fromEntries(wanted.map((name) => [name, contacts.get(id)![name] ?? null])),
+  });
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return error(response, 401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
+    const now = Date.now();
+    while (recent.length && recent[0]! < now - 10_000) recent.shift();
+    if (recent.length >= 100)
+      return error(response, 429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
+        errorType: 'RATE_LIMIT',
+        policyName: 'TEN_SECONDLY_ROLLING',
+      });
+    recent.push(now);
+    const url = new URL(request.url!, 'http://127.0.0.1');
+    const failure = failures.find((each) => url.pathname.startsWith(each.prefix) && each.times > 0);
+    if (failure) {
+      failure.times -= 1;
+      failed += 1;
+      return error(response, failure.status, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
+        policyName: 'TEN_SECONDLY_ROLLING',
+      });
+    }
+    let text = '';
+    for await (const chunk of request) text += chunk;
+    const body = text ? JSON.parse(text) : {};
+    const path = `${request.method} ${url.pathname}`;
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const tooMany = (inputs: unknown[]) =>
+      inputs.length > 100 &&
+      (error(response, 400, 'VALIDATION_ERROR', "Batch input is limited to 100 items (this test server's words)."),
+      true);
+    if (path === 'GET /crm/v3/objects/contacts') {
+      if (limit > 100)
+        return error(response, 400, 'VALIDATION_ERROR', "limit: at most 100 (this test server's words).");
+      const { slice, next } = pageOf(ids(), url.searchParams.get('after'), limit);
+      const wanted = (url.searchParams.get('properties') ?? 'email').split(',');
+      return send(response, 200, { results: slice.map((id) => shown(id, wanted)), ...next });
+    }
+    if (path === 'POST /crm/v3/objects/contacts/search')
+      return send(response, 200, { total: contacts.size, results: [] });
+    if (path === 'POST /crm/v3/lists/search') {
+      const all = [...lists].map(([listId, list]) => ({
+        listId,
+        name: list.name,
+        additionalProperties: { hs_list_size: String(list.members.length) },
+      }));
+      return send(response, 200, { lists: all, hasMore: false, offset: all.length, total: all.length });
+    }
+    const members = /^GET \/crm\/v3\/lists\/([^/]+)\/memberships$/.exec(path);
+    if (members) {
+      const list = lists.get(members[1]!);
+      if (!list) return error(response, 404, 'OBJECT_NOT_FOUND', 'List not found.');
+      if (limit > 250)
+        return error(response, 400, 'VALIDATION_ERROR', "limit: at most 250 (this test server's words).");
+      const { slice, next } = pageOf(list.members, url.searchParams.get('after'), limit);
+      return send(response, 200, { results: slice.map((recordId) => ({ recordId })), ...next });
+    }
+    if (path === 'POST /crm/v3/objects/contacts/batch/read') {
+      if (tooMany(body.inputs)) return;
+      const found = (body.inputs as { id: string }[]).filter((input) => contacts.has(input.id));
+      return send(response, 200, {
+        status: 'COMPLETE',
+        results: found.map((input) => shown(input.id, body.properties)),
+      });
+    }
+    if (path === 'POST /crm/v3/properties/contacts/groups' || path === 'POST /crm/v3/properties/contacts') {
+      const kept = path.endsWith('groups') ? groups : properties;
+      if (kept.has(body.name)) return error(response, 409, 'OBJECT_ALREADY_EXISTS', `${body.name} already exists.`);
+      if (!path.endsWith('groups') && !groups.has(body.groupName))
+        return error(response, 400, 'VALIDATION_ERROR', `No property group ${body.groupName}.`);
+      kept.add(body.name);
+      return send(response, 201, body);
+    }
+    if (path === 'POST /crm/v3/objects/contacts/batch/update') {
+      const inputs = body.inputs as { id: string; properties: HubContact }[];
+      if (tooMany(inputs)) return;
+      const unknown = inputs.flatMap((input) => Object.keys(input.properties)).filter((name) => !properties.has(name));
+      if (unknown.length)
+        return error(
+          response,
+          400,
+          'VALIDATION_ERROR',
+          `Property values were not valid: ${unknown[0]} does not exist.`,
+        );
+      updates.push(inputs);
+      const missing = inputs.filter((input) => !contacts.has(input.id)).map((input) => input.id);
+      for (const input of inputs) if (contacts.has(input.id)) Object.assign(contacts.get(input.id)!, input.properties);
+      const results = inputs
+        .filter((input) => contacts.has(input.id))
+        .map((input) => shown(input.id, Object.keys(input.properties)));
+      if (missing.length === 0) return send(response, 200, { status: 'COMPLETE', results });
+      return send(response, 207, {
+        status: 'COMPLETE',
+        results,
+        numErrors: 1,
+        errors: [
+          {
+            status: 'error',
+            category: 'OBJECT_NOT_FOUND',
+            message: 'Could not get some CONTACT objects, they may be deleted or not exist. Check that ids are valid.',
+            context: { ids: missing },
+          },
+        ],
+      });
+    }
+    return error(response, 404, 'OBJECT_NOT_FOUND', `No route ${path} on this test server.`);
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch((cause: unknown) => error(response, 500, 'INTERNAL', String(cause)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    contacts,
+    lists,
+    groups,
+    properties,
+    updates,
+    failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),
+    failedCalls: () => failed,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

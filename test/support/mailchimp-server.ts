@@ -1,0 +1,158 @@
+// A Mailchimp Marketing API (3.0) of the project's own, for the tests: Mailchimp has no server to run. It
+// keeps audiences and members in memory and holds the documented rules Sift must live with, each with its
+// source; where the documents name a rule but not its exact answer, the answer is this server's and says so.
+// - Basic auth with any user and the key; another key: 401 "API Key Invalid" (Mailchimp's error glossary,
+//   https://mailchimp.com/developer/marketing/docs/errors/).
+// - `count` above 1000 refused: "Maximum value is 1000" (mailchimp-marketing-typescript-sdk,
+//   src/api/resources/lists/client/requests/ListMembersListsRequest.ts). The 400's words are this server's.
+// - More than 10 calls at once refused with 429: "each user account [is limited] to 10 concurrent
+//   connections" (Mailchimp's API announcement, http://eepurl.com/4cIXv). Every call takes `delayMs`, so calls
+//   overlap as they would over a network, and the most at once is kept.
+// - POST …/members/{hash}/tags with `{tags: [{name, status: active|inactive}], is_syncing}`: 204; an unknown
+//   member 404 "Resource Not Found" (CreateMemberTagListsRequest.ts; the 404's form as Mailchimp sends it,
+//   grouparoo/grouparoo plugins/@grouparoo/mailchimp/__tests__/fixtures/export-profile.js).
+// - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
+//   fixture), and any status change of a member is recorded: Sift must make none.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+export type ChimpMember = { email: string; name: string; status: string; tags: Set<string> };
+type ChimpWrite = { method: string; path: string; body: unknown };
+
+export type MailchimpServer = {
+  url: string;
+  key: string;
+  /** Members by audience id, then by subscriber hash (the MD5 of the lowercased address). */
+  audiences: Map<string, { name: string; members: Map<string, ChimpMember> }>;
+  /** Every call that would change something, in order. */
+  writes: ChimpWrite[];
+  /** The most calls in flight at once. */
+  peakConnections: () => number;
+  /** Makes the next call to a path that starts with `prefix` fail `times` times with `status`. */
+  failNext(prefix: string, status: number, times: number): void;
+  /** How many calls failed as asked. */
+  failedCalls: () => number;
+  close(): Promise<void>;
+};
+
+export const subscriberHash = (email: string) => createHash('md5').update(email.toLowerCase()).digest('hex');
+
+export async function startMailchimp(options: { delayMs?: number } = {}): Promise<MailchimpServer> {
+  const key = `${'0123456789abcdef'.repeat(2)}-us99`;
+  const audiences: MailchimpServer['audiences'] = new Map();
+  const writes: ChimpWrite[] = [];
+  const failures: { prefix: string; status: number; times: number }[] = [];
+  let failed = 0;
+  let inFlight = 0;
+  let peak = 0;
+  const problem = (response: ServerResponse, status: number, title: string, detail: string) => {
+    response.writeHead(status, { 'Content-Type': 'application/problem+json; charset=utf-8' });
+    response.end(
+      JSON.stringify({ type: 'https://mailchimp.com/developer/marketing/docs/errors/', title, status, detail }),
+    );
+  };
+  const json = (response: ServerResponse, body: unknown) => {
+    response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    response.end(JSON.stringify(body));
+  };
+  const bodyOf = async (request: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of request) text += chunk;
+    return text ? JSON.parse(text) : undefined;
+  };
+  const handle = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    // Any user name; the key is the password.
+    const given = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const givenKey = given ? Buffer.from(given, 'base64').toString().split(':').slice(1).join(':') : '';
+    if (givenKey !== key)
+      return problem(
+        response,
+        401,
+        'API Key Invalid',
+        "Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+      );
+    const failure = failures.find((each) => url.pathname.startsWith(each.prefix) && each.times > 0);
+    if (failure) {
+      failure.times -= 1;
+      failed += 1;
+      if (failure.status === 429) response.setHeader('Retry-After', '0');
+      return problem(response, failure.status, 'Failure', 'A failure the test asked for.');
+    }
+    const count = Number(url.searchParams.get('count') ?? 10);
+    if (count > 1000)
+      return problem(response, 400, 'Invalid Resource', "count: the most is 1000 (this test server's words).");
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const parts = url.pathname
+      .replace(/^\/3\.0/, '')
+      .split('/')
+      .filter(Boolean)
+      .map(decodeURIComponent);
+    if (request.method === 'GET' && parts.length === 0)
+      return json(response, { account_name: 'Sift Test Shop', login_id: '1' });
+    if (request.method === 'GET' && parts.length === 1 && parts[0] === 'lists') {
+      const all = [...audiences].map(([id, list]) => ({
+        id,
+        name: list.name,
+        stats: { member_count: [...list.members.values()].filter((member) => member.status === 'subscribed').length },
+      }));
+      return json(response, { lists: all.slice(offset, offset + count), total_items: all.length });
+    }
+    const list = parts[0] === 'lists' ? audiences.get(parts[1] ?? '') : undefined;
+    if (!list) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
+    if (request.method === 'GET' && parts.length === 3 && parts[2] === 'members') {
+      const status = url.searchParams.get('status');
+      const members = [...list.members].filter(([, member]) => !status || member.status === status);
+      return json(response, {
+        members: members
+          .slice(offset, offset + count)
+          .map(([id, member]) => ({ id, email_address: member.email, full_name: member.name, status: member.status })),
+        total_items: members.length,
+      });
+    }
+    const member = parts[2] === 'members' ? list.members.get(parts[3] ?? '') : undefined;
+    if (!member) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
+    const body = request.method === 'GET' ? undefined : await bodyOf(request);
+    writes.push({ method: request.method!, path: url.pathname, body });
+    if (request.method === 'POST' && parts[4] === 'tags') {
+      for (const tag of (body as { tags: { name: string; status: string }[] }).tags) {
+        if (tag.status === 'active') member.tags.add(tag.name);
+        else member.tags.delete(tag.name);
+      }
+      response.writeHead(204).end();
+      return;
+    }
+    if (request.method === 'DELETE' && member.status === 'cleaned')
+      return problem(
+        response,
+        405,
+        'Method Not Allowed',
+        'This list member cannot be removed.  Please contact support.',
+      );
+    return problem(response, 400, 'Invalid Resource', 'This test server takes no other change.');
+  };
+  const server = createServer((request, response) => {
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    const done = () => (inFlight -= 1);
+    response.once('close', done);
+    const url = new URL(request.url!, 'http://127.0.0.1');
+    if (inFlight > 10) {
+      return problem(response, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
+    }
+    setTimeout(() => {
+      handle(request, response, url).catch((error: unknown) => problem(response, 500, 'Internal', String(error)));
+    }, options.delayMs ?? 5);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/3.0`,
+    key,
+    audiences,
+    writes,
+    peakConnections: () => peak,
+    failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),
+    failedCalls: () => failed,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
