@@ -97,6 +97,12 @@ const commands: Record<string, CommandHelp> = {
     examples: ['sift sync shop a1b2c3d4e5', 'sift sync shop a1b2c3d4e5 --write-back', 'sift sync crm all --keep valid'],
     page: 'docs/connectors.md',
   },
+  schedule: {
+    usage: async () =>
+      `Usage: ${(await import('./schedule-command.ts')).scheduleUsage}\nSyncs a connected list again every day, week or month, when \`sift sync --due\` runs (from cron or a timer).`,
+    examples: ['sift schedule shop a1b2c3d4e5 --every 7d --write-back', 'sift schedule', 'sift sync --due'],
+    page: 'docs/connectors.md',
+  },
   help: {
     usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
     examples: ['sift help clean', 'sift clean --help'],
@@ -121,6 +127,7 @@ export function overview(): string {
   sift connect      connect Mailchimp, HubSpot or Mailman 3; sift connections lists them
   sift audiences    a connection's lists
   sift sync         clean a connected list, and write back what its verdicts call for
+  sift schedule     sync a connected list again every day, week or month
   sift help         this, or a command's help
   sift --version
 

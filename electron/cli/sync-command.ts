@@ -15,7 +15,7 @@ import { runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 
-export const syncUsage = `sift sync NAME LIST [--write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL]`;
+export const syncUsage = `sift sync NAME LIST [--write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
@@ -38,8 +38,13 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       keep: { type: 'string' },
       remove: { type: 'string' },
       'base-url': { type: 'string' },
+      due: { type: 'boolean', default: false },
     },
   });
+  if (values.due) {
+    if (positionals.length > 0) throw new CliExit(exitCodes.usage, '--due runs every due schedule: give no list.');
+    return (await import('./schedule-command.ts')).runDue(io);
+  }
   if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${syncUsage}\n${syncDetails}`);
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
@@ -72,8 +77,12 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     const cleaned = await cleanMembers(membersFile, outDir, values, io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
-      await planChanges(store, connector, sync, cleaned.annotated);
+      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated);
       sync = { ...sync, phase: 'planned' };
+      if (alreadyDone > 0)
+        io.out(
+          `${alreadyDone} ${alreadyDone === 1 ? 'member has' : 'members have'} what the verdict calls for from an earlier sync: left as ${alreadyDone === 1 ? 'it is' : 'they are'}.\n`,
+        );
     }
     const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
     io.out(`Plan: ${describePlan(store, sync, connector)}\n`);

@@ -56,14 +56,31 @@ export async function readMembers(
   return { ...sync, phase: 'cleaning', nextCursor: null, fileBytes, members };
 }
 
-/** Plans the changes the annotated file's verdicts call for at this tool, a page at a time. */
+/**
+ * Plans the changes the annotated file's verdicts call for at this tool, a page at a time; answers how many
+ * an earlier sync of the list already made.
+ */
 export async function planChanges(
   store: SyncStore,
   connector: Connector,
   sync: SyncRecord,
   annotatedPath: string,
-): Promise<void> {
-  if (sync.phase !== 'cleaning') return;
+): Promise<{ alreadyDone: number }> {
+  if (sync.phase !== 'cleaning') return { alreadyDone: 0 };
+  let seen = 0;
+  let kept = 0;
+  // A member an earlier sync already gave this very change is left as it is: not written twice.
+  const keep = (changes: PlannedChange[]) => {
+    seen += changes.length;
+    const last = store.lastWritten(
+      sync.connection,
+      sync.audience,
+      changes.map((each) => each.memberId),
+    );
+    const needed = changes.filter((each) => last.get(each.memberId) !== each.change);
+    store.addPlanned(sync.id, needed);
+    return needed.length;
+  };
   let columns: { id: number; email: number; result: number } | undefined;
   let page: PlannedChange[] = [];
   await readCsvRows(annotatedPath, 'the cleaned members', (row) => {
@@ -76,12 +93,13 @@ export async function planChanges(
     if (change === undefined) return;
     page.push({ memberId: row[columns.id]!, email: row[columns.email]!, change, verdict: row[columns.result]! });
     if (page.length >= changesPerPage) {
-      store.addPlanned(sync.id, page);
+      kept += keep(page);
       page = [];
     }
   });
-  store.addPlanned(sync.id, page);
+  kept += keep(page);
   store.planned(sync.id);
+  return { alreadyDone: seen - kept };
 }
 
 /** Writes every planned change not yet written, a page at a time; each outcome is kept as it comes. */

@@ -33,6 +33,19 @@ export type SyncRecord = {
 export type PlannedChange = { memberId: string; email: string; change: MemberChange; verdict: string };
 type ChangeState = 'planned' | 'done' | 'refused';
 
+/** A list synced again every `everyDays`: due from `nextDue` (ms). */
+type Schedule = {
+  connection: string;
+  audience: string;
+  everyDays: number;
+  writeBack: boolean;
+  /** sift clean's flags the run passes on (--keep, --remove, --base-url), as given. */
+  cleanFlags: string[];
+  nextDue: number;
+  lastRun: number | null;
+  lastOutcome: string | null;
+};
+
 export type SyncStore = {
   /** The sync of this list not done yet, if any: it goes on from where it stopped. */
   unfinished(connection: string, audience: string): SyncRecord | undefined;
@@ -42,6 +55,11 @@ export type SyncStore = {
   cleaned(id: number, jobId: string): void;
   /** Changes the verdicts call for, a page at a time, each kept once however often it is added. */
   addPlanned(id: number, changes: readonly PlannedChange[]): void;
+  /**
+   * The change last written to each of `memberIds` of this list by an earlier sync, where there is one: a
+   * member already given what its verdict calls for is not written again.
+   */
+  lastWritten(connection: string, audience: string, memberIds: readonly string[]): Map<string, MemberChange>;
   /** Every change is planned: what the plan says now holds. */
   planned(id: number): void;
   /** Up to `limit` changes not yet written, in the order planned. */
@@ -53,6 +71,19 @@ export type SyncStore = {
   /** An outcome of a change, as the tool gave it. */
   outcome(id: number, memberId: string, change: MemberChange, done: boolean, words?: string): void;
   finish(id: number): void;
+  /** Keeps a list's schedule (replacing its earlier one), first due at `firstDue` (ms). */
+  schedule(
+    connection: string,
+    audience: string,
+    everyDays: number,
+    writeBack: boolean,
+    cleanFlags: readonly string[],
+    firstDue: number,
+  ): void;
+  unschedule(connection: string, audience: string): boolean;
+  schedules(): Schedule[];
+  /** A scheduled run ended at `now` with `outcome` (in words); it is next due `everyDays` later. */
+  ranSchedule(connection: string, audience: string, now: number, outcome: string): void;
   close(): void;
 };
 
@@ -67,6 +98,12 @@ CREATE TABLE planned_changes (
   sync_id INTEGER NOT NULL REFERENCES syncs (id), member_id TEXT NOT NULL, email TEXT NOT NULL, change TEXT NOT NULL,
   verdict TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'planned', words TEXT,
   PRIMARY KEY (sync_id, member_id, change)
+);
+CREATE INDEX planned_changes_by_member ON planned_changes (member_id, state);
+CREATE TABLE schedules (
+  connection TEXT NOT NULL, audience TEXT NOT NULL, every_days INTEGER NOT NULL, write_back INTEGER NOT NULL,
+  next_due INTEGER NOT NULL, last_run INTEGER, last_outcome TEXT, clean_flags TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (connection, audience)
 )`;
 
 type SyncRow = {
@@ -156,6 +193,19 @@ export function openSyncStore(dataDir: string): SyncStore {
         for (const change of changes) insert.run(id, change.memberId, change.email, change.change, change.verdict);
       });
     },
+    lastWritten(connection, audience, memberIds) {
+      const found = new Map<string, MemberChange>();
+      const last = sql(
+        db,
+        `SELECT p.change FROM planned_changes p JOIN syncs s ON s.id = p.sync_id
+         WHERE p.member_id = ? AND p.state = 'done' AND s.connection = ? AND s.audience = ? ORDER BY s.id DESC LIMIT 1`,
+      );
+      for (const memberId of memberIds) {
+        const row = last.get(memberId, connection, audience) as { change: MemberChange } | undefined;
+        if (row) found.set(memberId, row.change);
+      }
+      return found;
+    },
     planned(id) {
       sql(db, "UPDATE syncs SET phase = 'planned' WHERE id = ?").run(id);
     },
@@ -190,6 +240,47 @@ export function openSyncStore(dataDir: string): SyncStore {
     },
     finish(id) {
       sql(db, "UPDATE syncs SET phase = 'done' WHERE id = ?").run(id);
+    },
+    schedule(connection, audience, everyDays, writeBack, cleanFlags, firstDue) {
+      sql(
+        db,
+        `INSERT INTO schedules (connection, audience, every_days, write_back, clean_flags, next_due) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (connection, audience) DO UPDATE SET every_days = excluded.every_days, write_back = excluded.write_back,
+           clean_flags = excluded.clean_flags, next_due = excluded.next_due`,
+      ).run(connection, audience, everyDays, writeBack ? 1 : 0, JSON.stringify(cleanFlags), firstDue);
+    },
+    unschedule(connection, audience) {
+      return (
+        sql(db, 'DELETE FROM schedules WHERE connection = ? AND audience = ?').run(connection, audience).changes > 0
+      );
+    },
+    schedules() {
+      const rows = sql(db, 'SELECT * FROM schedules ORDER BY next_due, connection, audience').all() as {
+        connection: string;
+        audience: string;
+        every_days: number;
+        write_back: number;
+        next_due: number;
+        last_run: number | null;
+        last_outcome: string | null;
+        clean_flags: string;
+      }[];
+      return rows.map((row) => ({
+        connection: row.connection,
+        audience: row.audience,
+        everyDays: row.every_days,
+        writeBack: row.write_back === 1,
+        cleanFlags: JSON.parse(row.clean_flags) as string[],
+        nextDue: row.next_due,
+        lastRun: row.last_run,
+        lastOutcome: row.last_outcome,
+      }));
+    },
+    ranSchedule(connection, audience, now, outcome) {
+      sql(
+        db,
+        'UPDATE schedules SET last_run = ?, last_outcome = ?, next_due = ? + every_days * 86400000 WHERE connection = ? AND audience = ?',
+      ).run(now, outcome, now, connection, audience);
     },
     close: () => db.close(),
   };

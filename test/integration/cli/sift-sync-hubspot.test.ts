@@ -97,8 +97,19 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   }
   expect(Object.fromEntries(hub.contacts)).toEqual(expected);
 
-  // Again from the start: the group and properties are found again, not made twice.
-  const again = await sync('--restart', '--write-back');
+  // Again, with a newcomer on the list: only the newcomer is written (the rest have their verdicts from the
+  // last sync), and the group and properties are found again, not made twice.
+  hub.contacts.set('231', { email: 'invalid.new@h1.example.com', firstname: 'New' });
+  hub.lists.get('7')!.members.push('231');
+  const updatesBefore = hub.updates.length;
+  const again = await sync('--write-back');
   expect(again.code, again.stdout + again.stderr).toBe(0);
+  expect(again.stdout).toContain('Written: 1 change.');
+  expect(
+    hub.updates
+      .slice(updatesBefore)
+      .flat()
+      .map((input) => input.id),
+  ).toEqual(['231']);
   expect([...hub.groups]).toEqual(['sift']);
 });

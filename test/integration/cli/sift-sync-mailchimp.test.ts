@@ -122,6 +122,48 @@ it('plans, then tags every subscribed member with its one verdict, and changes n
   expect(after[subscriberHash('invalid.p1@d1.example.com')]!.tags).toEqual(['VIP', 'sift-invalid']);
 });
 
+it('syncs again on its schedule from the verdict cache, writing only what changed', async () => {
+  const io = {
+    out: (text: string) => void (said += text),
+    err: () => undefined,
+    interactive: false,
+    env: { ...process.env, ...env },
+  };
+  let said = '';
+  const scheduled = await runSiftHere(
+    ['schedule', 'shop', 'aud1', '--every', '7d', '--write-back', '--base-url', service.baseUrl, '--keep', 'valid'],
+    env,
+  );
+  expect(scheduled.code, scheduled.stderr).toBe(0);
+  expect(scheduled.stdout).toContain('shop aud1 is synced every 7 days, its plan written back; first due');
+  expect((await runSiftHere(['sync', '--due'], env)).stdout).toBe('Nothing is due.\n');
+
+  // A new subscriber: a week later, only the newcomer is checked and written.
+  const members = chimp.audiences.get('aud1')!.members;
+  members.set(subscriberHash('invalid.new@d3.example.com'), {
+    email: 'invalid.new@d3.example.com',
+    name: 'new',
+    status: 'subscribed',
+    tags: new Set(),
+  });
+  const account = await service.dashboard.account();
+  const writesBefore = chimp.writes.length;
+  const { runDue } = await import('../../../electron/cli/schedule-command.ts');
+  expect(await runDue(io, Date.now() + 8 * 86_400_000), said).toBe(0);
+  expect(said).toContain('Due: shop aud1');
+  expect(said).toContain('1004 members have what the verdict calls for from an earlier sync: left as they are.');
+  expect(said).toContain('Written: 1 change.');
+  expect(chimp.writes.slice(writesBefore).map((write) => write.path)).toEqual([
+    `/3.0/lists/aud1/members/${subscriberHash('invalid.new@d3.example.com')}/tags`,
+  ]);
+  // One address checked and billed: the rest came from the verdict cache.
+  const after = await service.dashboard.account();
+  expect(account.balance - after.balance).toBe(1);
+  const listed = await runSiftHere(['schedule'], env);
+  expect(listed.stdout).toMatch(/shop aud1: every 7 days, written back; next .* last .*: done/);
+  expect((await runSiftHere(['schedule', 'shop', 'aud1', '--off'], env)).code).toBe(0);
+});
+
 it('refuses a key without its data centre at connect time, in words', async () => {
   const refused = await runSiftHere(['connect', 'mailchimp', '--name', 'nodc'], {
     ...env,
