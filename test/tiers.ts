@@ -53,6 +53,7 @@ export const tieredFiles: readonly string[] = Object.values(tierFiles).flat();
 export const startFirst: readonly string[] = [
   'test/integration/real-replies/reply-corpus.test.ts',
   'test/integration/real-replies/unseen-replies.test.ts',
+  'test/integration/cli/sift-sync-mailchimp.test.ts',
   'test/integration/cli/import-bombs.test.ts',
   'test/unit/core/lists/csv-byte-rows.test.ts',
   'test/integration/core/service/engines/live/smtp-proxy-proof.test.ts',

@@ -71,7 +71,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       (count) => io.interactive && io.err(`\rRead ${count} members…`),
       io.signal,
     ).catch((error: unknown) => {
-      throw connectorExit(error);
+      throw goOnLater(error);
     });
     io.err(`${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} members of ${audience}.\n`);
     const cleaned = await cleanMembers(membersFile, outDir, values, io);
@@ -104,13 +104,21 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       (count) => io.interactive && io.err(`\rWrote ${count} of ${planned} changes…`),
       io.signal,
     ).catch((error: unknown) => {
-      throw connectorExit(error);
+      throw goOnLater(error);
     });
     store.finish(sync.id);
     return await sayOutcome(store, sync, outDir, audience, io);
   } finally {
     store.close();
   }
+}
+
+/** A tool's failure mid-sync: what was read and written is kept, and the same command goes on from there. */
+function goOnLater(error: unknown): unknown {
+  const exit = connectorExit(error);
+  if (exit instanceof CliExit && exit.code === exitCodes.service)
+    exit.message += ' Nothing is lost: run the same command again to go on where it stopped.';
+  return exit;
 }
 
 /** The members file cleaned by `sift clean` itself: its summary and files printed as it prints them. */

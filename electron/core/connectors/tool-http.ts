@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isLoopback } from '../client/base-url.ts';
 import { keyMaskingFor } from '../client/client-errors.ts';
 import { createRetryPolicy, type Outcome } from '../client/retry-policy.ts';
+import { AppError } from '../../common/app-error.ts';
 import { ConnectorError } from './connector.ts';
 
 /** A tool's API as one connection reaches it. */
@@ -28,17 +29,17 @@ export function toolBaseUrl(tool: string, text: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ConnectorError('unreachable', `${tool}'s address must be an http or https URL (not "${text}").`);
+    throw new AppError('bad_request', `${tool}'s address must be an http or https URL (not "${text}").`);
   }
   if (url.username || url.password || url.search || url.hash)
-    throw new ConnectorError('unreachable', `${tool}'s address must hold no user, password, query or fragment.`);
+    throw new AppError('bad_request', `${tool}'s address must hold no user, password, query or fragment.`);
   if (url.protocol === 'http:' && !isLoopback(url.hostname))
-    throw new ConnectorError(
-      'unreachable',
-      `${tool}'s address ${url.host} must use https: over http its password would travel in clear (http is for this computer only).`,
+    throw new AppError(
+      'bad_request',
+      `${tool}'s address ${url.host} must use https: over http its secret would travel in clear (http is for this computer only).`,
     );
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ConnectorError('unreachable', `${tool}'s address must be an http or https URL.`);
+    throw new AppError('bad_request', `${tool}'s address must be an http or https URL.`);
   return url;
 }
 
@@ -129,7 +130,7 @@ export function toolHttp(
                 : 'could not be reached';
           throw new ConnectorError(
             'unreachable',
-            `${tool} at ${base.host} ${what} (${callName}, tried ${tries.length + 1} times). Nothing is lost: run the sync again to go on.`,
+            `${tool} at ${base.host} ${what} (${callName}, tried ${tries.length + 1} ${tries.length === 0 ? 'time' : 'times'}).`,
           );
         }
         tries.push(outcome);

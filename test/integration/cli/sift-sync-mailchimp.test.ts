@@ -14,6 +14,7 @@ import {
   type ChimpMember,
   type MailchimpServer,
 } from '../../support/mailchimp-server.ts';
+import { runSift } from '../../support/run-sift.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startTestService } from '../../support/service-harness.ts';
 
@@ -162,6 +163,39 @@ it('syncs again on its schedule from the verdict cache, writing only what change
   const listed = await runSiftHere(['schedule'], env);
   expect(listed.stdout).toMatch(/shop aud1: every 7 days, written back; next .* last .*: done/);
   expect((await runSiftHere(['schedule', 'shop', 'aud1', '--off'], env)).code).toBe(0);
+});
+
+it('goes on after a kill part way through writing: every member tagged, none lost, none sent twice', async () => {
+  const members = new Map<string, ChimpMember>();
+  for (let i = 0; i < 600; i += 1) {
+    const email = `${kinds[i % 4]![0]}.k${i}@k${i % 20}.example.com`;
+    members.set(subscriberHash(email), { email, name: `k${i}`, status: 'subscribed', tags: new Set() });
+  }
+  chimp.audiences.set('aud2', { name: 'Kill', members });
+  const args = ['sync', 'shop', 'aud2', '--base-url', service.baseUrl, '--write-back'];
+  const writesTo = (audience: string) =>
+    chimp.writes.filter((write) => write.path.startsWith(`/3.0/lists/${audience}/`));
+  const run = runSift(args, env);
+  for (const started = Date.now(); writesTo('aud2').length < 200 && Date.now() - started < 60_000;)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  run.child.kill('SIGKILL');
+  expect((await run).signal).toBe('SIGKILL');
+  const atKill = writesTo('aud2').length;
+  expect(atKill).toBeGreaterThanOrEqual(200);
+  expect(atKill).toBeLessThan(600);
+
+  const resumed = await runSiftHere(args, env);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toContain('Going on with the sync of aud2');
+  for (const member of members.values()) {
+    const tag = kinds.find(([prefix]) => member.email.startsWith(`${prefix}.`))![1];
+    expect([...member.tags]).toEqual([tag]);
+  }
+  // Each member's tag sent once; only the calls in flight when the process died (at most 4) went again.
+  const sends = new Map<string, number>();
+  for (const write of writesTo('aud2')) sends.set(write.path, (sends.get(write.path) ?? 0) + 1);
+  expect(sends.size).toBe(600);
+  expect([...sends.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(4);
 });
 
 it('refuses a key without its data centre at connect time, in words', async () => {

@@ -95,7 +95,9 @@ it('reads every member once and writes every change once, across stops', async (
 });
 
 it("refuses a tool's address where its password would travel in clear", () => {
-  expect(() => toolBaseUrl('Mailman', 'http://lists.example.com:8001')).toThrow('must use https');
+  expect(() => toolBaseUrl('Mailman', 'http://lists.example.com:8001')).toThrow(
+    'must use https: over http its secret would travel in clear',
+  );
   expect(() => toolBaseUrl('Mailman', 'https://user:pw@lists.example.com')).toThrow('no user, password');
   expect(toolBaseUrl('Mailman', 'http://127.0.0.1:8001').host).toBe('127.0.0.1:8001');
 });
