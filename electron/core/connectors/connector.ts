@@ -52,9 +52,11 @@ export type Connector = {
   apply(
     audience: string,
     change: MemberChange,
-    memberIds: readonly string[],
+    members: readonly { memberId: string; score: number | null; reasons: string }[],
     onOutcome: (outcome: ChangeOutcome) => void,
   ): Promise<void>;
+  /** Whether the tool keeps a member's score and its reasons: a new score alone is then written again. */
+  readonly keepsScores: boolean;
   /** Makes what the changes need in the tool, once, before the first is written (HubSpot's properties). */
   prepare?(): Promise<void>;
   /** The change a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, if any. */

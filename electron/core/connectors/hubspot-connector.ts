@@ -32,6 +32,8 @@ const properties = [
     groupName: 'sift',
     options: writtenResults.map((result, displayOrder) => ({ label: result, value: result, displayOrder })),
   },
+  { name: 'sift_score', label: 'Sift: score (0-100)', type: 'number', fieldType: 'number', groupName: 'sift' },
+  { name: 'sift_reasons', label: 'Sift: why it scores so', type: 'string', fieldType: 'text', groupName: 'sift' },
   { name: 'sift_checked_at', label: 'Sift: checked on', type: 'date', fieldType: 'date', groupName: 'sift' },
 ];
 
@@ -159,15 +161,24 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       await made('/crm/v3/properties/contacts/groups', propertyGroup);
       for (const property of properties) await made('/crm/v3/properties/contacts', property);
     },
-    async apply(_audience, change, memberIds, onOutcome) {
+    keepsScores: true,
+    async apply(_audience, change, members, onOutcome) {
       const result = change.startsWith('result:') ? change.slice(7) : undefined;
       if (!result) throw new Error(`HubSpot makes no ${change} change.`);
       const checkedAt = new Date().toISOString().slice(0, 10);
-      for (let at = 0; at < memberIds.length; at += batchSize) {
-        const ids = memberIds.slice(at, at + batchSize);
-        const { body } = await http.call('POST', '/crm/v3/objects/contacts/batch/update', {
-          json: { inputs: ids.map((id) => ({ id, properties: { sift_result: result, sift_checked_at: checkedAt } })) },
-        });
+      for (let at = 0; at < members.length; at += batchSize) {
+        const batch = members.slice(at, at + batchSize);
+        const ids = batch.map((member) => member.memberId);
+        const inputs = batch.map((member) => ({
+          id: member.memberId,
+          properties: {
+            sift_result: result,
+            sift_score: member.score === null ? '' : String(member.score),
+            sift_reasons: member.reasons,
+            sift_checked_at: checkedAt,
+          },
+        }));
+        const { body } = await http.call('POST', '/crm/v3/objects/contacts/batch/update', { json: { inputs } });
         // A 207 names the contacts it refused; the rest of the batch was written.
         const refused = new Map<string, string>();
         for (const error of parse(batchAnswer, body, 'a batch update').errors ?? [])
@@ -180,6 +191,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
     },
     changeFor: (result) =>
       (writtenResults as readonly string[]).includes(result) ? (`result:${result}` as MemberChange) : undefined,
-    describe: (change) => `sift_result set to ${change.slice(7)} (with sift_checked_at), in Sift's own property group`,
+    describe: (change) =>
+      `sift_result set to ${change.slice(7)} (with sift_score, sift_reasons and sift_checked_at), in Sift's own property group`,
   };
 }

@@ -98,12 +98,13 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       const next = offset + pageSize;
       return { members, ...(members.length > 0 && next < page.total_items ? { next: String(next) } : {}) };
     },
-    async apply(audience, change, memberIds, onOutcome) {
+    keepsScores: false,
+    async apply(audience, change, members, onOutcome) {
       const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
       if (!tag) throw new Error(`Mailchimp makes no ${change} change.`);
       // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
       const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
-      const queue = [...memberIds];
+      const queue = members.map((member) => member.memberId);
       const worker = async () => {
         for (let memberId = queue.shift(); memberId !== undefined; memberId = queue.shift()) {
           try {
@@ -118,7 +119,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, memberIds.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
     changeFor: (result) => (tagOf[result] ? (`tag:${tagOf[result]}` as MemberChange) : undefined),
     describe: (change) =>

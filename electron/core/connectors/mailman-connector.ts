@@ -75,10 +75,11 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       const more = page * pageSize < roster.total_size && members.length > 0;
       return { members, ...(more ? { next: String(page + 1) } : {}) };
     },
-    async apply(_audience, change, memberIds, onOutcome) {
+    keepsScores: false,
+    async apply(_audience, change, members, onOutcome) {
       if (change !== 'delivery_off') throw new Error(`Mailman makes no ${change} change.`);
       const form = { delivery_status: deliveryOff };
-      for (const memberId of memberIds) {
+      for (const { memberId } of members) {
         try {
           await http.call('PATCH', `/members/${encodeURIComponent(memberId)}/preferences`, { form });
           onOutcome({ memberId, done: true });

@@ -77,21 +77,39 @@ export async function planChanges(
       sync.audience,
       changes.map((each) => each.memberId),
     );
-    const needed = changes.filter((each) => last.get(each.memberId) !== each.change);
+    const needed = changes.filter((each) => {
+      const before = last.get(each.memberId);
+      if (before?.change !== each.change) return true;
+      return connector.keepsScores && (before.score !== each.score || before.reasons !== each.reasons);
+    });
     store.addPlanned(sync.id, needed);
     return needed.length;
   };
-  let columns: { id: number; email: number; result: number } | undefined;
+  let columns: { id: number; email: number; result: number; score: number; reasons: number } | undefined;
   let page: PlannedChange[] = [];
   await readCsvRows(annotatedPath, 'the cleaned members', (row) => {
     if (columns === undefined) {
-      columns = { id: row.indexOf('member_id'), email: row.indexOf('email'), result: row.indexOf('sift_result') };
+      columns = {
+        id: row.indexOf('member_id'),
+        email: row.indexOf('email'),
+        result: row.indexOf('sift_result'),
+        score: row.indexOf('sift_score'),
+        reasons: row.indexOf('sift_score_reasons'),
+      };
       if (Object.values(columns).includes(-1)) throw new Error(`${annotatedPath} is not a sync's annotated list.`);
       return;
     }
     const change = connector.changeFor(row[columns.result] ?? '');
     if (change === undefined) return;
-    page.push({ memberId: row[columns.id]!, email: row[columns.email]!, change, verdict: row[columns.result]! });
+    const score = row[columns.score] ?? '';
+    page.push({
+      memberId: row[columns.id]!,
+      email: row[columns.email]!,
+      change,
+      verdict: row[columns.result]!,
+      score: /^\d+$/.test(score) ? Number(score) : null,
+      reasons: row[columns.reasons] ?? '',
+    });
     if (page.length >= changesPerPage) {
       kept += keep(page);
       page = [];
@@ -117,11 +135,11 @@ export async function writeChanges(
     const pending = store.pending(sync.id, changesPerPage);
     if (pending.length === 0) return;
     for (const change of new Set(pending.map((each) => each.change))) {
-      const ids = pending.filter((each) => each.change === change).map((each) => each.memberId);
-      await connector.apply(sync.audience, change, ids, (outcome) =>
+      const members = pending.filter((each) => each.change === change);
+      await connector.apply(sync.audience, change, members, (outcome) =>
         store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words),
       );
-      written += ids.length;
+      written += members.length;
     }
     onPage(written);
   }

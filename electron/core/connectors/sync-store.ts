@@ -30,7 +30,15 @@ export type SyncRecord = {
 };
 
 /** A refused change is not carried over: the next sync plans it again from its verdict, if still called for. */
-export type PlannedChange = { memberId: string; email: string; change: MemberChange; verdict: string };
+export type PlannedChange = {
+  memberId: string;
+  email: string;
+  change: MemberChange;
+  verdict: string;
+  /** The row's sift_score (none for rows not checked) and its reasons, for tools that keep them. */
+  score: number | null;
+  reasons: string;
+};
 type ChangeState = 'planned' | 'done' | 'refused';
 
 /** A list synced again every `everyDays`: due from `nextDue` (ms). */
@@ -59,7 +67,11 @@ export type SyncStore = {
    * The change last written to each of `memberIds` of this list by an earlier sync, where there is one: a
    * member already given what its verdict calls for is not written again.
    */
-  lastWritten(connection: string, audience: string, memberIds: readonly string[]): Map<string, MemberChange>;
+  lastWritten(
+    connection: string,
+    audience: string,
+    memberIds: readonly string[],
+  ): Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>>;
   /** Every change is planned: what the plan says now holds. */
   planned(id: number): void;
   /** Up to `limit` changes not yet written, in the order planned. */
@@ -96,7 +108,7 @@ CREATE TABLE syncs (
 CREATE INDEX syncs_by_list ON syncs (connection, audience, phase);
 CREATE TABLE planned_changes (
   sync_id INTEGER NOT NULL REFERENCES syncs (id), member_id TEXT NOT NULL, email TEXT NOT NULL, change TEXT NOT NULL,
-  verdict TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'planned', words TEXT,
+  verdict TEXT NOT NULL, score INTEGER, reasons TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'planned', words TEXT,
   PRIMARY KEY (sync_id, member_id, change)
 );
 CREATE INDEX planned_changes_by_member ON planned_changes (member_id, state);
@@ -119,12 +131,21 @@ type SyncRow = {
   job_id: string | null;
 };
 
-type ChangeRow = { member_id: string; email: string; change: MemberChange; verdict: string };
+type ChangeRow = {
+  member_id: string;
+  email: string;
+  change: MemberChange;
+  verdict: string;
+  score: number | null;
+  reasons: string;
+};
 const changeOf = (row: ChangeRow): PlannedChange => ({
   memberId: row.member_id,
   email: row.email,
   change: row.change,
   verdict: row.verdict,
+  score: row.score,
+  reasons: row.reasons,
 });
 
 const recordOf = (row: SyncRow): SyncRecord => ({
@@ -188,21 +209,23 @@ export function openSyncStore(dataDir: string): SyncStore {
       transaction(db, () => {
         const insert = sql(
           db,
-          'INSERT OR IGNORE INTO planned_changes (sync_id, member_id, email, change, verdict) VALUES (?, ?, ?, ?, ?)',
+          'INSERT OR IGNORE INTO planned_changes (sync_id, member_id, email, change, verdict, score, reasons) VALUES (?, ?, ?, ?, ?, ?, ?)',
         );
-        for (const change of changes) insert.run(id, change.memberId, change.email, change.change, change.verdict);
+        for (const each of changes)
+          insert.run(id, each.memberId, each.email, each.change, each.verdict, each.score, each.reasons);
       });
     },
     lastWritten(connection, audience, memberIds) {
-      const found = new Map<string, MemberChange>();
+      const found = new Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>>();
       const last = sql(
         db,
-        `SELECT p.change FROM planned_changes p JOIN syncs s ON s.id = p.sync_id
+        `SELECT p.change, p.score, p.reasons FROM planned_changes p JOIN syncs s ON s.id = p.sync_id
          WHERE p.member_id = ? AND p.state = 'done' AND s.connection = ? AND s.audience = ? ORDER BY s.id DESC LIMIT 1`,
       );
       for (const memberId of memberIds) {
-        const row = last.get(memberId, connection, audience) as { change: MemberChange } | undefined;
-        if (row) found.set(memberId, row.change);
+        const row = last.get(memberId, connection, audience) as
+          Pick<PlannedChange, 'change' | 'score' | 'reasons'> | undefined;
+        if (row) found.set(memberId, { change: row.change, score: row.score, reasons: row.reasons });
       }
       return found;
     },
@@ -212,7 +235,7 @@ export function openSyncStore(dataDir: string): SyncStore {
     pending(id, limit) {
       const rows = sql(
         db,
-        "SELECT member_id, email, change, verdict FROM planned_changes WHERE sync_id = ? AND state = 'planned' ORDER BY rowid LIMIT ?",
+        "SELECT member_id, email, change, verdict, score, reasons FROM planned_changes WHERE sync_id = ? AND state = 'planned' ORDER BY rowid LIMIT ?",
       ).all(id, limit) as ChangeRow[];
       return rows.map(changeOf);
     },
@@ -225,7 +248,7 @@ export function openSyncStore(dataDir: string): SyncStore {
     refused(id, after, limit) {
       const rows = sql(
         db,
-        "SELECT rowid AS row, member_id, email, change, verdict, words FROM planned_changes WHERE sync_id = ? AND state = 'refused' AND rowid > ? ORDER BY rowid LIMIT ?",
+        "SELECT rowid AS row, member_id, email, change, verdict, score, reasons, words FROM planned_changes WHERE sync_id = ? AND state = 'refused' AND rowid > ? ORDER BY rowid LIMIT ?",
       ).all(id, after, limit) as (ChangeRow & { row: number; words: string })[];
       return rows.map((row) => ({ ...changeOf(row), row: row.row, words: row.words }));
     },

@@ -6,6 +6,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { startHubspot, type HubspotServer } from '../../support/hubspot-server.ts';
@@ -81,35 +82,58 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   expect(written.stdout).toContain('Refused by the tool: 1');
   expect(hub.failedCalls()).toBe(1);
   expect([...hub.groups]).toEqual(['sift']);
-  expect(hub.properties.has('sift_result') && hub.properties.has('sift_checked_at')).toBe(true);
+  for (const name of ['sift_result', 'sift_score', 'sift_reasons', 'sift_checked_at'])
+    expect(hub.properties.has(name), name).toBe(true);
   for (const batch of hub.updates) expect(batch.length).toBeLessThanOrEqual(100);
   const refused = await readFile(/with its words: (\S+)\)/.exec(written.stdout)![1]!, 'utf8');
   expect(refused).toContain('Could not get some CONTACT objects');
 
   const today = new Date().toISOString().slice(0, 10);
+  // The score and its reasons are the cleaned list's (the score's own suites check them): HubSpot gets the
+  // annotated file's, row for row.
+  const annotated = Papa.parse<Record<string, string>>(
+    (await readFile(join(env.SIFT_DATA_DIR!, 'connectors', 'sync-1', '7.annotated.csv'), 'utf8')).replace(
+      /^\uFEFF/,
+      '',
+    ),
+    { header: true, skipEmptyLines: true },
+  ).data;
+  const scored = new Map(annotated.map((row) => [row.member_id!, row]));
+  expect(new Set(annotated.map((row) => row.sift_score)).size).toBeGreaterThan(2);
   const expected = structuredClone(before);
   delete expected['4'];
   for (const id of hub.lists.get('7')!.members) {
     const contact = expected[id];
     if (!contact?.email) continue;
     const kind = kinds.find((each) => contact.email!.startsWith(`${each}.`))!;
-    Object.assign(contact, { sift_result: resultOf[kind], sift_checked_at: today });
+    Object.assign(contact, {
+      sift_result: resultOf[kind],
+      sift_score: scored.get(id)!.sift_score,
+      sift_reasons: scored.get(id)!.sift_score_reasons,
+      sift_checked_at: today,
+    });
   }
   expect(Object.fromEntries(hub.contacts)).toEqual(expected);
 
-  // Again, with a newcomer on the list: only the newcomer is written (the rest have their verdicts from the
-  // last sync), and the group and properties are found again, not made twice.
+  // Again, with a newcomer on the list: the newcomer is written, and of the rest only contacts whose verdict,
+  // score or reasons moved (a verdict reused from the cache scores a little lower: its `reused` move). The
+  // group and properties are found again, not made twice.
   hub.contacts.set('231', { email: 'invalid.new@h1.example.com', firstname: 'New' });
   hub.lists.get('7')!.members.push('231');
+  const previous = structuredClone(Object.fromEntries(hub.contacts));
   const updatesBefore = hub.updates.length;
   const again = await sync('--write-back');
   expect(again.code, again.stdout + again.stderr).toBe(0);
-  expect(again.stdout).toContain('Written: 1 change.');
-  expect(
-    hub.updates
-      .slice(updatesBefore)
-      .flat()
-      .map((input) => input.id),
-  ).toEqual(['231']);
+  expect(again.stdout).toMatch(/\d+ members have what the verdict calls for from an earlier sync: left as they are/);
+  const rewritten = hub.updates.slice(updatesBefore).flat();
+  expect(rewritten.map((input) => input.id)).toContain('231');
+  for (const { id, properties } of rewritten) {
+    if (id === '231') continue;
+    const was = previous[id]!;
+    const moved = (['sift_result', 'sift_score', 'sift_reasons'] as const).some(
+      (name) => was[name] !== properties[name],
+    );
+    expect(moved, `contact ${id} written with nothing new`).toBe(true);
+  }
   expect([...hub.groups]).toEqual(['sift']);
 });

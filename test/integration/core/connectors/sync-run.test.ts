@@ -44,8 +44,9 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
         ...(next * 100 < members.length ? { next: String(next) } : {}),
       };
     },
-    async apply(_audience, _change, ids, onOutcome: (outcome: ChangeOutcome) => void) {
-      for (const id of ids) {
+    keepsScores: false,
+    async apply(_audience, _change, members, onOutcome: (outcome: ChangeOutcome) => void) {
+      for (const { memberId: id } of members) {
         if (applied.length === applyFails) {
           applyFails = undefined;
           throw new Error('connection reset');
@@ -79,8 +80,10 @@ it('reads every member once and writes every change once, across stops', async (
 
   // Every seventh member invalid, as a clean would annotate it.
   const annotated = join(dir, 'news.annotated.csv');
-  const lines = rows.slice(1).map((row, i) => `${row[0]},${row[2]},${i % 7 === 0 ? 'invalid' : 'valid'}`);
-  await writeFile(annotated, ['email,member_id,sift_result', ...lines].join('\n'));
+  const lines = rows
+    .slice(1)
+    .map((row, i) => `${row[0]},${row[2]},${i % 7 === 0 ? 'invalid,0,invalid=0' : 'valid,90,valid=90'}`);
+  await writeFile(annotated, ['email,member_id,sift_result,sift_score,sift_score_reasons', ...lines].join('\n'));
   await planChanges(store, tool, sync, annotated);
   const invalid = Array.from({ length: 250 }, (_, i) => i)
     .filter((i) => i % 7 === 0)
