@@ -12,6 +12,7 @@ import {
   savedConnections,
   type SavedConnections,
 } from '../core/connectors/saved-connections.ts';
+import { openSyncStore } from '../core/connectors/sync-store.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { privateDataDir } from './data-folder.ts';
 
@@ -115,9 +116,15 @@ export async function runConnections(argv: string[], io: CliIo): Promise<number>
   const connections = connectionsOf(io);
   if (positionals[0] === 'remove') {
     if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
-    if (!connections.remove(positionals[1]!))
-      throw new CliExit(exitCodes.usage, `No connection named "${positionals[1]}".`);
-    io.out(`Removed "${positionals[1]}" and its secret.\n`);
+    const name = positionals[1]!;
+    if (!connections.remove(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
+    // Its schedules go with it: a due run would only fail for want of it.
+    const store = openSyncStore(privateDataDir(io));
+    const dropped = store.schedules().filter((each) => each.connection === name);
+    for (const each of dropped) store.unschedule(name, each.audience);
+    store.close();
+    const also = dropped.length ? ` and its ${dropped.length === 1 ? 'schedule' : `${dropped.length} schedules`}` : '';
+    io.out(`Removed "${name}", its secret${also}.\n`);
     return exitCodes.done;
   }
   if (positionals.length > 0) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);

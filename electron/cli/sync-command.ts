@@ -2,7 +2,7 @@
 // file (same flags, same files, same cache and cost), and the changes its verdicts call for planned and
 // said. With --write-back, and only with live verdicts, the plan is written to the tool, each change once;
 // a sync stopped anywhere goes on from there when run again (sync-store.ts).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
@@ -176,15 +176,22 @@ async function sayOutcome(
   io.out(`Written: ${done} ${done === 1 ? 'change' : 'changes'}.\n`);
   if (refused === 0) return exitCodes.done;
   const lineOf = csvLineWriter(',');
-  const lines = [lineOf(['email', 'member_id', 'change', 'refused_with'])];
-  for (let after = 0; ;) {
-    const page = store.refused(sync.id, after, 500);
-    if (page.length === 0) break;
-    for (const each of page) lines.push(lineOf([each.email, each.memberId, each.change, each.words]));
-    after = page.at(-1)!.row;
-  }
   const path = join(outDir, `${audience.replace(/[^A-Za-z0-9._-]/g, '_')}.refused.csv`);
-  await writeFile(path, `${lines.join('\n')}\n`, { mode: 0o600 });
+  // A page at a time: a list the tool refused wholesale is never held in memory.
+  const file = await open(path, 'w', 0o600);
+  try {
+    await file.write(`${lineOf(['email', 'member_id', 'change', 'refused_with'])}\n`);
+    for (let after = 0; ;) {
+      const page = store.refused(sync.id, after, 500);
+      if (page.length === 0) break;
+      await file.write(
+        page.map((each) => `${lineOf([each.email, each.memberId, each.change, each.words])}\n`).join(''),
+      );
+      after = page.at(-1)!.row;
+    }
+  } finally {
+    await file.close();
+  }
   io.out(`Refused by the tool: ${refused} (with its words: ${path}). The next sync tries them again.\n`);
   return exitCodes.service;
 }

@@ -3,6 +3,7 @@
 // only subscribed members read, a page of 1,000 at a time; nothing written without --write-back; then one
 // sift tag per member, sent as a sync, at most 4 calls at once, 429s and 5xx waited out; every other part
 // of the audience (other members, other tags, statuses) exactly as it was.
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +164,7 @@ it('syncs again on its schedule from the verdict cache, writing only what change
   const listed = await runSiftHere(['schedule'], env);
   expect(listed.stdout).toMatch(/shop aud1: every 7 days, written back; next .* last .*: done/);
   expect((await runSiftHere(['schedule', 'shop', 'aud1', '--off'], env)).code).toBe(0);
+  expect((await runSiftHere(['schedule', 'shop', 'aud1', '--off'], env)).stderr).toContain('has no schedule');
 });
 
 it('goes on after a kill part way through writing: every member tagged, none lost, none sent twice', async () => {
@@ -205,4 +207,18 @@ it('refuses a key without its data centre at connect time, in words', async () =
   });
   expect(refused.code).toBe(3);
   expect(refused.stderr).toContain('ends in its data centre, such as -us21');
+});
+
+it('forgets a connection with its secret and its schedules', async () => {
+  expect((await runSiftHere(['schedule', 'shop', 'aud2', '--every', '1d'], env)).code).toBe(0);
+  const secretFile = join(env.SIFT_DATA_DIR!, 'keys', 'connector_shop.key');
+  expect(existsSync(secretFile)).toBe(true);
+  const removed = await runSiftHere(['connections', 'remove', 'shop'], env);
+  expect(removed.stdout).toBe('Removed "shop", its secret and its schedule.\n');
+  expect(existsSync(secretFile)).toBe(false);
+  expect((await runSiftHere(['schedule'], env)).stdout).toContain('No schedules');
+  expect((await runSiftHere(['connections', '--json'], env)).stdout).toBe('[]\n');
+  const gone = await runSiftHere(['sync', 'shop', 'aud2'], env);
+  expect(gone.code).toBe(2);
+  expect(gone.stderr).toContain('No connection named "shop"');
 });
