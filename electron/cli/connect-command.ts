@@ -12,7 +12,7 @@ import {
   savedConnections,
   type SavedConnections,
 } from '../core/connectors/saved-connections.ts';
-import { openSyncStore } from '../core/connectors/sync-store.ts';
+import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { privateDataDir } from './data-folder.ts';
 
@@ -119,7 +119,7 @@ export async function runConnections(argv: string[], io: CliIo): Promise<number>
     const name = positionals[1]!;
     if (!connections.remove(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
     // Its schedules go with it: a due run would only fail for want of it.
-    const store = openSyncStore(privateDataDir(io));
+    const store = openScheduleStore(privateDataDir(io));
     const dropped = store.schedules().filter((each) => each.connection === name);
     for (const each of dropped) store.unschedule(name, each.audience);
     store.close();

@@ -4,7 +4,7 @@
 // verdicts grown too old. Nothing runs by itself: `sift sync --due` is for cron, a systemd timer, launchd
 // or Task Scheduler (docs/connectors.md shows each).
 import { parseArgs } from 'node:util';
-import { openSyncStore } from '../core/connectors/sync-store.ts';
+import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
@@ -31,7 +31,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
       'base-url': { type: 'string' },
     },
   });
-  const store = openSyncStore(privateDataDir(io));
+  const store = openScheduleStore(privateDataDir(io));
   try {
     if (positionals.length === 0) {
       const schedules = store.schedules();
@@ -72,7 +72,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
 
 /** `sift sync --due`: every schedule whose time has come, one after another; each outcome kept. */
 export async function runDue(io: CliIo, now = Date.now()): Promise<number> {
-  const store = openSyncStore(privateDataDir(io));
+  const store = openScheduleStore(privateDataDir(io));
   const due = store.schedules().filter((each) => each.nextDue <= now);
   store.close();
   if (due.length === 0) {
@@ -97,7 +97,7 @@ export async function runDue(io: CliIo, now = Date.now()): Promise<number> {
       io.err(`sift: ${each.connection} ${each.audience}: ${exit.message}\n`);
     }
     worst = Math.max(worst, code);
-    const kept = openSyncStore(privateDataDir(io));
+    const kept = openScheduleStore(privateDataDir(io));
     kept.ranSchedule(each.connection, each.audience, Date.now(), outcome);
     kept.close();
   }

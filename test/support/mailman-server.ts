@@ -5,10 +5,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 
@@ -27,14 +27,6 @@ export type MailmanServer = {
   rest(method: string, path: string, form?: Record<string, string>): Promise<{ status: number; body: MailmanAnswer }>;
   stop(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function startMailman(): Promise<MailmanServer> {
   const dir = await mkdtemp(join(tmpdir(), 'sift-mailman-'));

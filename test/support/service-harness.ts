@@ -111,3 +111,19 @@ export async function waitFor<T>(
 export function addresses(count: number, domain = 'example.com', prefix = 'user'): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}${i}@${domain}`);
 }
+
+/**
+ * What a sync test runs `sift` with: a live key of `service` (its batch status unthrottled, `credits` bought)
+ * and a data folder of its own, beside the tool's secret in `secret`.
+ */
+export async function syncTestEnv(
+  service: VerificationService,
+  credits: number,
+  secret: Record<string, string>,
+): Promise<Record<string, string>> {
+  const { key, record } = await service.dashboard.createKey('live', 'sync');
+  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+  await service.dashboard.topUp(credits);
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'sift-sync-')), 'data');
+  return { SIFT_DATA_DIR: dataDir, SIFT_API_KEY: key, ...secret };
+}

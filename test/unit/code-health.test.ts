@@ -29,7 +29,7 @@ const sqlHomes = [
   /^electron\/core\/cache\/verdict-cache-(store|schema|reader|changes)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
   /^electron\/core\/rules\/rule-store\.ts$/,
-  /^electron\/core\/connectors\/sync-store\.ts$/,
+  /^electron\/core\/connectors\/(sync-store|sync-store-schema|schedule-store)\.ts$/,
   /^electron\/core\/list-file\//,
 ];
 const sqlStatement =

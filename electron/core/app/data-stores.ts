@@ -7,7 +7,7 @@ import { serviceStoreFiles } from '../service/verification-service.ts';
 import type { StoreFile } from '../storage/store-versions.ts';
 import { suppressionVersion } from '../suppression/suppression-store.ts';
 import { rulesFile, rulesVersion } from '../rules/index.ts';
-import { syncStoreFile, syncStoreVersion } from '../connectors/sync-store.ts';
+import { syncStoreFile, syncStoreVersion } from '../connectors/sync-store-schema.ts';
 
 export function appStoreFiles(dataDir: string): StoreFile[] {
   return [

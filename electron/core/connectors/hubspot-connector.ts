@@ -74,12 +74,7 @@ const batchAnswer = z.object({
 export function hubspotConnector(apiUrl: string | undefined, token: string): Connector {
   const base = toolBaseUrl('HubSpot', (apiUrl || 'https://api.hubapi.com').replace(/\/+$/, ''));
   const http = toolHttp('HubSpot', base, `Bearer ${token}`, token);
-  const parse = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
-    const parsed = schema.safeParse(body);
-    if (!parsed.success)
-      throw new ConnectorError('refused', `HubSpot at ${http.host} answered ${what} in a form Sift does not know.`);
-    return parsed.data;
-  };
+  const parse = http.parse;
   const contactsOf = (results: z.infer<typeof page>['results']) =>
     results.flatMap((contact) =>
       contact.properties.email

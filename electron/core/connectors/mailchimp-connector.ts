@@ -53,12 +53,7 @@ const membersAnswer = z.object({
 export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
   const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl).replace(/\/+$/, ''));
   const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
-  const parse = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
-    const parsed = schema.safeParse(body);
-    if (!parsed.success)
-      throw new ConnectorError('refused', `Mailchimp at ${http.host} answered ${what} in a form Sift does not know.`);
-    return parsed.data;
-  };
+  const parse = http.parse;
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
   return {
     kind: 'mailchimp',

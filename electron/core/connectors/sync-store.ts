@@ -3,13 +3,9 @@
 // a CSV a page at a time (the file's length after each page is kept with the next page's cursor, so a page
 // cut by a crash is cut off the file and read again), cleans that file as a job, plans its changes from the
 // verdicts, and writes each planned change once, keeping each outcome as the tool gave it.
-import { join } from 'node:path';
-import { openDatabase, sql, transaction, type Database } from '../storage/sqlite.ts';
-import { migrateOrRestore } from '../storage/store-versions.ts';
+import { sql, transaction } from '../storage/sqlite.ts';
+import { openSyncDatabase } from './sync-store-schema.ts';
 import type { MemberChange } from './connector.ts';
-
-export const syncStoreVersion = 1;
-export const syncStoreFile = (dataDir: string) => join(dataDir, 'connectors', 'syncs.sqlite');
 
 /** Where a sync is: reading members, cleaning them, planned (changes known), or done. */
 type SyncPhase = 'reading' | 'cleaning' | 'planned' | 'done';
@@ -41,19 +37,6 @@ export type PlannedChange = {
 };
 type ChangeState = 'planned' | 'done' | 'refused';
 
-/** A list synced again every `everyDays`: due from `nextDue` (ms). */
-type Schedule = {
-  connection: string;
-  audience: string;
-  everyDays: number;
-  writeBack: boolean;
-  /** sift clean's flags the run passes on (--keep, --remove, --base-url), as given. */
-  cleanFlags: string[];
-  nextDue: number;
-  lastRun: number | null;
-  lastOutcome: string | null;
-};
-
 export type SyncStore = {
   /** The sync of this list not done yet, if any: it goes on from where it stopped. */
   unfinished(connection: string, audience: string): SyncRecord | undefined;
@@ -83,40 +66,8 @@ export type SyncStore = {
   /** An outcome of a change, as the tool gave it. */
   outcome(id: number, memberId: string, change: MemberChange, done: boolean, words?: string): void;
   finish(id: number): void;
-  /** Keeps a list's schedule (replacing its earlier one), first due at `firstDue` (ms). */
-  schedule(
-    connection: string,
-    audience: string,
-    everyDays: number,
-    writeBack: boolean,
-    cleanFlags: readonly string[],
-    firstDue: number,
-  ): void;
-  unschedule(connection: string, audience: string): boolean;
-  schedules(): Schedule[];
-  /** A scheduled run ended at `now` with `outcome` (in words); it is next due `everyDays` later. */
-  ranSchedule(connection: string, audience: string, now: number, outcome: string): void;
   close(): void;
 };
-
-const tables = `
-CREATE TABLE syncs (
-  id INTEGER PRIMARY KEY, connection TEXT NOT NULL, audience TEXT NOT NULL, started_at INTEGER NOT NULL,
-  phase TEXT NOT NULL, next_cursor TEXT, read_done INTEGER NOT NULL DEFAULT 0, file_bytes INTEGER NOT NULL DEFAULT 0,
-  members INTEGER NOT NULL DEFAULT 0, job_id TEXT
-);
-CREATE INDEX syncs_by_list ON syncs (connection, audience, phase);
-CREATE TABLE planned_changes (
-  sync_id INTEGER NOT NULL REFERENCES syncs (id), member_id TEXT NOT NULL, email TEXT NOT NULL, change TEXT NOT NULL,
-  verdict TEXT NOT NULL, score INTEGER, reasons TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'planned', words TEXT,
-  PRIMARY KEY (sync_id, member_id, change)
-);
-CREATE INDEX planned_changes_by_member ON planned_changes (member_id, state);
-CREATE TABLE schedules (
-  connection TEXT NOT NULL, audience TEXT NOT NULL, every_days INTEGER NOT NULL, write_back INTEGER NOT NULL,
-  next_due INTEGER NOT NULL, last_run INTEGER, last_outcome TEXT, clean_flags TEXT NOT NULL DEFAULT '[]',
-  PRIMARY KEY (connection, audience)
-)`;
 
 type SyncRow = {
   id: number;
@@ -159,17 +110,6 @@ const recordOf = (row: SyncRow): SyncRecord => ({
   members: row.members,
   jobId: row.job_id,
 });
-
-function openSyncDatabase(dataDir: string): Database {
-  const path = syncStoreFile(dataDir);
-  const db = openDatabase(path);
-  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  if (version === 0)
-    migrateOrRestore(path, db, () =>
-      transaction(db, () => db.exec(`${tables}; PRAGMA user_version = ${syncStoreVersion}`)),
-    );
-  return db;
-}
 
 export function openSyncStore(dataDir: string): SyncStore {
   const db = openSyncDatabase(dataDir);
@@ -263,47 +203,6 @@ export function openSyncStore(dataDir: string): SyncStore {
     },
     finish(id) {
       sql(db, "UPDATE syncs SET phase = 'done' WHERE id = ?").run(id);
-    },
-    schedule(connection, audience, everyDays, writeBack, cleanFlags, firstDue) {
-      sql(
-        db,
-        `INSERT INTO schedules (connection, audience, every_days, write_back, clean_flags, next_due) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (connection, audience) DO UPDATE SET every_days = excluded.every_days, write_back = excluded.write_back,
-           clean_flags = excluded.clean_flags, next_due = excluded.next_due`,
-      ).run(connection, audience, everyDays, writeBack ? 1 : 0, JSON.stringify(cleanFlags), firstDue);
-    },
-    unschedule(connection, audience) {
-      return (
-        sql(db, 'DELETE FROM schedules WHERE connection = ? AND audience = ?').run(connection, audience).changes > 0
-      );
-    },
-    schedules() {
-      const rows = sql(db, 'SELECT * FROM schedules ORDER BY next_due, connection, audience').all() as {
-        connection: string;
-        audience: string;
-        every_days: number;
-        write_back: number;
-        next_due: number;
-        last_run: number | null;
-        last_outcome: string | null;
-        clean_flags: string;
-      }[];
-      return rows.map((row) => ({
-        connection: row.connection,
-        audience: row.audience,
-        everyDays: row.every_days,
-        writeBack: row.write_back === 1,
-        cleanFlags: JSON.parse(row.clean_flags) as string[],
-        nextDue: row.next_due,
-        lastRun: row.last_run,
-        lastOutcome: row.last_outcome,
-      }));
-    },
-    ranSchedule(connection, audience, now, outcome) {
-      sql(
-        db,
-        'UPDATE schedules SET last_run = ?, last_outcome = ?, next_due = ? + every_days * 86400000 WHERE connection = ? AND audience = ?',
-      ).run(now, outcome, now, connection, audience);
     },
     close: () => db.close(),
   };

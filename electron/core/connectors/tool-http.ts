@@ -2,6 +2,7 @@
 // bounded in time, 429s and passing failures waited out and tried again by the client's own retry policy
 // (retry-policy.ts: Retry-After, capped backoff, at most a few tries), and every message free of the secret.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
 import { isLoopback } from '../client/base-url.ts';
 import { keyMaskingFor } from '../client/client-errors.ts';
 import { createRetryPolicy, type Outcome } from '../client/retry-policy.ts';
@@ -19,6 +20,8 @@ export type ToolHttp = {
   ): Promise<{ status: number; body: unknown }>;
   /** The secret taken out of `text`. */
   redact(text: string): string;
+  /** An answer read as `schema` says, or refused in words naming `what` it was. */
+  parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T;
 };
 
 const callTimeoutMs = 30_000;
@@ -66,6 +69,12 @@ export function toolHttp(
   return {
     host: base.host,
     redact: keys.redact,
+    parse(schema, body, what) {
+      const parsed = schema.safeParse(body);
+      if (!parsed.success)
+        throw new ConnectorError('refused', `${tool} at ${base.host} answered ${what} in a form Sift does not know.`);
+      return parsed.data;
+    },
     async call(method, path, body) {
       const callName = `${method} ${path.split('?')[0]}`;
       const tries: Outcome[] = [];

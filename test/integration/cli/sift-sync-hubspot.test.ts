@@ -3,15 +3,14 @@
 // with HubSpot's documented rules): the property group and properties made once and found again, batches
 // of at most 100, a 429 with its policyName waited out, a 207's refused contact listed with HubSpot's words,
 // and every contact outside the list, and every other property, exactly as it was.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { startHubspot, type HubspotServer } from '../../support/hubspot-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
-import { startTestService } from '../../support/service-harness.ts';
+import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
 
 let hub: HubspotServer;
 let service: VerificationService;
@@ -33,14 +32,7 @@ beforeAll(async () => {
   }
   const members = [...hub.contacts.keys()].filter((id) => Number(id) % 2 === 0 || Number(id) > 200);
   hub.lists.set('7', { name: 'Newsletter', members });
-  const { key, record } = await service.dashboard.createKey('live', 'hubspot');
-  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
-  await service.dashboard.topUp(1000);
-  env = {
-    SIFT_DATA_DIR: join(await mkdtemp(join(tmpdir(), 'sift-hubspot-')), 'data'),
-    SIFT_HUBSPOT_TOKEN: hub.token,
-    SIFT_API_KEY: key,
-  };
+  env = await syncTestEnv(service, 1000, { SIFT_HUBSPOT_TOKEN: hub.token });
 });
 afterAll(async () => {
   await Promise.all([hub?.close(), service?.close()]);

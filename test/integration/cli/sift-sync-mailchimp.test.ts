@@ -4,8 +4,6 @@
 // sift tag per member, sent as a sync, at most 4 calls at once, 429s and 5xx waited out; every other part
 // of the audience (other members, other tags, statuses) exactly as it was.
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
@@ -17,7 +15,7 @@ import {
 } from '../../support/mailchimp-server.ts';
 import { runSift } from '../../support/run-sift.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
-import { startTestService } from '../../support/service-harness.ts';
+import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
 
 let chimp: MailchimpServer;
 let service: VerificationService;
@@ -45,14 +43,7 @@ beforeAll(async () => {
   add('invalid.bounced@example.com', 'cleaned');
   add('valid.pending@example.com', 'pending');
   chimp.audiences.set('aud1', { name: 'Newsletter', members });
-  const { key, record } = await service.dashboard.createKey('live', 'mailchimp');
-  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
-  await service.dashboard.topUp(2000);
-  env = {
-    SIFT_DATA_DIR: join(await mkdtemp(join(tmpdir(), 'sift-mailchimp-')), 'data'),
-    SIFT_MAILCHIMP_KEY: chimp.key,
-    SIFT_API_KEY: key,
-  };
+  env = await syncTestEnv(service, 2000, { SIFT_MAILCHIMP_KEY: chimp.key });
 });
 afterAll(async () => {
   await Promise.all([chimp?.close(), service?.close()]);

@@ -3,14 +3,12 @@
 // --write-back, then exactly the plan written (invalid members' delivery off, by moderator), a member the
 // server no longer has refused in its words and listed beside the results, and every other member as it was.
 import { readFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { mailmanInstalled, startMailman, type MailmanServer } from '../../support/mailman-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
-import { startTestService } from '../../support/service-harness.ts';
+import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
 
 const required = process.env.SIFT_LIST_SERVERS === 'required';
 if (required && !mailmanInstalled)
@@ -46,14 +44,7 @@ beforeAll(async () => {
     });
     expect(added.status).toBe(201);
   }
-  const { key, record } = await service.dashboard.createKey('live', 'mailman');
-  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
-  await service.dashboard.topUp(100);
-  env = {
-    SIFT_DATA_DIR: join(await mkdtemp(join(tmpdir(), 'sift-mailman-data-')), 'data'),
-    SIFT_MAILMAN_PASSWORD: mailman.password,
-    SIFT_API_KEY: key,
-  };
+  env = await syncTestEnv(service, 100, { SIFT_MAILMAN_PASSWORD: mailman.password });
   deliveries = async () => {
     const roster = await mailman.rest('GET', '/lists/news.lists.test/roster/member');
     const entries = (roster.body.entries ?? []) as { email: string; member_id: string }[];
