@@ -74,6 +74,11 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       throw goOnLater(error);
     });
     io.err(`${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} members of ${audience}.\n`);
+    if (sync.members === 0) {
+      store.finish(sync.id);
+      io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
+      return exitCodes.done;
+    }
     const cleaned = await cleanMembers(membersFile, outDir, values, io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);

@@ -3,6 +3,7 @@
 // with HubSpot's documented rules): the property group and properties made once and found again, batches
 // of at most 100, a 429 with its policyName waited out, a 207's refused contact listed with HubSpot's words,
 // and every contact outside the list, and every other property, exactly as it was.
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -32,8 +33,18 @@ beforeAll(async () => {
   }
   const members = [...hub.contacts.keys()].filter((id) => Number(id) % 2 === 0 || Number(id) > 200);
   hub.lists.set('7', { name: 'Newsletter', members });
+  hub.lists.set('8', { name: 'Nobody yet', members: ['2'] });
   env = await syncTestEnv(service, 1000, { SIFT_HUBSPOT_TOKEN: hub.token });
 });
+/** The annotated file of the first sync of `list` (each sync has a folder of its own in the data folder). */
+const annotatedOf = (list: string) => {
+  const connectors = join(env.SIFT_DATA_DIR!, 'connectors');
+  const folder = readdirSync(connectors)
+    .sort((a, b) => Number(a.replace('sync-', '')) - Number(b.replace('sync-', '')))
+    .find((name) => existsSync(join(connectors, name, `${list}.annotated.csv`)));
+  return join(connectors, folder!, `${list}.annotated.csv`);
+};
+
 afterAll(async () => {
   await Promise.all([hub?.close(), service?.close()]);
 });
@@ -51,7 +62,12 @@ it('connects with a token checked there and then, and names the lists', async ()
   expect(JSON.parse(audiences.stdout)).toEqual([
     { id: 'all', name: 'All contacts', size: 230 },
     { id: '7', name: 'Newsletter', size: 130 },
+    { id: '8', name: 'Nobody yet', size: 1 },
   ]);
+  // A list whose one contact has no address: nothing to clean, said in words.
+  const empty = await runSiftHere(['sync', 'crm', '8', '--write-back'], env);
+  expect(empty.code, empty.stderr).toBe(0);
+  expect(empty.stdout).toBe('8 has no members Sift would check: nothing is cleaned or written.\n');
 });
 
 it("writes each list member's verdict to Sift's own properties, once, and nothing else", async () => {
@@ -84,10 +100,7 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   // The score and its reasons are the cleaned list's (the score's own suites check them): HubSpot gets the
   // annotated file's, row for row.
   const annotated = Papa.parse<Record<string, string>>(
-    (await readFile(join(env.SIFT_DATA_DIR!, 'connectors', 'sync-1', '7.annotated.csv'), 'utf8')).replace(
-      /^\uFEFF/,
-      '',
-    ),
+    (await readFile(annotatedOf('7'), 'utf8')).replace(/^\uFEFF/, ''),
     { header: true, skipEmptyLines: true },
   ).data;
   const scored = new Map(annotated.map((row) => [row.member_id!, row]));
