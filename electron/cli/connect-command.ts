@@ -30,8 +30,7 @@ const secretVariables: Record<ConnectorKind, string> = {
 };
 
 /** The saved connections of the data folder, their secrets in the same vault as the web host's keys. */
-export function connectionsOf(io: Pick<CliIo, 'env' | 'err'>): SavedConnections {
-  const dataDir = privateDataDir(io);
+export function connectionsOf(dataDir: string): SavedConnections {
   return savedConnections(dataDir, fileVault(join(dataDir, 'keys')));
 }
 
@@ -85,7 +84,7 @@ export async function runConnect(argv: string[], io: CliIo): Promise<number> {
     throw new CliExit(exitCodes.usage, `--api-url is needed: Mailman's REST address.`);
   if (kind === 'mailman' && !values.user) throw new CliExit(exitCodes.usage, "--user is needed: Mailman's REST user.");
   const secret = await secretFor(kind as ConnectorKind, io);
-  const connections = connectionsOf(io);
+  const connections = connectionsOf(privateDataDir(io));
   try {
     const connector = connectorFor(kind as ConnectorKind, values['api-url'] ?? '', values.user ?? '', secret);
     const reaches = await connector.check();
@@ -113,13 +112,14 @@ export async function runConnections(argv: string[], io: CliIo): Promise<number>
     allowPositionals: true,
     options: { json: { type: 'boolean', default: false } },
   });
-  const connections = connectionsOf(io);
+  const dataDir = privateDataDir(io);
+  const connections = connectionsOf(dataDir);
   if (positionals[0] === 'remove') {
     if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
     const name = positionals[1]!;
     if (!connections.remove(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
     // Its schedules go with it: a due run would only fail for want of it.
-    const store = openScheduleStore(privateDataDir(io));
+    const store = openScheduleStore(dataDir);
     const dropped = store.schedules().filter((each) => each.connection === name);
     for (const each of dropped) store.unschedule(name, each.audience);
     store.close();
@@ -143,7 +143,7 @@ export async function runAudiences(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
   try {
-    const audiences = await connectionsOf(io).open(positionals[0]!).audiences();
+    const audiences = await connectionsOf(privateDataDir(io)).open(positionals[0]!).audiences();
     if (values.json) io.out(`${JSON.stringify(audiences, null, 2)}\n`);
     else for (const each of audiences) io.out(`${each.id.padEnd(32)}${String(each.size).padStart(8)}  ${each.name}\n`);
     return exitCodes.done;

@@ -31,7 +31,8 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
       'base-url': { type: 'string' },
     },
   });
-  const store = openScheduleStore(privateDataDir(io));
+  const dataDir = privateDataDir(io);
+  const store = openScheduleStore(dataDir);
   try {
     if (positionals.length === 0) {
       const schedules = store.schedules();
@@ -54,7 +55,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     const everyDays = periods[values.every ?? ''];
     if (everyDays === undefined) throw new CliExit(exitCodes.usage, '--every takes 1d, 7d or 30d (or give --off).');
     // The connection must be there now, not found missing at 3 a.m.
-    if (!connectionsOf(io).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
+    if (!connectionsOf(dataDir).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
     const cleanFlags = (['keep', 'remove', 'base-url'] as const).flatMap((flag) =>
       values[flag] === undefined ? [] : [`--${flag}`, values[flag]!],
     );
@@ -72,7 +73,8 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
 
 /** `sift sync --due`: every schedule whose time has come, one after another; each outcome kept. */
 export async function runDue(io: CliIo, now = Date.now()): Promise<number> {
-  const store = openScheduleStore(privateDataDir(io));
+  const dataDir = privateDataDir(io);
+  const store = openScheduleStore(dataDir);
   const due = store.schedules().filter((each) => each.nextDue <= now);
   store.close();
   if (due.length === 0) {
@@ -97,7 +99,7 @@ export async function runDue(io: CliIo, now = Date.now()): Promise<number> {
       io.err(`sift: ${each.connection} ${each.audience}: ${exit.message}\n`);
     }
     worst = Math.max(worst, code);
-    const kept = openScheduleStore(privateDataDir(io));
+    const kept = openScheduleStore(dataDir);
     kept.ranSchedule(each.connection, each.audience, Date.now(), outcome);
     kept.close();
   }

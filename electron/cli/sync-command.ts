@@ -48,7 +48,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${syncUsage}\n${syncDetails}`);
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
-  const connector = connectionsOf(io).open(name);
+  const connector = connectionsOf(dataDir).open(name);
   const store = openSyncStore(dataDir);
   try {
     let sync = store.unfinished(name, audience);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { MailWorld } from '../support/mail-world.ts';
+import { stopChild } from './web-host-fixture.ts';
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 const node = (args: string[]) =>
@@ -50,14 +51,7 @@ export async function startHostedService(world: MailWorld, flags: string[] = [])
       }
     });
   });
-  // Stopping waits for the exit: the service writes its data folder as it closes, and the folder is removed after.
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { baseUrl, liveKey, output: () => output, stop };
+  return { baseUrl, liveKey, output: () => output, stop: () => stopChild(child) };
 }
 
 /** The app, from its Settings screen, sends lists to this service with its live key. */

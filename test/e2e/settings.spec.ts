@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startMailWorld, type MailWorld } from '../support/mail-world.ts';
 import { startHostedService, type HostedService } from './hosted-service.ts';
 import { recordServerEvents, serverEvents } from './event-log.ts';
-import { expect, startHost, test } from './web-host-fixture.ts';
+import { expect, startHost, stopChild, test } from './web-host-fixture.ts';
 
 let world: MailWorld;
 let hosted: HostedService;
@@ -129,8 +129,7 @@ test('settings and the key outlive a restart of the app', async ({ page }) => {
     await page.getByRole('button', { name: 'Save and use this service' }).click();
     await expect(page.getByTestId('account-badge')).toContainText('Live');
   } finally {
-    host.child.kill('SIGTERM');
-    await new Promise((resolve) => host.child.once('exit', resolve));
+    await stopChild(host.child);
   }
   host = await startHost(dataDir);
   try {

@@ -17,7 +17,7 @@ import {
   trustedKey,
 } from '../support/release-feed.ts';
 import { untilPrinted } from '../support/printed.ts';
-import { expect, test } from './web-host-fixture.ts';
+import { expect, stopChild, test } from './web-host-fixture.ts';
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 
@@ -64,9 +64,6 @@ test('a new version is ready: what changed, and Install only when chosen', async
     await expect(page.getByText(`Sift ${current} · browser`)).toBeVisible();
     expect(feed.asked.get('SHA256SUMS')).toBe(asked);
   } finally {
-    // Waited for: the app writes its data folder as it closes, and the test's folder is removed after.
-    const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
-    child.kill('SIGINT');
-    await Promise.all([exited, feed.close()]);
+    await Promise.all([stopChild(child, 'SIGINT'), feed.close()]);
   }
 });

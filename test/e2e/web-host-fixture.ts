@@ -37,14 +37,19 @@ export async function startHost(
 /** Web hosts started and not yet ended: a test that fails before it stops its own has them stopped. */
 const running = new Set<ChildProcess>();
 
+/**
+ * Stops a process the test started and waits for it to exit: the app and the services write their data
+ * folders as they close, and the test's folder is removed after.
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  await exited;
+}
+
 async function stopRunningHosts(): Promise<void> {
-  await Promise.all(
-    [...running].map((child) => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      return exited;
-    }),
-  );
+  await Promise.all([...running].map((child) => stopChild(child)));
 }
 
 /** A folder of the run's temporary folder as TMPDIR while `use` runs, then removed with what is in it. */
@@ -87,9 +92,7 @@ export const test = base.extend<{ hostUrl: string; testTemp: void }, { workerTem
   hostUrl: async ({}, use) => {
     const { url, child, dataDir } = await startHost();
     await use(url);
-    const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
-    child.kill('SIGTERM');
-    await exited;
+    await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   },
 });

@@ -77,3 +77,13 @@ export class ConnectorError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * A change one member was refused, in the tool's words; anything else (no answer, a refused secret, a fault
+ * of Sift's) is thrown on: it would refuse every other member too, and the sync stops to go on later.
+ */
+export function memberRefusal(error: unknown): string {
+  if (!(error instanceof ConnectorError) || error.kind === 'unreachable' || error.kind === 'authentication')
+    throw error;
+  return error.message;
+}

@@ -72,9 +72,8 @@ const batchAnswer = z.object({
 });
 
 export function hubspotConnector(apiUrl: string | undefined, token: string): Connector {
-  const base = toolBaseUrl('HubSpot', (apiUrl || 'https://api.hubapi.com').replace(/\/+$/, ''));
+  const base = toolBaseUrl('HubSpot', apiUrl || 'https://api.hubapi.com');
   const http = toolHttp('HubSpot', base, `Bearer ${token}`, token);
-  const parse = http.parse;
   const contactsOf = (results: z.infer<typeof page>['results']) =>
     results.flatMap((contact) =>
       contact.properties.email
@@ -104,13 +103,13 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
     },
     async audiences() {
       const { body: counted } = await http.call('POST', '/crm/v3/objects/contacts/search', { json: { limit: 1 } });
-      const total = parse(z.object({ total: z.number() }), counted, 'its contacts');
+      const total = http.parse(z.object({ total: z.number() }), counted, 'its contacts');
       const audiences = [{ id: allContacts, name: 'All contacts', size: total.total }];
       for (let offset = 0; ;) {
         const { body } = await http.call('POST', '/crm/v3/lists/search', {
           json: { count: 500, offset, processingTypes: ['MANUAL', 'DYNAMIC', 'SNAPSHOT'] },
         });
-        const found = parse(listsAnswer, body, 'its lists');
+        const found = http.parse(listsAnswer, body, 'its lists');
         audiences.push(
           ...found.lists.map((list) => ({
             id: String(list.listId),
@@ -129,14 +128,14 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
           'GET',
           `/crm/v3/objects/contacts?limit=${batchSize}&properties=email,firstname,lastname${after}`,
         );
-        const found = parse(page, body, 'its contacts');
+        const found = http.parse(page, body, 'its contacts');
         return { members: contactsOf(found.results), ...(found.paging?.next ? { next: found.paging.next.after } : {}) };
       }
       const { body } = await http.call(
         'GET',
         `/crm/v3/lists/${encodeURIComponent(audience)}/memberships?limit=${batchSize}${after}`,
       );
-      const listed = parse(memberships, body, "a list's members");
+      const listed = http.parse(memberships, body, "a list's members");
       const read = listed.results.length
         ? (
             await http.call('POST', '/crm/v3/objects/contacts/batch/read', {
@@ -148,7 +147,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
           ).body
         : { results: [] };
       return {
-        members: contactsOf(parse(page, read, 'its contacts').results),
+        members: contactsOf(http.parse(page, read, 'its contacts').results),
         ...(listed.paging?.next ? { next: listed.paging.next.after } : {}),
       };
     },
@@ -176,7 +175,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
         const { body } = await http.call('POST', '/crm/v3/objects/contacts/batch/update', { json: { inputs } });
         // A 207 names the contacts it refused; the rest of the batch was written.
         const refused = new Map<string, string>();
-        for (const error of parse(batchAnswer, body, 'a batch update').errors ?? [])
+        for (const error of http.parse(batchAnswer, body, 'a batch update').errors ?? [])
           for (const id of error.context?.ids ?? []) refused.set(id, `HubSpot: ${error.message}`);
         for (const id of ids)
           onOutcome(

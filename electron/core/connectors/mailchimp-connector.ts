@@ -11,7 +11,7 @@
 // Concurrency: "each user account [is limited] to 10 concurrent connections", beyond which Mailchimp answers
 // with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift keeps 4.
 import { z } from 'zod';
-import { ConnectorError, verdictTags, type Connector, type MemberChange } from './connector.ts';
+import { ConnectorError, memberRefusal, verdictTags, type Connector, type MemberChange } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members per page: Mailchimp's most. */
@@ -51,15 +51,14 @@ const membersAnswer = z.object({
 });
 
 export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
-  const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl).replace(/\/+$/, ''));
+  const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl));
   const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
-  const parse = http.parse;
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
   return {
     kind: 'mailchimp',
     async check() {
       const { body } = await http.call('GET', '/?fields=account_name,login_id');
-      const root = parse(rootAnswer, body, 'its account');
+      const root = http.parse(rootAnswer, body, 'its account');
       return `Mailchimp account ${root.account_name ?? root.login_id ?? '(unnamed)'} at ${http.host}`;
     },
     async audiences() {
@@ -69,7 +68,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
           'GET',
           `/lists?count=${pageSize}&offset=${offset}&fields=lists.id,lists.name,lists.stats.member_count,total_items`,
         );
-        const page = parse(listsAnswer, body, 'its audiences');
+        const page = http.parse(listsAnswer, body, 'its audiences');
         audiences.push(
           ...page.lists.map((list) => ({ id: list.id, name: list.name, size: list.stats?.member_count ?? 0 })),
         );
@@ -84,7 +83,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
         `${listPath(audience)}/members?status=subscribed&count=${pageSize}&offset=${offset}` +
           '&fields=members.id,members.email_address,members.full_name,total_items',
       );
-      const page = parse(membersAnswer, body, "an audience's members");
+      const page = http.parse(membersAnswer, body, "an audience's members");
       const members = page.members.map((member) => ({
         id: member.id,
         email: member.email_address,
@@ -108,9 +107,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
             });
             onOutcome({ memberId, done: true });
           } catch (error) {
-            if (!(error instanceof ConnectorError) || error.kind === 'unreachable' || error.kind === 'authentication')
-              throw error;
-            onOutcome({ memberId, done: false, words: error.message });
+            onOutcome({ memberId, done: false, words: memberRefusal(error) });
           }
         }
       };

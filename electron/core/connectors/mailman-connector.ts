@@ -4,7 +4,7 @@
 // Source: Mailman core's REST docs, https://docs.mailman3.org/projects/mailman/en/latest/src/mailman/rest/docs/
 // (lists.html, membership.html, preferences.html).
 import { z } from 'zod';
-import { ConnectorError, type Connector } from './connector.ts';
+import { memberRefusal, type Connector } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members read a page at a time: the roster's pages are counted by Mailman, not by a cursor. */
@@ -41,18 +41,17 @@ const deliveryOff = 'by_moderator';
 export function mailmanConnector(apiUrl: string, user: string, password: string): Connector {
   const base = toolBaseUrl('Mailman', apiUrl.replace(/\/+$/, '').replace(/\/3\.1$/, '') + '/3.1');
   const http = toolHttp('Mailman', base, `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, password);
-  const parse = http.parse;
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
   return {
     kind: 'mailman',
     async check() {
       const { body } = await http.call('GET', '/system/versions');
-      const versions = parse(versionsAnswer, body, 'its versions');
+      const versions = http.parse(versionsAnswer, body, 'its versions');
       return `${versions.mailman_version} (REST API ${versions.api_version}) at ${http.host}`;
     },
     async audiences() {
       const { body } = await http.call('GET', '/lists');
-      return (parse(listsAnswer, body, 'its lists').entries ?? []).map((list) => ({
+      return (http.parse(listsAnswer, body, 'its lists').entries ?? []).map((list) => ({
         id: list.list_id,
         name: list.fqdn_listname,
         size: list.member_count ?? 0,
@@ -61,7 +60,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
     async readPage(audience, cursor) {
       const page = cursor === undefined ? 1 : Number(cursor);
       const { body } = await http.call('GET', `${listPath(audience)}/roster/member?count=${pageSize}&page=${page}`);
-      const roster = parse(rosterAnswer, body, "a list's members");
+      const roster = http.parse(rosterAnswer, body, "a list's members");
       const members = (roster.entries ?? []).map((entry) => ({
         id: String(entry.member_id),
         email: entry.email,
@@ -80,9 +79,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
           onOutcome({ memberId, done: true });
         } catch (error) {
           // A member who left since the read is no longer there to change: said, and the rest go on.
-          if (!(error instanceof ConnectorError) || error.kind === 'unreachable' || error.kind === 'authentication')
-            throw error;
-          onOutcome({ memberId, done: false, words: error.message });
+          onOutcome({ memberId, done: false, words: memberRefusal(error) });
         }
       }
     },

@@ -18,8 +18,6 @@ export type ToolHttp = {
     path: string,
     body?: { form: Record<string, string> } | { json: unknown },
   ): Promise<{ status: number; body: unknown }>;
-  /** The secret taken out of `text`. */
-  redact(text: string): string;
   /** An answer read as `schema` says, or refused in words naming `what` it was. */
   parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T;
 };
@@ -68,7 +66,6 @@ export function toolHttp(
   };
   return {
     host: base.host,
-    redact: keys.redact,
     parse(schema, body, what) {
       const parsed = schema.safeParse(body);
       if (!parsed.success)
