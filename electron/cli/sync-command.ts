@@ -24,8 +24,12 @@ HubSpot, Sift's own properties (sift_result, sift_checked_at); Mailman, invalid 
 Nothing is written to the tool without --write-back, and demo verdicts never are. A sync stopped part way goes on from
 there when run again; a plan not written waits for --write-back, or --restart reads the list again.`;
 
-/** sift clean's flags a sync passes on. */
-const cleanFlags = ['keep', 'remove', 'base-url'] as const;
+/** sift clean's flags a sync passes on (and a schedule keeps), as `--flag value` pairs. */
+export function cleanFlagsOf(values: Partial<Record<'keep' | 'remove' | 'base-url', string>>): string[] {
+  return (['keep', 'remove', 'base-url'] as const).flatMap((flag) =>
+    values[flag] === undefined ? [] : [`--${flag}`, values[flag]!],
+  );
+}
 
 export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -60,7 +64,9 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     sync ??= store.start(name, audience, Date.now());
     const folder = join(dataDir, 'connectors', `sync-${sync.id}`);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    const membersFile = join(folder, `${audience.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`);
+    // The list's id as the stem of the sync's files: the members, what clean writes, the refusals.
+    const stem = audience.replace(/[^A-Za-z0-9._-]/g, '_');
+    const membersFile = join(folder, `${stem}.csv`);
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
 
     sync = await readMembers(
@@ -79,7 +85,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
       return exitCodes.done;
     }
-    const cleaned = await cleanMembers(membersFile, outDir, values, io);
+    const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
       const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated);
@@ -112,7 +118,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       throw goOnLater(error);
     });
     store.finish(sync.id);
-    return await sayOutcome(store, sync, outDir, audience, io);
+    return await sayOutcome(store, sync, join(outDir, `${stem}.refused.csv`), io);
   } finally {
     store.close();
   }
@@ -130,22 +136,21 @@ function goOnLater(error: unknown): unknown {
 async function cleanMembers(
   membersFile: string,
   outDir: string,
-  values: Partial<Record<(typeof cleanFlags)[number], string>>,
+  passed: readonly string[],
   io: CliIo,
 ): Promise<{ job: string; annotated: string; demo: boolean }> {
-  const passed = cleanFlags.flatMap((flag) => (values[flag] === undefined ? [] : [`--${flag}`, values[flag]!]));
   let said = '';
   const code = await runClean([membersFile, '--column', 'email', '--out', outDir, '--json', ...passed], {
     ...io,
     out: (text) => void (said += text),
   });
+  if (code !== exitCodes.done) throw new CliExit(code, 'The members were not cleaned: nothing is planned or written.');
   const report = JSON.parse(said) as {
     job: string;
     annotated: string;
     demo?: boolean;
     summary: Record<string, number>;
   };
-  if (code !== exitCodes.done) throw new CliExit(code, 'The members were not cleaned: nothing is planned or written.');
   const { summary } = report;
   io.out(
     `Cleaned: ${summary.valid ?? 0} valid, ${summary.invalid ?? 0} invalid, ${summary.catch_all ?? 0} catch-all, ${summary.unknown ?? 0} unknown.\n`,
@@ -167,21 +172,14 @@ function describePlan(store: SyncStore, sync: SyncRecord, connector: Connector):
     .concat('. Nothing else changes: no member is removed or unsubscribed.');
 }
 
-/** What was written and what the tool refused; the refusals, with the tool's words, in a CSV beside the results. */
-async function sayOutcome(
-  store: SyncStore,
-  sync: SyncRecord,
-  outDir: string,
-  audience: string,
-  io: CliIo,
-): Promise<number> {
+/** What was written and what the tool refused; the refusals, with the tool's words, in a CSV at `path`. */
+async function sayOutcome(store: SyncStore, sync: SyncRecord, path: string, io: CliIo): Promise<number> {
   const counts = store.counts(sync.id);
   const done = counts.filter((each) => each.state === 'done').reduce((sum, each) => sum + each.count, 0);
   const refused = counts.filter((each) => each.state === 'refused').reduce((sum, each) => sum + each.count, 0);
   io.out(`Written: ${done} ${done === 1 ? 'change' : 'changes'}.\n`);
   if (refused === 0) return exitCodes.done;
   const lineOf = csvLineWriter(',');
-  const path = join(outDir, `${audience.replace(/[^A-Za-z0-9._-]/g, '_')}.refused.csv`);
   // A page at a time: a list the tool refused wholesale is never held in memory.
   const file = await open(path, 'w', 0o600);
   try {

@@ -53,9 +53,10 @@ export function savedConnections(dataDir: string, vault: KeyVault): SavedConnect
     writeFileSync(`${path}.new`, `${JSON.stringify({ connections }, null, 2)}\n`, { mode: 0o600 });
     renameSync(`${path}.new`, path);
   };
+  const get = (name: string) => read().find((connection) => connection.name === name);
   return {
     list: read,
-    get: (name) => read().find((connection) => connection.name === name),
+    get,
     save(connection, secret) {
       vault.put(secretId(connection.name), secret);
       write([...read().filter((other) => other.name !== connection.name), connection]);
@@ -69,7 +70,7 @@ export function savedConnections(dataDir: string, vault: KeyVault): SavedConnect
       return true;
     },
     open(name) {
-      const connection = read().find((other) => other.name === name);
+      const connection = get(name);
       if (!connection)
         throw new AppError('not_found', `No connection named "${name}": \`sift connections\` lists them.`);
       const secret = vault.get(secretId(name));
