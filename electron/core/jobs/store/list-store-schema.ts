@@ -1,5 +1,5 @@
 // The schema of a job's list file and the mappers from its rows to records (list-store.ts owns the queries).
-import { sql, type Database } from '../../storage/sqlite.ts';
+import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
@@ -66,7 +66,16 @@ export const toPart = (row: PartRow): Part => ({
   via: row.via === 'files' || row.via === 'batches' ? row.via : null,
 });
 
+/**
+ * Brings a list file up to this schema in one transaction: a run killed between making the tables and
+ * stamping the version left a file of version 0 with version 3's columns in it, which no start could open
+ * again ("duplicate column name: pending_only", found by the kill-at-random-moments soak).
+ */
 export function migrateListStore(db: Database): void {
+  transaction(db, () => migrateInOne(db));
+}
+
+function migrateInOne(db: Database): void {
   const { user_version: version } = sql(db, 'PRAGMA user_version').get() as { user_version: number };
   if (version >= schemaVersion) return;
   if (version < 1) createTables(db);

@@ -7,7 +7,16 @@ import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } fro
 export const serviceSchemaVersion = 8;
 const schemaVersion = serviceSchemaVersion;
 
+/**
+ * Brings the service's file up to this schema in one transaction (the version read inside it, so a second
+ * process waits and then finds the work done): a process killed between making the tables and stamping
+ * the version would otherwise leave version 0 with later columns in it, which no start could open again.
+ */
 export function migrate(db: Database): void {
+  transaction(db, () => migrateInOne(db));
+}
+
+function migrateInOne(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current >= schemaVersion) return;
   if (current < 1) createTables(db);
