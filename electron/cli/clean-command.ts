@@ -92,7 +92,11 @@ function parseRemove(value: string): RemovedFlags {
   return { role: parts.includes('role'), disposable: parts.includes('disposable'), typos: parts.includes('typos') };
 }
 
-export async function runClean(argv: string[], io: CliIo): Promise<number> {
+/** The list was read and its cost said, and the run asked for no more (`sift sync --plan`): nothing was sent. */
+class EstimateOnly extends Error {}
+
+/** `estimateOnly`: read the list and say its cost (on stdout), sending nothing; the job waits, resumable. */
+export async function runClean(argv: string[], io: CliIo, options: { estimateOnly?: boolean } = {}): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -186,14 +190,21 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
         onProgress: progressPrinter(io),
         onCost: (cost) => {
           clearLine();
-          io.err(describeCost(cost));
+          if (!options.estimateOnly) return io.err(describeCost(cost));
+          io.out(describeCost(cost) || 'Nothing to check: every address is settled before sending.\n');
+          throw new EstimateOnly();
         },
         // Sift's own service is stopped once every verdict is in: the export gets its memory.
         afterChecking: () => connection!.close(),
-        onFinishedJob: () =>
+        onFinishedJob: () => {
+          if (options.estimateOnly) {
+            io.out('This list was cleaned before: nothing is left to check.\n');
+            throw new EstimateOnly();
+          }
           io.err(
             'This list was cleaned before: writing its files again, nothing is sent (--restart checks it again).\n',
-          ),
+          );
+        },
       },
     );
     clearLine();
@@ -230,6 +241,7 @@ export async function runClean(argv: string[], io: CliIo): Promise<number> {
     return exitCodes.done;
   } catch (error) {
     clearLine();
+    if (error instanceof EstimateOnly) return exitCodes.done;
     const exit = exitFor(error);
     if (exit.code === exitCodes.interrupted) {
       io.err(`\nStopped. Run \`sift clean ${positionals[0]} --resume\` to continue where it stopped.\n`);

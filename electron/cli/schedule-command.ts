@@ -80,6 +80,13 @@ export async function runDue(io: CliIo, now = Date.now()): Promise<number> {
   }
   let worst: number = exitCodes.done;
   for (const each of due) {
+    const claimed = openScheduleStore(dataDir);
+    const ours = claimed.claim(each.connection, each.audience, now);
+    claimed.close();
+    if (!ours) {
+      io.out(`Running elsewhere (the app, or another sift sync --due): ${each.connection} ${each.audience}\n`);
+      continue;
+    }
     io.out(
       `Due: ${each.connection} ${each.audience}${each.nextDue < now - dayMs ? ` (missed since ${day(each.nextDue)} UTC)` : ''}\n`,
     );

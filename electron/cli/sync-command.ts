@@ -2,27 +2,29 @@
 // file (same flags, same files, same cache and cost), and the changes its verdicts call for planned and
 // said. With --write-back, and only with live verdicts, the plan is written to the tool, each change once;
 // a sync stopped anywhere goes on from there when run again (sync-store.ts).
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
-import { toolNames, type Connector, type MemberChange } from '../core/connectors/connector.ts';
+import { toolNames, writtenResults, type Connector } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
-import { planChanges, readMembers, writeChanges } from '../core/connectors/sync-run.ts';
-import { csvLineWriter } from '../core/lists/csv-writer.ts';
+import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
+import { describePlan, outcomeCounts, planLines, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 
-export const syncUsage = `sift sync NAME LIST [--write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
+export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
 data folder), and says what the verdicts call for: Mailchimp, one sift tag per member (sift-valid, …);
 HubSpot, Sift's own properties (sift_result, sift_checked_at); Mailman, invalid members' delivery turned off.
-Nothing is written to the tool without --write-back, and demo verdicts never are. A sync stopped part way goes on from
-there when run again; a plan not written waits for --write-back, or --restart reads the list again.`;
+Nothing is written to the tool without --write-back, and demo verdicts never are. --plan reads the list and says what
+a run would check (and what a plan waiting for --write-back would write), sending and writing nothing. A sync
+stopped part way goes on from there when run again; a plan not written waits for --write-back, or --restart reads
+the list again.`;
 
 /** sift clean's flags a sync passes on (and a schedule keeps), as `--flag value` pairs. */
 export function cleanFlagsOf(values: Partial<Record<'keep' | 'remove' | 'base-url', string>>): string[] {
@@ -37,6 +39,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: true,
     options: {
       'write-back': { type: 'boolean', default: false },
+      plan: { type: 'boolean', default: false },
       restart: { type: 'boolean', default: false },
       out: { type: 'string' },
       keep: { type: 'string' },
@@ -50,6 +53,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     return (await import('./schedule-command.ts')).runDue(io);
   }
   if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${syncUsage}\n${syncDetails}`);
+  if (values.plan && values['write-back']) throw new CliExit(exitCodes.usage, 'Give --plan or --write-back, not both.');
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
   const connector = connectionsOf(dataDir).open(name);
@@ -61,12 +65,14 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       sync = undefined;
     }
     if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
+    if (values.plan && sync?.phase === 'planned') {
+      io.out(`Plan waiting for --write-back: ${describePlan(planLines(store, sync.id, connector))}\n`);
+      io.out(`Nothing was sent or written (--plan).\n`);
+      return exitCodes.done;
+    }
     sync ??= store.start(name, audience, Date.now());
-    const folder = join(dataDir, 'connectors', `sync-${sync.id}`);
+    const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    // The list's id as the stem of the sync's files: the members, what clean writes, the refusals.
-    const stem = audience.replace(/[^A-Za-z0-9._-]/g, '_');
-    const membersFile = join(folder, `${stem}.csv`);
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
 
     sync = await readMembers(
@@ -85,6 +91,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
       return exitCodes.done;
     }
+    if (values.plan) return await estimateMembers(membersFile, cleanFlagsOf(values), connector, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
@@ -96,7 +103,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
         );
     }
     const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
-    io.out(`Plan: ${describePlan(store, sync, connector)}\n`);
+    io.out(`Plan: ${describePlan(planLines(store, sync.id, connector))}\n`);
     if (cleaned.demo) {
       io.out(`Nothing is written to ${toolNames[connector.kind]}: these are demo verdicts. ${demoVerdictsNote}\n`);
       store.finish(sync.id);
@@ -132,6 +139,27 @@ function goOnLater(error: unknown): unknown {
   return exit;
 }
 
+/** `--plan`: the members read and priced as `sift clean` would, nothing sent; the job waits for the sync. */
+async function estimateMembers(
+  membersFile: string,
+  passed: readonly string[],
+  connector: Connector,
+  [name, audience]: readonly [string, string],
+  io: CliIo,
+): Promise<number> {
+  const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
+  if (code !== exitCodes.done) return code;
+  const changes = writtenResults
+    .map((result) => connector.changeFor(result))
+    .filter((change) => change !== undefined)
+    .map((change) => connector.describe(change));
+  io.out(
+    `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +
+      `\`sift sync ${name} ${audience}\` cleans them, going on from the members read now (--restart reads the list again).\n`,
+  );
+  return exitCodes.done;
+}
+
 /** The members file cleaned by `sift clean` itself: its summary and files printed as it prints them. */
 async function cleanMembers(
   membersFile: string,
@@ -140,7 +168,8 @@ async function cleanMembers(
   io: CliIo,
 ): Promise<{ job: string; annotated: string; demo: boolean }> {
   let said = '';
-  const code = await runClean([membersFile, '--column', 'email', '--out', outDir, '--json', ...passed], {
+  // --resume: a clean stopped part way (a kill, a --plan) goes on; nothing is sent or billed twice.
+  const code = await runClean([membersFile, '--column', 'email', '--resume', '--out', outDir, '--json', ...passed], {
     ...io,
     out: (text) => void (said += text),
   });
@@ -158,43 +187,12 @@ async function cleanMembers(
   return { job: report.job, annotated: report.annotated, demo: report.demo === true };
 }
 
-function describePlan(store: SyncStore, sync: SyncRecord, connector: Connector): string {
-  const counts = store.counts(sync.id);
-  if (counts.length === 0) return 'no member needs a change; nothing is written.';
-  const byChange = new Map<string, number>();
-  for (const each of counts) byChange.set(each.change, (byChange.get(each.change) ?? 0) + each.count);
-  return [...byChange]
-    .map(
-      ([change, count]) =>
-        `${count} ${count === 1 ? 'member' : 'members'}: ${connector.describe(change as MemberChange)}`,
-    )
-    .join('; ')
-    .concat('. Nothing else changes: no member is removed or unsubscribed.');
-}
-
 /** What was written and what the tool refused; the refusals, with the tool's words, in a CSV at `path`. */
 async function sayOutcome(store: SyncStore, sync: SyncRecord, path: string, io: CliIo): Promise<number> {
-  const counts = store.counts(sync.id);
-  const done = counts.filter((each) => each.state === 'done').reduce((sum, each) => sum + each.count, 0);
-  const refused = counts.filter((each) => each.state === 'refused').reduce((sum, each) => sum + each.count, 0);
-  io.out(`Written: ${done} ${done === 1 ? 'change' : 'changes'}.\n`);
+  const { written, refused } = outcomeCounts(store, sync.id);
+  io.out(`Written: ${written} ${written === 1 ? 'change' : 'changes'}.\n`);
   if (refused === 0) return exitCodes.done;
-  const lineOf = csvLineWriter(',');
-  // A page at a time: a list the tool refused wholesale is never held in memory.
-  const file = await open(path, 'w', 0o600);
-  try {
-    await file.write(`${lineOf(['email', 'member_id', 'change', 'refused_with'])}\n`);
-    for (let after = 0; ;) {
-      const page = store.refused(sync.id, after, 500);
-      if (page.length === 0) break;
-      await file.write(
-        page.map((each) => `${lineOf([each.email, each.memberId, each.change, each.words])}\n`).join(''),
-      );
-      after = page.at(-1)!.row;
-    }
-  } finally {
-    await file.close();
-  }
+  await writeRefusals(store, sync.id, path);
   io.out(`Refused by the tool: ${refused} (with its words: ${path}). The next sync tries them again.\n`);
   return exitCodes.service;
 }

@@ -22,6 +22,7 @@ import {
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 import { cacheStatsSchema } from './cache-schemas.ts';
 import { suppressionCalls } from './suppression-schemas.ts';
+import { connectorCalls, connectorEvents } from './connector-schemas.ts';
 import {
   exportFileSchema,
   jobIdSchema,
@@ -47,6 +48,7 @@ export type { SuppressionAdded, SuppressionEntryView, SuppressionPage } from './
 import { ruleCalls } from './rule-schemas.ts';
 import { scoreWeightCalls } from './score-weight-schemas.ts';
 export type { ScoreLineView } from './score-weight-schemas.ts';
+export type { AudienceView, ConnectionView, ConnectionsPage, SyncView } from './connector-schemas.ts';
 export type { RuleView, RulesSet, RulesView } from './rule-schemas.ts';
 
 import {
@@ -113,6 +115,7 @@ export const calls = {
   ...suppressionCalls,
   ...ruleCalls,
   ...scoreWeightCalls,
+  ...connectorCalls,
   /** Removes a job with its list, its copy of the input and its exports. */
   'jobs:delete': { request: z.strictObject({ jobId: jobIdSchema }), result: z.object({ freedBytes: count }) },
   /** Desktop app only: a copy of an exported file where the person chooses (the system's Save dialog). */
@@ -242,6 +245,7 @@ export const calls = {
 } as const;
 
 export const events = {
+  ...connectorEvents,
   /** The desktop app's menu asked to open a file (File ▸ Open…) or a list from Open Recent. */
   'app:didRequestOpen': z.union([
     z.strictObject({ path: z.string().min(1).max(4096) }),

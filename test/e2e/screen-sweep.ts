@@ -22,7 +22,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 export const sweepName = ({ colorScheme, viewport }: Sweep) =>
   `screens in ${colorScheme} mode at ${viewport.width}x${viewport.height}`;
 
-/** Drop, review, results, History, Settings, Check and Service, each shot and checked. */
+/** Drop, review, results, History, Settings, Check, Mailing tools and Service, each shot and checked. */
 export async function sweepScreens(page: Page, hostUrl: string, { colorScheme, viewport }: Sweep): Promise<void> {
   const size = `${viewport.width}x${viewport.height}`;
   await page.emulateMedia({ colorScheme });
@@ -61,6 +61,10 @@ export async function sweepScreens(page: Page, hostUrl: string, { colorScheme, v
   await page.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(page.getByTestId('check-answer')).toContainText('Valid');
   await shot('check');
+
+  await page.getByTestId('nav-connections').click();
+  await expect(page.getByText('No tool is connected yet.')).toBeVisible();
+  await shot('connections');
 
   await page.getByTestId('nav-service').click();
   await expect(page.getByTestId('service-keys')).toBeVisible();

@@ -10,6 +10,9 @@ import type { VerdictCacheView } from '../cache/index.ts';
 import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
 import { ruleHandlers } from './rule-handlers.ts';
+import { connectorHandlers } from './connector-handlers.ts';
+import type { AppSyncs } from './app-syncs.ts';
+import type { AppSchedules } from './app-schedules.ts';
 import type { RuleStore } from '../rules/index.ts';
 import { scoreLines, type ScoreWeightsSource } from '../scoring/score-weights-file.ts';
 import { previewList } from '../lists/csv-preview.ts';
@@ -35,6 +38,9 @@ export type AppDeps = {
   /** The score's weights Settings sets (and `sift clean` reads). */
   scoreWeights: ScoreWeightsSource;
   connections: Connections;
+  /** The mailing tools connected, and their lists' syncs. */
+  syncs: AppSyncs;
+  schedules: AppSchedules;
   checks: SingleChecks;
   exportsDir: string;
   /** Ends the app when the page asks: only a browser app that runs until quit (the single executable's). */
@@ -65,6 +71,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...serviceDashboardHandlers(deps.connections),
     ...exportFileHandlers(deps.exportsDir, deps.desktop),
     ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    ...connectorHandlers(deps.syncs, deps.schedules),
     ...ruleHandlers(deps.rules, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),

@@ -7,6 +7,8 @@ import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { keepHeapNearLive } from './heap-tuning.ts';
 import { createUploadStore, type UploadStore } from './upload-store.ts';
+import { createAppSyncs } from './app-syncs.ts';
+import { createAppSchedules } from './app-schedules.ts';
 import { appName } from '../app-paths.ts';
 import { appJobFolders } from '../jobs/store/index.ts';
 import { createJobManager } from '../jobs/job-manager.ts';
@@ -57,12 +59,8 @@ export async function createAppRuntime(options: {
   const uploads = createUploadStore(join(options.dataDir, 'uploads'), maxUploadBytes);
   await uploads.clear(); // uploads live for one run only
   const settings = settingsStorage(options.settingsFile ?? new Conf({ cwd: options.dataDir, configName: 'settings' }));
-  const connections = createConnections({
-    dataDir: options.dataDir,
-    settings,
-    vault: options.vault ?? fileVault(join(options.dataDir, 'keys')),
-    service: options.service,
-  });
+  const vault = options.vault ?? fileVault(join(options.dataDir, 'keys'));
+  const connections = createConnections({ dataDir: options.dataDir, settings, vault, service: options.service });
   const clients = connections.clients;
   const jobs = createJobManager({
     dataDir: options.dataDir,
@@ -72,6 +70,14 @@ export async function createAppRuntime(options: {
   jobs.resumeUnfinished();
   const suppression = openSuppressionStore(options.dataDir);
   const rules = openRuleStore(options.dataDir);
+  const syncs = createAppSyncs({ dataDir: options.dataDir, vault, jobs, emit: events.emit });
+  const schedules = createAppSchedules({
+    dataDir: options.dataDir,
+    syncs,
+    jobs,
+    log: (line) => console.error(line),
+  });
+  schedules.start();
   const handlers = createAppHandlers({
     appName,
     appVersion: options.appVersion,
@@ -82,6 +88,8 @@ export async function createAppRuntime(options: {
     rules,
     scoreWeights: scoreWeightsSource(options.dataDir),
     connections,
+    syncs,
+    schedules,
     checks: createSingleCheck(connections.clients, settings),
     exportsDir: join(options.dataDir, appJobFolders.exports),
     ...(options.desktop ? { desktop: options.desktop } : {}),
@@ -106,6 +114,9 @@ export async function createAppRuntime(options: {
     exportsDir: join(options.dataDir, appJobFolders.exports),
     busy: () => jobs.busy(),
     async close() {
+      syncs.stop();
+      await schedules.close();
+      syncs.close();
       await jobs.close();
       suppression.close();
       rules.close();

@@ -1,17 +1,9 @@
-// What Sift asks of a mailing tool or list server (Mailman 3 today; Mailchimp and HubSpot to come): who the
+// What Sift asks of a mailing tool or list server (Mailchimp, HubSpot and Mailman 3): who the
 // key is, its lists, a list's members a page at a time, and the few changes a sync may make to members.
 // Each tool's adapter speaks its own API; the sync (sync-run.ts) knows only this.
 
-/** The tools Sift connects to. */
-export const connectorKinds = ['mailman', 'mailchimp', 'hubspot'] as const;
-export type ConnectorKind = (typeof connectorKinds)[number];
-
-/** Each tool's name, as messages say it. */
-export const toolNames: Record<ConnectorKind, string> = {
-  mailman: 'Mailman',
-  mailchimp: 'Mailchimp',
-  hubspot: 'HubSpot',
-};
+import type { ConnectorKind } from '../../common/connector-schemas.ts';
+export { connectorKinds, toolNames, type ConnectorKind } from '../../common/connector-schemas.ts';
 
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
 type Audience = { id: string; name: string; size: number };

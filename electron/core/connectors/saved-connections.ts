@@ -44,9 +44,18 @@ export function savedConnections(dataDir: string, vault: KeyVault): SavedConnect
   const path = join(dataDir, 'connectors.json');
   const read = (): SavedConnection[] => {
     if (!existsSync(path)) return [];
-    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    let text: unknown;
+    try {
+      text = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      text = undefined; // not JSON at all (a cut write, an edit gone wrong): said below like any other
+    }
+    const parsed = fileSchema.safeParse(text);
     if (!parsed.success)
-      throw new Error(`${path} is not a file of connections Sift can read: move it away to start again.`);
+      throw new AppError(
+        'bad_request',
+        `${path} is not a file of connections Sift can read: move it away (or mend it) to connect again. Nothing in it was changed.`,
+      );
     return parsed.data.connections;
   };
   const write = (connections: SavedConnection[]) => {

@@ -4,7 +4,7 @@ import { sql } from '../storage/sqlite.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
 
 /** A list synced again every `everyDays`: due from `nextDue` (ms). */
-type Schedule = {
+export type Schedule = {
   connection: string;
   audience: string;
   everyDays: number;
@@ -28,6 +28,11 @@ export type ScheduleStore = {
   ): void;
   unschedule(connection: string, audience: string): boolean;
   schedules(): Schedule[];
+  /**
+   * Takes a due run for this process: its next time moves on now, so the app and `sift sync --due` (from
+   * cron) never run the same schedule at once. Answers whether it was still due (`now` or before).
+   */
+  claim(connection: string, audience: string, now: number): boolean;
   /** A scheduled run ended at `now` with `outcome` (in words); it is next due `everyDays` later. */
   ranSchedule(connection: string, audience: string, now: number, outcome: string): void;
   close(): void;
@@ -70,6 +75,14 @@ export function openScheduleStore(dataDir: string): ScheduleStore {
         lastRun: row.last_run,
         lastOutcome: row.last_outcome,
       }));
+    },
+    claim(connection, audience, now) {
+      return (
+        sql(
+          db,
+          'UPDATE schedules SET next_due = ? + every_days * 86400000 WHERE connection = ? AND audience = ? AND next_due <= ?',
+        ).run(now, connection, audience, now).changes > 0
+      );
     },
     ranSchedule(connection, audience, now, outcome) {
       sql(

@@ -3,6 +3,7 @@
 // the tool, each once. Every step keeps where it is in the sync store (sync-store.ts), so a sync stopped
 // anywhere goes on from there; the cleaning between is a job like any list's (resumed, never billed twice).
 import { open, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
 import type { Connector } from './connector.ts';
@@ -10,6 +11,16 @@ import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
 
 /** The members file's columns: what the person sees in the cleaned list, and the tool's id to write back by. */
 export const memberColumns = ['email', 'name', 'member_id'] as const;
+
+/**
+ * Where a sync keeps its files in the data folder, and their stem: the list's id, as the members file, what
+ * the clean writes and the refusals are named.
+ */
+export function syncFiles(dataDir: string, sync: Pick<SyncRecord, 'id' | 'audience'>) {
+  const folder = join(dataDir, 'connectors', `sync-${sync.id}`);
+  const stem = sync.audience.replace(/[^A-Za-z0-9._-]/g, '_');
+  return { folder, stem, members: join(folder, `${stem}.csv`) };
+}
 
 /** Changes per write call and per page planned: a page, never the whole list, in memory. */
 const changesPerPage = 100;

@@ -38,3 +38,14 @@ export function openSyncDatabase(dataDir: string): Database {
     );
   return db;
 }
+
+/**
+ * A store over this file opened only when first used, so an app that never syncs makes no file; `close`
+ * closes it only if it was opened.
+ */
+export function openedWhenUsed<T extends { close(): void }>(open: () => T): T {
+  let opened: T | undefined;
+  return new Proxy({} as T, {
+    get: (_target, name) => (name === 'close' ? () => opened?.close() : (opened ??= open())[name as keyof T]),
+  });
+}

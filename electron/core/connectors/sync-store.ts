@@ -38,6 +38,9 @@ export type PlannedChange = {
 type ChangeState = 'planned' | 'done' | 'refused';
 
 export type SyncStore = {
+  get(id: number): SyncRecord | undefined;
+  /** The latest `limit` syncs, newest first. */
+  recent(limit: number): SyncRecord[];
   /** The sync of this list not done yet, if any: it goes on from where it stopped. */
   unfinished(connection: string, audience: string): SyncRecord | undefined;
   start(connection: string, audience: string, now: number): SyncRecord;
@@ -115,6 +118,13 @@ export function openSyncStore(dataDir: string): SyncStore {
   const db = openSyncDatabase(dataDir);
   const byId = (id: number) => recordOf(sql(db, 'SELECT * FROM syncs WHERE id = ?').get(id) as SyncRow);
   return {
+    get(id) {
+      const row = sql(db, 'SELECT * FROM syncs WHERE id = ?').get(id) as SyncRow | undefined;
+      return row && recordOf(row);
+    },
+    recent(limit) {
+      return (sql(db, 'SELECT * FROM syncs ORDER BY id DESC LIMIT ?').all(limit) as SyncRow[]).map(recordOf);
+    },
     unfinished(connection, audience) {
       const row = sql(
         db,

@@ -33,6 +33,11 @@ export type JobManager = JobReads & {
   /** Writes the finished list's report into its export folder; answers the file, for download. */
   report(jobId: string): Promise<ExportFile>;
   export(jobId: string, choices: ExportChoicesOf): Promise<{ files: ExportFile[]; summary: ListSummary }>;
+  /**
+   * The finished list's files written as CSV into `outDir`, the job's own choices unchanged; answers its
+   * annotated file (a sync plans its write-back from it).
+   */
+  annotatedCsv(jobId: string, outDir: string): Promise<string>;
   /** After a restart: jobs that were sending or reading carry on by themselves. */
   resumeUnfinished(): void;
   /** Whether a list is being checked now (closing the app's window then keeps Sift going). */

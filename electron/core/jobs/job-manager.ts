@@ -10,7 +10,7 @@ import { isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
 import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
-import { jobSettings, settingsForExport, type ExportChoicesOf, type JobSettings } from './job-settings.ts';
+import { asCsv, jobSettings, settingsForExport, type ExportChoicesOf, type JobSettings } from './job-settings.ts';
 import {
   appFilesOf,
   exportedFiles,
@@ -30,9 +30,8 @@ import { rulesSource } from '../rules/index.ts';
 import { scoreWeightsSource } from '../scoring/score-weights-file.ts';
 import { sheetToRead } from '../lists/sheet-guess.ts';
 import type { JobManager } from './job-manager-types.ts';
-
-export type { JobManager } from './job-manager-types.ts';
 import { createRowExplorer, jobReads, jobViews, searchIndexes, summariseJob } from './views/index.ts';
+export type { JobManager } from './job-manager-types.ts';
 
 export type JobManagerDeps = {
   dataDir: string;
@@ -284,6 +283,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },
 
+    annotatedCsv: async (jobId, outDir) => (await cleaner.export(asCsv(finishedJob(jobId)), outDir)).annotatedPath,
     resumeUnfinished(): void {
       for (const job of store.jobsInFlight()) launch(job.id);
     },

@@ -9,6 +9,7 @@ import { ServiceScreen } from '../screens/service/service-screen.tsx';
 import { SetupScreen } from '../screens/setup/setup-screen.tsx';
 import { SuppressionScreen } from '../screens/suppression/suppression-screen.tsx';
 import { RulesScreen } from '../screens/rules/rules-screen.tsx';
+import { ConnectionsScreen } from '../screens/connections/connections-screen.tsx';
 import { settingsActions, useSettingsStore } from '../stores/settings-store.ts';
 import { AccountBadge } from './account-badge.tsx';
 import { Port25Banner } from './port25-banner.tsx';
@@ -30,6 +31,7 @@ const screenComponents: Record<Screen, () => React.JSX.Element | null> = {
   history: HistoryScreen,
   settings: SettingsScreen,
   check: CheckScreen,
+  connections: ConnectionsScreen,
   suppression: SuppressionScreen,
   rules: RulesScreen,
   service: ServiceScreen,

@@ -5,7 +5,7 @@ import { settingsActions, useSettingsStore, type HostedForm } from '../stores/se
 import { useStateResetBy } from '../use-state-reset-by.ts';
 import './hosted-service-form.css';
 
-const protectionWords: Record<SettingsView['keyProtection'], string> = {
+export const protectionWords: Record<SettingsView['keyProtection'], string> = {
   encrypted: "The key is kept encrypted with your system's keychain.",
   'this-run-only':
     'This computer has no keychain Sift can use: the key is kept in memory and forgotten when Sift quits.',

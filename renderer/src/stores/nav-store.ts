@@ -2,13 +2,23 @@
 // addresses are checked opens on a first start and from Settings.
 import { create } from 'zustand';
 
-export const screens = ['clean', 'history', 'check', 'suppression', 'rules', 'service', 'settings'] as const;
+export const screens = [
+  'clean',
+  'history',
+  'check',
+  'connections',
+  'suppression',
+  'rules',
+  'service',
+  'settings',
+] as const;
 export type Screen = (typeof screens)[number] | 'setup';
 
 export const screenTitles: Record<Screen, string> = {
   clean: 'Clean a list',
   history: 'History',
   check: 'Check one address',
+  connections: 'Mailing tools',
   suppression: 'Do not mail',
   rules: 'Rules',
   service: "Sift's service",

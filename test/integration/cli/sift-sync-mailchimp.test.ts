@@ -213,3 +213,44 @@ it('forgets a connection with its secret and its schedules', async () => {
   expect(gone.code).toBe(2);
   expect(gone.stderr).toContain('No connection named "shop"');
 });
+
+it('says with --plan what a run would check and write, sending and writing nothing', async () => {
+  const members = new Map<string, ChimpMember>();
+  // Four new addresses, and two an earlier sync checked (the verdict cache knows them).
+  const emails = ['valid.q1@q.example.com', 'valid.q2@q.example.com', 'invalid.q3@q.example.com'];
+  for (const email of [...emails, 'unknown.q4@q.example.com', 'valid.p0@d0.example.com', 'invalid.p1@d1.example.com'])
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() });
+  chimp.audiences.set('aud3', { name: 'Plan', members });
+  // Connected again: the test before forgot the connection.
+  const connected = await runSiftHere(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], env);
+  expect(connected.code, connected.stderr).toBe(0);
+  const account = await service.dashboard.account();
+  const writesBefore = chimp.writes.length;
+  const sync = (...flags: string[]) =>
+    runSiftHere(['sync', 'shop', 'aud3', '--base-url', service.baseUrl, ...flags], env);
+
+  const plan = await sync('--plan');
+  expect(plan.code, plan.stderr).toBe(0);
+  expect(plan.stdout).toContain('4 addresses to check');
+  expect(plan.stdout).toContain('2 known from earlier lists (the verdict cache): not sent, free.');
+  expect(plan.stdout).toContain('Nothing was sent or written (--plan).');
+  expect(plan.stdout).toContain('the tag sift-invalid');
+  expect((await service.dashboard.account()).balance).toBe(account.balance);
+  expect(await runSiftHere(['sync', 'shop', 'aud3', '--plan', '--write-back'], env)).toMatchObject({ code: 2 });
+
+  // The run goes on from the list the plan read and priced: the four are checked once, three billed (an
+  // unknown verdict is not).
+  const cleaned = await sync();
+  expect(cleaned.code, cleaned.stderr).toBe(0);
+  expect(cleaned.stderr).toContain('Going on with the sync of aud3');
+  expect(cleaned.stdout).toContain('Plan: ');
+  expect(account.balance - (await service.dashboard.account()).balance).toBe(3);
+
+  const waiting = await sync('--plan');
+  expect(waiting.code, waiting.stderr).toBe(0);
+  expect(waiting.stdout).toMatch(
+    /^Plan waiting for --write-back: 2 members: the tag sift-invalid .*; 1 member: the tag sift-unknown .*; 3 members: the tag sift-valid /,
+  );
+  expect(chimp.writes.length).toBe(writesBefore);
+  expect(account.balance - (await service.dashboard.account()).balance).toBe(3);
+});

@@ -118,7 +118,7 @@ function RuleTable() {
       </p>
       <table className="data-table" data-testid="rules-table">
         <caption className="visually-hidden">Rules per domain, by domain</caption>
-        <TableHead columns={['Domain', 'Rule', last, 'Set', 'From', '']} />
+        <TableHead columns={['Domain', 'Rule', last, 'Set', 'From']} />
         <tbody>
           {view.rules.map((rule) => (
             <RuleRow key={rule.domain} rule={rule} busy={busy} />

@@ -123,7 +123,7 @@ function EntryTable() {
       {page.entries.length > 0 && (
         <table className="data-table" data-testid="suppression-table">
           <caption className="visually-hidden">The do-not-mail list, newest first</caption>
-          <TableHead columns={['Address or domain', 'Kind', 'Added', 'From', '']} />
+          <TableHead columns={['Address or domain', 'Kind', 'Added', 'From']} />
           <tbody>
             {page.entries.map((entry) => (
               <EntryRow key={entry.value} entry={entry} busy={busy} />

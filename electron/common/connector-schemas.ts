@@ -1,0 +1,145 @@
+// The Connections screen's calls: the mailing tools whose lists Sift cleans (Mailchimp, HubSpot, Mailman 3),
+// connected with a secret that goes to main's vault and never comes back, their lists, and each sync of a
+// list: read, cleaned as a list is, planned, and written back only when the person asks.
+import { z } from 'zod';
+import { jobIdSchema } from './job-schemas.ts';
+
+/** The tools Sift connects to. */
+export const connectorKinds = ['mailman', 'mailchimp', 'hubspot'] as const;
+export type ConnectorKind = (typeof connectorKinds)[number];
+
+/** Each tool's name, as messages say it. */
+export const toolNames: Record<ConnectorKind, string> = {
+  mailman: 'Mailman',
+  mailchimp: 'Mailchimp',
+  hubspot: 'HubSpot',
+};
+
+const count = z.number().int().nonnegative();
+/** A name as `sift sync NAME` types it: letters, digits, dots, dashes and underscores. */
+const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+  message: 'A name is letters, digits, dots, dashes and underscores (at most 64).',
+});
+const audienceIdSchema = z.string().trim().min(1).max(200);
+const syncIdSchema = z.number().int().positive();
+
+const connectionViewSchema = z.object({
+  name: z.string(),
+  kind: z.enum(connectorKinds),
+  /** The API's address when one was given; empty for the tool's own. */
+  apiUrl: z.string(),
+  user: z.string().optional(),
+  /** What the check at connect time said the secret reaches. */
+  reaches: z.string(),
+  connectedAt: z.number().int(),
+});
+export type ConnectionView = z.infer<typeof connectionViewSchema>;
+
+const syncViewSchema = z.object({
+  id: syncIdSchema,
+  connection: z.string(),
+  kind: z.enum(connectorKinds).nullable(),
+  audience: z.string(),
+  startedAt: z.number().int(),
+  /** reading: members being read; cleaning: a list to clean (jobId); planned: a plan waits; done. */
+  phase: z.enum(['reading', 'cleaning', 'planned', 'done']),
+  members: count,
+  jobId: jobIdSchema.nullable(),
+  /** Each planned change in the tool's words with its count; empty before a plan. */
+  plan: z.array(z.object({ members: count, change: z.string() })),
+  /** The cleaned list has demo verdicts: nothing is ever written back. */
+  demo: z.boolean(),
+  written: count,
+  refused: count,
+  /** The first few refusals with the tool's words (all of them in the CSV the CLI writes beside the results). */
+  refusedExamples: z.array(z.object({ email: z.string(), words: z.string() })),
+});
+export type SyncView = z.infer<typeof syncViewSchema>;
+
+const scheduleViewSchema = z.object({
+  connection: z.string(),
+  audience: z.string(),
+  everyDays: z.number().int().positive(),
+  writeBack: z.boolean(),
+  nextDue: z.number().int(),
+  lastRun: z.number().int().nullable(),
+  lastOutcome: z.string().nullable(),
+  /** False for a schedule made with its own service (`sift schedule … --base-url`): `sift sync --due` runs it. */
+  byApp: z.boolean(),
+});
+export type ScheduleView = z.infer<typeof scheduleViewSchema>;
+
+/** How often a list may be synced again, in days: every day, week or month. */
+export const scheduleDays = [1, 7, 30] as const;
+
+const connectionsPageSchema = z.object({
+  connections: z.array(connectionViewSchema),
+  /** The latest syncs, newest first. */
+  syncs: z.array(syncViewSchema),
+  schedules: z.array(scheduleViewSchema),
+  /** How main keeps the secrets: the OS keyring, memory for this run only, or a 0600 file (web host). */
+  secretProtection: z.enum(['encrypted', 'this-run-only', 'file-0600']),
+  /** The runs missed while the app was closed and caught up at its start, in words; null when none were. */
+  caughtUp: z.string().nullable(),
+});
+export type ConnectionsPage = z.infer<typeof connectionsPageSchema>;
+
+const audienceSchema = z.object({ id: z.string(), name: z.string(), size: count });
+export type AudienceView = z.infer<typeof audienceSchema>;
+
+export const connectorCalls = {
+  'connectors:list': { request: z.strictObject({}), result: connectionsPageSchema },
+  /**
+   * Checks the secret with one cheap call and keeps the connection (the secret in main's vault, never sent
+   * back); a refused secret is said in words and nothing is kept.
+   */
+  'connectors:add': {
+    request: z.strictObject({
+      kind: z.enum(connectorKinds),
+      name: nameSchema,
+      secret: z.string().trim().min(1).max(512),
+      apiUrl: z.string().trim().max(2048).default(''),
+      user: z.string().trim().max(200).default(''),
+    }),
+    result: connectionsPageSchema,
+  },
+  /** The kept secret tried again now: what it reaches, in words. */
+  'connectors:test': { request: z.strictObject({ name: nameSchema }), result: z.object({ reaches: z.string() }) },
+  /** Forgets the connection and its secret (the tool is not touched). */
+  'connectors:remove': { request: z.strictObject({ name: nameSchema }), result: connectionsPageSchema },
+  'connectors:audiences': { request: z.strictObject({ name: nameSchema }), result: z.array(audienceSchema) },
+  /**
+   * Reads a list's members (only people the tool would mail; a read stopped part way goes on from there)
+   * into a list the app cleans as any other: its cost is shown and agreed before anything is sent.
+   */
+  'connectors:read': {
+    request: z.strictObject({
+      name: nameSchema,
+      audience: audienceIdSchema,
+      /** The list's name as the tool shows it, for the list's name in History ("shop · Newsletter"). */
+      listName: z.string().trim().max(200).optional(),
+    }),
+    result: syncViewSchema,
+  },
+  /** Plans what the finished list's verdicts call for in the tool; nothing is written. */
+  'connectors:plan': { request: z.strictObject({ syncId: syncIdSchema }), result: syncViewSchema },
+  /** Writes exactly the plan, each change once; the tool's refusals are kept with its words. */
+  'connectors:writeBack': { request: z.strictObject({ syncId: syncIdSchema }), result: syncViewSchema },
+  /** Syncs a list again every 1, 7 or 30 days while the app is open (and `sift sync --due`), or stops. */
+  'connectors:schedule': {
+    request: z.strictObject({
+      name: nameSchema,
+      audience: audienceIdSchema,
+      everyDays: z.union(scheduleDays.map((days) => z.literal(days))).nullable(),
+      writeBack: z.boolean().default(false),
+    }),
+    result: connectionsPageSchema,
+  },
+  /** Sets a sync aside unwritten: the next read of the list starts afresh. */
+  'connectors:discard': { request: z.strictObject({ syncId: syncIdSchema }), result: connectionsPageSchema },
+} as const;
+
+export const connectorEvents = {
+  /** Members read, or changes written, so far. */
+  'connectors:didProgress': z.object({ syncId: syncIdSchema, step: z.enum(['reading', 'writing']), count }),
+} as const;

@@ -1,0 +1,219 @@
+// The app's syncs with mailing tools, as `sift sync` runs them but with the app's own list flow in the
+// middle: the members are read into the sync's folder, that file becomes a list like a dropped one (its
+// cost shown and agreed on the Clean screen, its progress, History), and once it is cleaned its verdicts are
+// planned and, only when the person asks, written back. Every step is kept in the sync store, so a closed
+// app goes on where it stopped; secrets stay in main's vault.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { AppError } from '../../common/app-error.ts';
+import type { ConnectionsPage, SyncView } from '../../common/connector-schemas.ts';
+
+/** The page as this module knows it (app-schedules.ts adds the schedules). */
+type SyncsPage = Omit<ConnectionsPage, 'schedules' | 'caughtUp'>;
+import type { Emit } from './event-hub.ts';
+import { ConnectorError, toolNames, type ConnectorKind } from '../connectors/connector.ts';
+import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
+import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
+import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
+import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
+import { outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
+import type { KeyVault } from '../connections/key-vault.ts';
+import type { JobManager } from '../jobs/job-manager-types.ts';
+
+const syncsShown = 20;
+const refusalsShown = 10;
+
+export type AppSyncs = {
+  page(): SyncsPage;
+  add(input: { kind: ConnectorKind; name: string; secret: string; apiUrl: string; user: string }): Promise<SyncsPage>;
+  test(name: string): Promise<{ reaches: string }>;
+  remove(name: string): SyncsPage;
+  audiences(name: string): ReturnType<ReturnType<SavedConnections['open']>['audiences']>;
+  read(name: string, audience: string, listName?: string): Promise<SyncView>;
+  plan(syncId: number): Promise<SyncView>;
+  writeBack(syncId: number): Promise<SyncView>;
+  discard(syncId: number): SyncsPage;
+  /** Stops reads and writes under way where they are (each goes on from there next time). */
+  stop(): void;
+  close(): void;
+};
+
+/** A tool's refusal or silence as the app's error: a refused secret is `unauthorized`, in the tool's words. */
+function appErrorOf(error: unknown): unknown {
+  if (!(error instanceof ConnectorError)) return error;
+  const code = { authentication: 'unauthorized', not_found: 'not_found' }[error.kind as string] ?? 'service_error';
+  return new AppError(code as 'unauthorized' | 'not_found' | 'service_error', error.message);
+}
+
+const inWords = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    throw appErrorOf(error);
+  }
+};
+
+/** A synced list's name in History and on its files: the connection's name and the list's, as a file may be named. */
+const listFileName = (connection: string, list: string) =>
+  `${connection} · ${list.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').slice(0, 120)}.csv`;
+
+export function createAppSyncs(deps: {
+  dataDir: string;
+  vault: KeyVault;
+  jobs: Pick<JobManager, 'create' | 'get' | 'annotatedCsv'>;
+  emit: Emit;
+}): AppSyncs {
+  const connections = savedConnections(deps.dataDir, deps.vault);
+  const store: SyncStore = openedWhenUsed(() => openSyncStore(deps.dataDir));
+  const stopping = new AbortController();
+  /** Syncs being read or written now: a second click waits for the first. */
+  const busy = new Set<string>();
+
+  const kindOf = (name: string) => connections.get(name)?.kind ?? null;
+  const viewOf = (sync: SyncRecord, demo = false): SyncView => {
+    const kind = kindOf(sync.connection);
+    const lines = kind && sync.phase !== 'reading' && sync.phase !== 'cleaning' ? planFor(sync) : [];
+    return {
+      id: sync.id,
+      connection: sync.connection,
+      kind,
+      audience: sync.audience,
+      startedAt: sync.startedAt,
+      phase: sync.phase,
+      members: sync.members,
+      jobId: sync.jobId,
+      plan: lines,
+      demo,
+      ...outcomeCounts(store, sync.id),
+      refusedExamples: store.refused(sync.id, 0, refusalsShown).map(({ email, words }) => ({ email, words })),
+    };
+  };
+  const planFor = (sync: SyncRecord) => {
+    try {
+      return planLines(store, sync.id, connections.open(sync.connection));
+    } catch {
+      return []; // its connection was removed: the counts are still there, the tool's words are not
+    }
+  };
+  const page = (): SyncsPage => ({
+    connections: connections.list().map(({ name, kind, apiUrl, user, reaches, connectedAt }) => ({
+      name,
+      kind,
+      apiUrl,
+      ...(user ? { user } : {}),
+      reaches,
+      connectedAt,
+    })),
+    secretProtection: deps.vault.protection,
+    syncs: existsSync(syncStoreFile(deps.dataDir)) ? store.recent(syncsShown).map((sync) => viewOf(sync)) : [],
+  });
+  const syncOf = (syncId: number) => {
+    const sync = store.get(syncId);
+    if (!sync) throw new AppError('not_found', 'That sync is not kept on this computer.');
+    return sync;
+  };
+  const exclusive = async <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    if (busy.has(key)) throw new AppError('bad_request', 'That list is being read or written already.');
+    busy.add(key);
+    try {
+      return await inWords(work);
+    } finally {
+      busy.delete(key);
+    }
+  };
+  const isDemo = async (sync: SyncRecord) => sync.jobId !== null && (await deps.jobs.get(sync.jobId)).demo;
+
+  return {
+    page,
+    async add({ kind, name, secret, apiUrl, user }) {
+      if (kind === 'mailman' && (!apiUrl || !user))
+        throw new AppError('bad_request', 'Mailman needs its REST address and user besides the password.');
+      const reaches = await inWords(() => connectorFor(kind, apiUrl, user, secret).check());
+      connections.save({ name, kind, apiUrl, ...(user ? { user } : {}), reaches, connectedAt: Date.now() }, secret);
+      return page();
+    },
+    test: (name) => inWords(async () => ({ reaches: await connections.open(name).check() })),
+    remove(name) {
+      if (!connections.remove(name)) throw new AppError('not_found', `No connection named "${name}".`);
+      return page();
+    },
+    audiences: (name) => inWords(() => connections.open(name).audiences()),
+
+    read: (name, audience, listName) =>
+      exclusive(`${name}\n${audience}`, async () => {
+        const connector = connections.open(name);
+        let sync = store.unfinished(name, audience) ?? store.start(name, audience, Date.now());
+        const files = syncFiles(deps.dataDir, sync);
+        await mkdir(files.folder, { recursive: true, mode: 0o700 });
+        sync = await readMembers(
+          store,
+          connector,
+          sync,
+          files.members,
+          (count) => deps.emit('connectors:didProgress', { syncId: sync.id, step: 'reading', count }),
+          stopping.signal,
+        );
+        if (sync.members === 0) {
+          store.finish(sync.id);
+          return viewOf({ ...sync, phase: 'done' });
+        }
+        if (sync.jobId === null) {
+          const job = await deps.jobs.create(
+            { path: files.members, fileName: listFileName(name, listName ?? audience), isUpload: false },
+            'email',
+          );
+          store.cleaned(sync.id, job.jobId);
+          sync = { ...sync, jobId: job.jobId };
+        }
+        return viewOf(sync);
+      }),
+
+    plan: (syncId) =>
+      exclusive(`sync ${syncId}`, async () => {
+        let sync = syncOf(syncId);
+        if (sync.phase === 'cleaning') {
+          if (sync.jobId === null) throw new AppError('bad_request', 'This list has not been read to the end yet.');
+          const job = await deps.jobs.get(sync.jobId);
+          if (job.phase !== 'done')
+            throw new AppError('bad_request', 'Clean the list first: the plan comes from its verdicts.');
+          const annotated = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
+          await planChanges(store, connections.open(sync.connection), sync, annotated);
+          sync = syncOf(syncId);
+        }
+        const demo = await isDemo(sync);
+        return viewOf(sync, demo);
+      }),
+
+    writeBack: (syncId) =>
+      exclusive(`sync ${syncId}`, async () => {
+        const sync = syncOf(syncId);
+        if (sync.phase !== 'planned') throw new AppError('bad_request', 'There is no plan waiting to be written.');
+        const connector = connections.open(sync.connection);
+        if (await isDemo(sync))
+          throw new AppError(
+            'bad_request',
+            `Nothing is written to ${toolNames[connector.kind]}: the list has demo verdicts, which no mail server gave.`,
+          );
+        await writeChanges(
+          store,
+          connector,
+          sync,
+          (count) => deps.emit('connectors:didProgress', { syncId, step: 'writing', count }),
+          stopping.signal,
+        );
+        store.finish(syncId);
+        return viewOf(syncOf(syncId));
+      }),
+
+    discard(syncId) {
+      syncOf(syncId);
+      store.finish(syncId);
+      return page();
+    },
+    stop: () => stopping.abort(),
+    close() {
+      stopping.abort();
+      store.close();
+    },
+  };
+}

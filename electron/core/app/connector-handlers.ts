@@ -1,0 +1,37 @@
+// What main does for the Mailing tools screen's calls (app-syncs.ts and app-schedules.ts do the work).
+import type { ConnectionsPage } from '../../common/connector-schemas.ts';
+import type { Handlers } from './dispatch.ts';
+import type { AppSchedules } from './app-schedules.ts';
+import type { AppSyncs } from './app-syncs.ts';
+
+type ConnectorCall = Extract<keyof Handlers, `connectors:${string}`>;
+
+export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pick<Handlers, ConnectorCall> {
+  const withSchedules = (page: Omit<ConnectionsPage, 'schedules' | 'caughtUp'>): ConnectionsPage => ({
+    ...page,
+    schedules: schedules.views(),
+    caughtUp: schedules.notice(),
+  });
+  return {
+    'connectors:list': async () => withSchedules(syncs.page()),
+    'connectors:add': async (request) => withSchedules(await syncs.add(request)),
+    'connectors:test': ({ name }) => syncs.test(name),
+    'connectors:remove': async ({ name }) => {
+      const page = syncs.remove(name);
+      // Its schedules go with it: a due run would only fail for want of it.
+      for (const each of schedules.views().filter((schedule) => schedule.connection === name))
+        schedules.off(name, each.audience);
+      return withSchedules(page);
+    },
+    'connectors:audiences': ({ name }) => syncs.audiences(name),
+    'connectors:read': ({ name, audience, listName }) => syncs.read(name, audience, listName),
+    'connectors:plan': ({ syncId }) => syncs.plan(syncId),
+    'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
+    'connectors:schedule': async ({ name, audience, everyDays, writeBack }) => {
+      if (everyDays === null) schedules.off(name, audience);
+      else schedules.set(name, audience, everyDays, writeBack);
+      return withSchedules(syncs.page());
+    },
+    'connectors:discard': async ({ syncId }) => withSchedules(syncs.discard(syncId)),
+  };
+}

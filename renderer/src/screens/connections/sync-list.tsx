@@ -1,0 +1,136 @@
+import type { SyncView } from '../../../../electron/common/contract.ts';
+import { toolNames } from '../../../../electron/common/connector-schemas.ts';
+import { countOf, formatCount } from '../../format.ts';
+import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
+
+/** Each recent sync of a list and the one step it waits for: cleaning, a plan, the person's go-ahead. */
+export function SyncList() {
+  const page = useConnectionsStore((state) => state.page);
+  if (!page || page.syncs.length === 0) return null;
+  return (
+    <>
+      <h3 className="connections__subtitle">Syncs</h3>
+      {page.syncs.map((sync) => (
+        <SyncCard key={sync.id} sync={sync} />
+      ))}
+    </>
+  );
+}
+
+function SyncCard({ sync }: { sync: SyncView }) {
+  const busy = useConnectionsStore((state) => state.busy);
+  const progress = useConnectionsStore((state) => state.progress);
+  const tool = sync.kind ? toolNames[sync.kind] : 'the tool';
+  const writing = busy && progress?.syncId === sync.id && progress.step === 'writing';
+  return (
+    <article
+      className="connections__sync"
+      data-testid={`sync-${sync.id}`}
+      aria-label={`${sync.connection}: ${sync.audience}`}
+    >
+      <strong>
+        {sync.connection} · {sync.audience}
+      </strong>
+      <span className="note">
+        Started {new Date(sync.startedAt).toLocaleString()} · {countOf(sync.members, 'member')} read
+      </span>
+      {sync.phase === 'reading' && (
+        <div className="card__actions">
+          <span>The read stopped part way.</span>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void connectionsActions.read(sync.connection, sync.audience)}
+          >
+            Go on reading
+          </button>
+        </div>
+      )}
+      {sync.phase === 'cleaning' && (
+        <div className="card__actions">
+          <span>Clean the list, then see what Sift would change in {tool}.</span>
+          {sync.jobId && (
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void connectionsActions.openList(sync.jobId!)}
+            >
+              Open the list
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() => void connectionsActions.plan(sync.id)}
+          >
+            See the plan
+          </button>
+        </div>
+      )}
+      {(sync.phase === 'planned' || sync.phase === 'done') && <Plan sync={sync} tool={tool} />}
+      {sync.phase === 'planned' && (
+        <div className="card__actions">
+          {sync.demo ? (
+            <span data-testid="sync-demo">
+              Nothing is written to {tool}: these are demo verdicts, which no mail server gave.
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy || sync.plan.length === 0}
+              data-testid="write-back"
+              onClick={() => void connectionsActions.writeBack(sync.id)}
+            >
+              Write these changes to {tool}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void connectionsActions.discard(sync.id)}
+          >
+            Set aside
+          </button>
+          {writing && <span role="status">Wrote {formatCount(progress.count)}…</span>}
+        </div>
+      )}
+      {sync.phase === 'done' && (sync.written > 0 || sync.refused > 0) && (
+        <p data-testid="sync-outcome">
+          Written: {countOf(sync.written, 'change')}.
+          {sync.refused > 0 && ` Refused by ${tool}: ${formatCount(sync.refused)} (tried again at the next sync).`}
+        </p>
+      )}
+      {sync.refusedExamples.length > 0 && (
+        <ul className="note" data-testid="sync-refused">
+          {sync.refusedExamples.map((each) => (
+            <li key={each.email}>
+              {each.email}: “{each.words}”
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+function Plan({ sync, tool }: { sync: SyncView; tool: string }) {
+  if (sync.plan.length === 0) return <p>No member needs a change in {tool}.</p>;
+  return (
+    <div data-testid="sync-plan">
+      <p>{sync.phase === 'done' ? 'The plan was:' : `The plan: only these changes, in ${tool}.`}</p>
+      <ul>
+        {sync.plan.map((line) => (
+          <li key={line.change}>
+            {countOf(line.members, 'member')}: {line.change}
+          </li>
+        ))}
+      </ul>
+      <p className="note">Nothing else changes: no member is removed, unsubscribed or re-subscribed.</p>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+// Schedules in the app, through the real runtime, a spec-only service with a live key and the project's
+// Mailchimp test server: a run missed while the app was closed is caught up at start and said so, it reads,
+// cleans, plans and writes back on its own (only where the schedule says so; a member the tool refuses kept
+// with its words), each run is claimed so
+// `sift sync --due` never runs it again, and a schedule made in the app is stopped from it.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ConnectionsPage } from '../../../../electron/common/contract.ts';
+import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
+import { openScheduleStore } from '../../../../electron/core/connectors/schedule-store.ts';
+import { startMailchimp, subscriberHash, type MailchimpServer } from '../../../support/mailchimp-server.ts';
+import { startSpecPeer, type SpecPeer } from '../../../support/spec-peer.ts';
+import { appCaller } from '../../../support/app-call.ts';
+import { waitFor } from '../../../support/service-harness.ts';
+
+const call = appCaller('ipc');
+const liveKey = 'svc_live_scheduleApp0123456789ab';
+const dayMs = 86_400_000;
+let chimp: MailchimpServer;
+let peer: SpecPeer;
+let dataDir: string;
+
+beforeAll(async () => {
+  [chimp, peer] = await Promise.all([startMailchimp(), startSpecPeer({ apiKey: liveKey })]);
+  const emails = ['valid.a@shop.example', 'invalid.b@shop.example', 'catchall.c@mall.example'];
+  chimp.audiences.set('aud1', {
+    name: 'Newsletter',
+    members: new Map(
+      emails.map((email) => [subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() }]),
+    ),
+  });
+  dataDir = await mkdtemp(join(tmpdir(), 'sift-app-schedules-'));
+  // The app, once: connected to the tool and sending lists to the live service.
+  const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    await call(runtime, 'settings:saveHosted', { baseUrl: peer.baseUrl, label: 'Peer', apiKey: liveKey });
+    await call(runtime, 'connectors:add', { kind: 'mailchimp', name: 'shop', secret: chimp.key, apiUrl: chimp.url });
+    const page = await call<ConnectionsPage>(runtime, 'connectors:schedule', {
+      name: 'shop',
+      audience: 'aud1',
+      everyDays: 7,
+      writeBack: true,
+    });
+    expect(page.schedules).toMatchObject([{ connection: 'shop', audience: 'aud1', everyDays: 7, writeBack: true }]);
+    expect(page.schedules[0]!.nextDue).toBeGreaterThan(Date.now() + 6 * dayMs);
+  } finally {
+    await runtime.close();
+  }
+});
+afterAll(async () => {
+  await Promise.all([chimp?.close(), peer?.close()]);
+});
+
+it('catches up on a run missed while it was closed, says so, and writes its plan back', async () => {
+  // As if the app had been closed for two weeks: the schedule's run was due a week ago.
+  const store = openScheduleStore(dataDir);
+  store.schedule('shop', 'aud1', 7, true, [], Date.now() - 7 * dayMs);
+  store.close();
+  expect(chimp.writes).toEqual([]);
+  // Mailchimp refuses one member's tags: kept with its words, the rest written.
+  chimp.failNext(`/3.0/lists/aud1/members/${subscriberHash('catchall.c@mall.example')}/tags`, 404, 1);
+
+  const runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    const first = await call<ConnectionsPage>(runtime, 'connectors:list', {});
+    expect(first.caughtUp).toMatch(/^Caught up on a scheduled sync missed while Sift was closed: shop · aud1 \(due /);
+    await waitFor(
+      async () => (await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun !== null,
+      20_000,
+    );
+    const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
+    expect(page.schedules[0]).toMatchObject({ lastOutcome: 'written: 2; refused by the tool: 1' });
+    expect(page.schedules[0]!.nextDue).toBeGreaterThan(Date.now() + 6 * dayMs);
+    expect(page.syncs[0]).toMatchObject({
+      phase: 'done',
+      written: 2,
+      refused: 1,
+      refusedExamples: [
+        { email: 'catchall.c@mall.example', words: expect.stringContaining('A failure the test asked for') },
+      ],
+    });
+    const tags = Object.fromEntries(
+      [...chimp.audiences.get('aud1')!.members.values()].map((member) => [member.email, [...member.tags]]),
+    );
+    expect(tags).toEqual({
+      'valid.a@shop.example': ['sift-valid'],
+      'invalid.b@shop.example': ['sift-invalid'],
+      'catchall.c@mall.example': [],
+    });
+    expect(peer.batches).toHaveLength(1);
+
+    // Claimed: the same run is not due for another process (`sift sync --due`) now.
+    const shared = openScheduleStore(dataDir);
+    expect(shared.claim('shop', 'aud1', Date.now())).toBe(false);
+    shared.close();
+
+    const stopped = await call<ConnectionsPage>(runtime, 'connectors:schedule', {
+      name: 'shop',
+      audience: 'aud1',
+      everyDays: null,
+    });
+    expect(stopped.schedules).toEqual([]);
+    const again = await runtime.dispatch(
+      'connectors:schedule',
+      { name: 'shop', audience: 'aud1', everyDays: 2 },
+      { transport: 'ipc' },
+    );
+    expect(again).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+  } finally {
+    await runtime.close();
+  }
+});
