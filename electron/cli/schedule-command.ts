@@ -8,9 +8,9 @@ import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
-import { cleanFlagsOf, runSync } from './sync-command.ts';
+import { cleanFlagsOf, removalFlagsOf, runSync } from './sync-command.ts';
 
-export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--keep …] [--remove …] [--base-url URL]
+export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid] [--keep …] [--remove …] [--base-url URL]
        sift schedule NAME LIST --off | sift schedule
        sift sync --due`;
 
@@ -25,6 +25,8 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     options: {
       every: { type: 'string' },
       'write-back': { type: 'boolean', default: false },
+      'archive-invalid': { type: 'boolean', default: false },
+      'unsubscribe-invalid': { type: 'boolean', default: false },
       off: { type: 'boolean', default: false },
       keep: { type: 'string' },
       remove: { type: 'string' },
@@ -56,7 +58,14 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     if (everyDays === undefined) throw new CliExit(exitCodes.usage, '--every takes 1d, 7d or 30d (or give --off).');
     // The connection must be there now, not found missing at 3 a.m.
     if (!connectionsOf(dataDir).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
-    store.schedule(name, audience, everyDays, values['write-back'], cleanFlagsOf(values), now + everyDays * dayMs);
+    store.schedule(
+      name,
+      audience,
+      everyDays,
+      values['write-back'],
+      [...cleanFlagsOf(values), ...removalFlagsOf(values)],
+      now + everyDays * dayMs,
+    );
     io.out(
       `${name} ${audience} is synced every ${everyDays} ${everyDays === 1 ? 'day' : 'days'}` +
         `${values['write-back'] ? ', its plan written back' : ' (plans only: add --write-back to write them)'}; ` +

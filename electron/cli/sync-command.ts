@@ -15,7 +15,7 @@ import { runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 
-export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
+export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
@@ -24,7 +24,35 @@ HubSpot, Sift's own properties (sift_result, sift_checked_at); Mailman, invalid 
 Nothing is written to the tool without --write-back, and demo verdicts never are. --plan reads the list and says what
 a run would check (and what a plan waiting for --write-back would write), sending and writing nothing. A sync
 stopped part way goes on from there when run again; a plan not written waits for --write-back, or --restart reads
-the list again.`;
+the list again. Only when chosen: --archive-invalid archives invalid Mailchimp members (kept by Mailchimp, restored
+by re-adding; never deleted), --unsubscribe-invalid unsubscribes invalid Mailman members. HubSpot's unsubscribe
+cannot be undone by the sender, so Sift never makes it.`;
+
+/** The flag that removes invalid members at each kind of removal. */
+const removalFlags = { archive: 'archive-invalid', unsubscribe: 'unsubscribe-invalid' } as const;
+
+/** A sync's own choices a schedule keeps besides sift clean's flags: the removal flag, if chosen. */
+export const removalFlagsOf = (values: Partial<Record<(typeof removalFlags)[keyof typeof removalFlags], boolean>>) =>
+  Object.values(removalFlags)
+    .filter((flag) => values[flag])
+    .map((flag) => `--${flag}`);
+
+/** The removal the flags ask for, refused in words where the tool makes no such change. */
+function removalChosen(connector: Connector, values: Partial<Record<string, unknown>>): boolean {
+  const asked = Object.entries(removalFlags).filter(([, flag]) => values[flag] === true);
+  if (asked.length > 1)
+    throw new CliExit(exitCodes.usage, 'Give --archive-invalid or --unsubscribe-invalid, not both.');
+  const [removal, flag] = asked[0] ?? [];
+  if (removal === undefined) return false;
+  if (connector.removal !== removal)
+    throw new CliExit(
+      exitCodes.usage,
+      connector.kind === 'hubspot'
+        ? `--${flag}: HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.`
+        : `--${flag} is not for ${toolNames[connector.kind]}: give --${removalFlags[connector.removal!]}.`,
+    );
+  return true;
+}
 
 /** sift clean's flags a sync passes on (and a schedule keeps), as `--flag value` pairs. */
 export function cleanFlagsOf(values: Partial<Record<'keep' | 'remove' | 'base-url', string>>): string[] {
@@ -40,6 +68,8 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     options: {
       'write-back': { type: 'boolean', default: false },
       plan: { type: 'boolean', default: false },
+      'archive-invalid': { type: 'boolean', default: false },
+      'unsubscribe-invalid': { type: 'boolean', default: false },
       restart: { type: 'boolean', default: false },
       out: { type: 'string' },
       keep: { type: 'string' },
@@ -57,6 +87,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
   const connector = connectionsOf(dataDir).open(name);
+  const removeInvalid = removalChosen(connector, values);
   const store = openSyncStore(dataDir);
   try {
     let sync = store.unfinished(name, audience);
@@ -70,6 +101,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
+    if (sync?.phase === 'planned') samePlanChoice(store, sync, connector, removeInvalid);
     sync ??= store.start(name, audience, Date.now());
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -91,11 +123,12 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
       return exitCodes.done;
     }
-    if (values.plan) return await estimateMembers(membersFile, cleanFlagsOf(values), connector, [name, audience], io);
+    if (values.plan)
+      return await estimateMembers(membersFile, cleanFlagsOf(values), connector, removeInvalid, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
-      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated);
+      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, removeInvalid);
       sync = { ...sync, phase: 'planned' };
       if (alreadyDone > 0)
         io.out(
@@ -131,6 +164,28 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/**
+ * A plan waiting is written exactly as it was planned, so the removal it was planned with (or without) must
+ * be asked again: removing members is never written unless asked for at the writing too.
+ */
+function samePlanChoice(store: SyncStore, sync: SyncRecord, connector: Connector, removeInvalid: boolean): void {
+  const removals = store
+    .counts(sync.id)
+    .filter((each) => each.change === connector.removal && each.state === 'planned')
+    .reduce((sum, each) => sum + each.count, 0);
+  const flag = connector.removal && `--${removalFlags[connector.removal]}`;
+  if (removals > 0 && !removeInvalid)
+    throw new CliExit(
+      exitCodes.usage,
+      `The plan waiting removes ${removals} invalid ${removals === 1 ? 'member' : 'members'} (${connector.describe(connector.removal!)}): give ${flag} again to write it, or --restart to plan again without.`,
+    );
+  if (removals === 0 && removeInvalid && !store.counts(sync.id).some((each) => each.change === connector.removal))
+    throw new CliExit(
+      exitCodes.usage,
+      `The plan waiting was made without ${flag}: run without it to write that plan, or with --restart ${flag} to plan again.`,
+    );
+}
+
 /** A tool's failure mid-sync: what was read and written is kept, and the same command goes on from there. */
 function goOnLater(error: unknown): unknown {
   const exit = connectorExit(error);
@@ -144,14 +199,14 @@ async function estimateMembers(
   membersFile: string,
   passed: readonly string[],
   connector: Connector,
+  removeInvalid: boolean,
   [name, audience]: readonly [string, string],
   io: CliIo,
 ): Promise<number> {
   const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
   if (code !== exitCodes.done) return code;
   const changes = writtenResults
-    .map((result) => connector.changeFor(result))
-    .filter((change) => change !== undefined)
+    .flatMap((result) => connector.changesFor(result, removeInvalid))
     .map((change) => connector.describe(change));
   io.out(
     `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +

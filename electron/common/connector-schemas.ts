@@ -122,7 +122,14 @@ export const connectorCalls = {
     result: syncViewSchema,
   },
   /** Plans what the finished list's verdicts call for in the tool; nothing is written. */
-  'connectors:plan': { request: z.strictObject({ syncId: syncIdSchema }), result: syncViewSchema },
+  'connectors:plan': {
+    request: z.strictObject({
+      syncId: syncIdSchema,
+      /** Also remove invalid members where the tool allows it: Mailchimp archives, Mailman unsubscribes. */
+      removeInvalid: z.boolean().default(false),
+    }),
+    result: syncViewSchema,
+  },
   /** Writes exactly the plan, each change once; the tool's refusals are kept with its words. */
   'connectors:writeBack': { request: z.strictObject({ syncId: syncIdSchema }), result: syncViewSchema },
   /** Syncs a list again every 1, 7 or 30 days while the app is open (and `sift sync --due`), or stops. */

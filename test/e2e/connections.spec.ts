@@ -2,8 +2,8 @@
 // server (test/support/mailchimp-server.ts, with Mailchimp's documented rules) and a spec-only service with
 // a live key: a refused key said in words and never shown, the audience read (only subscribed members) and
 // opened as a list whose cost is shown before sending, the plan shown with nothing written, then exactly
-// the plan written: one sift tag per member, everything else in the audience as it was. Screenshots light
-// and dark, and axe-core finds nothing serious.
+// the plan written: one sift tag per member, invalid ones archived (ticked), the rest of the audience as it
+// was. Screenshots light and dark, and axe-core finds nothing serious.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startMailchimp, subscriberHash, type ChimpMember, type MailchimpServer } from '../support/mailchimp-server.ts';
@@ -90,12 +90,17 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await expect(page.getByTestId('result-status')).toContainText('Done', { timeout: 30_000 });
 
   await page.getByTestId('nav-connections').click();
+  // Archiving is off until ticked.
+  const archive = page.getByLabel('Also archive invalid members', { exact: false });
+  await expect(archive).not.toBeChecked();
+  await archive.check();
   await page.getByRole('button', { name: 'See the plan' }).click();
   const plan = page.getByTestId('sync-plan');
   await expect(plan).toContainText('3 members: the tag sift-valid');
   await expect(plan).toContainText('3 members: the tag sift-invalid');
   await expect(plan).toContainText('3 members: the tag sift-catch-all');
   await expect(plan).toContainText('3 members: the tag sift-unknown');
+  await expect(plan).toContainText('3 members: archived (Mailchimp keeps the member');
   expect(chimp.writes).toEqual([]);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
@@ -106,22 +111,29 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
 
   const before = audienceState();
   await page.getByTestId('write-back').click();
-  await expect(page.getByTestId('sync-outcome')).toHaveText('Written: 12 changes.');
-  await expect(page.getByTestId('connections-notice')).toHaveText('Written: 12 changes.');
+  await expect(page.getByTestId('sync-outcome')).toHaveText('Written: 15 changes.');
+  await expect(page.getByTestId('connections-notice')).toHaveText('Written: 15 changes.');
   await page.screenshot({ path: 'test-results/screens/connections/written.png', fullPage: true });
 
-  // Exactly the plan: each subscribed member has its verdict's one tag; nothing else changed.
+  // Exactly the plan: each subscribed member has its verdict's one tag, the invalid ones are archived;
+  // nothing else changed.
   const after = audienceState();
   const expected = structuredClone(before);
   for (const [id, member] of chimp.audiences.get('aud1')!.members) {
-    if (member.status !== 'subscribed') continue;
+    if (before[id]!.status !== 'subscribed') continue;
     const tag = `sift-${member.email.split('.')[0]!.replace('catchall', 'catch-all')}`;
     expected[id]!.tags = [...expected[id]!.tags.filter((each) => !each.startsWith('sift-')), tag].sort();
+    if (tag === 'sift-invalid') expected[id]!.status = 'archived';
   }
   expect(after).toEqual(expected);
-  expect(after[subscriberHash('invalid.m0@shop0.example.com')]!.tags).toEqual(['VIP', 'sift-invalid']);
+  expect(after[subscriberHash('invalid.m0@shop0.example.com')]).toEqual({
+    status: 'archived',
+    tags: ['VIP', 'sift-invalid'],
+  });
   expect(after[subscriberHash('invalid.gone@example.com')]).toEqual({ status: 'unsubscribed', tags: ['VIP'] });
-  expect(chimp.writes.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
+  const tagWrites = chimp.writes.filter((write) => write.method === 'POST');
+  expect(tagWrites).toHaveLength(12);
+  expect(tagWrites.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
 
   // Synced again every week while Sift is open, its plans waiting to be written; then stopped.
   await page.getByRole('button', { name: 'Schedule Newsletter', exact: true }).click();

@@ -12,7 +12,8 @@
 //   member 404 "Resource Not Found" (CreateMemberTagListsRequest.ts; the 404's form as Mailchimp sends it,
 //   grouparoo/grouparoo plugins/@grouparoo/mailchimp/__tests__/fixtures/export-profile.js).
 // - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
-//   fixture), and any status change of a member is recorded: Sift must make none.
+//   fixture); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
+//   its plan lists.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
@@ -128,6 +129,13 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
         'Method Not Allowed',
         'This list member cannot be removed.  Please contact support.',
       );
+    // Archiving: the member is kept, its status `archived` (Mailchimp's API definition: "Archive a list
+    // member. To permanently delete, use the delete-permanent action"); 204 with no body.
+    if (request.method === 'DELETE' && parts.length === 4) {
+      member.status = 'archived';
+      response.writeHead(204).end();
+      return;
+    }
     return problem(response, 400, 'Invalid Resource', 'This test server takes no other change.');
   };
   const server = createServer((request, response) => {

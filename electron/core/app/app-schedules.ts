@@ -73,7 +73,10 @@ export function createAppSchedules(deps: {
       const ended = await untilCleaned(sync.jobId);
       if (ended.phase !== 'done') return `the list ended ${ended.phase}${ended.error ? `: ${ended.error}` : ''}`;
     }
-    sync = await deps.syncs.plan(sync.id);
+    sync = await deps.syncs.plan(
+      sync.id,
+      schedule.cleanFlags.some((flag) => /^--(archive|unsubscribe)-invalid$/.test(flag)),
+    );
     const planned = sync.plan.reduce((sum, line) => sum + line.members, 0);
     if (sync.demo) return `planned ${planned} changes; demo verdicts are never written`;
     if (!schedule.writeBack || planned === 0)

@@ -22,10 +22,14 @@ export const writtenResults = ['valid', 'invalid', 'catch_all', 'unknown'] as co
 
 /**
  * A change a sync makes to one member: its delivery turned off (Mailman), a verdict's tag made its one sift
- * tag (Mailchimp), or its sift_result property set (HubSpot).
+ * tag (Mailchimp), or its sift_result property set (HubSpot); and, only when the person chooses it, an invalid
+ * member archived (Mailchimp) or unsubscribed (Mailman).
  */
 export type MemberChange =
-  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}`;
+  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}` | Removal;
+
+/** What removing an invalid member is at a tool that allows it: never a permanent delete. */
+type Removal = 'archive' | 'unsubscribe';
 
 /** What the tool said to one change: done, or refused with its words. */
 export type ChangeOutcome = { memberId: string; done: true } | { memberId: string; done: false; words: string };
@@ -51,8 +55,13 @@ export type Connector = {
   readonly keepsScores: boolean;
   /** Makes what the changes need in the tool, once, before the first is written (HubSpot's properties). */
   prepare?(): Promise<void>;
-  /** The change a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, if any. */
-  changeFor(result: string): MemberChange | undefined;
+  /**
+   * The changes a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, in the order they are
+   * written; `removeInvalid`: the person chose to remove invalid members (see `removal`).
+   */
+  changesFor(result: string, removeInvalid: boolean): MemberChange[];
+  /** How this tool removes an invalid member when the person chooses it; none where Sift never does. */
+  readonly removal?: Removal;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */
   describe(change: MemberChange): string;
 };

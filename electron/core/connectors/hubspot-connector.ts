@@ -183,8 +183,9 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
           );
       }
     },
-    changeFor: (result) =>
-      (writtenResults as readonly string[]).includes(result) ? (`result:${result}` as MemberChange) : undefined,
+    // No removal: HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.
+    changesFor: (result) =>
+      (writtenResults as readonly string[]).includes(result) ? [`result:${result}` as MemberChange] : [],
     describe: (change) =>
       `sift_result set to ${change.slice(7)} (with sift_score, sift_reasons and sift_checked_at), in Sift's own property group`,
   };

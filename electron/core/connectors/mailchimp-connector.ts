@@ -8,6 +8,9 @@
 //   `{name, status: active|inactive}`; "When is_syncing is true, automations based on the tags in the
 //   request will not fire". subscriber_hash: "The MD5 hash of the lowercase version of the list member's
 //   email address" (the member's `id`).
+// - DELETE /lists/{list_id}/members/{subscriber_hash}: "Archive a list member. To permanently delete, use the
+//   delete-permanent action" (Mailchimp's API definition, as its Node client's ListsApi documents
+//   deleteListMember). Sift archives only when the person chooses it, and never deletes permanently.
 // Concurrency: "each user account [is limited] to 10 concurrent connections", beyond which Mailchimp answers
 // with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift keeps 4.
 import { z } from 'zod';
@@ -95,16 +98,16 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
     keepsScores: false,
     async apply(audience, change, members, onOutcome) {
       const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
-      if (!tag) throw new Error(`Mailchimp makes no ${change} change.`);
+      if (!tag && change !== 'archive') throw new Error(`Mailchimp makes no ${change} change.`);
       // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
       const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
       const queue = members.map((member) => member.memberId);
       const worker = async () => {
         for (let memberId = queue.shift(); memberId !== undefined; memberId = queue.shift()) {
+          const memberPath = `${listPath(audience)}/members/${encodeURIComponent(memberId)}`;
           try {
-            await http.call('POST', `${listPath(audience)}/members/${encodeURIComponent(memberId)}/tags`, {
-              json: { tags, is_syncing: true },
-            });
+            if (tag) await http.call('POST', `${memberPath}/tags`, { json: { tags, is_syncing: true } });
+            else await http.call('DELETE', memberPath);
             onOutcome({ memberId, done: true });
           } catch (error) {
             onOutcome({ memberId, done: false, words: memberRefusal(error) });
@@ -113,8 +116,15 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       };
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
-    changeFor: (result) => (tagOf[result] ? (`tag:${tagOf[result]}` as MemberChange) : undefined),
+    // Archived after its tag is written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
+    changesFor: (result, removeInvalid) => [
+      ...(tagOf[result] ? [`tag:${tagOf[result]}` as MemberChange] : []),
+      ...(removeInvalid && result === 'invalid' ? ['archive' as const] : []),
+    ],
+    removal: 'archive',
     describe: (change) =>
-      `the tag ${change.slice(4)} (any other sift tag removed; sent as a sync, so no automation fires)`,
+      change === 'archive'
+        ? 'archived (Mailchimp keeps the member, its history and its tags; re-adding them restores them; never deleted)'
+        : `the tag ${change.slice(4)} (any other sift tag removed; sent as a sync, so no automation fires)`,
   };
 }

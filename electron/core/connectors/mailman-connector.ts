@@ -2,7 +2,7 @@
 // set in mailman.cfg's [webservice], lists at /lists, a list's members at /lists/{list_id}/roster/member
 // (paged by count and page, from 1), and a member's delivery at /members/{id}/preferences.
 // Source: Mailman core's REST docs, https://docs.mailman3.org/projects/mailman/en/latest/src/mailman/rest/docs/
-// (lists.html, membership.html, preferences.html).
+// (lists.html, membership.html: "Leaving a mailing list … DELETE" of the member's resource; preferences.html).
 import { z } from 'zod';
 import { memberRefusal, type Connector } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
@@ -71,11 +71,13 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
     },
     keepsScores: false,
     async apply(_audience, change, members, onOutcome) {
-      if (change !== 'delivery_off') throw new Error(`Mailman makes no ${change} change.`);
+      if (change !== 'delivery_off' && change !== 'unsubscribe') throw new Error(`Mailman makes no ${change} change.`);
       const form = { delivery_status: deliveryOff };
       for (const { memberId } of members) {
+        const memberPath = `/members/${encodeURIComponent(memberId)}`;
         try {
-          await http.call('PATCH', `/members/${encodeURIComponent(memberId)}/preferences`, { form });
+          if (change === 'unsubscribe') await http.call('DELETE', memberPath);
+          else await http.call('PATCH', `${memberPath}/preferences`, { form });
           onOutcome({ memberId, done: true });
         } catch (error) {
           // A member who left since the read is no longer there to change: said, and the rest go on.
@@ -83,7 +85,13 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
         }
       }
     },
-    changeFor: (result) => (result === 'invalid' ? 'delivery_off' : undefined),
-    describe: () => 'delivery turned off by the list (by_moderator: an admin turns it back on)',
+    // Unsubscribed in place of delivery turned off, only when the person chooses it.
+    changesFor: (result, removeInvalid) =>
+      result !== 'invalid' ? [] : [removeInvalid ? ('unsubscribe' as const) : ('delivery_off' as const)],
+    removal: 'unsubscribe',
+    describe: (change) =>
+      change === 'unsubscribe'
+        ? 'unsubscribed from the list (Mailman does not tell them; an admin can subscribe them again)'
+        : 'delivery turned off by the list (by_moderator: an admin turns it back on)',
   };
 }

@@ -9,7 +9,7 @@ export type Schedule = {
   audience: string;
   everyDays: number;
   writeBack: boolean;
-  /** sift clean's flags the run passes on (--keep, --remove, --base-url), as given. */
+  /** The flags the run passes on to sift sync (--keep, --remove, --base-url, --archive-invalid, …), as given. */
   cleanFlags: string[];
   nextDue: number;
   lastRun: number | null;

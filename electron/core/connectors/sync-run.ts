@@ -76,6 +76,8 @@ export async function planChanges(
   connector: Connector,
   sync: SyncRecord,
   annotatedPath: string,
+  /** The person chose to remove invalid members (Mailchimp archives them, Mailman unsubscribes them). */
+  removeInvalid = false,
 ): Promise<{ alreadyDone: number }> {
   if (sync.phase !== 'cleaning') return { alreadyDone: 0 };
   let seen = 0;
@@ -110,17 +112,16 @@ export async function planChanges(
       if (Object.values(columns).includes(-1)) throw new Error(`${annotatedPath} is not a sync's annotated list.`);
       return;
     }
-    const change = connector.changeFor(row[columns.result] ?? '');
-    if (change === undefined) return;
     const score = row[columns.score] ?? '';
-    page.push({
-      memberId: row[columns.id]!,
-      email: row[columns.email]!,
-      change,
-      verdict: row[columns.result]!,
-      score: /^\d+$/.test(score) ? Number(score) : null,
-      reasons: row[columns.reasons] ?? '',
-    });
+    for (const change of connector.changesFor(row[columns.result] ?? '', removeInvalid))
+      page.push({
+        memberId: row[columns.id]!,
+        email: row[columns.email]!,
+        change,
+        verdict: row[columns.result]!,
+        score: /^\d+$/.test(score) ? Number(score) : null,
+        reasons: row[columns.reasons] ?? '',
+      });
     if (page.length >= changesPerPage) {
       kept += keep(page);
       page = [];

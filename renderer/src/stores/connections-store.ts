@@ -84,9 +84,9 @@ export const connectionsActions = {
     await cleanActions.openJob(jobId);
   },
 
-  plan: (syncId: number) =>
+  plan: (syncId: number, removeInvalid = false) =>
     busyWhile(async () => {
-      await sift.connectors.plan({ syncId });
+      await sift.connectors.plan({ syncId, removeInvalid });
       await load();
     }),
 

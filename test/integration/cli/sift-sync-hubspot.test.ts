@@ -142,3 +142,9 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   }
   expect([...hub.groups]).toEqual(['sift']);
 });
+
+it('never unsubscribes a HubSpot contact, and says why', async () => {
+  const refused = await runSiftHere(['sync', 'crm', 'all', '--archive-invalid'], env);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain("HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.");
+});

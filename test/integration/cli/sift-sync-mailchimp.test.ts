@@ -254,3 +254,53 @@ it('says with --plan what a run would check and write, sending and writing nothi
   expect(chimp.writes.length).toBe(writesBefore);
   expect(account.balance - (await service.dashboard.account()).balance).toBe(3);
 });
+
+it('archives invalid members only when asked, at the plan and again at the writing', async () => {
+  const members = new Map<string, ChimpMember>();
+  for (const email of ['valid.r1@r.example.com', 'invalid.r2@r.example.com', 'invalid.r3@r.example.com'])
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() });
+  members.set(subscriberHash('invalid.r4@r.example.com'), {
+    email: 'invalid.r4@r.example.com',
+    name: '',
+    status: 'cleaned',
+    tags: new Set(),
+  });
+  chimp.audiences.set('aud4', { name: 'Archive', members });
+  const sync = (...flags: string[]) =>
+    runSiftHere(['sync', 'shop', 'aud4', '--base-url', service.baseUrl, ...flags], env);
+  expect((await sync('--unsubscribe-invalid')).stderr).toContain(
+    '--unsubscribe-invalid is not for Mailchimp: give --archive-invalid.',
+  );
+
+  const planned = await sync('--archive-invalid');
+  expect(planned.code, planned.stderr).toBe(0);
+  expect(planned.stdout).toMatch(/2 members: archived \(Mailchimp keeps the member/);
+  const unasked = await sync('--write-back');
+  expect(unasked.code).toBe(2);
+  expect(unasked.stderr).toContain('The plan waiting removes 2 invalid members');
+  expect(unasked.stderr).toContain('give --archive-invalid again to write it');
+
+  const writesBefore = chimp.writes.length;
+  const written = await sync('--write-back', '--archive-invalid');
+  expect(written.code, written.stderr).toBe(0);
+  expect(written.stdout).toContain('Written: 5 changes.');
+  const state = Object.fromEntries(
+    [...members.values()].map((member) => [member.email, [member.status, ...member.tags]]),
+  );
+  expect(state).toEqual({
+    'valid.r1@r.example.com': ['subscribed', 'sift-valid'],
+    'invalid.r2@r.example.com': ['archived', 'sift-invalid'],
+    'invalid.r3@r.example.com': ['archived', 'sift-invalid'],
+    // Not someone Mailchimp would mail: never read, so never archived.
+    'invalid.r4@r.example.com': ['cleaned'],
+  });
+  // Each invalid member tagged before it was archived; nothing else written.
+  const order = chimp.writes
+    .slice(writesBefore)
+    .map((write) => `${write.method} ${write.path.split('/').slice(-2).join('/')}`);
+  for (const email of ['invalid.r2@r.example.com', 'invalid.r3@r.example.com']) {
+    const hash = subscriberHash(email);
+    expect(order.indexOf(`POST ${hash}/tags`)).toBeLessThan(order.indexOf(`DELETE members/${hash}`));
+  }
+  expect(order).toHaveLength(5);
+});

@@ -130,4 +130,27 @@ describe.skipIf(!mailmanInstalled)('a Mailman 3 list', () => {
     expect(demo.stdout).toContain('Nothing is written to Mailman: these are demo verdicts.');
     expect(await deliveries()).toEqual(before);
   });
+
+  it('unsubscribes invalid members only when asked, in one write with the plan', async () => {
+    expect((await mailman.rest('POST', '/lists', { fqdn_listname: 'club@lists.test' })).status).toBe(201);
+    for (const subscriber of ['valid.gil@example.com', 'invalid.hal@example.com', 'invalid.ivy@example.org']) {
+      const added = await mailman.rest('POST', '/members', {
+        list_id: 'club.lists.test',
+        subscriber,
+        pre_verified: 'true',
+        pre_confirmed: 'true',
+        pre_approved: 'true',
+      });
+      expect(added.status).toBe(201);
+    }
+    const written = await runSiftHere(
+      ['sync', 'lists', 'club.lists.test', '--base-url', service.baseUrl, '--write-back', '--unsubscribe-invalid'],
+      env,
+    );
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toContain('Plan: 2 members: unsubscribed from the list');
+    expect(written.stdout).toContain('Written: 2 changes.');
+    const roster = await mailman.rest('GET', '/lists/club.lists.test/roster/member');
+    expect((roster.body.entries ?? []).map((entry) => entry.email)).toEqual(['valid.gil@example.com']);
+  });
 });

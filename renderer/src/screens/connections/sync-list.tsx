@@ -1,7 +1,14 @@
+import { useState } from 'react';
 import type { SyncView } from '../../../../electron/common/contract.ts';
 import { toolNames } from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
+
+/** Removing invalid members, where the tool allows it, in its own terms; HubSpot's is never made. */
+const removalWords: Partial<Record<NonNullable<SyncView['kind']>, string>> = {
+  mailchimp: 'Also archive invalid members (Mailchimp keeps them and their history; re-adding restores them)',
+  mailman: 'Unsubscribe invalid members instead of turning their delivery off',
+};
 
 /** Each recent sync of a list and the one step it waits for: cleaning, a plan, the person's go-ahead. */
 export function SyncList() {
@@ -60,14 +67,7 @@ function SyncCard({ sync }: { sync: SyncView }) {
               Open the list
             </button>
           )}
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() => void connectionsActions.plan(sync.id)}
-          >
-            See the plan
-          </button>
+          <PlanButton sync={sync} />
         </div>
       )}
       {(sync.phase === 'planned' || sync.phase === 'done') && <Plan sync={sync} tool={tool} />}
@@ -115,6 +115,31 @@ function SyncCard({ sync }: { sync: SyncView }) {
         </ul>
       )}
     </article>
+  );
+}
+
+/** Plans the cleaned list, removing invalid members too only when ticked (off by default). */
+function PlanButton({ sync }: { sync: SyncView }) {
+  const busy = useConnectionsStore((state) => state.busy);
+  const [removeInvalid, setRemoveInvalid] = useState(false);
+  const removal = sync.kind ? removalWords[sync.kind] : undefined;
+  return (
+    <>
+      {removal && (
+        <label className="connections__check">
+          <input type="checkbox" checked={removeInvalid} onChange={(event) => setRemoveInvalid(event.target.checked)} />
+          {removal}
+        </label>
+      )}
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={busy}
+        onClick={() => void connectionsActions.plan(sync.id, removeInvalid)}
+      >
+        See the plan
+      </button>
+    </>
   );
 }
 

@@ -57,7 +57,7 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
         );
       }
     },
-    changeFor: (result) => (result === 'invalid' ? 'delivery_off' : undefined),
+    changesFor: (result) => (result === 'invalid' ? ['delivery_off'] : []),
     describe: () => 'delivery off',
   };
   return { tool, applied };
