@@ -63,7 +63,7 @@ function parseList(flag: string, value: string, allowed: readonly string[]): str
  * `--keep valid,catch_all:70,unknown:80`: the verdicts kept, each with the score (0-100) it must reach to
  * be kept, if any (risk-score.ts).
  */
-function parseKeep(value: string): { keep: string[]; keepAtScore: Record<string, number> } {
+export function parseKeep(value: string): { keep: string[]; keepAtScore: Record<string, number> } {
   const keepAtScore: Record<string, number> = {};
   const parts = value.split(',').map((part) => {
     const [result, threshold] = part.trim().split(':');

@@ -11,7 +11,7 @@ import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connecto
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
 import { describePlan, outcomeCounts, planLines, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { runClean } from './clean-command.ts';
+import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 
@@ -128,7 +128,11 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
-      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, removeInvalid);
+      const { keepAtScore } = parseKeep(values.keep ?? 'valid');
+      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, {
+        removeInvalid,
+        keepAtScore,
+      });
       sync = { ...sync, phase: 'planned' };
       if (alreadyDone > 0)
         io.out(
@@ -206,7 +210,7 @@ async function estimateMembers(
   const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
   if (code !== exitCodes.done) return code;
   const changes = writtenResults
-    .flatMap((result) => connector.changesFor(result, removeInvalid))
+    .flatMap((result) => connector.changesFor({ result, risky: false }, removeInvalid))
     .map((change) => connector.describe(change));
   io.out(
     `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +

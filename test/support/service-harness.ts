@@ -122,7 +122,12 @@ export async function syncTestEnv(
   secret: Record<string, string>,
 ): Promise<Record<string, string>> {
   const { key, record } = await service.dashboard.createKey('live', 'sync');
-  await service.dashboard.setKeyRateLimits(record.id, { batchStatus: { limit: 10_000, windowSeconds: 60 } });
+  // A suite syncs many small lists in a minute: the spec's 5 uploads a minute would have it wait on 429s.
+  await service.dashboard.setKeyRateLimits(record.id, {
+    batchStatus: { limit: 10_000, windowSeconds: 60 },
+    uploadFile: { limit: 1_000, windowSeconds: 60 },
+    createBatch: { limit: 1_000, windowSeconds: 60 },
+  });
   await service.dashboard.topUp(credits);
   const dataDir = join(await mkdtemp(join(tmpdir(), 'sift-sync-')), 'data');
   return { SIFT_DATA_DIR: dataDir, SIFT_API_KEY: key, ...secret };

@@ -176,8 +176,8 @@ export function createAppSyncs(deps: {
           const job = await deps.jobs.get(sync.jobId);
           if (job.phase !== 'done')
             throw new AppError('bad_request', 'Clean the list first: the plan comes from its verdicts.');
-          const annotated = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
-          await planChanges(store, connections.open(sync.connection), sync, annotated, removeInvalid);
+          const { path, keepAtScore } = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
+          await planChanges(store, connections.open(sync.connection), sync, path, { removeInvalid, keepAtScore });
           sync = syncOf(syncId);
         }
         const demo = await isDemo(sync);

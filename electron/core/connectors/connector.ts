@@ -14,8 +14,11 @@ type Member = { id: string; email: string; name: string };
 /** A page of members and where the next one starts (none after the last). */
 type MemberPage = { members: Member[]; next?: string };
 
-/** The tags a verdict gives a Mailchimp member, one at a time (sift-catch-all for catch_all). */
-export const verdictTags = ['sift-valid', 'sift-invalid', 'sift-catch-all', 'sift-unknown'] as const;
+/**
+ * The tags a verdict gives a Mailchimp member, one at a time (sift-catch-all for catch_all; sift-risky for a
+ * verdict kept only from a score it did not reach).
+ */
+export const verdictTags = ['sift-valid', 'sift-invalid', 'sift-catch-all', 'sift-unknown', 'sift-risky'] as const;
 
 /** The verdicts a sync writes back, as the service names them. */
 export const writtenResults = ['valid', 'invalid', 'catch_all', 'unknown'] as const;
@@ -57,9 +60,10 @@ export type Connector = {
   prepare?(): Promise<void>;
   /**
    * The changes a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, in the order they are
-   * written; `removeInvalid`: the person chose to remove invalid members (see `removal`).
+   * written. `risky`: the verdict is kept only from a score and this member's is below it; `removeInvalid`:
+   * the person chose to remove invalid members (see `removal`).
    */
-  changesFor(result: string, removeInvalid: boolean): MemberChange[];
+  changesFor(verdict: { result: string; risky: boolean }, removeInvalid: boolean): MemberChange[];
   /** How this tool removes an invalid member when the person chooses it; none where Sift never does. */
   readonly removal?: Removal;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */

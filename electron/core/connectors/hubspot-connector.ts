@@ -184,7 +184,8 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       }
     },
     // No removal: HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.
-    changesFor: (result) =>
+    // A score below the kept one is in sift_score itself: the result stays the verdict.
+    changesFor: ({ result }) =>
       (writtenResults as readonly string[]).includes(result) ? [`result:${result}` as MemberChange] : [],
     describe: (change) =>
       `sift_result set to ${change.slice(7)} (with sift_score, sift_reasons and sift_checked_at), in Sift's own property group`,

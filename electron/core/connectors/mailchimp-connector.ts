@@ -117,8 +117,8 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
     // Archived after its tag is written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
-    changesFor: (result, removeInvalid) => [
-      ...(tagOf[result] ? [`tag:${tagOf[result]}` as MemberChange] : []),
+    changesFor: ({ result, risky }, removeInvalid) => [
+      ...(tagOf[result] ? [`tag:${risky ? 'sift-risky' : tagOf[result]}` as MemberChange] : []),
       ...(removeInvalid && result === 'invalid' ? ['archive' as const] : []),
     ],
     removal: 'archive',

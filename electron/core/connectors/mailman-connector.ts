@@ -86,7 +86,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       }
     },
     // Unsubscribed in place of delivery turned off, only when the person chooses it.
-    changesFor: (result, removeInvalid) =>
+    changesFor: ({ result }, removeInvalid) =>
       result !== 'invalid' ? [] : [removeInvalid ? ('unsubscribe' as const) : ('delivery_off' as const)],
     removal: 'unsubscribe',
     describe: (change) =>

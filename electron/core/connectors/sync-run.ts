@@ -76,8 +76,12 @@ export async function planChanges(
   connector: Connector,
   sync: SyncRecord,
   annotatedPath: string,
-  /** The person chose to remove invalid members (Mailchimp archives them, Mailman unsubscribes them). */
-  removeInvalid = false,
+  choices: {
+    /** The person chose to remove invalid members (Mailchimp archives them, Mailman unsubscribes them). */
+    removeInvalid?: boolean;
+    /** The score each verdict must reach to be kept (`--keep catch_all:70`): below it, a member is risky. */
+    keepAtScore?: Partial<Record<string, number>>;
+  } = {},
 ): Promise<{ alreadyDone: number }> {
   if (sync.phase !== 'cleaning') return { alreadyDone: 0 };
   let seen = 0;
@@ -113,7 +117,10 @@ export async function planChanges(
       return;
     }
     const score = row[columns.score] ?? '';
-    for (const change of connector.changesFor(row[columns.result] ?? '', removeInvalid))
+    const result = row[columns.result] ?? '';
+    const atLeast = choices.keepAtScore?.[result];
+    const risky = atLeast !== undefined && /^\d+$/.test(score) && Number(score) < atLeast;
+    for (const change of connector.changesFor({ result, risky }, choices.removeInvalid ?? false))
       page.push({
         memberId: row[columns.id]!,
         email: row[columns.email]!,

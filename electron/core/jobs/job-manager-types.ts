@@ -35,9 +35,9 @@ export type JobManager = JobReads & {
   export(jobId: string, choices: ExportChoicesOf): Promise<{ files: ExportFile[]; summary: ListSummary }>;
   /**
    * The finished list's files written as CSV into `outDir`, the job's own choices unchanged; answers its
-   * annotated file (a sync plans its write-back from it).
+   * annotated file and the scores its kept verdicts must reach (a sync plans its write-back from them).
    */
-  annotatedCsv(jobId: string, outDir: string): Promise<string>;
+  annotatedCsv(jobId: string, outDir: string): Promise<{ path: string; keepAtScore: Record<string, number> }>;
   /** After a restart: jobs that were sending or reading carry on by themselves. */
   resumeUnfinished(): void;
   /** Whether a list is being checked now (closing the app's window then keeps Sift going). */

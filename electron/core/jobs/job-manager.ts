@@ -9,8 +9,9 @@ import type { JobProgressView } from '../../common/job-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import { sameService, type ServiceClients } from '../connections/service-ref.ts';
 import { inputFingerprint } from './import/index.ts';
+import { annotatedCsvOf } from './export/index.ts';
 import { costOfChecks, type Cost, type JobProgress } from './run/index.ts';
-import { asCsv, jobSettings, settingsForExport, type ExportChoicesOf, type JobSettings } from './job-settings.ts';
+import { jobSettings, settingsForExport, type ExportChoicesOf, type JobSettings } from './job-settings.ts';
 import {
   appFilesOf,
   exportedFiles,
@@ -282,12 +283,11 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       const result = await cleaner.export(store.getJob(jobId)!, outDir);
       return { files: await exportedFiles(jobId, result.files), summary: result.summary };
     },
+    annotatedCsv: (jobId, outDir) => annotatedCsvOf(store, finishedJob(jobId), outDir),
 
-    annotatedCsv: async (jobId, outDir) => (await cleaner.export(asCsv(finishedJob(jobId)), outDir)).annotatedPath,
     resumeUnfinished(): void {
       for (const job of store.jobsInFlight()) launch(job.id);
     },
-
     busy: () => running.size > 0,
 
     async close(): Promise<void> {

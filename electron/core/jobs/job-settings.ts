@@ -44,12 +44,6 @@ export type RemovedFlags = { role: boolean; disposable: boolean; typos: boolean 
 export type ExportChoicesOf = Pick<JobSettings, 'keep'> &
   Partial<Pick<JobSettings, 'keepAtScore' | 'remove' | 'perStatusFiles' | 'format'>>;
 
-/** A job as its files are written in CSV, whatever it chose (a sync plans from its annotated CSV). */
-export const asCsv = <T extends { settings: JobSettings }>(job: T): T => ({
-  ...job,
-  settings: { ...job.settings, format: 'csv' },
-});
-
 /** A finished job's settings for an export: the choices made now, the job's own for what they leave out. */
 export function settingsForExport(
   settings: JobSettings,

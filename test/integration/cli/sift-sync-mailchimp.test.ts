@@ -304,3 +304,24 @@ it('archives invalid members only when asked, at the plan and again at the writi
   }
   expect(order).toHaveLength(5);
 });
+
+it('tags sift-risky a verdict kept only from a score the member did not reach', async () => {
+  const members = new Map<string, ChimpMember>();
+  for (const email of ['valid.s1@s.example.com', 'catchall.s2@s.example.com', 'catchall.s3@s.example.com'])
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() });
+  // An earlier sync's tag: made inactive as the one sift tag changes.
+  members.get(subscriberHash('catchall.s3@s.example.com'))!.tags = new Set(['sift-catch-all']);
+  chimp.audiences.set('aud5', { name: 'Risky', members });
+  const written = await runSiftHere(
+    ['sync', 'shop', 'aud5', '--base-url', service.baseUrl, '--keep', 'valid,catch_all:99', '--write-back'],
+    env,
+  );
+  expect(written.code, written.stderr).toBe(0);
+  expect(written.stdout).toContain('2 members: the tag sift-risky');
+  const tags = Object.fromEntries([...members.values()].map((member) => [member.email, [...member.tags]]));
+  expect(tags).toEqual({
+    'valid.s1@s.example.com': ['sift-valid'],
+    'catchall.s2@s.example.com': ['sift-risky'],
+    'catchall.s3@s.example.com': ['sift-risky'],
+  });
+});

@@ -90,6 +90,15 @@ export async function refreshSummary(store: JobStore, job: JobRecord, exported: 
   return { ...exported, summary };
 }
 
+/**
+ * A finished job's files written as CSV into `outDir`, whatever format it chose (its own settings unchanged):
+ * its annotated file and the scores its kept verdicts must reach, which a sync plans its write-back from.
+ */
+export async function annotatedCsvOf(store: JobStore, job: JobRecord, outDir: string) {
+  const { annotatedPath } = await exportJob(store, { ...job, settings: { ...job.settings, format: 'csv' } }, outDir);
+  return { path: annotatedPath, keepAtScore: job.settings.keepAtScore ?? {} };
+}
+
 export async function exportJob(store: JobStore, job: JobRecord, outDir: string): Promise<ExportResult> {
   const source = displayNameOf(job);
   const demo = hasDemoVerdicts(job);

@@ -57,7 +57,7 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
         );
       }
     },
-    changesFor: (result) => (result === 'invalid' ? ['delivery_off'] : []),
+    changesFor: ({ result }) => (result === 'invalid' ? ['delivery_off'] : []),
     describe: () => 'delivery off',
   };
   return { tool, applied };
