@@ -54,8 +54,12 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await page.getByTestId('nav-settings').click();
   await page.getByLabel('Service URL').fill(peer.baseUrl);
   await page.getByLabel('API key').fill(liveKey);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-test')).toContainText('Connected with a live key.');
   await page.getByRole('button', { name: 'Save and use this service' }).click();
-  await expect(page.getByTestId('account-badge')).toHaveText('Live');
+  // Saving asks the service for its account again: on a loaded machine that takes a while.
+  await expect(page.getByTestId('current-service')).toContainText('(live key', { timeout: 15_000 });
+  await expect(page.getByTestId('account-badge')).toHaveText('Live', { timeout: 15_000 });
 
   await page.getByTestId('nav-connections').click();
   await expect(page.getByRole('heading', { name: 'Mailing tools' })).toBeFocused();

@@ -53,7 +53,7 @@ describe('reading rows as bytes', () => {
     const folder = await mkdtemp(join(tmpdir(), 'sift-bytes-'));
     const random = seededRandom(20261123);
     let accepted = 0;
-    const runs = 1500;
+    const runs = 600;
     for (let run = 0; run < runs; run += 1) {
       const delimiter = random() < 0.8 ? ',' : random() < 0.5 ? ';' : '\t';
       const path = join(folder, `list-${run}.csv`);
