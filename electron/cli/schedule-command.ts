@@ -8,9 +8,9 @@ import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
-import { cleanFlagsOf, removalFlagsOf, runSync } from './sync-command.ts';
+import { cleanFlagsOf, invalidStepFlagsOf, invalidStepOptions, runSync } from './sync-command.ts';
 
-export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid] [--keep …] [--remove …] [--base-url URL]
+export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--keep …] [--remove …] [--base-url URL]
        sift schedule NAME LIST --off | sift schedule
        sift sync --due`;
 
@@ -25,8 +25,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     options: {
       every: { type: 'string' },
       'write-back': { type: 'boolean', default: false },
-      'archive-invalid': { type: 'boolean', default: false },
-      'unsubscribe-invalid': { type: 'boolean', default: false },
+      ...invalidStepOptions,
       off: { type: 'boolean', default: false },
       keep: { type: 'string' },
       remove: { type: 'string' },
@@ -63,7 +62,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
       audience,
       everyDays,
       values['write-back'],
-      [...cleanFlagsOf(values), ...removalFlagsOf(values)],
+      [...cleanFlagsOf(values), ...invalidStepFlagsOf(values)],
       now + everyDays * dayMs,
     );
     io.out(

@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
-import { toolNames, writtenResults, type Connector } from '../core/connectors/connector.ts';
+import { toolNames, writtenResults, type Connector, type InvalidStep } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
 import { describePlan, outcomeCounts, planLines, writeRefusals } from '../core/connectors/sync-outcome.ts';
@@ -15,7 +15,7 @@ import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 
-export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
+export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
@@ -24,34 +24,45 @@ HubSpot, Sift's own properties (sift_result, sift_checked_at); Mailman, invalid 
 Nothing is written to the tool without --write-back, and demo verdicts never are. --plan reads the list and says what
 a run would check (and what a plan waiting for --write-back would write), sending and writing nothing. A sync
 stopped part way goes on from there when run again; a plan not written waits for --write-back, or --restart reads
-the list again. Only when chosen: --archive-invalid archives invalid Mailchimp members (kept by Mailchimp, restored
-by re-adding; never deleted), --unsubscribe-invalid unsubscribes invalid Mailman members. HubSpot's unsubscribe
-cannot be undone by the sender, so Sift never makes it.`;
+the list again. Only when chosen, each tool's step for invalid members: --archive-invalid archives them in Mailchimp
+(kept by Mailchimp, restored by re-adding; never deleted), --unsubscribe-invalid unsubscribes them from a Mailman
+list, --list-invalid adds them to HubSpot's static list "Sift: invalid" (HubSpot's unsubscribe cannot be undone
+by the sender, so Sift never makes it).`;
 
-/** The flag that removes invalid members at each kind of removal. */
-const removalFlags = { archive: 'archive-invalid', unsubscribe: 'unsubscribe-invalid' } as const;
+/** The flag that asks for each tool's own step for invalid members (connector.ts's InvalidStep). */
+const invalidStepFlags: Record<InvalidStep, string> = {
+  archive: 'archive-invalid',
+  unsubscribe: 'unsubscribe-invalid',
+  invalid_list: 'list-invalid',
+};
 
-/** A sync's own choices a schedule keeps besides sift clean's flags: the removal flag, if chosen. */
-export const removalFlagsOf = (values: Partial<Record<(typeof removalFlags)[keyof typeof removalFlags], boolean>>) =>
-  Object.values(removalFlags)
-    .filter((flag) => values[flag])
+/** sift sync's options for those steps, for parseArgs. */
+export const invalidStepOptions = {
+  'archive-invalid': { type: 'boolean', default: false },
+  'unsubscribe-invalid': { type: 'boolean', default: false },
+  'list-invalid': { type: 'boolean', default: false },
+} as const;
+
+/** A sync's own choices a schedule keeps besides sift clean's flags: the invalid members' step, if chosen. */
+export const invalidStepFlagsOf = (values: Partial<Record<string, unknown>>) =>
+  Object.values(invalidStepFlags)
+    .filter((flag) => values[flag] === true)
     .map((flag) => `--${flag}`);
 
-/** The removal the flags ask for, refused in words where the tool makes no such change. */
-function removalChosen(connector: Connector, values: Partial<Record<string, unknown>>): boolean {
-  const asked = Object.entries(removalFlags).filter(([, flag]) => values[flag] === true);
-  if (asked.length > 1)
-    throw new CliExit(exitCodes.usage, 'Give --archive-invalid or --unsubscribe-invalid, not both.');
-  const [removal, flag] = asked[0] ?? [];
-  if (removal === undefined) return false;
-  if (connector.removal !== removal)
-    throw new CliExit(
-      exitCodes.usage,
-      connector.kind === 'hubspot'
-        ? `--${flag}: HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.`
-        : `--${flag} is not for ${toolNames[connector.kind]}: give --${removalFlags[connector.removal!]}.`,
-    );
-  return true;
+/** Whether the flags ask for the tool's step for invalid members; refused in words where it has another. */
+function invalidStepChosen(connector: Connector, values: Partial<Record<string, unknown>>): boolean {
+  const asked = invalidStepFlagsOf(values);
+  if (asked.length === 0) return false;
+  const own = `--${invalidStepFlags[connector.invalidStep]}`;
+  if (asked.length === 1 && asked[0] === own) return true;
+  const hubspot =
+    connector.kind === 'hubspot'
+      ? "HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it; "
+      : '';
+  throw new CliExit(
+    exitCodes.usage,
+    `${asked.join(' ')}: ${hubspot}${toolNames[connector.kind]}'s step for invalid members is ${own}.`,
+  );
 }
 
 /** sift clean's flags a sync passes on (and a schedule keeps), as `--flag value` pairs. */
@@ -68,8 +79,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     options: {
       'write-back': { type: 'boolean', default: false },
       plan: { type: 'boolean', default: false },
-      'archive-invalid': { type: 'boolean', default: false },
-      'unsubscribe-invalid': { type: 'boolean', default: false },
+      ...invalidStepOptions,
       restart: { type: 'boolean', default: false },
       out: { type: 'string' },
       keep: { type: 'string' },
@@ -87,7 +97,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
   const connector = connectionsOf(dataDir).open(name);
-  const removeInvalid = removalChosen(connector, values);
+  const withInvalidStep = invalidStepChosen(connector, values);
   const store = openSyncStore(dataDir);
   try {
     let sync = store.unfinished(name, audience);
@@ -101,7 +111,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
-    if (sync?.phase === 'planned') samePlanChoice(store, sync, connector, removeInvalid);
+    if (sync?.phase === 'planned') samePlanChoice(store, sync, connector, withInvalidStep);
     sync ??= store.start(name, audience, Date.now());
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -124,13 +134,13 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.done;
     }
     if (values.plan)
-      return await estimateMembers(membersFile, cleanFlagsOf(values), connector, removeInvalid, [name, audience], io);
+      return await estimateMembers(membersFile, cleanFlagsOf(values), connector, withInvalidStep, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
       const { keepAtScore } = parseKeep(values.keep ?? 'valid');
       const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, {
-        removeInvalid,
+        withInvalidStep,
         keepAtScore,
       });
       sync = { ...sync, phase: 'planned' };
@@ -169,21 +179,19 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
 }
 
 /**
- * A plan waiting is written exactly as it was planned, so the removal it was planned with (or without) must
- * be asked again: removing members is never written unless asked for at the writing too.
+ * A plan waiting is written exactly as it was planned, so the step for invalid members it was planned with
+ * (or without) must be asked for again: it is never written unless asked for at the writing too.
  */
-function samePlanChoice(store: SyncStore, sync: SyncRecord, connector: Connector, removeInvalid: boolean): void {
-  const removals = store
-    .counts(sync.id)
-    .filter((each) => each.change === connector.removal && each.state === 'planned')
-    .reduce((sum, each) => sum + each.count, 0);
-  const flag = connector.removal && `--${removalFlags[connector.removal]}`;
-  if (removals > 0 && !removeInvalid)
+function samePlanChoice(store: SyncStore, sync: SyncRecord, connector: Connector, withInvalidStep: boolean): void {
+  const counts = store.counts(sync.id).filter((each) => each.change === connector.invalidStep);
+  const waiting = counts.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
+  const flag = `--${invalidStepFlags[connector.invalidStep]}`;
+  if (waiting > 0 && !withInvalidStep)
     throw new CliExit(
       exitCodes.usage,
-      `The plan waiting removes ${removals} invalid ${removals === 1 ? 'member' : 'members'} (${connector.describe(connector.removal!)}): give ${flag} again to write it, or --restart to plan again without.`,
+      `The plan waiting has ${waiting} invalid ${waiting === 1 ? 'member' : 'members'} ${connector.describe(connector.invalidStep)}: give ${flag} again to write it, or --restart to plan again without.`,
     );
-  if (removals === 0 && removeInvalid && !store.counts(sync.id).some((each) => each.change === connector.removal))
+  if (counts.length === 0 && withInvalidStep)
     throw new CliExit(
       exitCodes.usage,
       `The plan waiting was made without ${flag}: run without it to write that plan, or with --restart ${flag} to plan again.`,
@@ -203,14 +211,14 @@ async function estimateMembers(
   membersFile: string,
   passed: readonly string[],
   connector: Connector,
-  removeInvalid: boolean,
+  withInvalidStep: boolean,
   [name, audience]: readonly [string, string],
   io: CliIo,
 ): Promise<number> {
   const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
   if (code !== exitCodes.done) return code;
   const changes = writtenResults
-    .flatMap((result) => connector.changesFor({ result, risky: false }, removeInvalid))
+    .flatMap((result) => connector.changesFor({ result, risky: false }, withInvalidStep))
     .map((change) => connector.describe(change));
   io.out(
     `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +

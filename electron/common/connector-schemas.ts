@@ -125,8 +125,8 @@ export const connectorCalls = {
   'connectors:plan': {
     request: z.strictObject({
       syncId: syncIdSchema,
-      /** Also remove invalid members where the tool allows it: Mailchimp archives, Mailman unsubscribes. */
-      removeInvalid: z.boolean().default(false),
+      /** The tool's own step for invalid members too: Mailchimp archives, Mailman unsubscribes, HubSpot lists. */
+      withInvalidStep: z.boolean().default(false),
     }),
     result: syncViewSchema,
   },

@@ -12,15 +12,22 @@
 // - 100 requests per 10 seconds per app (free and starter), then 429 with `policyName` TEN_SECONDLY_ROLLING
 //   (developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines).
 // - A property or group of a name there already: 409 (the properties API reference).
+// - Lists (v3): POST /crm/v3/lists with `name`, `objectTypeId` and `processingType` answers `{ list: { listId,
+//   … } }`; GET /crm/v3/lists/object-type-id/{objectTypeId}/name/{listName} fetches one by name (404 when there
+//   is none: this server's answer); PUT /crm/v3/lists/{listId}/memberships/add takes an array of record ids,
+//   "Records that do not exist or that are already members of the list are ignored", and "only works for
+//   lists that have a processingType of MANUAL or SNAPSHOT" (api-reference/…/crm/lists, create-list,
+//   get-list, memberships/add-to-list). The answer's recordIdsAdded and recordIdsMissing are its fields.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 type HubContact = Record<string, string>;
 
 export type HubspotServer = {
+  /** Lists by id; `manual` for a list the API made with processingType MANUAL. */
   url: string;
   token: string;
   contacts: Map<string, HubContact>;
-  lists: Map<string, { name: string; members: string[] }>;
+  lists: Map<string, { name: string; members: string[]; manual?: boolean }>;
   groups: Set<string>;
   properties: Set<string>;
   /** Every batch update's inputs, in order. */
@@ -35,7 +42,7 @@ const builtInProperties = ['email', 'firstname', 'lastname', 'lifecyclestage', '
 export async function startHubspot(): Promise<HubspotServer> {
   const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
   const contacts = new Map<string, HubContact>();
-  const lists = new Map<string, { name: string; members: string[] }>();
+  const lists = new Map<string, { name: string; members: string[]; manual?: boolean }>();
   const groups = new Set<string>();
   const properties = new Set<string>(builtInProperties);
   const updates: HubspotServer['updates'] = [];
@@ -103,6 +110,39 @@ export async function startHubspot(): Promise<HubspotServer> {
         additionalProperties: { hs_list_size: String(list.members.length) },
       }));
       return send(response, 200, { lists: all, hasMore: false, offset: all.length, total: all.length });
+    }
+    const byName = /^GET \/crm\/v3\/lists\/object-type-id\/0-1\/name\/(.+)$/.exec(path);
+    if (byName) {
+      const name = decodeURIComponent(byName[1]!);
+      const found = [...lists].find(([, list]) => list.name === name);
+      if (!found) return error(response, 404, 'OBJECT_NOT_FOUND', `No list named ${name}.`);
+      return send(response, 200, {
+        list: { listId: found[0], name, processingType: found[1].manual ? 'MANUAL' : 'DYNAMIC' },
+      });
+    }
+    if (path === 'POST /crm/v3/lists') {
+      if (body.objectTypeId !== '0-1' || !body.name || !body.processingType)
+        return error(
+          response,
+          400,
+          'VALIDATION_ERROR',
+          "name, objectTypeId and processingType are needed (this test server's words).",
+        );
+      if ([...lists.values()].some((list) => list.name === body.name))
+        return error(response, 400, 'VALIDATION_ERROR', `A list named ${body.name} exists (this test server's words).`);
+      const listId = String(1000 + lists.size);
+      lists.set(listId, { name: body.name, members: [], manual: body.processingType === 'MANUAL' });
+      return send(response, 200, { list: { listId, name: body.name, processingType: body.processingType } });
+    }
+    const adding = /^PUT \/crm\/v3\/lists\/([^/]+)\/memberships\/add$/.exec(path);
+    if (adding) {
+      const list = lists.get(adding[1]!);
+      if (!list) return error(response, 404, 'OBJECT_NOT_FOUND', 'List not found.');
+      if (!list.manual) return error(response, 400, 'VALIDATION_ERROR', 'Only MANUAL or SNAPSHOT lists take records.');
+      const recordIds = (body as string[]).map(String);
+      const recordIdsAdded = recordIds.filter((id) => contacts.has(id) && !list.members.includes(id));
+      list.members.push(...recordIdsAdded);
+      return send(response, 200, { recordIdsAdded, recordIdsMissing: recordIds.filter((id) => !contacts.has(id)) });
     }
     const members = /^GET \/crm\/v3\/lists\/([^/]+)\/memberships$/.exec(path);
     if (members) {

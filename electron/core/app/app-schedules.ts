@@ -75,7 +75,7 @@ export function createAppSchedules(deps: {
     }
     sync = await deps.syncs.plan(
       sync.id,
-      schedule.cleanFlags.some((flag) => /^--(archive|unsubscribe)-invalid$/.test(flag)),
+      schedule.cleanFlags.some((flag) => /^--(archive|unsubscribe|list)-invalid$/.test(flag)),
     );
     const planned = sync.plan.reduce((sum, line) => sum + line.members, 0);
     if (sync.demo) return `planned ${planned} changes; demo verdicts are never written`;

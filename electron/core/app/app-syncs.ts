@@ -30,7 +30,7 @@ export type AppSyncs = {
   remove(name: string): SyncsPage;
   audiences(name: string): ReturnType<ReturnType<SavedConnections['open']>['audiences']>;
   read(name: string, audience: string, listName?: string): Promise<SyncView>;
-  plan(syncId: number, removeInvalid?: boolean): Promise<SyncView>;
+  plan(syncId: number, withInvalidStep?: boolean): Promise<SyncView>;
   writeBack(syncId: number): Promise<SyncView>;
   discard(syncId: number): SyncsPage;
   /** Stops reads and writes under way where they are (each goes on from there next time). */
@@ -168,7 +168,7 @@ export function createAppSyncs(deps: {
         return viewOf(sync);
       }),
 
-    plan: (syncId, removeInvalid = false) =>
+    plan: (syncId, withInvalidStep = false) =>
       exclusive(`sync ${syncId}`, async () => {
         let sync = syncOf(syncId);
         if (sync.phase === 'cleaning') {
@@ -177,7 +177,7 @@ export function createAppSyncs(deps: {
           if (job.phase !== 'done')
             throw new AppError('bad_request', 'Clean the list first: the plan comes from its verdicts.');
           const { path, keepAtScore } = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
-          await planChanges(store, connections.open(sync.connection), sync, path, { removeInvalid, keepAtScore });
+          await planChanges(store, connections.open(sync.connection), sync, path, { withInvalidStep, keepAtScore });
           sync = syncOf(syncId);
         }
         const demo = await isDemo(sync);

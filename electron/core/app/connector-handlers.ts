@@ -25,7 +25,7 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     },
     'connectors:audiences': ({ name }) => syncs.audiences(name),
     'connectors:read': ({ name, audience, listName }) => syncs.read(name, audience, listName),
-    'connectors:plan': ({ syncId, removeInvalid }) => syncs.plan(syncId, removeInvalid),
+    'connectors:plan': ({ syncId, withInvalidStep }) => syncs.plan(syncId, withInvalidStep),
     'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
     'connectors:schedule': async ({ name, audience, everyDays, writeBack }) => {
       if (everyDays === null) schedules.off(name, audience);

@@ -25,14 +25,18 @@ export const writtenResults = ['valid', 'invalid', 'catch_all', 'unknown'] as co
 
 /**
  * A change a sync makes to one member: its delivery turned off (Mailman), a verdict's tag made its one sift
- * tag (Mailchimp), or its sift_result property set (HubSpot); and, only when the person chooses it, an invalid
- * member archived (Mailchimp) or unsubscribed (Mailman).
+ * tag (Mailchimp), or its sift_result property set (HubSpot); and, only when the person chooses it, the tool's
+ * step for an invalid member (InvalidStep).
  */
 export type MemberChange =
-  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}` | Removal;
+  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}` | InvalidStep;
 
-/** What removing an invalid member is at a tool that allows it: never a permanent delete. */
-type Removal = 'archive' | 'unsubscribe';
+/**
+ * A tool's own step for an invalid member, taken only when the person chooses it: Mailchimp archives it
+ * (never a permanent delete), Mailman unsubscribes it, HubSpot adds it to its static list "Sift: invalid"
+ * (HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it).
+ */
+export type InvalidStep = 'archive' | 'unsubscribe' | 'invalid_list';
 
 /** What the tool said to one change: done, or refused with its words. */
 export type ChangeOutcome = { memberId: string; done: true } | { memberId: string; done: false; words: string };
@@ -60,12 +64,12 @@ export type Connector = {
   prepare?(): Promise<void>;
   /**
    * The changes a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, in the order they are
-   * written. `risky`: the verdict is kept only from a score and this member's is below it; `removeInvalid`:
-   * the person chose to remove invalid members (see `removal`).
+   * written. `risky`: the verdict is kept only from a score and this member's is below it; `withInvalidStep`:
+   * the person chose the tool's step for invalid members (`invalidStep`).
    */
-  changesFor(verdict: { result: string; risky: boolean }, removeInvalid: boolean): MemberChange[];
-  /** How this tool removes an invalid member when the person chooses it; none where Sift never does. */
-  readonly removal?: Removal;
+  changesFor(verdict: { result: string; risky: boolean }, withInvalidStep: boolean): MemberChange[];
+  /** This tool's own step for an invalid member, taken only when the person chooses it. */
+  readonly invalidStep: InvalidStep;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */
   describe(change: MemberChange): string;
 };

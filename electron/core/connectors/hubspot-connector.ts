@@ -11,8 +11,12 @@
 //   Read-only and non-existent properties will result in an error").
 // - Rate limits: 100 or 190 requests per 10 seconds by tier, answered 429 with `policyName`
 //   (TEN_SECONDLY_ROLLING or DAILY), usage-guidelines: waited out by the client's retry policy.
-// Sift writes only its own properties and never a contact's subscription: HubSpot's unsubscribe cannot be
-// undone by the sender.
+// - a static list (v3 lists): fetched by name at GET /crm/v3/lists/object-type-id/0-1/name/{listName}, made with
+//   POST /crm/v3/lists (`processingType: MANUAL`), records added with PUT /crm/v3/lists/{listId}/memberships/add
+//   ("Records that do not exist or that are already members of the list are ignored"; its answer names the
+//   missing ones), api-reference/…/crm/lists.
+// Sift writes only its own properties and its own list, and never a contact's subscription: HubSpot's
+// unsubscribe cannot be undone by the sender.
 import { z } from 'zod';
 import { ConnectorError, writtenResults, type Connector, type MemberChange } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
@@ -21,6 +25,10 @@ import { toolBaseUrl, toolHttp } from './tool-http.ts';
 const allContacts = 'all';
 /** HubSpot's most per batch call. */
 const batchSize = 100;
+/** The static list invalid contacts go to, only when the person chooses it. */
+const invalidListName = 'Sift: invalid';
+const listAnswer = z.object({ list: z.object({ listId: z.union([z.string(), z.number()]) }) });
+const addedAnswer = z.object({ recordIdsMissing: z.array(z.union([z.string(), z.number()])).optional() });
 
 const propertyGroup = { name: 'sift', label: 'Sift', displayOrder: -1 };
 const properties = [
@@ -94,6 +102,38 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       if (!(error instanceof ConnectorError && error.status === 409)) throw error;
     }
   };
+  /** The list "Sift: invalid": found by its name, else made once (a manual list, which only Sift adds to). */
+  let invalidListId: Promise<string> | undefined;
+  const invalidList = () =>
+    (invalidListId ??= (async () => {
+      try {
+        const path = `/crm/v3/lists/object-type-id/0-1/name/${encodeURIComponent(invalidListName)}`;
+        return String(http.parse(listAnswer, (await http.call('GET', path)).body, 'its list').list.listId);
+      } catch (error) {
+        if (!(error instanceof ConnectorError && error.kind === 'not_found')) throw error;
+      }
+      const json = { name: invalidListName, objectTypeId: '0-1', processingType: 'MANUAL' };
+      const { body } = await http.call('POST', '/crm/v3/lists', { json });
+      return String(http.parse(listAnswer, body, 'the list it made').list.listId);
+    })().catch((error: unknown) => {
+      invalidListId = undefined;
+      throw error;
+    }));
+  const addToInvalidList: Connector['apply'] = async (_audience, _change, members, onOutcome) => {
+    const listId = await invalidList();
+    for (let at = 0; at < members.length; at += batchSize) {
+      const ids = members.slice(at, at + batchSize).map((member) => member.memberId);
+      const path = `/crm/v3/lists/${encodeURIComponent(listId)}/memberships/add`;
+      const { body } = await http.call('PUT', path, { json: ids });
+      const missing = new Set((http.parse(addedAnswer, body, 'a list addition').recordIdsMissing ?? []).map(String));
+      for (const id of ids)
+        onOutcome(
+          missing.has(id)
+            ? { memberId: id, done: false, words: 'HubSpot: no such contact now' }
+            : { memberId: id, done: true },
+        );
+    }
+  };
   return {
     kind: 'hubspot',
     async check() {
@@ -156,7 +196,8 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       for (const property of properties) await made('/crm/v3/properties/contacts', property);
     },
     keepsScores: true,
-    async apply(_audience, change, members, onOutcome) {
+    async apply(audience, change, members, onOutcome) {
+      if (change === 'invalid_list') return addToInvalidList(audience, change, members, onOutcome);
       const result = change.startsWith('result:') ? change.slice(7) : undefined;
       if (!result) throw new Error(`HubSpot makes no ${change} change.`);
       const checkedAt = new Date().toISOString().slice(0, 10);
@@ -183,11 +224,16 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
           );
       }
     },
-    // No removal: HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.
     // A score below the kept one is in sift_score itself: the result stays the verdict.
-    changesFor: ({ result }) =>
-      (writtenResults as readonly string[]).includes(result) ? [`result:${result}` as MemberChange] : [],
+    changesFor: ({ result }, withInvalidStep) => [
+      ...((writtenResults as readonly string[]).includes(result) ? [`result:${result}` as MemberChange] : []),
+      ...(withInvalidStep && result === 'invalid' ? ['invalid_list' as const] : []),
+    ],
+    // Never an unsubscribe, which the sender cannot undo: invalid contacts go to a list a person acts on.
+    invalidStep: 'invalid_list',
     describe: (change) =>
-      `sift_result set to ${change.slice(7)} (with sift_score, sift_reasons and sift_checked_at), in Sift's own property group`,
+      change === 'invalid_list'
+        ? `added to the static list "${invalidListName}" (made once, found again by name; no contact is unsubscribed)`
+        : `sift_result set to ${change.slice(7)} (with sift_score, sift_reasons and sift_checked_at), in Sift's own property group`,
   };
 }

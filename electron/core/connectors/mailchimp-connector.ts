@@ -117,11 +117,11 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
     // Archived after its tag is written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
-    changesFor: ({ result, risky }, removeInvalid) => [
+    changesFor: ({ result, risky }, withInvalidStep) => [
       ...(tagOf[result] ? [`tag:${risky ? 'sift-risky' : tagOf[result]}` as MemberChange] : []),
-      ...(removeInvalid && result === 'invalid' ? ['archive' as const] : []),
+      ...(withInvalidStep && result === 'invalid' ? ['archive' as const] : []),
     ],
-    removal: 'archive',
+    invalidStep: 'archive',
     describe: (change) =>
       change === 'archive'
         ? 'archived (Mailchimp keeps the member, its history and its tags; re-adding them restores them; never deleted)'

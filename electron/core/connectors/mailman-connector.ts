@@ -86,9 +86,9 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       }
     },
     // Unsubscribed in place of delivery turned off, only when the person chooses it.
-    changesFor: ({ result }, removeInvalid) =>
-      result !== 'invalid' ? [] : [removeInvalid ? ('unsubscribe' as const) : ('delivery_off' as const)],
-    removal: 'unsubscribe',
+    changesFor: ({ result }, withInvalidStep) =>
+      result !== 'invalid' ? [] : [withInvalidStep ? ('unsubscribe' as const) : ('delivery_off' as const)],
+    invalidStep: 'unsubscribe',
     describe: (change) =>
       change === 'unsubscribe'
         ? 'unsubscribed from the list (Mailman does not tell them; an admin can subscribe them again)'

@@ -77,8 +77,8 @@ export async function planChanges(
   sync: SyncRecord,
   annotatedPath: string,
   choices: {
-    /** The person chose to remove invalid members (Mailchimp archives them, Mailman unsubscribes them). */
-    removeInvalid?: boolean;
+    /** The person chose the tool's step for invalid members (connector.ts's InvalidStep). */
+    withInvalidStep?: boolean;
     /** The score each verdict must reach to be kept (`--keep catch_all:70`): below it, a member is risky. */
     keepAtScore?: Partial<Record<string, number>>;
   } = {},
@@ -120,7 +120,7 @@ export async function planChanges(
     const result = row[columns.result] ?? '';
     const atLeast = choices.keepAtScore?.[result];
     const risky = atLeast !== undefined && /^\d+$/.test(score) && Number(score) < atLeast;
-    for (const change of connector.changesFor({ result, risky }, choices.removeInvalid ?? false))
+    for (const change of connector.changesFor({ result, risky }, choices.withInvalidStep ?? false))
       page.push({
         memberId: row[columns.id]!,
         email: row[columns.email]!,

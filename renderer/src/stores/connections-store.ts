@@ -84,9 +84,9 @@ export const connectionsActions = {
     await cleanActions.openJob(jobId);
   },
 
-  plan: (syncId: number, removeInvalid = false) =>
+  plan: (syncId: number, withInvalidStep = false) =>
     busyWhile(async () => {
-      await sift.connectors.plan({ syncId, removeInvalid });
+      await sift.connectors.plan({ syncId, withInvalidStep });
       await load();
     }),
 

@@ -143,8 +143,32 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   expect([...hub.groups]).toEqual(['sift']);
 });
 
-it('never unsubscribes a HubSpot contact, and says why', async () => {
+it('puts invalid contacts in its static list "Sift: invalid" only when asked, and never unsubscribes one', async () => {
   const refused = await runSiftHere(['sync', 'crm', 'all', '--archive-invalid'], env);
   expect(refused.code).toBe(2);
-  expect(refused.stderr).toContain("HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it.");
+  expect(refused.stderr).toContain("HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it");
+  expect(refused.stderr).toContain("HubSpot's step for invalid members is --list-invalid.");
+
+  // A list of its own: five contacts, two of them invalid (201 and 205: the kind is the id modulo 4).
+  hub.lists.set('9', { name: 'Small', members: ['201', '202', '203', '204', '205'] });
+  const sync = (...flags: string[]) => runSiftHere(['sync', 'crm', '9', '--base-url', service.baseUrl, ...flags], env);
+  const planned = await sync('--list-invalid');
+  expect(planned.code, planned.stderr).toBe(0);
+  expect(planned.stdout).toContain('2 members: added to the static list "Sift: invalid"');
+  expect([...hub.lists.values()].map((list) => list.name)).not.toContain('Sift: invalid');
+  const written = await sync('--write-back', '--list-invalid');
+  expect(written.code, written.stderr).toBe(0);
+  const made = [...hub.lists.values()].filter((list) => list.name === 'Sift: invalid');
+  expect(made).toEqual([{ name: 'Sift: invalid', members: ['201', '205'], manual: true }]);
+  expect(hub.contacts.get('205')).toMatchObject({ sift_result: 'invalid', email: 'invalid.c205@h25.example.com' });
+  expect([...hub.contacts.values()].every((contact) => contact.hs_email_optout === undefined)).toBe(true);
+
+  // Found again by its name the next time, never made twice.
+  hub.contacts.set('231', { email: 'invalid.c231@h1.example.com', firstname: 'C231' });
+  hub.lists.get('9')!.members.push('231');
+  const again = await sync('--write-back', '--list-invalid');
+  expect(again.code, again.stderr).toBe(0);
+  expect([...hub.lists.values()].filter((list) => list.name === 'Sift: invalid')).toEqual([
+    { name: 'Sift: invalid', members: ['201', '205', '231'], manual: true },
+  ]);
 });

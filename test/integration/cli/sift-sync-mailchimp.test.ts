@@ -269,7 +269,7 @@ it('archives invalid members only when asked, at the plan and again at the writi
   const sync = (...flags: string[]) =>
     runSiftHere(['sync', 'shop', 'aud4', '--base-url', service.baseUrl, ...flags], env);
   expect((await sync('--unsubscribe-invalid')).stderr).toContain(
-    '--unsubscribe-invalid is not for Mailchimp: give --archive-invalid.',
+    "--unsubscribe-invalid: Mailchimp's step for invalid members is --archive-invalid.",
   );
 
   const planned = await sync('--archive-invalid');
@@ -277,7 +277,7 @@ it('archives invalid members only when asked, at the plan and again at the writi
   expect(planned.stdout).toMatch(/2 members: archived \(Mailchimp keeps the member/);
   const unasked = await sync('--write-back');
   expect(unasked.code).toBe(2);
-  expect(unasked.stderr).toContain('The plan waiting removes 2 invalid members');
+  expect(unasked.stderr).toContain('The plan waiting has 2 invalid members archived');
   expect(unasked.stderr).toContain('give --archive-invalid again to write it');
 
   const writesBefore = chimp.writes.length;

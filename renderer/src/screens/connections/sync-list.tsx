@@ -4,10 +4,11 @@ import { toolNames } from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 
-/** Removing invalid members, where the tool allows it, in its own terms; HubSpot's is never made. */
-const removalWords: Partial<Record<NonNullable<SyncView['kind']>, string>> = {
+/** Each tool's own step for invalid members, in its terms (HubSpot's unsubscribe is never made). */
+const invalidStepWords: Record<NonNullable<SyncView['kind']>, string> = {
   mailchimp: 'Also archive invalid members (Mailchimp keeps them and their history; re-adding restores them)',
   mailman: 'Unsubscribe invalid members instead of turning their delivery off',
+  hubspot: 'Also add invalid contacts to the static list “Sift: invalid” (none is unsubscribed)',
 };
 
 /** Each recent sync of a list and the one step it waits for: cleaning, a plan, the person's go-ahead. */
@@ -118,24 +119,28 @@ function SyncCard({ sync }: { sync: SyncView }) {
   );
 }
 
-/** Plans the cleaned list, removing invalid members too only when ticked (off by default). */
+/** Plans the cleaned list, with the tool's step for invalid members only when ticked (off by default). */
 function PlanButton({ sync }: { sync: SyncView }) {
   const busy = useConnectionsStore((state) => state.busy);
-  const [removeInvalid, setRemoveInvalid] = useState(false);
-  const removal = sync.kind ? removalWords[sync.kind] : undefined;
+  const [withInvalidStep, setWithInvalidStep] = useState(false);
+  const step = sync.kind ? invalidStepWords[sync.kind] : undefined;
   return (
     <>
-      {removal && (
+      {step && (
         <label className="connections__check">
-          <input type="checkbox" checked={removeInvalid} onChange={(event) => setRemoveInvalid(event.target.checked)} />
-          {removal}
+          <input
+            type="checkbox"
+            checked={withInvalidStep}
+            onChange={(event) => setWithInvalidStep(event.target.checked)}
+          />
+          {step}
         </label>
       )}
       <button
         type="button"
         className="button button--primary"
         disabled={busy}
-        onClick={() => void connectionsActions.plan(sync.id, removeInvalid)}
+        onClick={() => void connectionsActions.plan(sync.id, withInvalidStep)}
       >
         See the plan
       </button>

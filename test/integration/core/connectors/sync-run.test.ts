@@ -58,6 +58,7 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
       }
     },
     changesFor: ({ result }) => (result === 'invalid' ? ['delivery_off'] : []),
+    invalidStep: 'unsubscribe',
     describe: () => 'delivery off',
   };
   return { tool, applied };
