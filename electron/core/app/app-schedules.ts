@@ -119,8 +119,7 @@ export function createAppSchedules(deps: {
       })),
     notice: () => caughtUp,
     set(connection, audience, everyDays, writeBack) {
-      if (!deps.syncs.page().connections.some((each) => each.name === connection))
-        throw new AppError('not_found', `No connection named "${connection}".`);
+      if (!deps.syncs.has(connection)) throw new AppError('not_found', `No connection named "${connection}".`);
       store.schedule(connection, audience, everyDays, writeBack, [], Date.now() + everyDays * dayMs);
     },
     off(connection, audience) {

@@ -7,9 +7,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../../common/app-error.ts';
 import type { ConnectionsPage, SyncView } from '../../common/connector-schemas.ts';
-
-/** The page as this module knows it (app-schedules.ts adds the schedules). */
-type SyncsPage = Omit<ConnectionsPage, 'schedules' | 'caughtUp'>;
 import type { Emit } from './event-hub.ts';
 import { ConnectorError, toolNames, type ConnectorKind } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
@@ -20,19 +17,24 @@ import { outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
+/** The page as this module knows it (app-schedules.ts adds the schedules). */
+type SyncsPage = Omit<ConnectionsPage, 'schedules' | 'caughtUp'>;
+
 const syncsShown = 20;
 const refusalsShown = 10;
 
 export type AppSyncs = {
-  page(): SyncsPage;
+  page(): Promise<SyncsPage>;
+  /** Whether a connection of this name is kept. */
+  has(name: string): boolean;
   add(input: { kind: ConnectorKind; name: string; secret: string; apiUrl: string; user: string }): Promise<SyncsPage>;
   test(name: string): Promise<{ reaches: string }>;
-  remove(name: string): SyncsPage;
+  remove(name: string): Promise<SyncsPage>;
   audiences(name: string): ReturnType<ReturnType<SavedConnections['open']>['audiences']>;
   read(name: string, audience: string, listName?: string): Promise<SyncView>;
   plan(syncId: number, withInvalidStep?: boolean): Promise<SyncView>;
   writeBack(syncId: number): Promise<SyncView>;
-  discard(syncId: number): SyncsPage;
+  discard(syncId: number): Promise<SyncsPage>;
   /** Stops reads and writes under way where they are (each goes on from there next time). */
   stop(): void;
   close(): void;
@@ -70,8 +72,17 @@ export function createAppSyncs(deps: {
   const busy = new Set<string>();
 
   const kindOf = (name: string) => connections.get(name)?.kind ?? null;
-  const viewOf = (sync: SyncRecord, demo = false): SyncView => {
+  // A list removed from History since: no verdicts to call demo, and none to write either.
+  const isDemo = async (sync: SyncRecord) =>
+    sync.jobId !== null &&
+    (await deps.jobs.get(sync.jobId).then(
+      (job) => job.demo,
+      () => false,
+    ));
+  /** A sync as the screen shows it; a plan says whether its verdicts are demo ones, which are never written. */
+  const viewOf = async (sync: SyncRecord): Promise<SyncView> => {
     const kind = kindOf(sync.connection);
+    const demo = sync.phase === 'planned' && (await isDemo(sync));
     const lines = kind && sync.phase !== 'reading' && sync.phase !== 'cleaning' ? planFor(sync) : [];
     return {
       id: sync.id,
@@ -95,7 +106,7 @@ export function createAppSyncs(deps: {
       return []; // its connection was removed: the counts are still there, the tool's words are not
     }
   };
-  const page = (): SyncsPage => ({
+  const page = async (): Promise<SyncsPage> => ({
     connections: connections.list().map(({ name, kind, apiUrl, user, reaches, connectedAt }) => ({
       name,
       kind,
@@ -105,7 +116,7 @@ export function createAppSyncs(deps: {
       connectedAt,
     })),
     secretProtection: deps.vault.protection,
-    syncs: existsSync(syncStoreFile(deps.dataDir)) ? store.recent(syncsShown).map((sync) => viewOf(sync)) : [],
+    syncs: existsSync(syncStoreFile(deps.dataDir)) ? await Promise.all(store.recent(syncsShown).map(viewOf)) : [],
   });
   const syncOf = (syncId: number) => {
     const sync = store.get(syncId);
@@ -121,10 +132,10 @@ export function createAppSyncs(deps: {
       busy.delete(key);
     }
   };
-  const isDemo = async (sync: SyncRecord) => sync.jobId !== null && (await deps.jobs.get(sync.jobId)).demo;
 
   return {
     page,
+    has: (name) => connections.get(name) !== undefined,
     async add({ kind, name, secret, apiUrl, user }) {
       if (kind === 'mailman' && (!apiUrl || !user))
         throw new AppError('bad_request', 'Mailman needs its REST address and user besides the password.');
@@ -133,7 +144,7 @@ export function createAppSyncs(deps: {
       return page();
     },
     test: (name) => inWords(async () => ({ reaches: await connections.open(name).check() })),
-    remove(name) {
+    async remove(name) {
       if (!connections.remove(name)) throw new AppError('not_found', `No connection named "${name}".`);
       return page();
     },
@@ -180,8 +191,7 @@ export function createAppSyncs(deps: {
           await planChanges(store, connections.open(sync.connection), sync, path, { withInvalidStep, keepAtScore });
           sync = syncOf(syncId);
         }
-        const demo = await isDemo(sync);
-        return viewOf(sync, demo);
+        return viewOf(sync);
       }),
 
     writeBack: (syncId) =>
@@ -189,7 +199,13 @@ export function createAppSyncs(deps: {
         const sync = syncOf(syncId);
         if (sync.phase !== 'planned') throw new AppError('bad_request', 'There is no plan waiting to be written.');
         const connector = connections.open(sync.connection);
-        if (await isDemo(sync))
+        const cleaned = sync.jobId === null ? undefined : await deps.jobs.get(sync.jobId).catch(() => undefined);
+        if (!cleaned)
+          throw new AppError(
+            'bad_request',
+            'The list this plan came from was removed from History, so Sift cannot stand behind its verdicts: read the list again.',
+          );
+        if (cleaned.demo)
           throw new AppError(
             'bad_request',
             `Nothing is written to ${toolNames[connector.kind]}: the list has demo verdicts, which no mail server gave.`,
@@ -205,7 +221,7 @@ export function createAppSyncs(deps: {
         return viewOf(syncOf(syncId));
       }),
 
-    discard(syncId) {
+    async discard(syncId) {
       syncOf(syncId);
       store.finish(syncId);
       return page();

@@ -13,11 +13,11 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     caughtUp: schedules.notice(),
   });
   return {
-    'connectors:list': async () => withSchedules(syncs.page()),
+    'connectors:list': async () => withSchedules(await syncs.page()),
     'connectors:add': async (request) => withSchedules(await syncs.add(request)),
     'connectors:test': ({ name }) => syncs.test(name),
     'connectors:remove': async ({ name }) => {
-      const page = syncs.remove(name);
+      const page = await syncs.remove(name);
       // Its schedules go with it: a due run would only fail for want of it.
       for (const each of schedules.views().filter((schedule) => schedule.connection === name))
         schedules.off(name, each.audience);
@@ -30,8 +30,8 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     'connectors:schedule': async ({ name, audience, everyDays, writeBack }) => {
       if (everyDays === null) schedules.off(name, audience);
       else schedules.set(name, audience, everyDays, writeBack);
-      return withSchedules(syncs.page());
+      return withSchedules(await syncs.page());
     },
-    'connectors:discard': async ({ syncId }) => withSchedules(syncs.discard(syncId)),
+    'connectors:discard': async ({ syncId }) => withSchedules(await syncs.discard(syncId)),
   };
 }

@@ -99,6 +99,14 @@ it('reads a list into the app, plans demo verdicts only after cleaning, and neve
   const written = await refusal('connectors:writeBack', { syncId: read.id });
   expect(written).toMatchObject({ ok: false, error: { code: 'bad_request', message: /demo verdicts/ } });
   expect(chimp.writes).toEqual([]);
+  // The screen's list says so too: a demo plan gets no write button.
+  const listed = await call<ConnectionsPage>(runtime, 'connectors:list', {});
+  expect(listed.syncs.find((sync) => sync.id === read.id)).toMatchObject({ phase: 'planned', demo: true });
+  // The list behind a plan removed from History: nothing is written on its word.
+  await call(runtime, 'jobs:delete', { jobId: read.jobId });
+  const orphan = await refusal('connectors:writeBack', { syncId: read.id });
+  expect(orphan).toMatchObject({ ok: false, error: { code: 'bad_request', message: /removed from History/ } });
+  expect(chimp.writes).toEqual([]);
 
   const aside = await call<ConnectionsPage>(runtime, 'connectors:discard', { syncId: read.id });
   expect(aside.syncs.find((sync) => sync.id === read.id)).toMatchObject({ phase: 'done', written: 0 });
