@@ -118,12 +118,10 @@ export async function runConnections(argv: string[], io: CliIo): Promise<number>
     if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
     const name = positionals[1]!;
     if (!connections.remove(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
-    // Its schedules go with it: a due run would only fail for want of it.
     const store = openScheduleStore(dataDir);
-    const dropped = store.schedules().filter((each) => each.connection === name);
-    for (const each of dropped) store.unschedule(name, each.audience);
+    const dropped = store.unscheduleConnection(name);
     store.close();
-    const also = dropped.length ? ` and its ${dropped.length === 1 ? 'schedule' : `${dropped.length} schedules`}` : '';
+    const also = dropped ? ` and its ${dropped === 1 ? 'schedule' : `${dropped} schedules`}` : '';
     io.out(`Removed "${name}", its secret${also}.\n`);
     return exitCodes.done;
   }

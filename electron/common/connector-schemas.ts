@@ -23,7 +23,8 @@ const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
 const audienceIdSchema = z.string().trim().min(1).max(200);
 const syncIdSchema = z.number().int().positive();
 
-const connectionViewSchema = z.object({
+/** A connection as Sift keeps it (connectors.json) and shows it: never its secret, which is in the key vault. */
+export const connectionViewSchema = z.object({
   name: z.string(),
   kind: z.enum(connectorKinds),
   /** The API's address when one was given; empty for the tool's own. */

@@ -24,6 +24,8 @@ export type AppSchedules = {
   notice(): string | null;
   set(connection: string, audience: string, everyDays: number, writeBack: boolean): void;
   off(connection: string, audience: string): void;
+  /** Drops the schedules of a connection that was removed. */
+  forget(connection: string): void;
   /** Runs every due schedule the app may run, one after another; answers how many ran. */
   runDue(now?: number): Promise<number>;
   /** Catches up at start, then looks again every few minutes while the app is open. */
@@ -125,6 +127,9 @@ export function createAppSchedules(deps: {
     off(connection, audience) {
       if (!store.unschedule(connection, audience))
         throw new AppError('not_found', `${connection} ${audience} has no schedule.`);
+    },
+    forget(connection) {
+      if (existsSync(syncStoreFile(deps.dataDir))) store.unscheduleConnection(connection);
     },
     runDue: runOnce,
     start() {

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { AppError } from '../../common/app-error.ts';
 import type { ConnectionsPage, SyncView } from '../../common/connector-schemas.ts';
 import type { Emit } from './event-hub.ts';
-import { ConnectorError, toolNames, type ConnectorKind } from '../connectors/connector.ts';
+import { ConnectorError, toolNames, type Connector, type ConnectorKind } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
@@ -71,7 +71,26 @@ export function createAppSyncs(deps: {
   /** Syncs being read or written now: a second click waits for the first. */
   const busy = new Set<string>();
 
-  const kindOf = (name: string) => connections.get(name)?.kind ?? null;
+  /**
+   * Each connection a view names, looked up once per answer (each lookup reads connectors.json, and opening
+   * one reads its secret from the vault): its kind, and its adapter for the plan's words while its secret is
+   * kept (a removed connection's counts are still there, the tool's words are not).
+   */
+  const connectionsOnce = () => {
+    const found = new Map<string, { kind: ConnectorKind | null; connector: Connector | null }>();
+    return (name: string) => {
+      if (!found.has(name)) {
+        let connector: Connector | null;
+        try {
+          connector = connections.open(name);
+        } catch {
+          connector = null;
+        }
+        found.set(name, { kind: connections.get(name)?.kind ?? null, connector });
+      }
+      return found.get(name)!;
+    };
+  };
   // A list removed from History since: no verdicts to call demo, and none to write either.
   const isDemo = async (sync: SyncRecord) =>
     sync.jobId !== null &&
@@ -80,10 +99,11 @@ export function createAppSyncs(deps: {
       () => false,
     ));
   /** A sync as the screen shows it; a plan says whether its verdicts are demo ones, which are never written. */
-  const viewOf = async (sync: SyncRecord): Promise<SyncView> => {
-    const kind = kindOf(sync.connection);
+  const viewOf = async (sync: SyncRecord, lookUp = connectionsOnce()): Promise<SyncView> => {
+    const { kind, connector } = lookUp(sync.connection);
     const demo = sync.phase === 'planned' && (await isDemo(sync));
-    const lines = kind && sync.phase !== 'reading' && sync.phase !== 'cleaning' ? planFor(sync) : [];
+    const planned = kind && connector && sync.phase !== 'reading' && sync.phase !== 'cleaning';
+    const lines = planned ? planLines(store, sync.id, connector) : [];
     return {
       id: sync.id,
       connection: sync.connection,
@@ -99,25 +119,15 @@ export function createAppSyncs(deps: {
       refusedExamples: store.refused(sync.id, 0, refusalsShown).map(({ email, words }) => ({ email, words })),
     };
   };
-  const planFor = (sync: SyncRecord) => {
-    try {
-      return planLines(store, sync.id, connections.open(sync.connection));
-    } catch {
-      return []; // its connection was removed: the counts are still there, the tool's words are not
-    }
+  const page = async (): Promise<SyncsPage> => {
+    const lookUp = connectionsOnce();
+    const kept = existsSync(syncStoreFile(deps.dataDir)) ? store.recent(syncsShown) : [];
+    return {
+      connections: connections.list(),
+      secretProtection: deps.vault.protection,
+      syncs: await Promise.all(kept.map((sync) => viewOf(sync, lookUp))),
+    };
   };
-  const page = async (): Promise<SyncsPage> => ({
-    connections: connections.list().map(({ name, kind, apiUrl, user, reaches, connectedAt }) => ({
-      name,
-      kind,
-      apiUrl,
-      ...(user ? { user } : {}),
-      reaches,
-      connectedAt,
-    })),
-    secretProtection: deps.vault.protection,
-    syncs: existsSync(syncStoreFile(deps.dataDir)) ? await Promise.all(store.recent(syncsShown).map(viewOf)) : [],
-  });
   const syncOf = (syncId: number) => {
     const sync = store.get(syncId);
     if (!sync) throw new AppError('not_found', 'That sync is not kept on this computer.');

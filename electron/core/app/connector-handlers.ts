@@ -18,9 +18,7 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     'connectors:test': ({ name }) => syncs.test(name),
     'connectors:remove': async ({ name }) => {
       const page = await syncs.remove(name);
-      // Its schedules go with it: a due run would only fail for want of it.
-      for (const each of schedules.views().filter((schedule) => schedule.connection === name))
-        schedules.off(name, each.audience);
+      schedules.forget(name);
       return withSchedules(page);
     },
     'connectors:audiences': ({ name }) => syncs.audiences(name),

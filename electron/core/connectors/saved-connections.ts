@@ -6,21 +6,15 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../common/app-error.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
-import { connectorKinds, type Connector } from './connector.ts';
+import { connectionViewSchema, type ConnectionView } from '../../common/connector-schemas.ts';
+import type { Connector } from './connector.ts';
 import { hubspotConnector } from './hubspot-connector.ts';
 import { mailchimpConnector } from './mailchimp-connector.ts';
 import { mailmanConnector } from './mailman-connector.ts';
 
-const savedConnection = z.object({
-  name: z.string(),
-  kind: z.enum(connectorKinds),
-  apiUrl: z.string(),
-  user: z.string().optional(),
-  /** What the check at connect time said it reached. */
-  reaches: z.string(),
-  connectedAt: z.number(),
-});
-export type SavedConnection = z.infer<typeof savedConnection>;
+/** The file keeps what the Mailing tools screen shows of a connection: one schema for both. */
+const savedConnection = connectionViewSchema;
+export type SavedConnection = ConnectionView;
 
 const fileSchema = z.object({ connections: z.array(savedConnection) });
 

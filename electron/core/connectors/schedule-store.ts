@@ -27,6 +27,8 @@ export type ScheduleStore = {
     firstDue: number,
   ): void;
   unschedule(connection: string, audience: string): boolean;
+  /** Drops every schedule of a connection that is gone (a due run would only fail for want of it); answers how many. */
+  unscheduleConnection(connection: string): number;
   schedules(): Schedule[];
   /**
    * Takes a due run for this process: its next time moves on now, so the app and `sift sync --due` (from
@@ -53,6 +55,9 @@ export function openScheduleStore(dataDir: string): ScheduleStore {
       return (
         sql(db, 'DELETE FROM schedules WHERE connection = ? AND audience = ?').run(connection, audience).changes > 0
       );
+    },
+    unscheduleConnection(connection) {
+      return Number(sql(db, 'DELETE FROM schedules WHERE connection = ?').run(connection).changes);
     },
     schedules() {
       const rows = sql(db, 'SELECT * FROM schedules ORDER BY next_due, connection, audience').all() as {
