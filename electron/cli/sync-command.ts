@@ -6,10 +6,10 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
-import { toolNames, writtenResults, type Connector, type InvalidStep } from '../core/connectors/connector.ts';
+import { invalidStepFlags, toolNames, writtenResults, type Connector } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
-import { describePlan, outcomeCounts, planLines, writeRefusals } from '../core/connectors/sync-outcome.ts';
+import { describePlan, invalidStepWaiting, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
@@ -29,13 +29,6 @@ the list again. Only when chosen, each tool's step for invalid members: --archiv
 list, --list-invalid adds them to HubSpot's static list "Sift: invalid" (HubSpot's unsubscribe cannot be undone
 by the sender, so Sift never makes it).`;
 
-/** The flag that asks for each tool's own step for invalid members (connector.ts's InvalidStep). */
-const invalidStepFlags: Record<InvalidStep, string> = {
-  archive: 'archive-invalid',
-  unsubscribe: 'unsubscribe-invalid',
-  invalid_list: 'list-invalid',
-};
-
 /** sift sync's options for those steps, for parseArgs. */
 export const invalidStepOptions = {
   'archive-invalid': { type: 'boolean', default: false },
@@ -45,15 +38,13 @@ export const invalidStepOptions = {
 
 /** A sync's own choices a schedule keeps besides sift clean's flags: the invalid members' step, if chosen. */
 export const invalidStepFlagsOf = (values: Partial<Record<string, unknown>>) =>
-  Object.values(invalidStepFlags)
-    .filter((flag) => values[flag] === true)
-    .map((flag) => `--${flag}`);
+  Object.values(invalidStepFlags).filter((flag) => values[flag.slice(2)] === true);
 
 /** Whether the flags ask for the tool's step for invalid members; refused in words where it has another. */
 function invalidStepChosen(connector: Connector, values: Partial<Record<string, unknown>>): boolean {
   const asked = invalidStepFlagsOf(values);
   if (asked.length === 0) return false;
-  const own = `--${invalidStepFlags[connector.invalidStep]}`;
+  const own = invalidStepFlags[connector.invalidStep];
   if (asked.length === 1 && asked[0] === own) return true;
   const hubspot =
     connector.kind === 'hubspot'
@@ -107,7 +98,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     }
     if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
     if (values.plan && sync?.phase === 'planned') {
-      io.out(`Plan waiting for --write-back: ${describePlan(planLines(store, sync.id, connector))}\n`);
+      io.out(`Plan waiting for --write-back: ${describePlan(store, sync.id, connector)}\n`);
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
@@ -150,7 +141,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
         );
     }
     const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
-    io.out(`Plan: ${describePlan(planLines(store, sync.id, connector))}\n`);
+    io.out(`Plan: ${describePlan(store, sync.id, connector)}\n`);
     if (cleaned.demo) {
       io.out(`Nothing is written to ${toolNames[connector.kind]}: these are demo verdicts. ${demoVerdictsNote}\n`);
       store.finish(sync.id);
@@ -178,20 +169,16 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/**
- * A plan waiting is written exactly as it was planned, so the step for invalid members it was planned with
- * (or without) must be asked for again: it is never written unless asked for at the writing too.
- */
+/** A plan waiting is written exactly as planned: with the step for invalid members only if asked again. */
 function samePlanChoice(store: SyncStore, sync: SyncRecord, connector: Connector, withInvalidStep: boolean): void {
-  const counts = store.counts(sync.id).filter((each) => each.change === connector.invalidStep);
-  const waiting = counts.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
-  const flag = `--${invalidStepFlags[connector.invalidStep]}`;
-  if (waiting > 0 && !withInvalidStep)
+  const waiting = invalidStepWaiting(store, sync.id, connector);
+  const flag = invalidStepFlags[connector.invalidStep];
+  if (waiting !== null && waiting > 0 && !withInvalidStep)
     throw new CliExit(
       exitCodes.usage,
       `The plan waiting has ${waiting} invalid ${waiting === 1 ? 'member' : 'members'} ${connector.describe(connector.invalidStep)}: give ${flag} again to write it, or --restart to plan again without.`,
     );
-  if (counts.length === 0 && withInvalidStep)
+  if (waiting === null && withInvalidStep)
     throw new CliExit(
       exitCodes.usage,
       `The plan waiting was made without ${flag}: run without it to write that plan, or with --restart ${flag} to plan again.`,

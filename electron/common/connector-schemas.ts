@@ -48,6 +48,8 @@ const syncViewSchema = z.object({
   jobId: jobIdSchema.nullable(),
   /** Each planned change in the tool's words with its count; empty before a plan. */
   plan: z.array(z.object({ members: count, change: z.string() })),
+  /** The plan has the tool's step for invalid members (archive, unsubscribe, the static list), as chosen. */
+  withInvalidStep: z.boolean(),
   /** The cleaned list has demo verdicts: nothing is ever written back. */
   demo: z.boolean(),
   written: count,
@@ -57,11 +59,19 @@ const syncViewSchema = z.object({
 });
 export type SyncView = z.infer<typeof syncViewSchema>;
 
+/** What a plan never does, said under it (the CLI's plan and the screen's): less when the step was chosen. */
+export const nothingElseWords = (withInvalidStep: boolean) =>
+  withInvalidStep
+    ? 'Nothing else changes: no one is re-subscribed, and no one is deleted for good.'
+    : 'Nothing else changes: no member is removed, unsubscribed or re-subscribed.';
+
 const scheduleViewSchema = z.object({
   connection: z.string(),
   audience: z.string(),
   everyDays: z.number().int().positive(),
   writeBack: z.boolean(),
+  /** Each run takes the tool's step for invalid members too (archive, unsubscribe, the static list). */
+  withInvalidStep: z.boolean(),
   nextDue: z.number().int(),
   lastRun: z.number().int().nullable(),
   lastOutcome: z.string().nullable(),
@@ -140,6 +150,8 @@ export const connectorCalls = {
       audience: audienceIdSchema,
       everyDays: z.union(scheduleDays.map((days) => z.literal(days))).nullable(),
       writeBack: z.boolean().default(false),
+      /** Each run plans the tool's step for invalid members too: only when ticked. */
+      withInvalidStep: z.boolean().default(false),
     }),
     result: connectionsPageSchema,
   },

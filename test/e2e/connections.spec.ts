@@ -105,6 +105,8 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await expect(plan).toContainText('3 members: the tag sift-catch-all');
   await expect(plan).toContainText('3 members: the tag sift-unknown');
   await expect(plan).toContainText('3 members: archived (Mailchimp keeps the member');
+  // What the plan never does, said without the "no member is removed" an archive would belie.
+  await expect(plan).toContainText('Nothing else changes: no one is re-subscribed, and no one is deleted for good.');
   expect(chimp.writes).toEqual([]);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
@@ -139,15 +141,19 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   expect(tagWrites).toHaveLength(12);
   expect(tagWrites.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
 
-  // Synced again every week while Sift is open, its plans waiting to be written; then stopped.
+  // Synced again every week while Sift is open, invalid members archived too, its plans waiting to be
+  // written; then stopped.
   await page.getByRole('button', { name: 'Schedule Newsletter', exact: true }).click();
   const form = page.getByRole('form', { name: 'Schedule Newsletter' });
   await form.getByLabel('Sync Newsletter again').selectOption('every week');
+  await form.getByLabel(/^Also archive invalid members/).check();
   await form.getByRole('button', { name: 'Save schedule' }).click();
   await expect(page.getByTestId('connections-notice')).toHaveText(
     'shop · aud1 is synced every 7 days while Sift is open; each plan waits here to be written.',
   );
-  await expect(page.getByTestId('schedules')).toContainText('shop · aud1: every week, plans only; next');
+  await expect(page.getByTestId('schedules')).toContainText(
+    'shop · aud1: every week, plans only, invalid members archived; next',
+  );
   await expect(form).toBeHidden();
   await page.screenshot({ path: 'test-results/screens/connections/scheduled.png', fullPage: true });
   await page.getByRole('button', { name: 'Stop syncing aud1 on a schedule' }).click();

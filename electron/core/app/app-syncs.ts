@@ -13,7 +13,7 @@ import { connectorFor, savedConnections, type SavedConnections } from '../connec
 import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
-import { outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
+import { invalidStepWaiting, outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
@@ -25,8 +25,8 @@ const refusalsShown = 10;
 
 export type AppSyncs = {
   page(): Promise<SyncsPage>;
-  /** Whether a connection of this name is kept. */
-  has(name: string): boolean;
+  /** The tool of the connection of this name, if one is kept. */
+  kindOf(name: string): ConnectorKind | undefined;
   add(input: { kind: ConnectorKind; name: string; secret: string; apiUrl: string; user: string }): Promise<SyncsPage>;
   test(name: string): Promise<{ reaches: string }>;
   remove(name: string): Promise<SyncsPage>;
@@ -34,6 +34,11 @@ export type AppSyncs = {
   read(name: string, audience: string, listName?: string): Promise<SyncView>;
   plan(syncId: number, withInvalidStep?: boolean): Promise<SyncView>;
   writeBack(syncId: number): Promise<SyncView>;
+  /**
+   * Why a plan waiting may not be written by a run that chose (or did not choose) the step for invalid
+   * members: it was planned otherwise, by a person; null when it may.
+   */
+  otherStepChoice(syncId: number, withInvalidStep: boolean): string | null;
   discard(syncId: number): Promise<SyncsPage>;
   /** Stops reads and writes under way where they are (each goes on from there next time). */
   stop(): void;
@@ -114,6 +119,7 @@ export function createAppSyncs(deps: {
       members: sync.members,
       jobId: sync.jobId,
       plan: lines,
+      withInvalidStep: planned ? invalidStepWaiting(store, sync.id, connector) !== null : false,
       demo,
       ...outcomeCounts(store, sync.id),
       refusedExamples: store.refused(sync.id, 0, refusalsShown).map(({ email, words }) => ({ email, words })),
@@ -145,7 +151,7 @@ export function createAppSyncs(deps: {
 
   return {
     page,
-    has: (name) => connections.get(name) !== undefined,
+    kindOf: (name) => connections.get(name)?.kind,
     async add({ kind, name, secret, apiUrl, user }) {
       if (kind === 'mailman' && (!apiUrl || !user))
         throw new AppError('bad_request', 'Mailman needs its REST address and user besides the password.');
@@ -230,6 +236,18 @@ export function createAppSyncs(deps: {
         store.finish(syncId);
         return viewOf(syncOf(syncId));
       }),
+
+    otherStepChoice(syncId, withInvalidStep) {
+      const sync = syncOf(syncId);
+      const connector = connections.open(sync.connection);
+      const waiting = invalidStepWaiting(store, syncId, connector);
+      const step = connector.describe(connector.invalidStep);
+      if (waiting !== null && waiting > 0 && !withInvalidStep)
+        return `the plan waiting has ${waiting} invalid ${waiting === 1 ? 'member' : 'members'} ${step}, which this schedule does not choose`;
+      if (waiting === null && withInvalidStep)
+        return `the plan waiting was made without the step this schedule chooses for invalid members`;
+      return null;
+    },
 
     async discard(syncId) {
       syncOf(syncId);

@@ -25,9 +25,9 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     'connectors:read': ({ name, audience, listName }) => syncs.read(name, audience, listName),
     'connectors:plan': ({ syncId, withInvalidStep }) => syncs.plan(syncId, withInvalidStep),
     'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
-    'connectors:schedule': async ({ name, audience, everyDays, writeBack }) => {
+    'connectors:schedule': async ({ name, audience, everyDays, writeBack, withInvalidStep }) => {
       if (everyDays === null) schedules.off(name, audience);
-      else schedules.set(name, audience, everyDays, writeBack);
+      else schedules.set(name, audience, everyDays, writeBack, withInvalidStep);
       return withSchedules(await syncs.page());
     },
     'connectors:discard': async ({ syncId }) => withSchedules(await syncs.discard(syncId)),

@@ -38,6 +38,20 @@ export type MemberChange =
  */
 export type InvalidStep = 'archive' | 'unsubscribe' | 'invalid_list';
 
+/** Each tool's step for invalid members. */
+export const invalidStepOf: Record<ConnectorKind, InvalidStep> = {
+  mailchimp: 'archive',
+  mailman: 'unsubscribe',
+  hubspot: 'invalid_list',
+};
+
+/** The flag that asks for each step (`sift sync`, and what a schedule keeps, the app's schedules too). */
+export const invalidStepFlags: Record<InvalidStep, `--${string}`> = {
+  archive: '--archive-invalid',
+  unsubscribe: '--unsubscribe-invalid',
+  invalid_list: '--list-invalid',
+};
+
 /** What the tool said to one change: done, or refused with its words. */
 export type ChangeOutcome = { memberId: string; done: true } | { memberId: string; done: false; words: string };
 

@@ -18,7 +18,7 @@
 // Sift writes only its own properties and its own list, and never a contact's subscription: HubSpot's
 // unsubscribe cannot be undone by the sender.
 import { z } from 'zod';
-import { ConnectorError, writtenResults, type Connector, type MemberChange } from './connector.ts';
+import { ConnectorError, invalidStepOf, writtenResults, type Connector, type MemberChange } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** The pseudo-list of every contact, as `sift audiences` names it. */
@@ -230,7 +230,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       ...(withInvalidStep && result === 'invalid' ? ['invalid_list' as const] : []),
     ],
     // Never an unsubscribe, which the sender cannot undo: invalid contacts go to a list a person acts on.
-    invalidStep: 'invalid_list',
+    invalidStep: invalidStepOf.hubspot,
     describe: (change) =>
       change === 'invalid_list'
         ? `added to the static list "${invalidListName}" (made once, found again by name; no contact is unsubscribed)`

@@ -14,7 +14,14 @@
 // Concurrency: "each user account [is limited] to 10 concurrent connections", beyond which Mailchimp answers
 // with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift keeps 4.
 import { z } from 'zod';
-import { ConnectorError, memberRefusal, verdictTags, type Connector, type MemberChange } from './connector.ts';
+import {
+  ConnectorError,
+  invalidStepOf,
+  memberRefusal,
+  verdictTags,
+  type Connector,
+  type MemberChange,
+} from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members per page: Mailchimp's most. */
@@ -121,7 +128,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       ...(tagOf[result] ? [`tag:${risky ? 'sift-risky' : tagOf[result]}` as MemberChange] : []),
       ...(withInvalidStep && result === 'invalid' ? ['archive' as const] : []),
     ],
-    invalidStep: 'archive',
+    invalidStep: invalidStepOf.mailchimp,
     describe: (change) =>
       change === 'archive'
         ? 'archived (Mailchimp keeps the member, its history and its tags; re-adding them restores them; never deleted)'

@@ -4,7 +4,7 @@
 // Source: Mailman core's REST docs, https://docs.mailman3.org/projects/mailman/en/latest/src/mailman/rest/docs/
 // (lists.html, membership.html: "Leaving a mailing list … DELETE" of the member's resource; preferences.html).
 import { z } from 'zod';
-import { memberRefusal, type Connector } from './connector.ts';
+import { invalidStepOf, memberRefusal, type Connector } from './connector.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members read a page at a time: the roster's pages are counted by Mailman, not by a cursor. */
@@ -88,7 +88,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
     // Unsubscribed in place of delivery turned off, only when the person chooses it.
     changesFor: ({ result }, withInvalidStep) =>
       result !== 'invalid' ? [] : [withInvalidStep ? ('unsubscribe' as const) : ('delivery_off' as const)],
-    invalidStep: 'unsubscribe',
+    invalidStep: invalidStepOf.mailman,
     describe: (change) =>
       change === 'unsubscribe'
         ? 'unsubscribed from the list (Mailman does not tell them; an admin can subscribe them again)'

@@ -1,6 +1,7 @@
 // A connected list synced again every day, week or month (`sift schedule`, `sift sync --due`): kept in the
 // sync store's database (sync-store-schema.ts).
 import { sql } from '../storage/sqlite.ts';
+import { invalidStepFlags } from './connector.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
 
 /** A list synced again every `everyDays`: due from `nextDue` (ms). */
@@ -11,6 +12,8 @@ export type Schedule = {
   writeBack: boolean;
   /** The flags the run passes on to sift sync (--keep, --remove, --base-url, --archive-invalid, …), as given. */
   cleanFlags: string[];
+  /** The flags ask for the tool's step for invalid members (connector.ts's invalidStepFlags). */
+  withInvalidStep: boolean;
   nextDue: number;
   lastRun: number | null;
   lastOutcome: string | null;
@@ -70,16 +73,21 @@ export function openScheduleStore(dataDir: string): ScheduleStore {
         last_outcome: string | null;
         clean_flags: string;
       }[];
-      return rows.map((row) => ({
-        connection: row.connection,
-        audience: row.audience,
-        everyDays: row.every_days,
-        writeBack: row.write_back === 1,
-        cleanFlags: JSON.parse(row.clean_flags) as string[],
-        nextDue: row.next_due,
-        lastRun: row.last_run,
-        lastOutcome: row.last_outcome,
-      }));
+      const stepFlags: readonly string[] = Object.values(invalidStepFlags);
+      return rows.map((row) => {
+        const cleanFlags = JSON.parse(row.clean_flags) as string[];
+        return {
+          connection: row.connection,
+          audience: row.audience,
+          everyDays: row.every_days,
+          writeBack: row.write_back === 1,
+          cleanFlags,
+          withInvalidStep: cleanFlags.some((flag) => stepFlags.includes(flag)),
+          nextDue: row.next_due,
+          lastRun: row.last_run,
+          lastOutcome: row.last_outcome,
+        };
+      });
     },
     claim(connection, audience, now) {
       return (

@@ -1,6 +1,7 @@
 // What a sync plans and did, in the tool's words: the plan's lines (a count per change), the outcome's
 // counts, and the refusals written to a CSV a page at a time. The CLI prints them; the app shows them.
 import { open } from 'node:fs/promises';
+import { nothingElseWords } from '../../common/connector-schemas.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
 import type { Connector, MemberChange } from './connector.ts';
 import type { SyncStore } from './sync-store.ts';
@@ -16,13 +17,23 @@ export function planLines(
   return [...byChange].map(([change, members]) => ({ members, change: connector.describe(change) }));
 }
 
-/** The plan in a sentence, as `sift sync` prints it. */
-export function describePlan(lines: readonly { members: number; change: string }[]): string {
+/** The plan in a sentence, as `sift sync` prints it: what it does not do too, unless it does. */
+export function describePlan(store: SyncStore, syncId: number, connector: Connector): string {
+  const lines = planLines(store, syncId, connector);
   if (lines.length === 0) return 'no member needs a change; nothing is written.';
-  return lines
-    .map(({ members, change }) => `${members} ${members === 1 ? 'member' : 'members'}: ${change}`)
-    .join('; ')
-    .concat('. Nothing else changes: no member is removed or unsubscribed.');
+  const stepped = invalidStepWaiting(store, syncId, connector) !== null;
+  return `${lines.map(({ members, change }) => `${members} ${members === 1 ? 'member' : 'members'}: ${change}`).join('; ')}. ${nothingElseWords(stepped)}`;
+}
+
+/**
+ * Whether a plan has the tool's step for invalid members: how many members it has still to get it, or null
+ * for a plan made without it. A waiting plan is written exactly as planned, so a writing must ask for the
+ * same step (`sift sync` its flag, a schedule its choice): never taken unless asked for at the writing too.
+ */
+export function invalidStepWaiting(store: SyncStore, syncId: number, connector: Connector): number | null {
+  const counts = store.counts(syncId).filter((each) => each.change === connector.invalidStep);
+  if (counts.length === 0) return null;
+  return counts.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
 }
 
 /** How many planned changes were written and how many the tool refused. */

@@ -100,16 +100,24 @@ export const connectionsActions = {
       set({ notice: `Written: ${countOf(sync.written, 'change')}.${refused}` });
     }),
 
-  /** Syncs a list again every `everyDays` (null: no more), writing its plans back only when asked. */
-  schedule: (name: string, audience: string, everyDays: 1 | 7 | 30 | null, writeBack: boolean) =>
+  /**
+   * Syncs a list again every `everyDays` (null: no more), writing its plans back only when asked, with the
+   * tool's step for invalid members only when ticked.
+   */
+  schedule: (
+    name: string,
+    audience: string,
+    everyDays: 1 | 7 | 30 | null,
+    choices: { writeBack: boolean; withInvalidStep: boolean } = { writeBack: false, withInvalidStep: false },
+  ) =>
     busyWhile(async () => {
-      set({ page: await sift.connectors.schedule({ name, audience, everyDays, writeBack }) });
+      set({ page: await sift.connectors.schedule({ name, audience, everyDays, ...choices }) });
       set({
         notice:
           everyDays === null
             ? `${name} · ${audience} is no longer synced on a schedule.`
             : `${name} · ${audience} is synced every ${everyDays === 1 ? 'day' : `${everyDays} days`} while Sift is open` +
-              `${writeBack ? ', its plans written back' : '; each plan waits here to be written'}.`,
+              `${choices.writeBack ? ', its plans written back' : '; each plan waits here to be written'}.`,
       });
     }),
 

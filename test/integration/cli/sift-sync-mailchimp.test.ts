@@ -275,6 +275,7 @@ it('archives invalid members only when asked, at the plan and again at the writi
   const planned = await sync('--archive-invalid');
   expect(planned.code, planned.stderr).toBe(0);
   expect(planned.stdout).toMatch(/2 members: archived \(Mailchimp keeps the member/);
+  expect(planned.stdout).toContain('Nothing else changes: no one is re-subscribed, and no one is deleted for good.');
   const unasked = await sync('--write-back');
   expect(unasked.code).toBe(2);
   expect(unasked.stderr).toContain('The plan waiting has 2 invalid members archived');

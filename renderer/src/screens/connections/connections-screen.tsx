@@ -38,7 +38,8 @@ export function ConnectionsScreen() {
       <p className="note">
         Sift reads a list from Mailchimp, HubSpot or Mailman 3 (only the people the tool would mail), cleans it as any
         list (its cost shown before anything is sent), then shows exactly what it would change. Nothing is written to
-        the tool until you ask, and Sift never unsubscribes, deletes or re-subscribes anyone.
+        the tool until you ask. Sift never re-subscribes or deletes anyone; it archives or unsubscribes invalid members
+        only when you tick that.
       </p>
       {caughtUp && (
         <p className="note" data-testid="caught-up">
@@ -184,6 +185,7 @@ function AudienceTable() {
   const audiences = useConnectionsStore((state) => state.audiences);
   const busy = useConnectionsStore((state) => state.busy);
   const progress = useConnectionsStore((state) => state.progress);
+  const page = useConnectionsStore((state) => state.page);
   const [scheduling, setScheduling] = useState<string | undefined>();
   if (!audiences) return null;
   const chosen = audiences.lists.find((list) => list.id === scheduling);
@@ -228,6 +230,7 @@ function AudienceTable() {
       {chosen && (
         <ScheduleForm
           name={audiences.name}
+          kind={page?.connections.find((connection) => connection.name === audiences.name)?.kind}
           audience={chosen.id}
           listName={chosen.name}
           onDone={() => setScheduling(undefined)}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { scheduleDays } from '../../../../electron/common/connector-schemas.ts';
+import { scheduleDays, type ConnectorKind } from '../../../../electron/common/connector-schemas.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
+import { invalidStepWords } from './sync-list.tsx';
 
 const periodWords: Record<(typeof scheduleDays)[number], string> = {
   1: 'every day',
@@ -8,11 +9,28 @@ const periodWords: Record<(typeof scheduleDays)[number], string> = {
   30: 'every month',
 };
 
-/** A list's schedule set from its row: how often, and whether the plan is written back without asking. */
-export function ScheduleForm(props: { name: string; audience: string; listName: string; onDone: () => void }) {
+/** A schedule's step for invalid members, in a few words of its tool's. */
+const stepShortWords: Record<ConnectorKind, string> = {
+  mailchimp: 'invalid members archived',
+  mailman: 'invalid members unsubscribed',
+  hubspot: 'invalid contacts listed in “Sift: invalid”',
+};
+
+/**
+ * A list's schedule set from its row: how often, whether the plan is written back without asking, and the
+ * tool's step for invalid members (off unless ticked).
+ */
+export function ScheduleForm(props: {
+  name: string;
+  kind: ConnectorKind | undefined;
+  audience: string;
+  listName: string;
+  onDone: () => void;
+}) {
   const busy = useConnectionsStore((state) => state.busy);
   const [everyDays, setEveryDays] = useState<(typeof scheduleDays)[number]>(7);
   const [writeBack, setWriteBack] = useState(false);
+  const [withInvalidStep, setWithInvalidStep] = useState(false);
   return (
     <form
       className="connections__schedule-form"
@@ -20,7 +38,7 @@ export function ScheduleForm(props: { name: string; audience: string; listName: 
       onSubmit={(event) => {
         event.preventDefault();
         void connectionsActions
-          .schedule(props.name, props.audience, everyDays, writeBack)
+          .schedule(props.name, props.audience, everyDays, { writeBack, withInvalidStep })
           .then((done) => done && props.onDone());
       }}
     >
@@ -38,6 +56,16 @@ export function ScheduleForm(props: { name: string; audience: string; listName: 
         <input type="checkbox" checked={writeBack} onChange={(event) => setWriteBack(event.target.checked)} />
         Write each plan back without asking (otherwise plans wait here for you)
       </label>
+      {props.kind && (
+        <label className="connections__check">
+          <input
+            type="checkbox"
+            checked={withInvalidStep}
+            onChange={(event) => setWithInvalidStep(event.target.checked)}
+          />
+          {invalidStepWords[props.kind]}
+        </label>
+      )}
       <button type="submit" className="button button--primary" disabled={busy}>
         Save schedule
       </button>
@@ -53,6 +81,10 @@ export function ScheduleList() {
   const page = useConnectionsStore((state) => state.page);
   const busy = useConnectionsStore((state) => state.busy);
   if (!page || page.schedules.length === 0) return null;
+  const stepOf = (name: string) => {
+    const kind = page.connections.find((connection) => connection.name === name)?.kind;
+    return kind ? stepShortWords[kind] : 'with the step for invalid members';
+  };
   return (
     <>
       <h3 className="connections__subtitle">Schedules</h3>
@@ -64,7 +96,8 @@ export function ScheduleList() {
                 {each.connection} · {each.audience}
               </strong>
               : {periodWords[each.everyDays as (typeof scheduleDays)[number]] ?? `every ${each.everyDays} days`},{' '}
-              {each.writeBack ? 'written back' : 'plans only'}; next {new Date(each.nextDue).toLocaleString()}
+              {each.writeBack ? 'written back' : 'plans only'}
+              {each.withInvalidStep && `, ${stepOf(each.connection)}`}; next {new Date(each.nextDue).toLocaleString()}
               {each.lastRun !== null && `; last ${new Date(each.lastRun).toLocaleString()}: ${each.lastOutcome}`}
               {!each.byApp && ' (it names its own service: `sift sync --due` runs it)'}
             </span>
@@ -72,7 +105,7 @@ export function ScheduleList() {
               type="button"
               className="button"
               disabled={busy}
-              onClick={() => void connectionsActions.schedule(each.connection, each.audience, null, false)}
+              onClick={() => void connectionsActions.schedule(each.connection, each.audience, null)}
             >
               Stop<span className="visually-hidden"> syncing {each.audience} on a schedule</span>
             </button>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { SyncView } from '../../../../electron/common/contract.ts';
-import { toolNames } from '../../../../electron/common/connector-schemas.ts';
+import { nothingElseWords, toolNames } from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 
 /** Each tool's own step for invalid members, in its terms (HubSpot's unsubscribe is never made). */
-const invalidStepWords: Record<NonNullable<SyncView['kind']>, string> = {
+export const invalidStepWords: Record<NonNullable<SyncView['kind']>, string> = {
   mailchimp: 'Also archive invalid members (Mailchimp keeps them and their history; re-adding restores them)',
   mailman: 'Unsubscribe invalid members instead of turning their delivery off',
   hubspot: 'Also add invalid contacts to the static list “Sift: invalid” (none is unsubscribed)',
@@ -160,7 +160,7 @@ function Plan({ sync, tool }: { sync: SyncView; tool: string }) {
           </li>
         ))}
       </ul>
-      <p className="note">Nothing else changes: no member is removed, unsubscribed or re-subscribed.</p>
+      <p className="note">{nothingElseWords(sync.withInvalidStep)}</p>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ConnectionsPage } from '../../../../electron/common/contract.ts';
+import type { ConnectionsPage, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
 import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
 import { openScheduleStore } from '../../../../electron/core/connectors/schedule-store.ts';
 import { startMailchimp, subscriberHash, type MailchimpServer } from '../../../support/mailchimp-server.ts';
@@ -108,6 +108,56 @@ it('catches up on a run missed while it was closed, says so, and writes its plan
       { transport: 'ipc' },
     );
     expect(again).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+  } finally {
+    await runtime.close();
+  }
+});
+
+it("keeps a schedule's step for invalid members, and never writes a plan a person made with another choice", async () => {
+  let runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    const page = await call<ConnectionsPage>(runtime, 'connectors:schedule', {
+      name: 'shop',
+      audience: 'aud1',
+      everyDays: 30,
+      writeBack: true,
+      withInvalidStep: true,
+    });
+    expect(page.schedules).toMatchObject([{ everyDays: 30, writeBack: true, withInvalidStep: true }]);
+    // Kept as `sift schedule … --archive-invalid` keeps it, for `sift sync --due` too.
+    const kept = openScheduleStore(dataDir);
+    expect(kept.schedules()[0]!.cleanFlags).toEqual(['--archive-invalid']);
+    kept.close();
+
+    // A person's own plan, with the archive step ticked, left waiting.
+    const read = await call<SyncView>(runtime, 'connectors:read', { name: 'shop', audience: 'aud1' });
+    await call(runtime, 'jobs:start', { jobId: read.jobId });
+    await waitFor(async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: read.jobId })).phase === 'done');
+    const planned = await call<SyncView>(runtime, 'connectors:plan', { syncId: read.id, withInvalidStep: true });
+    expect(planned.plan.map((line) => line.change)).toContainEqual(expect.stringMatching(/^archived/));
+  } finally {
+    await runtime.close();
+  }
+  // The schedule is due, now without the step: its run leaves the person's plan as it is.
+  const store = openScheduleStore(dataDir);
+  store.schedule('shop', 'aud1', 30, true, [], Date.now() - dayMs);
+  store.close();
+  const writesBefore = chimp.writes.length;
+  runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    await waitFor(
+      async () => (await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun !== null,
+      20_000,
+    );
+    const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
+    expect(page.schedules[0]!.lastOutcome).toBe(
+      'not written: the plan waiting has 1 invalid member archived (Mailchimp keeps the member, its history and its tags; re-adding them restores them; never deleted), which this schedule does not choose; it waits on the Mailing tools screen',
+    );
+    expect(page.syncs[0]).toMatchObject({ phase: 'planned', written: 0 });
+    expect(chimp.writes.length).toBe(writesBefore);
+    expect(chimp.audiences.get('aud1')!.members.get(subscriberHash('invalid.b@shop.example'))!.status).toBe(
+      'subscribed',
+    );
   } finally {
     await runtime.close();
   }
