@@ -85,8 +85,8 @@ const commands: Record<string, CommandHelp> = {
   },
   audiences: {
     usage: async () =>
-      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nA connection's lists, with their ids and sizes.`,
-    examples: ['sift audiences lists', 'sift audiences lists --json'],
+      `Usage: ${(await import('./connect-command.ts')).connectUsage}\nA connection's lists, with their ids and sizes; with LIST, a Mailchimp audience's segments and tags (for sift sync --segment).`,
+    examples: ['sift audiences lists', 'sift audiences lists --json', 'sift audiences shop 1a2b3c4d5e'],
     page: 'docs/connectors.md',
   },
   sync: {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { fileVault } from '../core/connections/key-vault.ts';
-import { ConnectorError, connectorKinds, type ConnectorKind } from '../core/connectors/connector.ts';
+import { ConnectorError, connectorKinds, toolNames, type ConnectorKind } from '../core/connectors/connector.ts';
 import {
   connectionNamePattern,
   connectorFor,
@@ -20,7 +20,7 @@ export const connectUsage = `sift connect hubspot --name NAME [--api-url URL]   
        sift connect mailchimp --name NAME [--api-url URL]            (the API key from SIFT_MAILCHIMP_KEY, or asked)
        sift connect mailman --name NAME --api-url URL --user USER   (the password from SIFT_MAILMAN_PASSWORD, or asked)
        sift connections [--json] | sift connections remove NAME
-       sift audiences NAME [--json]`;
+       sift audiences NAME [LIST] [--json]                             (with LIST: a Mailchimp audience's segments and tags)`;
 
 /** Where each kind's secret is read from, when not typed at the terminal. */
 const secretVariables: Record<ConnectorKind, string> = {
@@ -139,9 +139,22 @@ export async function runAudiences(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: true,
     options: { json: { type: 'boolean', default: false } },
   });
-  if (positionals.length !== 1) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
+  if (positionals.length < 1 || positionals.length > 2) throw new CliExit(exitCodes.usage, `Usage: ${connectUsage}`);
+  const [name, list] = positionals as [string, string | undefined];
   try {
-    const audiences = await connectionsOf(privateDataDir(io)).open(positionals[0]!).audiences();
+    const connector = connectionsOf(privateDataDir(io)).open(name);
+    if (list !== undefined) {
+      if (!connector.segments)
+        throw new CliExit(exitCodes.usage, `${toolNames[connector.kind]} lists have no segments Sift reads.`);
+      const segments = await connector.segments(list);
+      if (values.json) io.out(`${JSON.stringify(segments, null, 2)}\n`);
+      else if (segments.length === 0) io.out(`${list} has no segments or tags.\n`);
+      else
+        for (const each of segments)
+          io.out(`${each.id.padEnd(12)}${each.kind.padEnd(9)}${String(each.size).padStart(8)}  ${each.name}\n`);
+      return exitCodes.done;
+    }
+    const audiences = await connector.audiences();
     if (values.json) io.out(`${JSON.stringify(audiences, null, 2)}\n`);
     else for (const each of audiences) io.out(`${each.id.padEnd(32)}${String(each.size).padStart(8)}  ${each.name}\n`);
     return exitCodes.done;

@@ -8,9 +8,10 @@ import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
+import { readChoiceFlagsOf, readChoiceOf, readChoiceOptions } from './read-choice-flags.ts';
 import { cleanFlagsOf, invalidStepFlagsOf, invalidStepOptions, runSync } from './sync-command.ts';
 
-export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--keep …] [--remove …] [--base-url URL]
+export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--include …] [--segment ID] [--keep …] [--remove …] [--base-url URL]
        sift schedule NAME LIST --off | sift schedule
        sift sync --due`;
 
@@ -30,6 +31,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
       keep: { type: 'string' },
       remove: { type: 'string' },
       'base-url': { type: 'string' },
+      ...readChoiceOptions,
     },
   });
   const dataDir = privateDataDir(io);
@@ -55,14 +57,15 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     }
     const everyDays = periods[values.every ?? ''];
     if (everyDays === undefined) throw new CliExit(exitCodes.usage, '--every takes 1d, 7d or 30d (or give --off).');
-    // The connection must be there now, not found missing at 3 a.m.
+    // The connection must be there now, and the flags right for its tool, not found wrong at 3 a.m.
     if (!connectionsOf(dataDir).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
+    readChoiceOf(connectionsOf(dataDir).open(name), values);
     store.schedule(
       name,
       audience,
       everyDays,
       values['write-back'],
-      [...cleanFlagsOf(values), ...invalidStepFlagsOf(values)],
+      [...cleanFlagsOf(values), ...invalidStepFlagsOf(values), ...readChoiceFlagsOf(values)],
       now + everyDays * dayMs,
     );
     io.out(

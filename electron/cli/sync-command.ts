@@ -6,7 +6,13 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
-import { invalidStepFlags, toolNames, writtenResults, type Connector } from '../core/connectors/connector.ts';
+import {
+  invalidStepFlags,
+  subscribedOnly,
+  toolNames,
+  writtenResults,
+  type Connector,
+} from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
 import { describePlan, invalidStepWaiting, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
@@ -14,8 +20,9 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
+import { readChoiceOf, readChoiceOptions, readChoiceWords, sameReadChoice } from './read-choice-flags.ts';
 
-export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
+export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--include pending,transactional] [--segment ID] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
@@ -27,7 +34,9 @@ stopped part way goes on from there when run again; a plan not written waits for
 the list again. Only when chosen, each tool's step for invalid members: --archive-invalid archives them in Mailchimp
 (kept by Mailchimp, restored by re-adding; never deleted), --unsubscribe-invalid unsubscribes them from a Mailman
 list, --list-invalid adds them to HubSpot's static list "Sift: invalid" (HubSpot's unsubscribe cannot be undone
-by the sender, so Sift never makes it).`;
+by the sender, so Sift never makes it). Mailchimp only: --include pending,transactional reads those members too
+(never unsubscribed, cleaned or archived ones), --segment ID only one segment's or tag's (\`sift audiences NAME
+LIST\` names them).`;
 
 /** sift sync's options for those steps, for parseArgs. */
 export const invalidStepOptions = {
@@ -76,6 +85,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       keep: { type: 'string' },
       remove: { type: 'string' },
       'base-url': { type: 'string' },
+      ...readChoiceOptions,
       due: { type: 'boolean', default: false },
     },
   });
@@ -89,6 +99,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const dataDir = privateDataDir(io);
   const connector = connectionsOf(dataDir).open(name);
   const withInvalidStep = invalidStepChosen(connector, values);
+  const readChoice = readChoiceOf(connector, values);
   const store = openSyncStore(dataDir);
   try {
     let sync = store.unfinished(name, audience);
@@ -96,14 +107,17 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       store.finish(sync.id);
       sync = undefined;
     }
-    if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
+    if (sync) {
+      sameReadChoice(sync.readChoice, readChoice);
+      io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
+    }
     if (values.plan && sync?.phase === 'planned') {
       io.out(`Plan waiting for --write-back: ${describePlan(store, sync.id, connector)}\n`);
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
     if (sync?.phase === 'planned') samePlanChoice(store, sync, connector, withInvalidStep);
-    sync ??= store.start(name, audience, Date.now());
+    sync ??= store.start(name, audience, Date.now(), readChoice);
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
@@ -118,7 +132,9 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     ).catch((error: unknown) => {
       throw goOnLater(error);
     });
-    io.err(`${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} members of ${audience}.\n`);
+    io.err(
+      `${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} ${sync.members === 1 ? 'member' : 'members'} of ${audience}${readChoice === subscribedOnly ? '' : ` (${readChoiceWords(readChoice)})`}.\n`,
+    );
     if (sync.members === 0) {
       store.finish(sync.id);
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);

@@ -11,6 +11,11 @@
 // - POST …/members/{hash}/tags with `{tags: [{name, status: active|inactive}], is_syncing}`: 204; an unknown
 //   member 404 "Resource Not Found" (CreateMemberTagListsRequest.ts; the 404's form as Mailchimp sends it,
 //   grouparoo/grouparoo plugins/@grouparoo/mailchimp/__tests__/fixtures/export-profile.js).
+// - Members are read one `status` a call (ListMembersListsRequest.ts); segments and tags (static segments)
+//   from GET …/segments with each `type` and `member_count` (ListSegmentsListsRequest.ts), their members from
+//   GET …/segments/{id}/members with each member's status: cleaned, unsubscribed and transactional members
+//   only when `include_cleaned`, `include_unsubscribed` or `include_transactional` asks
+//   (ListSegmentMembersListsRequest.ts); archived ones never (this server's reading of those flags).
 // - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
 //   fixture); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
 //   its plan lists.
@@ -19,12 +24,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 
 export type ChimpMember = { email: string; name: string; status: string; tags: Set<string> };
 type ChimpWrite = { method: string; path: string; body: unknown };
+/** A segment (`saved`) or tag (`static`) of an audience: its members' subscriber hashes. */
+type ChimpSegment = { name: string; type: 'saved' | 'static'; members: Set<string> };
+type ChimpAudience = {
+  name: string;
+  members: Map<string, ChimpMember>;
+  /** By id (Mailchimp's are numbers). */
+  segments?: Map<number, ChimpSegment>;
+};
 
 export type MailchimpServer = {
   url: string;
   key: string;
   /** Members by audience id, then by subscriber hash (the MD5 of the lowercased address). */
-  audiences: Map<string, { name: string; members: Map<string, ChimpMember> }>;
+  audiences: Map<string, ChimpAudience>;
   /** Every call that would change something, in order. */
   writes: ChimpWrite[];
   /** The most calls in flight at once. */
@@ -88,6 +101,12 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       .split('/')
       .filter(Boolean)
       .map(decodeURIComponent);
+    const memberView = ([id, member]: [string, ChimpMember]) => ({
+      id,
+      email_address: member.email,
+      full_name: member.name,
+      status: member.status,
+    });
     if (request.method === 'GET' && parts.length === 0)
       return json(response, { account_name: 'Sift Test Shop', login_id: '1' });
     if (request.method === 'GET' && parts.length === 1 && parts[0] === 'lists') {
@@ -104,9 +123,27 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       const status = url.searchParams.get('status');
       const members = [...list.members].filter(([, member]) => !status || member.status === status);
       return json(response, {
-        members: members
-          .slice(offset, offset + count)
-          .map(([id, member]) => ({ id, email_address: member.email, full_name: member.name, status: member.status })),
+        members: members.slice(offset, offset + count).map(memberView),
+        total_items: members.length,
+      });
+    }
+    if (request.method === 'GET' && parts[2] === 'segments' && parts.length === 3) {
+      const all = [...(list.segments ?? [])].map(([id, segment]) => ({
+        id,
+        name: segment.name,
+        type: segment.type,
+        member_count: segment.members.size,
+      }));
+      return json(response, { segments: all.slice(offset, offset + count), total_items: all.length });
+    }
+    if (request.method === 'GET' && parts[2] === 'segments' && parts[4] === 'members' && parts.length === 5) {
+      const segment = list.segments?.get(Number(parts[3]));
+      if (!segment) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
+      const shown = (status: string) =>
+        status === 'subscribed' || status === 'pending' || url.searchParams.get(`include_${status}`) === 'true';
+      const members = [...list.members].filter(([id, member]) => segment.members.has(id) && shown(member.status));
+      return json(response, {
+        members: members.slice(offset, offset + count).map(memberView),
         total_items: members.length,
       });
     }

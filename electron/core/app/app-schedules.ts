@@ -35,8 +35,12 @@ export type AppSchedules = {
   close(): Promise<void>;
 };
 
-/** A schedule made with its own service (`sift schedule … --base-url`) is `sift sync --due`'s to run. */
-const namesOwnService = (schedule: Schedule) => schedule.cleanFlags.includes('--base-url');
+/**
+ * A schedule made with its own service or read (`sift schedule … --base-url`, `--segment`, `--include`) is
+ * `sift sync --due`'s to run: the app's runs use its own service and read a list's subscribed members.
+ */
+const namesOwnService = (schedule: Schedule) =>
+  ['--base-url', '--segment', '--include'].some((flag) => schedule.cleanFlags.includes(flag));
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 

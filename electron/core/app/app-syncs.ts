@@ -8,7 +8,13 @@ import { mkdir } from 'node:fs/promises';
 import { AppError } from '../../common/app-error.ts';
 import type { ConnectionsPage, SyncView } from '../../common/connector-schemas.ts';
 import type { Emit } from './event-hub.ts';
-import { ConnectorError, toolNames, type Connector, type ConnectorKind } from '../connectors/connector.ts';
+import {
+  ConnectorError,
+  subscribedOnly,
+  toolNames,
+  type Connector,
+  type ConnectorKind,
+} from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
@@ -169,7 +175,7 @@ export function createAppSyncs(deps: {
     read: (name, audience, listName) =>
       exclusive(`${name}\n${audience}`, async () => {
         const connector = connections.open(name);
-        let sync = store.unfinished(name, audience) ?? store.start(name, audience, Date.now());
+        let sync = store.unfinished(name, audience) ?? store.start(name, audience, Date.now(), subscribedOnly);
         const files = syncFiles(deps.dataDir, sync);
         await mkdir(files.folder, { recursive: true, mode: 0o700 });
         sync = await readMembers(

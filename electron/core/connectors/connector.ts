@@ -14,6 +14,27 @@ type Member = { id: string; email: string; name: string };
 /** A page of members and where the next one starts (none after the last). */
 type MemberPage = { members: Member[]; next?: string };
 
+/** Members Mailchimp reads only on request, besides the subscribed ones: never unsubscribed, cleaned or archived. */
+export const extraStatuses = ['pending', 'transactional'] as const;
+
+/**
+ * Which of a list's members a read takes: its subscribed ones, with `include`'s on request, and only those
+ * of one segment or tag (Mailchimp's; the other tools read a list whole).
+ */
+export type ReadChoice = { include: readonly (typeof extraStatuses)[number][]; segment: string | null };
+export const subscribedOnly: ReadChoice = { include: [], segment: null };
+
+/** A read choice as the sync store keeps it: empty for a list's subscribed members, the usual read. */
+export const readChoiceKey = (choice: ReadChoice) =>
+  choice.include.length === 0 && choice.segment === null
+    ? ''
+    : JSON.stringify({ include: [...choice.include].sort(), segment: choice.segment });
+export const readChoiceOf = (key: string): ReadChoice =>
+  key === '' ? subscribedOnly : (JSON.parse(key) as ReadChoice);
+
+/** A segment or tag of a Mailchimp audience, as `sift audiences NAME LIST` names it. */
+type Segment = { id: string; name: string; kind: 'tag' | 'segment'; size: number };
+
 /**
  * The tags a verdict gives a Mailchimp member, one at a time (sift-catch-all for catch_all; sift-risky for a
  * verdict kept only from a score it did not reach).
@@ -60,8 +81,10 @@ export type Connector = {
   /** A cheap call that proves the secret works: who or what it reaches, in words. */
   check(): Promise<string>;
   audiences(): Promise<Audience[]>;
-  /** The page of `audience`'s members from `cursor` (the first page without one). */
-  readPage(audience: string, cursor: string | undefined): Promise<MemberPage>;
+  /** The page of `audience`'s members from `cursor` (the first page without one), as `choice` says. */
+  readPage(audience: string, cursor: string | undefined, choice: ReadChoice): Promise<MemberPage>;
+  /** An audience's segments and tags, for a tool whose reads may take one (Mailchimp). */
+  segments?(audience: string): Promise<Segment[]>;
   /**
    * Makes `change` to each member, as many at once as the tool allows, telling each outcome as the tool
    * gives it (kept before the next call: a sync stopped part way writes nothing twice).

@@ -8,6 +8,12 @@
 //   `{name, status: active|inactive}`; "When is_syncing is true, automations based on the tags in the
 //   request will not fire". subscriber_hash: "The MD5 hash of the lowercase version of the list member's
 //   email address" (the member's `id`).
+// - ListMembersListsRequest.ts takes one `status` a call: pending and transactional members, when asked
+//   for, are read after the subscribed ones, each status paged on its own.
+// - ListSegmentsListsRequest.ts: GET /lists/{list_id}/segments, each `type` static (a tag), saved or fuzzy;
+//   ListSegmentMembersListsRequest.ts: GET …/segments/{segment_id}/members, paged as members are, with no
+//   `status` filter ("include_cleaned", "include_transactional", "include_unsubscribed" widen it): Sift keeps
+//   only the statuses chosen from each page.
 // - DELETE /lists/{list_id}/members/{subscriber_hash}: "Archive a list member. To permanently delete, use the
 //   delete-permanent action" (Mailchimp's API definition, as its Node client's ListsApi documents
 //   deleteListMember). Sift archives only when the person chooses it, and never deletes permanently.
@@ -56,8 +62,26 @@ const listsAnswer = z.object({
   total_items: z.number(),
 });
 const membersAnswer = z.object({
-  members: z.array(z.object({ id: z.string(), email_address: z.string(), full_name: z.string().nullish() })),
+  members: z.array(
+    z.object({
+      id: z.string(),
+      email_address: z.string(),
+      full_name: z.string().nullish(),
+      status: z.string().optional(),
+    }),
+  ),
   total_items: z.number(),
+});
+const segmentsAnswer = z.object({
+  segments: z.array(z.object({ id: z.number(), name: z.string(), type: z.string(), member_count: z.number() })),
+  total_items: z.number(),
+});
+const memberFields = 'members.id,members.email_address,members.full_name,members.status,total_items';
+
+const memberOf = (member: z.infer<typeof membersAnswer>['members'][number]) => ({
+  id: member.id,
+  email: member.email_address,
+  name: member.full_name ?? '',
 });
 
 export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
@@ -85,22 +109,61 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
         if (page.lists.length === 0 || offset + pageSize >= page.total_items) return audiences;
       }
     },
-    async readPage(audience, cursor) {
-      const offset = cursor === undefined ? 0 : Number(cursor);
-      // Only people Mailchimp would mail: subscribed members, never unsubscribed, cleaned or archived ones.
+    async readPage(audience, cursor, choice) {
+      // Only people Mailchimp would mail: subscribed members, pending and transactional ones when asked for;
+      // never unsubscribed, cleaned or archived ones.
+      const statuses = ['subscribed', ...choice.include];
+      if (choice.segment !== null) {
+        const offset = Number(cursor ?? 0);
+        const extra = choice.include.includes('transactional') ? '&include_transactional=true' : '';
+        const { body } = await http.call(
+          'GET',
+          `${listPath(audience)}/segments/${encodeURIComponent(choice.segment)}/members?count=${pageSize}&offset=${offset}${extra}&fields=${memberFields}`,
+        );
+        const page = http.parse(membersAnswer, body, "a segment's members");
+        const next = offset + pageSize;
+        return {
+          members: page.members.filter((member) => statuses.includes(member.status ?? '')).map(memberOf),
+          ...(page.members.length > 0 && next < page.total_items ? { next: String(next) } : {}),
+        };
+      }
+      // "status:offset"; a bare offset is a subscribed page (a read kept by an earlier version).
+      const [status, offsetText] = cursor?.includes(':') ? cursor.split(':') : ['subscribed', cursor ?? '0'];
+      const offset = Number(offsetText);
       const { body } = await http.call(
         'GET',
-        `${listPath(audience)}/members?status=subscribed&count=${pageSize}&offset=${offset}` +
-          '&fields=members.id,members.email_address,members.full_name,total_items',
+        `${listPath(audience)}/members?status=${status}&count=${pageSize}&offset=${offset}&fields=${memberFields}`,
       );
       const page = http.parse(membersAnswer, body, "an audience's members");
-      const members = page.members.map((member) => ({
-        id: member.id,
-        email: member.email_address,
-        name: member.full_name ?? '',
-      }));
       const next = offset + pageSize;
-      return { members, ...(members.length > 0 && next < page.total_items ? { next: String(next) } : {}) };
+      const following = statuses[statuses.indexOf(status!) + 1];
+      return {
+        members: page.members.map(memberOf),
+        ...(page.members.length > 0 && next < page.total_items
+          ? { next: `${status}:${next}` }
+          : following
+            ? { next: `${following}:0` }
+            : {}),
+      };
+    },
+    async segments(audience) {
+      const found = [];
+      for (let offset = 0; ; offset += pageSize) {
+        const { body } = await http.call(
+          'GET',
+          `${listPath(audience)}/segments?count=${pageSize}&offset=${offset}&fields=segments.id,segments.name,segments.type,segments.member_count,total_items`,
+        );
+        const page = http.parse(segmentsAnswer, body, "an audience's segments");
+        found.push(
+          ...page.segments.map((segment) => ({
+            id: String(segment.id),
+            name: segment.name,
+            kind: segment.type === 'static' ? ('tag' as const) : ('segment' as const),
+            size: segment.member_count,
+          })),
+        );
+        if (page.segments.length === 0 || offset + pageSize >= page.total_items) return found;
+      }
     },
     keepsScores: false,
     async apply(audience, change, members, onOutcome) {

@@ -50,7 +50,7 @@ export async function readMembers(
     }
     for (;;) {
       signal?.throwIfAborted();
-      const page = await connector.readPage(sync.audience, cursor);
+      const page = await connector.readPage(sync.audience, cursor, sync.readChoice);
       const text = page.members.map((member) => `${lineOf([member.email, member.name, member.id])}\n`).join('');
       const { bytesWritten } = await file.write(text, fileBytes);
       await file.sync();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const syncStoreVersion = 1;
+export const syncStoreVersion = 2;
 export const syncStoreFile = (dataDir: string) => join(dataDir, 'connectors', 'syncs.sqlite');
 
 const tables = `
@@ -26,15 +26,27 @@ CREATE TABLE schedules (
   PRIMARY KEY (connection, audience)
 )`;
 
-/** The file, made with its tables when new. */
+/** Each later version's step, from the one before. */
+const steps: Record<number, string> = {
+  // Which members a sync reads (connector.ts's readChoiceKey): '' for a list's subscribed ones, as before.
+  2: "ALTER TABLE syncs ADD COLUMN read_choice TEXT NOT NULL DEFAULT ''",
+};
+
+/** The file, made with its tables when new, and brought up to this version in one transaction. */
 export function openSyncDatabase(dataDir: string): Database {
   const path = syncStoreFile(dataDir);
   const db = openDatabase(path);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  if (version() === 0)
+  if (version() < syncStoreVersion)
     migrateOrRestore(path, db, () =>
-      // Asked again inside the transaction: another process (a scheduled run, say) may have made it first.
-      transaction(db, () => version() === 0 && db.exec(`${tables}; PRAGMA user_version = ${syncStoreVersion}`)),
+      transaction(db, () => {
+        // Asked again inside the transaction: another process (a scheduled run, say) may have done it first.
+        const from = version();
+        if (from >= syncStoreVersion) return;
+        if (from === 0) db.exec(tables);
+        for (let step = Math.max(from, 1) + 1; step <= syncStoreVersion; step += 1) db.exec(steps[step]!);
+        db.exec(`PRAGMA user_version = ${syncStoreVersion}`);
+      }),
     );
   return db;
 }

@@ -5,7 +5,7 @@
 // verdicts, and writes each planned change once, keeping each outcome as the tool gave it.
 import { sql, transaction } from '../storage/sqlite.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
-import type { MemberChange } from './connector.ts';
+import { readChoiceKey, readChoiceOf, type MemberChange, type ReadChoice } from './connector.ts';
 
 /** Where a sync is: reading members, cleaning them, planned (changes known), or done. */
 type SyncPhase = 'reading' | 'cleaning' | 'planned' | 'done';
@@ -14,6 +14,8 @@ export type SyncRecord = {
   id: number;
   connection: string;
   audience: string;
+  /** Which of the list's members it reads: kept, so a read stopped part way goes on with the same. */
+  readChoice: ReadChoice;
   startedAt: number;
   phase: SyncPhase;
   /** The page to read next; none once every page is read. */
@@ -43,7 +45,7 @@ export type SyncStore = {
   recent(limit: number): SyncRecord[];
   /** The sync of this list not done yet, if any: it goes on from where it stopped. */
   unfinished(connection: string, audience: string): SyncRecord | undefined;
-  start(connection: string, audience: string, now: number): SyncRecord;
+  start(connection: string, audience: string, now: number, readChoice: ReadChoice): SyncRecord;
   /** A page is in the file: its new length, its members, and the cursor of the next (none: all read). */
   pageRead(id: number, fileBytes: number, members: number, nextCursor: string | undefined): void;
   cleaned(id: number, jobId: string): void;
@@ -76,6 +78,7 @@ type SyncRow = {
   id: number;
   connection: string;
   audience: string;
+  read_choice: string;
   started_at: number;
   phase: SyncPhase;
   next_cursor: string | null;
@@ -106,6 +109,7 @@ const recordOf = (row: SyncRow): SyncRecord => ({
   id: row.id,
   connection: row.connection,
   audience: row.audience,
+  readChoice: readChoiceOf(row.read_choice),
   startedAt: row.started_at,
   phase: row.phase,
   nextCursor: row.read_done ? null : row.next_cursor,
@@ -132,11 +136,11 @@ export function openSyncStore(dataDir: string): SyncStore {
       ).get(connection, audience) as SyncRow | undefined;
       return row && recordOf(row);
     },
-    start(connection, audience, now) {
+    start(connection, audience, now, readChoice) {
       const { lastInsertRowid } = sql(
         db,
-        "INSERT INTO syncs (connection, audience, started_at, phase) VALUES (?, ?, ?, 'reading')",
-      ).run(connection, audience, now);
+        "INSERT INTO syncs (connection, audience, read_choice, started_at, phase) VALUES (?, ?, ?, ?, 'reading')",
+      ).run(connection, audience, readChoiceKey(readChoice), now);
       return byId(Number(lastInsertRowid));
     },
     pageRead(id, fileBytes, members, nextCursor) {

@@ -326,3 +326,53 @@ it('tags sift-risky a verdict kept only from a score the member did not reach', 
     'catchall.s3@s.example.com': ['sift-risky'],
   });
 });
+
+it('reads pending and transactional members only when asked, and only the segment or tag chosen', async () => {
+  const members = new Map<string, ChimpMember>();
+  const statuses = {
+    'valid.c1@c.example.com': 'subscribed',
+    'valid.c2@c.example.com': 'pending',
+    'valid.c3@c.example.com': 'transactional',
+    'valid.c4@c.example.com': 'unsubscribed',
+    'valid.c5@c.example.com': 'cleaned',
+    'valid.c6@c.example.com': 'archived',
+  };
+  for (const [email, status] of Object.entries(statuses))
+    members.set(subscriberHash(email), { email, name: '', status, tags: new Set() });
+  const hashes = (...numbers: number[]) => new Set(numbers.map((n) => subscriberHash(`valid.c${n}@c.example.com`)));
+  chimp.audiences.set('aud6', {
+    name: 'Choices',
+    members,
+    segments: new Map([
+      [301, { name: 'Openers', type: 'saved' as const, members: hashes(1, 2, 3, 4) }],
+      [302, { name: 'VIP', type: 'static' as const, members: hashes(1) }],
+    ]),
+  });
+  const listed = await runSiftHere(['audiences', 'shop', 'aud6', '--json'], env);
+  expect(JSON.parse(listed.stdout)).toEqual([
+    { id: '301', name: 'Openers', kind: 'segment', size: 4 },
+    { id: '302', name: 'VIP', kind: 'tag', size: 1 },
+  ]);
+  const sync = (...flags: string[]) =>
+    runSiftHere(['sync', 'shop', 'aud6', '--base-url', service.baseUrl, ...flags], env);
+
+  expect((await sync('--include', 'unsubscribed')).stderr).toContain(
+    '--include takes pending and transactional (comma-separated), not unsubscribed',
+  );
+  const wider = await sync('--plan', '--include', 'pending,transactional');
+  expect(wider.code, wider.stderr).toBe(0);
+  expect(wider.stderr).toContain('Read 3 members of aud6 (subscribed, pending and transactional members).');
+  // The read waiting is of those members: another choice is refused until --restart.
+  const other = await sync('--plan');
+  expect(other.code).toBe(2);
+  expect(other.stderr).toContain('The unfinished sync of this list reads its subscribed, pending and transactional');
+
+  const before = chimp.writes.length;
+  const segment = await sync('--restart', '--segment', '301', '--include', 'pending', '--write-back');
+  expect(segment.code, segment.stderr).toBe(0);
+  // Of the segment: the subscribed and the pending member; not its transactional or unsubscribed ones.
+  expect(segment.stderr).toContain('Read 2 members of aud6 (subscribed and pending members of segment or tag 301).');
+  const tagged = [...members.values()].filter((member) => member.tags.size > 0).map((member) => member.email);
+  expect(tagged.sort()).toEqual(['valid.c1@c.example.com', 'valid.c2@c.example.com']);
+  expect(chimp.writes.length - before).toBe(2);
+});

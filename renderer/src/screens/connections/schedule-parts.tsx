@@ -99,7 +99,8 @@ export function ScheduleList() {
               {each.writeBack ? 'written back' : 'plans only'}
               {each.withInvalidStep && `, ${stepOf(each.connection)}`}; next {new Date(each.nextDue).toLocaleString()}
               {each.lastRun !== null && `; last ${new Date(each.lastRun).toLocaleString()}: ${each.lastOutcome}`}
-              {!each.byApp && ' (it names its own service: `sift sync --due` runs it)'}
+              {!each.byApp &&
+                ' (made with sift schedule, naming its own service or members: `sift sync --due` runs it)'}
             </span>
             <button
               type="button"

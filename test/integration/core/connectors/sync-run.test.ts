@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { expect, it } from 'vitest';
-import type { ChangeOutcome, Connector } from '../../../../electron/core/connectors/connector.ts';
+import { subscribedOnly, type ChangeOutcome, type Connector } from '../../../../electron/core/connectors/connector.ts';
 import { openSyncStore } from '../../../../electron/core/connectors/sync-store.ts';
 import {
   memberColumns,
@@ -69,7 +69,7 @@ it('reads every member once and writes every change once, across stops', async (
   const store = openSyncStore(dir);
   const { tool, applied } = memoryTool({ readPage: 1, applyAfter: 20 });
   const file = join(dir, 'news.csv');
-  let sync = store.start('lists', 'news', 1);
+  let sync = store.start('lists', 'news', 1, subscribedOnly);
   await expect(readMembers(store, tool, sync, file, () => undefined)).rejects.toThrow('connection reset');
   // The first page is kept; the second is read again, from the store's record of where it stopped.
   sync = store.unfinished('lists', 'news')!;
