@@ -9,9 +9,10 @@ import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 import { readChoiceFlagsOf, readChoiceOf, readChoiceOptions } from './read-choice-flags.ts';
-import { cleanFlagsOf, invalidStepFlagsOf, invalidStepOptions, runSync } from './sync-command.ts';
+import { planChoiceFlagsOf, planChoiceOptions, planChoicesOf } from './plan-choice-flags.ts';
+import { cleanFlagsOf, runSync } from './sync-command.ts';
 
-export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--include …] [--segment ID] [--keep …] [--remove …] [--base-url URL]
+export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--merge-fields] [--include …] [--segment ID] [--keep …] [--remove …] [--base-url URL]
        sift schedule NAME LIST --off | sift schedule
        sift sync --due`;
 
@@ -26,7 +27,7 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     options: {
       every: { type: 'string' },
       'write-back': { type: 'boolean', default: false },
-      ...invalidStepOptions,
+      ...planChoiceOptions,
       off: { type: 'boolean', default: false },
       keep: { type: 'string' },
       remove: { type: 'string' },
@@ -59,13 +60,15 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     if (everyDays === undefined) throw new CliExit(exitCodes.usage, '--every takes 1d, 7d or 30d (or give --off).');
     // The connection must be there now, and the flags right for its tool, not found wrong at 3 a.m.
     if (!connectionsOf(dataDir).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
-    readChoiceOf(connectionsOf(dataDir).open(name), values);
+    const connector = connectionsOf(dataDir).open(name);
+    readChoiceOf(connector, values);
+    planChoicesOf(connector, values);
     store.schedule(
       name,
       audience,
       everyDays,
       values['write-back'],
-      [...cleanFlagsOf(values), ...invalidStepFlagsOf(values), ...readChoiceFlagsOf(values)],
+      [...cleanFlagsOf(values), ...planChoiceFlagsOf(values), ...readChoiceFlagsOf(values)],
       now + everyDays * dayMs,
     );
     io.out(

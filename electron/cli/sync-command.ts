@@ -7,22 +7,23 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import {
-  invalidStepFlags,
   subscribedOnly,
   toolNames,
   writtenResults,
   type Connector,
+  type PlanChoices,
 } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
-import { describePlan, invalidStepWaiting, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
+import { describePlan, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
+import { planChoiceOptions, planChoicesOf, samePlanChoices } from './plan-choice-flags.ts';
 import { readChoiceOf, readChoiceOptions, readChoiceWords, sameReadChoice } from './read-choice-flags.ts';
 
-export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--include pending,transactional] [--segment ID] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
+export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--merge-fields] [--include pending,transactional] [--segment ID] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 
 export const syncDetails = `Reads LIST's members from the connection NAME (as \`sift audiences NAME\` names the list), cleans them as
 sift clean does (--keep, --remove and --base-url as there; the files in --out, else the sync's folder in the
@@ -34,36 +35,10 @@ stopped part way goes on from there when run again; a plan not written waits for
 the list again. Only when chosen, each tool's step for invalid members: --archive-invalid archives them in Mailchimp
 (kept by Mailchimp, restored by re-adding; never deleted), --unsubscribe-invalid unsubscribes them from a Mailman
 list, --list-invalid adds them to HubSpot's static list "Sift: invalid" (HubSpot's unsubscribe cannot be undone
-by the sender, so Sift never makes it). Mailchimp only: --include pending,transactional reads those members too
-(never unsubscribed, cleaned or archived ones), --segment ID only one segment's or tag's (\`sift audiences NAME
-LIST\` names them).`;
-
-/** sift sync's options for those steps, for parseArgs. */
-export const invalidStepOptions = {
-  'archive-invalid': { type: 'boolean', default: false },
-  'unsubscribe-invalid': { type: 'boolean', default: false },
-  'list-invalid': { type: 'boolean', default: false },
-} as const;
-
-/** A sync's own choices a schedule keeps besides sift clean's flags: the invalid members' step, if chosen. */
-export const invalidStepFlagsOf = (values: Partial<Record<string, unknown>>) =>
-  Object.values(invalidStepFlags).filter((flag) => values[flag.slice(2)] === true);
-
-/** Whether the flags ask for the tool's step for invalid members; refused in words where it has another. */
-function invalidStepChosen(connector: Connector, values: Partial<Record<string, unknown>>): boolean {
-  const asked = invalidStepFlagsOf(values);
-  if (asked.length === 0) return false;
-  const own = invalidStepFlags[connector.invalidStep];
-  if (asked.length === 1 && asked[0] === own) return true;
-  const hubspot =
-    connector.kind === 'hubspot'
-      ? "HubSpot's unsubscribe cannot be undone by the sender, so Sift never makes it; "
-      : '';
-  throw new CliExit(
-    exitCodes.usage,
-    `${asked.join(' ')}: ${hubspot}${toolNames[connector.kind]}'s step for invalid members is ${own}.`,
-  );
-}
+by the sender, so Sift never makes it). Mailchimp only: --merge-fields writes each score and its day in the fields
+SIFTSCORE and SIFTDATE (made where the audience has room; a field Sift did not make is never written);
+--include pending,transactional reads those members too (never unsubscribed, cleaned or archived ones),
+--segment ID only one segment's or tag's (\`sift audiences NAME LIST\` names them).`;
 
 /** sift clean's flags a sync passes on (and a schedule keeps), as `--flag value` pairs. */
 export function cleanFlagsOf(values: Partial<Record<'keep' | 'remove' | 'base-url', string>>): string[] {
@@ -79,7 +54,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     options: {
       'write-back': { type: 'boolean', default: false },
       plan: { type: 'boolean', default: false },
-      ...invalidStepOptions,
+      ...planChoiceOptions,
       restart: { type: 'boolean', default: false },
       out: { type: 'string' },
       keep: { type: 'string' },
@@ -98,7 +73,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const [name, audience] = positionals as [string, string];
   const dataDir = privateDataDir(io);
   const connector = connectionsOf(dataDir).open(name);
-  const withInvalidStep = invalidStepChosen(connector, values);
+  const choices = planChoicesOf(connector, values);
   const readChoice = readChoiceOf(connector, values);
   const store = openSyncStore(dataDir);
   try {
@@ -116,7 +91,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
-    if (sync?.phase === 'planned') samePlanChoice(store, sync, connector, withInvalidStep);
+    if (sync?.phase === 'planned') samePlanChoices(store, sync.id, connector, choices);
     sync ??= store.start(name, audience, Date.now(), readChoice);
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -141,13 +116,13 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.done;
     }
     if (values.plan)
-      return await estimateMembers(membersFile, cleanFlagsOf(values), connector, withInvalidStep, [name, audience], io);
+      return await estimateMembers(membersFile, cleanFlagsOf(values), connector, choices, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
     if (sync.phase === 'cleaning') {
       store.cleaned(sync.id, cleaned.job);
       const { keepAtScore } = parseKeep(values.keep ?? 'valid');
       const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, {
-        withInvalidStep,
+        ...choices,
         keepAtScore,
       });
       sync = { ...sync, phase: 'planned' };
@@ -185,22 +160,6 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** A plan waiting is written exactly as planned: with the step for invalid members only if asked again. */
-function samePlanChoice(store: SyncStore, sync: SyncRecord, connector: Connector, withInvalidStep: boolean): void {
-  const waiting = invalidStepWaiting(store, sync.id, connector);
-  const flag = invalidStepFlags[connector.invalidStep];
-  if (waiting !== null && waiting > 0 && !withInvalidStep)
-    throw new CliExit(
-      exitCodes.usage,
-      `The plan waiting has ${waiting} invalid ${waiting === 1 ? 'member' : 'members'} ${connector.describe(connector.invalidStep)}: give ${flag} again to write it, or --restart to plan again without.`,
-    );
-  if (waiting === null && withInvalidStep)
-    throw new CliExit(
-      exitCodes.usage,
-      `The plan waiting was made without ${flag}: run without it to write that plan, or with --restart ${flag} to plan again.`,
-    );
-}
-
 /** A tool's failure mid-sync: what was read and written is kept, and the same command goes on from there. */
 function goOnLater(error: unknown): unknown {
   const exit = connectorExit(error);
@@ -214,14 +173,14 @@ async function estimateMembers(
   membersFile: string,
   passed: readonly string[],
   connector: Connector,
-  withInvalidStep: boolean,
+  choices: PlanChoices,
   [name, audience]: readonly [string, string],
   io: CliIo,
 ): Promise<number> {
   const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
   if (code !== exitCodes.done) return code;
   const changes = writtenResults
-    .flatMap((result) => connector.changesFor({ result, risky: false }, withInvalidStep))
+    .flatMap((result) => connector.changesFor({ result, risky: false, scored: true }, choices))
     .map((change) => connector.describe(change));
   io.out(
     `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +

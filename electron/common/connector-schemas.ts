@@ -15,6 +15,14 @@ export const toolNames: Record<ConnectorKind, string> = {
   hubspot: 'HubSpot',
 };
 
+/** What the person chose to be planned besides what the verdicts call for. */
+export type PlanChoices = {
+  /** The tool's step for invalid members (archive, unsubscribe, the static list). */
+  withInvalidStep: boolean;
+  /** The score and the day it was written in fields of Sift's own, where the tool has them (Mailchimp's). */
+  withScoreFields: boolean;
+};
+
 const count = z.number().int().nonnegative();
 /** A name as `sift sync NAME` types it: letters, digits, dots, dashes and underscores. */
 const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
@@ -72,6 +80,8 @@ const scheduleViewSchema = z.object({
   writeBack: z.boolean(),
   /** Each run takes the tool's step for invalid members too (archive, unsubscribe, the static list). */
   withInvalidStep: z.boolean(),
+  /** Each run writes the score and its day in Mailchimp fields of Sift's own too. */
+  withScoreFields: z.boolean(),
   nextDue: z.number().int(),
   lastRun: z.number().int().nullable(),
   lastOutcome: z.string().nullable(),
@@ -138,6 +148,8 @@ export const connectorCalls = {
       syncId: syncIdSchema,
       /** The tool's own step for invalid members too: Mailchimp archives, Mailman unsubscribes, HubSpot lists. */
       withInvalidStep: z.boolean().default(false),
+      /** Mailchimp: each score and its day in the fields SIFTSCORE and SIFTDATE, made where there is room. */
+      withScoreFields: z.boolean().default(false),
     }),
     result: syncViewSchema,
   },
@@ -152,6 +164,8 @@ export const connectorCalls = {
       writeBack: z.boolean().default(false),
       /** Each run plans the tool's step for invalid members too: only when ticked. */
       withInvalidStep: z.boolean().default(false),
+      /** Each run plans Mailchimp's score fields too: only when ticked. */
+      withScoreFields: z.boolean().default(false),
     }),
     result: connectionsPageSchema,
   },

@@ -98,6 +98,12 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   const archive = page.getByLabel('Also archive invalid members', { exact: false });
   await expect(archive).not.toBeChecked();
   await archive.check();
+  // So are Sift's score fields, which only Mailchimp has.
+  const scoreFields = page.getByLabel('Also write each score and its day in the fields SIFTSCORE and SIFTDATE', {
+    exact: false,
+  });
+  await expect(scoreFields).not.toBeChecked();
+  await scoreFields.check();
   await page.getByRole('button', { name: 'See the plan' }).click();
   const plan = page.getByTestId('sync-plan');
   await expect(plan).toContainText('3 members: the tag sift-valid');
@@ -105,6 +111,7 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await expect(plan).toContainText('3 members: the tag sift-catch-all');
   await expect(plan).toContainText('3 members: the tag sift-unknown');
   await expect(plan).toContainText('3 members: archived (Mailchimp keeps the member');
+  await expect(plan).toContainText('12 members: the score and the day in the fields SIFTSCORE and SIFTDATE');
   // What the plan never does, said without the "no member is removed" an archive would belie.
   await expect(plan).toContainText('Nothing else changes: no one is re-subscribed, and no one is deleted for good.');
   expect(chimp.writes).toEqual([]);
@@ -117,8 +124,8 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
 
   const before = audienceState();
   await page.getByTestId('write-back').click();
-  await expect(page.getByTestId('sync-outcome')).toHaveText('Written: 15 changes.');
-  await expect(page.getByTestId('connections-notice')).toHaveText('Written: 15 changes.');
+  await expect(page.getByTestId('sync-outcome')).toHaveText('Written: 27 changes.');
+  await expect(page.getByTestId('connections-notice')).toHaveText('Written: 27 changes.');
   await page.screenshot({ path: 'test-results/screens/connections/written.png', fullPage: true });
 
   // Exactly the plan: each subscribed member has its verdict's one tag, the invalid ones are archived;
@@ -137,7 +144,11 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
     tags: ['VIP', 'sift-invalid'],
   });
   expect(after[subscriberHash('invalid.gone@example.com')]).toEqual({ status: 'unsubscribed', tags: ['VIP'] });
-  const tagWrites = chimp.writes.filter((write) => write.method === 'POST');
+  // Each member read has its score in Sift's field; the one never read has none.
+  const scores = [...chimp.audiences.get('aud1')!.members.values()].map((member) => member.fields?.SIFTSCORE);
+  expect(scores.filter((score) => typeof score === 'number')).toHaveLength(12);
+  expect(chimp.audiences.get('aud1')!.members.get(subscriberHash('invalid.gone@example.com'))!.fields).toBeUndefined();
+  const tagWrites = chimp.writes.filter((write) => write.path.endsWith('/tags'));
   expect(tagWrites).toHaveLength(12);
   expect(tagWrites.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
 

@@ -16,13 +16,37 @@
 //   GET …/segments/{id}/members with each member's status: cleaned, unsubscribed and transactional members
 //   only when `include_cleaned`, `include_unsubscribed` or `include_transactional` asks
 //   (ListSegmentMembersListsRequest.ts); archived ones never (this server's reading of those flags).
+// - Merge fields (audience fields): GET/POST …/merge-fields (ListMergeFieldsListsRequest.ts,
+//   CreateMergeFieldListsRequest.ts); FNAME, LNAME, ADDRESS and PHONE are there when an audience is made
+//   (mailchimp.com/developer/marketing/docs/merge-fields/); "up to 30 fields" an audience (kb.mailchimp.com,
+//   introduction-to-mailchimp-list-management): a 31st is refused, and a tag already there too (the words of
+//   both are this server's). PATCH …/members/{hash} with `merge_fields`: a number field given no number, or a
+//   required field the member lacks, answers 400 "Invalid Resource", "Your merge fields were invalid.", with
+//   `errors` naming the field ("Please enter a number", "Please enter a value": grouparoo's
+//   mailchimpExportContactsById.js fixture, and thehcginstitute-com/m1 issue 507), unless
+//   `skip_merge_validation=true` waives the required ones (UpdateMemberListsRequest.ts).
 // - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
 //   fixture); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
 //   its plan lists.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-export type ChimpMember = { email: string; name: string; status: string; tags: Set<string> };
+export type ChimpMember = {
+  email: string;
+  name: string;
+  status: string;
+  tags: Set<string>;
+  /** Merge field values by tag. */
+  fields?: Record<string, string | number>;
+};
+type ChimpField = { tag: string; name: string; type: string; required?: boolean; options?: { date_format?: string } };
+/** The fields every audience is made with. */
+export const defaultFields = (): ChimpField[] =>
+  ['FNAME', 'LNAME', 'ADDRESS', 'PHONE'].map((tag) => ({
+    tag,
+    name: tag,
+    type: tag === 'ADDRESS' ? 'address' : 'text',
+  }));
 type ChimpWrite = { method: string; path: string; body: unknown };
 /** A segment (`saved`) or tag (`static`) of an audience: its members' subscriber hashes. */
 type ChimpSegment = { name: string; type: 'saved' | 'static'; members: Set<string> };
@@ -31,6 +55,8 @@ type ChimpAudience = {
   members: Map<string, ChimpMember>;
   /** By id (Mailchimp's are numbers). */
   segments?: Map<number, ChimpSegment>;
+  /** Its merge fields (defaultFields() when not given). */
+  mergeFields?: ChimpField[];
 };
 
 export type MailchimpServer = {
@@ -147,6 +173,36 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
         total_items: members.length,
       });
     }
+    if (parts[2] === 'merge-fields' && parts.length === 3) {
+      const fields = (list.mergeFields ??= defaultFields());
+      if (request.method === 'GET')
+        return json(response, { merge_fields: fields.slice(offset, offset + count), total_items: fields.length });
+      const body = (await bodyOf(request)) as ChimpField & { public?: boolean };
+      writes.push({ method: request.method!, path: url.pathname, body });
+      if (fields.length >= 30)
+        return problem(
+          response,
+          400,
+          'Invalid Resource',
+          "This audience has 30 fields, its most (this server's words).",
+        );
+      if (fields.some((field) => field.tag === body.tag))
+        return problem(
+          response,
+          400,
+          'Invalid Resource',
+          `A field with the tag ${body.tag} is there (this server's words).`,
+        );
+      const made = {
+        tag: body.tag,
+        name: body.name,
+        type: body.type,
+        required: body.required === true,
+        ...(body.options ? { options: body.options } : {}),
+      };
+      fields.push(made);
+      return json(response, made);
+    }
     const member = parts[2] === 'members' ? list.members.get(parts[3] ?? '') : undefined;
     if (!member) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
     const body = request.method === 'GET' ? undefined : await bodyOf(request);
@@ -158,6 +214,37 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       }
       response.writeHead(204).end();
       return;
+    }
+    if (request.method === 'PATCH' && parts.length === 4) {
+      const given = ((body as { merge_fields?: Record<string, string | number> }).merge_fields ?? {}) as Record<
+        string,
+        string | number
+      >;
+      const fields = (list.mergeFields ??= defaultFields());
+      const after = { ...member.fields, ...given };
+      const errors = [
+        ...Object.entries(given).flatMap(([tag, value]) => {
+          const field = fields.find((each) => each.tag === tag);
+          if (!field) return [{ field: tag, message: "This field does not exist (this server's words)" }];
+          return field.type === 'number' && Number.isNaN(Number(value))
+            ? [{ field: tag, message: 'Please enter a number' }]
+            : [];
+        }),
+        ...(url.searchParams.get('skip_merge_validation') === 'true'
+          ? []
+          : fields
+              .filter((field) => field.required && !after[field.tag])
+              .map((field) => ({ field: field.tag, message: 'Please enter a value' }))),
+      ];
+      if (errors.length > 0) {
+        response.writeHead(400, { 'Content-Type': 'application/problem+json; charset=utf-8' });
+        response.end(
+          JSON.stringify({ title: 'Invalid Resource', status: 400, detail: 'Your merge fields were invalid.', errors }),
+        );
+        return;
+      }
+      member.fields = after;
+      return json(response, { id: parts[3], email_address: member.email, status: member.status, merge_fields: after });
     }
     if (request.method === 'DELETE' && member.status === 'cleaned')
       return problem(

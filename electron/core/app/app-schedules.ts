@@ -7,7 +7,13 @@ import { existsSync } from 'node:fs';
 import { AppError } from '../../common/app-error.ts';
 import type { ScheduleView } from '../../common/connector-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
-import { invalidStepFlags, invalidStepOf } from '../connectors/connector.ts';
+import {
+  invalidStepFlags,
+  invalidStepOf,
+  scoreFieldsFlag,
+  toolNames,
+  type PlanChoices,
+} from '../connectors/connector.ts';
 import { openScheduleStore, type Schedule } from '../connectors/schedule-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
@@ -23,7 +29,7 @@ export type AppSchedules = {
   views(): ScheduleView[];
   /** What the last catch-up at start did, in words; null when nothing was missed. */
   notice(): string | null;
-  set(connection: string, audience: string, everyDays: number, writeBack: boolean, withInvalidStep: boolean): void;
+  set(connection: string, audience: string, everyDays: number, writeBack: boolean, choices: PlanChoices): void;
   off(connection: string, audience: string): void;
   /** Drops the schedules of a connection that was removed. */
   forget(connection: string): void;
@@ -80,13 +86,14 @@ export function createAppSchedules(deps: {
       const ended = await untilCleaned(sync.jobId);
       if (ended.phase !== 'done') return `the list ended ${ended.phase}${ended.error ? `: ${ended.error}` : ''}`;
     }
-    sync = await deps.syncs.plan(sync.id, schedule.withInvalidStep);
+    const choices = { withInvalidStep: schedule.withInvalidStep, withScoreFields: schedule.withScoreFields };
+    sync = await deps.syncs.plan(sync.id, choices);
     const planned = sync.plan.reduce((sum, line) => sum + line.members, 0);
     if (sync.demo) return `planned ${planned} changes; demo verdicts are never written`;
     if (!schedule.writeBack || planned === 0)
       return planned === 0 ? 'no member needed a change' : `planned ${planned} changes: they wait to be written`;
     // A plan a person left waiting is theirs: written by the schedule only as the schedule would have made it.
-    const otherChoice = deps.syncs.otherStepChoice(sync.id, schedule.withInvalidStep);
+    const otherChoice = deps.syncs.otherChoiceWords(sync.id, choices);
     if (otherChoice) return `not written: ${otherChoice}; it waits on the Mailing tools screen`;
     sync = await deps.syncs.writeBack(sync.id);
     return `written: ${sync.written}${sync.refused > 0 ? `; refused by the tool: ${sync.refused}` : ''}`;
@@ -120,17 +127,23 @@ export function createAppSchedules(deps: {
         everyDays: schedule.everyDays,
         writeBack: schedule.writeBack,
         withInvalidStep: schedule.withInvalidStep,
+        withScoreFields: schedule.withScoreFields,
         nextDue: schedule.nextDue,
         lastRun: schedule.lastRun,
         lastOutcome: schedule.lastOutcome,
         byApp: !namesOwnService(schedule),
       })),
     notice: () => caughtUp,
-    set(connection, audience, everyDays, writeBack, withInvalidStep) {
+    set(connection, audience, everyDays, writeBack, { withInvalidStep, withScoreFields }) {
       const kind = deps.syncs.kindOf(connection);
       if (!kind) throw new AppError('not_found', `No connection named "${connection}".`);
       // Kept as `sift schedule` keeps the choice, so `sift sync --due` makes the same runs.
-      const flags = withInvalidStep ? [invalidStepFlags[invalidStepOf[kind]]] : [];
+      if (withScoreFields && kind !== 'mailchimp')
+        throw new AppError('bad_request', `Score fields are Mailchimp's: ${toolNames[kind]} has none of Sift's.`);
+      const flags = [
+        ...(withInvalidStep ? [invalidStepFlags[invalidStepOf[kind]]] : []),
+        ...(withScoreFields ? [scoreFieldsFlag] : []),
+      ];
       store.schedule(connection, audience, everyDays, writeBack, flags, Date.now() + everyDays * dayMs);
     },
     off(connection, audience) {

@@ -14,12 +14,13 @@ import {
   toolNames,
   type Connector,
   type ConnectorKind,
+  type PlanChoices,
 } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
-import { invalidStepWaiting, outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
+import { choicesWaiting, otherChoice, outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
@@ -38,13 +39,13 @@ export type AppSyncs = {
   remove(name: string): Promise<SyncsPage>;
   audiences(name: string): ReturnType<ReturnType<SavedConnections['open']>['audiences']>;
   read(name: string, audience: string, listName?: string): Promise<SyncView>;
-  plan(syncId: number, withInvalidStep?: boolean): Promise<SyncView>;
+  plan(syncId: number, choices?: Partial<PlanChoices>): Promise<SyncView>;
   writeBack(syncId: number): Promise<SyncView>;
   /**
-   * Why a plan waiting may not be written by a run that chose (or did not choose) the step for invalid
-   * members: it was planned otherwise, by a person; null when it may.
+   * Why a plan waiting may not be written by a run that made other choices (the step for invalid members,
+   * the score fields): a person planned it otherwise; null when it may.
    */
-  otherStepChoice(syncId: number, withInvalidStep: boolean): string | null;
+  otherChoiceWords(syncId: number, choices: PlanChoices): string | null;
   discard(syncId: number): Promise<SyncsPage>;
   /** Stops reads and writes under way where they are (each goes on from there next time). */
   stop(): void;
@@ -125,7 +126,7 @@ export function createAppSyncs(deps: {
       members: sync.members,
       jobId: sync.jobId,
       plan: lines,
-      withInvalidStep: planned ? invalidStepWaiting(store, sync.id, connector) !== null : false,
+      withInvalidStep: planned ? choicesWaiting(store, sync.id, connector).withInvalidStep !== null : false,
       demo,
       ...outcomeCounts(store, sync.id),
       refusedExamples: store.refused(sync.id, 0, refusalsShown).map(({ email, words }) => ({ email, words })),
@@ -201,7 +202,7 @@ export function createAppSyncs(deps: {
         return viewOf(sync);
       }),
 
-    plan: (syncId, withInvalidStep = false) =>
+    plan: (syncId, choices = {}) =>
       exclusive(`sync ${syncId}`, async () => {
         let sync = syncOf(syncId);
         if (sync.phase === 'cleaning') {
@@ -210,7 +211,7 @@ export function createAppSyncs(deps: {
           if (job.phase !== 'done')
             throw new AppError('bad_request', 'Clean the list first: the plan comes from its verdicts.');
           const { path, keepAtScore } = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
-          await planChanges(store, connections.open(sync.connection), sync, path, { withInvalidStep, keepAtScore });
+          await planChanges(store, connections.open(sync.connection), sync, path, { ...choices, keepAtScore });
           sync = syncOf(syncId);
         }
         return viewOf(sync);
@@ -243,16 +244,14 @@ export function createAppSyncs(deps: {
         return viewOf(syncOf(syncId));
       }),
 
-    otherStepChoice(syncId, withInvalidStep) {
-      const sync = syncOf(syncId);
-      const connector = connections.open(sync.connection);
-      const waiting = invalidStepWaiting(store, syncId, connector);
-      const step = connector.describe(connector.invalidStep);
-      if (waiting !== null && waiting > 0 && !withInvalidStep)
-        return `the plan waiting has ${waiting} invalid ${waiting === 1 ? 'member' : 'members'} ${step}, which this schedule does not choose`;
-      if (waiting === null && withInvalidStep)
-        return `the plan waiting was made without the step this schedule chooses for invalid members`;
-      return null;
+    otherChoiceWords(syncId, choices) {
+      const connector = connections.open(syncOf(syncId).connection);
+      const other = otherChoice(choicesWaiting(store, syncId, connector), choices, connector);
+      if (!other) return null;
+      const chosen = other.choice === 'withInvalidStep' ? 'the step for invalid members' : "Sift's score fields";
+      return other.has
+        ? `the plan waiting has ${other.has}, which this schedule does not choose`
+        : `the plan waiting was made without ${chosen}, which this schedule chooses`;
     },
 
     async discard(syncId) {

@@ -23,11 +23,11 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     },
     'connectors:audiences': ({ name }) => syncs.audiences(name),
     'connectors:read': ({ name, audience, listName }) => syncs.read(name, audience, listName),
-    'connectors:plan': ({ syncId, withInvalidStep }) => syncs.plan(syncId, withInvalidStep),
+    'connectors:plan': ({ syncId, ...choices }) => syncs.plan(syncId, choices),
     'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
-    'connectors:schedule': async ({ name, audience, everyDays, writeBack, withInvalidStep }) => {
+    'connectors:schedule': async ({ name, audience, everyDays, writeBack, ...choices }) => {
       if (everyDays === null) schedules.off(name, audience);
-      else schedules.set(name, audience, everyDays, writeBack, withInvalidStep);
+      else schedules.set(name, audience, everyDays, writeBack, choices);
       return withSchedules(await syncs.page());
     },
     'connectors:discard': async ({ syncId }) => withSchedules(await syncs.discard(syncId)),

@@ -2,8 +2,8 @@
 // key is, its lists, a list's members a page at a time, and the few changes a sync may make to members.
 // Each tool's adapter speaks its own API; the sync (sync-run.ts) knows only this.
 
-import type { ConnectorKind } from '../../common/connector-schemas.ts';
-export { connectorKinds, toolNames, type ConnectorKind } from '../../common/connector-schemas.ts';
+import type { ConnectorKind, PlanChoices } from '../../common/connector-schemas.ts';
+export { connectorKinds, toolNames, type ConnectorKind, type PlanChoices } from '../../common/connector-schemas.ts';
 
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
 type Audience = { id: string; name: string; size: number };
@@ -46,11 +46,26 @@ export const writtenResults = ['valid', 'invalid', 'catch_all', 'unknown'] as co
 
 /**
  * A change a sync makes to one member: its delivery turned off (Mailman), a verdict's tag made its one sift
- * tag (Mailchimp), or its sift_result property set (HubSpot); and, only when the person chooses it, the tool's
- * step for an invalid member (InvalidStep).
+ * tag (Mailchimp), or its sift_result property set (HubSpot); and, only when the person chooses them, the
+ * tool's step for an invalid member (InvalidStep) and the score and date in fields of Sift's own
+ * (`score_fields`, Mailchimp's merge fields).
  */
 export type MemberChange =
-  'delivery_off' | `tag:${(typeof verdictTags)[number]}` | `result:${(typeof writtenResults)[number]}` | InvalidStep;
+  | 'delivery_off'
+  | `tag:${(typeof verdictTags)[number]}`
+  | `result:${(typeof writtenResults)[number]}`
+  | 'score_fields'
+  | InvalidStep;
+
+/**
+ * Changes of one kind replace each other (a member has one sift tag, one sift_result): the kind is what comes
+ * before the colon. An earlier sync's change of the same kind is what a new one is compared with.
+ */
+export const changeKind = (change: MemberChange) => change.split(':')[0]!;
+
+/** The flag that asks for the score fields (`sift sync`, and what a schedule keeps). */
+export const scoreFieldsFlag = '--merge-fields';
+export const verdictsOnly: PlanChoices = { withInvalidStep: false, withScoreFields: false };
 
 /**
  * A tool's own step for an invalid member, taken only when the person chooses it: Mailchimp archives it
@@ -95,16 +110,21 @@ export type Connector = {
     members: readonly { memberId: string; score: number | null; reasons: string }[],
     onOutcome: (outcome: ChangeOutcome) => void,
   ): Promise<void>;
-  /** Whether the tool keeps a member's score and its reasons: a new score alone is then written again. */
-  readonly keepsScores: boolean;
-  /** Makes what the changes need in the tool, once, before the first is written (HubSpot's properties). */
-  prepare?(): Promise<void>;
+  /** What of a member's score this change writes to the tool: a new one alone writes the change again. */
+  scoreKept(change: MemberChange): readonly ('score' | 'reasons')[];
+  /** The tool can keep a score and its date in fields of Sift's own (Mailchimp's merge fields). */
+  readonly offersScoreFields: boolean;
+  /**
+   * Makes what `changes` need in `audience`, before the first is written (HubSpot's properties, Mailchimp's
+   * merge fields where there is room). What it cannot make, the changes that need it are refused for, in words.
+   */
+  prepare?(audience: string, changes: ReadonlySet<MemberChange>): Promise<void>;
   /**
    * The changes a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, in the order they are
-   * written. `risky`: the verdict is kept only from a score and this member's is below it; `withInvalidStep`:
-   * the person chose the tool's step for invalid members (`invalidStep`).
+   * written. `risky`: the verdict is kept only from a score and this member's is below it; `scored`: the row
+   * has a score; `choices`: what the person chose besides.
    */
-  changesFor(verdict: { result: string; risky: boolean }, withInvalidStep: boolean): MemberChange[];
+  changesFor(verdict: { result: string; risky: boolean; scored: boolean }, choices: PlanChoices): MemberChange[];
   /** This tool's own step for an invalid member, taken only when the person chooses it. */
   readonly invalidStep: InvalidStep;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */

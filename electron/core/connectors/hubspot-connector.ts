@@ -195,7 +195,8 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       await made('/crm/v3/properties/contacts/groups', propertyGroup);
       for (const property of properties) await made('/crm/v3/properties/contacts', property);
     },
-    keepsScores: true,
+    scoreKept: () => ['score', 'reasons'],
+    offersScoreFields: false,
     async apply(audience, change, members, onOutcome) {
       if (change === 'invalid_list') return addToInvalidList(audience, change, members, onOutcome);
       const result = change.startsWith('result:') ? change.slice(7) : undefined;
@@ -225,7 +226,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       }
     },
     // A score below the kept one is in sift_score itself: the result stays the verdict.
-    changesFor: ({ result }, withInvalidStep) => [
+    changesFor: ({ result }, { withInvalidStep }) => [
       ...((writtenResults as readonly string[]).includes(result) ? [`result:${result}` as MemberChange] : []),
       ...(withInvalidStep && result === 'invalid' ? ['invalid_list' as const] : []),
     ],

@@ -28,6 +28,7 @@ import {
   type Connector,
   type MemberChange,
 } from './connector.ts';
+import { readyScoreFields, type ScoreFieldsState } from './mailchimp-fields.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members per page: Mailchimp's most. */
@@ -88,6 +89,8 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
   const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl));
   const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
+  /** Each audience's score fields, found or made before its first score is written. */
+  const scoreFieldsOf = new Map<string, ScoreFieldsState>();
   return {
     kind: 'mailchimp',
     async check() {
@@ -165,19 +168,36 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
         if (page.segments.length === 0 || offset + pageSize >= page.total_items) return found;
       }
     },
-    keepsScores: false,
+    scoreKept: (change) => (change === 'score_fields' ? ['score'] : []),
+    offersScoreFields: true,
+    async prepare(audience, changes) {
+      if (changes.has('score_fields')) scoreFieldsOf.set(audience, await readyScoreFields(http, listPath(audience)));
+    },
     async apply(audience, change, members, onOutcome) {
       const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
-      if (!tag && change !== 'archive') throw new Error(`Mailchimp makes no ${change} change.`);
+      if (!tag && change !== 'archive' && change !== 'score_fields')
+        throw new Error(`Mailchimp makes no ${change} change.`);
       // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
       const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
-      const queue = members.map((member) => member.memberId);
+      const fields = change === 'score_fields' ? scoreFieldsOf.get(audience) : undefined;
+      if (fields && !fields.ready) {
+        for (const { memberId } of members) onOutcome({ memberId, done: false, words: fields.words });
+        return;
+      }
+      const queue = [...members];
       const worker = async () => {
-        for (let memberId = queue.shift(); memberId !== undefined; memberId = queue.shift()) {
+        for (let member = queue.shift(); member !== undefined; member = queue.shift()) {
+          const { memberId } = member;
           const memberPath = `${listPath(audience)}/members/${encodeURIComponent(memberId)}`;
           try {
             if (tag) await http.call('POST', `${memberPath}/tags`, { json: { tags, is_syncing: true } });
-            else await http.call('DELETE', memberPath);
+            else if (fields?.ready) {
+              // Planned only for a scored row (changesFor): never a made-up 0.
+              if (member.score === null) throw new Error('A score change was planned for a row with no score.');
+              await http.call('PATCH', `${memberPath}?skip_merge_validation=true`, {
+                json: { merge_fields: fields.mergeFields(member.score) },
+              });
+            } else await http.call('DELETE', memberPath);
             onOutcome({ memberId, done: true });
           } catch (error) {
             onOutcome({ memberId, done: false, words: memberRefusal(error) });
@@ -186,15 +206,19 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       };
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
-    // Archived after its tag is written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
-    changesFor: ({ result, risky }, withInvalidStep) => [
+    // The score's fields before archiving (an archived member is not written to); archived after its tag is
+    // written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
+    changesFor: ({ result, risky, scored }, { withInvalidStep, withScoreFields }) => [
       ...(tagOf[result] ? [`tag:${risky ? 'sift-risky' : tagOf[result]}` as MemberChange] : []),
+      ...(withScoreFields && scored ? ['score_fields' as const] : []),
       ...(withInvalidStep && result === 'invalid' ? ['archive' as const] : []),
     ],
     invalidStep: invalidStepOf.mailchimp,
     describe: (change) =>
       change === 'archive'
         ? 'archived (Mailchimp keeps the member, its history and its tags; re-adding them restores them; never deleted)'
-        : `the tag ${change.slice(4)} (any other sift tag removed; sent as a sync, so no automation fires)`,
+        : change === 'score_fields'
+          ? 'the score and the day in the fields SIFTSCORE and SIFTDATE (made once where the audience has room; a field Sift did not make is never written)'
+          : `the tag ${change.slice(4)} (any other sift tag removed; sent as a sync, so no automation fires)`,
   };
 }

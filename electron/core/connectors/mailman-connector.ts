@@ -69,7 +69,8 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       const more = page * pageSize < roster.total_size && members.length > 0;
       return { members, ...(more ? { next: String(page + 1) } : {}) };
     },
-    keepsScores: false,
+    scoreKept: () => [],
+    offersScoreFields: false,
     async apply(_audience, change, members, onOutcome) {
       if (change !== 'delivery_off' && change !== 'unsubscribe') throw new Error(`Mailman makes no ${change} change.`);
       const form = { delivery_status: deliveryOff };
@@ -86,7 +87,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       }
     },
     // Unsubscribed in place of delivery turned off, only when the person chooses it.
-    changesFor: ({ result }, withInvalidStep) =>
+    changesFor: ({ result }, { withInvalidStep }) =>
       result !== 'invalid' ? [] : [withInvalidStep ? ('unsubscribe' as const) : ('delivery_off' as const)],
     invalidStep: invalidStepOf.mailman,
     describe: (change) =>

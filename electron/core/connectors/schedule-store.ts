@@ -1,7 +1,7 @@
 // A connected list synced again every day, week or month (`sift schedule`, `sift sync --due`): kept in the
 // sync store's database (sync-store-schema.ts).
 import { sql } from '../storage/sqlite.ts';
-import { invalidStepFlags } from './connector.ts';
+import { invalidStepFlags, scoreFieldsFlag } from './connector.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
 
 /** A list synced again every `everyDays`: due from `nextDue` (ms). */
@@ -14,6 +14,8 @@ export type Schedule = {
   cleanFlags: string[];
   /** The flags ask for the tool's step for invalid members (connector.ts's invalidStepFlags). */
   withInvalidStep: boolean;
+  /** The flags ask for the score fields (connector.ts's scoreFieldsFlag). */
+  withScoreFields: boolean;
   nextDue: number;
   lastRun: number | null;
   lastOutcome: string | null;
@@ -83,6 +85,7 @@ export function openScheduleStore(dataDir: string): ScheduleStore {
           writeBack: row.write_back === 1,
           cleanFlags,
           withInvalidStep: cleanFlags.some((flag) => stepFlags.includes(flag)),
+          withScoreFields: cleanFlags.includes(scoreFieldsFlag),
           nextDue: row.next_due,
           lastRun: row.last_run,
           lastOutcome: row.last_outcome,

@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises';
 import { nothingElseWords } from '../../common/connector-schemas.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
-import type { Connector, MemberChange } from './connector.ts';
+import type { Connector, MemberChange, PlanChoices } from './connector.ts';
 import type { SyncStore } from './sync-store.ts';
 
 /** Each change of the plan with how many members get it, in the tool's words. */
@@ -21,19 +21,48 @@ export function planLines(
 export function describePlan(store: SyncStore, syncId: number, connector: Connector): string {
   const lines = planLines(store, syncId, connector);
   if (lines.length === 0) return 'no member needs a change; nothing is written.';
-  const stepped = invalidStepWaiting(store, syncId, connector) !== null;
+  const stepped = choicesWaiting(store, syncId, connector).withInvalidStep !== null;
   return `${lines.map(({ members, change }) => `${members} ${members === 1 ? 'member' : 'members'}: ${change}`).join('; ')}. ${nothingElseWords(stepped)}`;
 }
 
 /**
- * Whether a plan has the tool's step for invalid members: how many members it has still to get it, or null
- * for a plan made without it. A waiting plan is written exactly as planned, so a writing must ask for the
- * same step (`sift sync` its flag, a schedule its choice): never taken unless asked for at the writing too.
+ * What a plan was made with of each change the person chooses (connector.ts's PlanChoices): how many members
+ * it still has to get it, or null for a plan made without it. A waiting plan is written exactly as planned,
+ * so a writing must make the same choices (`sift sync` its flags, a schedule its own): a chosen change is
+ * never written unless chosen at the writing too.
  */
-export function invalidStepWaiting(store: SyncStore, syncId: number, connector: Connector): number | null {
-  const counts = store.counts(syncId).filter((each) => each.change === connector.invalidStep);
-  if (counts.length === 0) return null;
-  return counts.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
+export function choicesWaiting(
+  store: SyncStore,
+  syncId: number,
+  connector: Connector,
+): Record<keyof PlanChoices, number | null> {
+  const counts = store.counts(syncId);
+  const waiting = (change: MemberChange) => {
+    const ofChange = counts.filter((each) => each.change === change);
+    if (ofChange.length === 0) return null;
+    return ofChange.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
+  };
+  return { withInvalidStep: waiting(connector.invalidStep), withScoreFields: waiting('score_fields') };
+}
+
+/** The first choice a writing makes otherwise than the plan waiting, in words; null when it may write it. */
+export function otherChoice(
+  waiting: Record<keyof PlanChoices, number | null>,
+  choices: PlanChoices,
+  connector: Connector,
+) {
+  const what: Record<keyof PlanChoices, (count: number) => string> = {
+    withInvalidStep: (count) =>
+      `${count} invalid ${count === 1 ? 'member' : 'members'} ${connector.describe(connector.invalidStep)}`,
+    withScoreFields: (count) =>
+      `${count} ${count === 1 ? "member's" : "members'"} score and day to write in Sift's fields`,
+  };
+  for (const choice of ['withInvalidStep', 'withScoreFields'] as const) {
+    const count = waiting[choice];
+    if (count !== null && count > 0 && !choices[choice]) return { choice, has: what[choice](count) };
+    if (count === null && choices[choice]) return { choice, has: null };
+  }
+  return null;
 }
 
 /** How many planned changes were written and how many the tool refused. */

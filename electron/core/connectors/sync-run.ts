@@ -6,7 +6,7 @@ import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
-import type { Connector } from './connector.ts';
+import { changeKind, verdictsOnly, type Connector, type PlanChoices } from './connector.ts';
 import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
 
 /** The members file's columns: what the person sees in the cleaned list, and the tool's id to write back by. */
@@ -76,9 +76,7 @@ export async function planChanges(
   connector: Connector,
   sync: SyncRecord,
   annotatedPath: string,
-  choices: {
-    /** The person chose the tool's step for invalid members (connector.ts's InvalidStep). */
-    withInvalidStep?: boolean;
+  choices: Partial<PlanChoices> & {
     /** The score each verdict must reach to be kept (`--keep catch_all:70`): below it, a member is risky. */
     keepAtScore?: Partial<Record<string, number>>;
   } = {},
@@ -95,9 +93,9 @@ export async function planChanges(
       changes.map((each) => each.memberId),
     );
     const needed = changes.filter((each) => {
-      const before = last.get(each.memberId);
+      const before = last.get(each.memberId)?.find((earlier) => changeKind(earlier.change) === changeKind(each.change));
       if (before?.change !== each.change) return true;
-      return connector.keepsScores && (before.score !== each.score || before.reasons !== each.reasons);
+      return connector.scoreKept(each.change).some((part) => before[part] !== each[part]);
     });
     store.addPlanned(sync.id, needed);
     return needed.length;
@@ -119,8 +117,9 @@ export async function planChanges(
     const score = row[columns.score] ?? '';
     const result = row[columns.result] ?? '';
     const atLeast = choices.keepAtScore?.[result];
-    const risky = atLeast !== undefined && /^\d+$/.test(score) && Number(score) < atLeast;
-    for (const change of connector.changesFor({ result, risky }, choices.withInvalidStep ?? false))
+    const scored = /^\d+$/.test(score);
+    const risky = atLeast !== undefined && scored && Number(score) < atLeast;
+    for (const change of connector.changesFor({ result, risky, scored }, { ...verdictsOnly, ...choices }))
       page.push({
         memberId: row[columns.id]!,
         email: row[columns.email]!,
@@ -148,7 +147,8 @@ export async function writeChanges(
   signal?: AbortSignal,
 ): Promise<void> {
   let written = 0;
-  if (store.pending(sync.id, 1).length > 0) await connector.prepare?.();
+  const planned = store.counts(sync.id).filter((each) => each.state === 'planned');
+  if (planned.length > 0) await connector.prepare?.(sync.audience, new Set(planned.map((each) => each.change)));
   for (;;) {
     signal?.throwIfAborted();
     const pending = store.pending(sync.id, changesPerPage);

@@ -52,14 +52,14 @@ export type SyncStore = {
   /** Changes the verdicts call for, a page at a time, each kept once however often it is added. */
   addPlanned(id: number, changes: readonly PlannedChange[]): void;
   /**
-   * The change last written to each of `memberIds` of this list by an earlier sync, where there is one: a
-   * member already given what its verdict calls for is not written again.
+   * The changes last written to each of `memberIds` of this list by earlier syncs, newest first, where there
+   * are any: a member already given what its verdict calls for is not written again.
    */
   lastWritten(
     connection: string,
     audience: string,
     memberIds: readonly string[],
-  ): Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>>;
+  ): Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>[]>;
   /** Every change is planned: what the plan says now holds. */
   planned(id: number): void;
   /** Up to `limit` changes not yet written, in the order planned. */
@@ -170,16 +170,21 @@ export function openSyncStore(dataDir: string): SyncStore {
       });
     },
     lastWritten(connection, audience, memberIds) {
-      const found = new Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>>();
+      const found = new Map<string, Pick<PlannedChange, 'change' | 'score' | 'reasons'>[]>();
+      // A sync writes a member a few changes at most (a tag, an archive, the score fields): the last few
+      // syncs' rows hold the latest of each kind.
       const last = sql(
         db,
         `SELECT p.change, p.score, p.reasons FROM planned_changes p JOIN syncs s ON s.id = p.sync_id
-         WHERE p.member_id = ? AND p.state = 'done' AND s.connection = ? AND s.audience = ? ORDER BY s.id DESC LIMIT 1`,
+         WHERE p.member_id = ? AND p.state = 'done' AND s.connection = ? AND s.audience = ? ORDER BY s.id DESC LIMIT 12`,
       );
       for (const memberId of memberIds) {
-        const row = last.get(memberId, connection, audience) as
-          Pick<PlannedChange, 'change' | 'score' | 'reasons'> | undefined;
-        if (row) found.set(memberId, { change: row.change, score: row.score, reasons: row.reasons });
+        const rows = last.all(memberId, connection, audience) as Pick<PlannedChange, 'change' | 'score' | 'reasons'>[];
+        if (rows.length > 0)
+          found.set(
+            memberId,
+            rows.map((row) => ({ change: row.change, score: row.score, reasons: row.reasons })),
+          );
       }
       return found;
     },

@@ -2,7 +2,7 @@
 // there), a tool's lists, and each sync of a list, from reading its members to writing its plan back.
 import { create } from 'zustand';
 import type { AudienceView, ConnectionsPage } from '../../../electron/common/contract.ts';
-import { toolNames, type ConnectorKind } from '../../../electron/common/connector-schemas.ts';
+import { toolNames, type ConnectorKind, type PlanChoices } from '../../../electron/common/connector-schemas.ts';
 import { sift } from '../bridge.ts';
 import { countOf } from '../format.ts';
 import { busyWhileIn } from './busy-while.ts';
@@ -84,9 +84,10 @@ export const connectionsActions = {
     await cleanActions.openJob(jobId);
   },
 
-  plan: (syncId: number, withInvalidStep = false) =>
+  /** Plans a cleaned list, with what the person ticked besides the verdicts' own changes. */
+  plan: (syncId: number, choices: PlanChoices = { withInvalidStep: false, withScoreFields: false }) =>
     busyWhile(async () => {
-      await sift.connectors.plan({ syncId, withInvalidStep });
+      await sift.connectors.plan({ syncId, ...choices });
       await load();
     }),
 
@@ -108,7 +109,11 @@ export const connectionsActions = {
     name: string,
     audience: string,
     everyDays: 1 | 7 | 30 | null,
-    choices: { writeBack: boolean; withInvalidStep: boolean } = { writeBack: false, withInvalidStep: false },
+    choices: PlanChoices & { writeBack: boolean } = {
+      writeBack: false,
+      withInvalidStep: false,
+      withScoreFields: false,
+    },
   ) =>
     busyWhile(async () => {
       set({ page: await sift.connectors.schedule({ name, audience, everyDays, ...choices }) });

@@ -4,10 +4,12 @@
 // sift tag per member, sent as a sync, at most 4 calls at once, 429s and 5xx waited out; every other part
 // of the audience (other members, other tags, statuses) exactly as it was.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import {
+  defaultFields,
   startMailchimp,
   subscriberHash,
   type ChimpMember,
@@ -375,4 +377,80 @@ it('reads pending and transactional members only when asked, and only the segmen
   const tagged = [...members.values()].filter((member) => member.tags.size > 0).map((member) => member.email);
   expect(tagged.sort()).toEqual(['valid.c1@c.example.com', 'valid.c2@c.example.com']);
   expect(chimp.writes.length - before).toBe(2);
+});
+
+it("writes each score and its day in fields of Sift's own only when asked, where there is room, never in yours", async () => {
+  const audience = (id: string, fields: { tag: string; name: string; type: string; required?: boolean }[]) => {
+    const members = new Map<string, ChimpMember>();
+    for (const email of [`valid.${id}@f.example.com`, `invalid.${id}@f.example.com`])
+      members.set(subscriberHash(email), {
+        email,
+        name: '',
+        status: 'subscribed',
+        tags: new Set(),
+        fields: { FNAME: 'Ann' },
+      });
+    chimp.audiences.set(id, { name: id, members, mergeFields: [...defaultFields(), ...fields] });
+    return members;
+  };
+  // A required field of the person's own that no member has filled: Sift's writes must not be refused for it.
+  const members = audience('aud7', [{ tag: 'COMPANY', name: 'Company', type: 'text', required: true }]);
+  const sync = (id: string, ...flags: string[]) =>
+    runSiftHere(['sync', 'shop', id, '--base-url', service.baseUrl, ...flags], env);
+  const planned = await sync('aud7', '--merge-fields');
+  expect(planned.code, planned.stderr).toBe(0);
+  expect(planned.stdout).toContain('2 members: the score and the day in the fields SIFTSCORE and SIFTDATE');
+  expect((await sync('aud7', '--write-back')).stderr).toContain(
+    "The plan waiting has 2 members' score and day to write in Sift's fields: give --merge-fields again",
+  );
+  const written = await sync('aud7', '--write-back', '--merge-fields');
+  expect(written.code, written.stderr).toBe(0);
+  expect(written.stdout).toContain('Written: 4 changes.');
+  const fields = chimp.audiences.get('aud7')!.mergeFields!;
+  expect(fields.slice(-2)).toMatchObject([
+    { tag: 'SIFTSCORE', name: 'Sift score', type: 'number', required: false },
+    { tag: 'SIFTDATE', name: 'Sift scored on', type: 'date', options: { date_format: 'MM/DD/YYYY' } },
+  ]);
+  const valid = members.get(subscriberHash('valid.aud7@f.example.com'))!.fields!;
+  const invalid = members.get(subscriberHash('invalid.aud7@f.example.com'))!.fields!;
+  expect(valid).toEqual({
+    FNAME: 'Ann',
+    SIFTSCORE: expect.any(Number),
+    SIFTDATE: expect.stringMatching(/^\d\d\/\d\d\/\d{4}$/),
+  });
+  expect(Number(valid.SIFTSCORE)).toBeGreaterThan(Number(invalid.SIFTSCORE));
+  // Again, from the verdict cache: the fields are found, not made again; no tag is sent twice; only a score
+  // that changed is written (a verdict from the cache scores its age).
+  const writesBefore = chimp.writes.length;
+  const scoresBefore = [valid.SIFTSCORE, invalid.SIFTSCORE];
+  const again = await sync('aud7', '--write-back', '--merge-fields');
+  expect(again.code, again.stderr).toBe(0);
+  const rewritten = chimp.writes.slice(writesBefore);
+  expect(rewritten.every((write) => write.method === 'PATCH')).toBe(true);
+  const scoreNow = (kind: string) => members.get(subscriberHash(`${kind}.aud7@f.example.com`))!.fields!.SIFTSCORE;
+  const changed = [scoreNow('valid') !== scoresBefore[0], scoreNow('invalid') !== scoresBefore[1]];
+  expect(rewritten).toHaveLength(changed.filter(Boolean).length);
+
+  // A SIFTSCORE the person made: never written; the tags are.
+  audience('aud8', [{ tag: 'SIFTSCORE', name: 'Lead score', type: 'number' }]);
+  const foreign = await sync('aud8', '--write-back', '--merge-fields');
+  expect(foreign.stdout).toContain('Written: 2 changes.');
+  expect(foreign.stdout).toContain('Refused by the tool: 2');
+  const refusals = await readFile(/with its words: (.+\.refused\.csv)\)/.exec(foreign.stdout)![1]!, 'utf8');
+  expect(refusals).toContain('The audience has a field SIFTSCORE Sift did not make (""Lead score"", number)');
+  const aud8Writes = chimp.writes.filter((write) => write.path.includes('/aud8/'));
+  expect(aud8Writes.every((write) => write.method === 'POST' && write.path.endsWith('/tags'))).toBe(true);
+
+  // No room: 30 fields already; Mailchimp's refusal said, the tags written.
+  audience(
+    'aud9',
+    Array.from({ length: 26 }, (_, i) => ({ tag: `F${i}`, name: `Field ${i}`, type: 'text' })),
+  );
+  const full = await sync('aud9', '--write-back', '--merge-fields');
+  expect(full.stdout).toContain('Written: 2 changes.');
+  expect(full.stdout).toContain('Refused by the tool: 2');
+  expect(full.stdout).not.toContain('Written: 4');
+  expect(chimp.audiences.get('aud9')!.mergeFields).toHaveLength(30);
+  const fullRefusals = await readFile(/with its words: (.+\.refused\.csv)\)/.exec(full.stdout)![1]!, 'utf8');
+  expect(fullRefusals).toContain('Mailchimp would not make the field SIFTSCORE (an audience has room for 30 fields');
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { scheduleDays, type ConnectorKind } from '../../../../electron/common/connector-schemas.ts';
+import { scheduleDays, type ConnectorKind, type PlanChoices } from '../../../../electron/common/connector-schemas.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
-import { invalidStepWords } from './sync-list.tsx';
+import { PlanChoiceBoxes } from './sync-list.tsx';
 
 const periodWords: Record<(typeof scheduleDays)[number], string> = {
   1: 'every day',
@@ -30,7 +30,7 @@ export function ScheduleForm(props: {
   const busy = useConnectionsStore((state) => state.busy);
   const [everyDays, setEveryDays] = useState<(typeof scheduleDays)[number]>(7);
   const [writeBack, setWriteBack] = useState(false);
-  const [withInvalidStep, setWithInvalidStep] = useState(false);
+  const [choices, setChoices] = useState<PlanChoices>({ withInvalidStep: false, withScoreFields: false });
   return (
     <form
       className="connections__schedule-form"
@@ -38,7 +38,7 @@ export function ScheduleForm(props: {
       onSubmit={(event) => {
         event.preventDefault();
         void connectionsActions
-          .schedule(props.name, props.audience, everyDays, { writeBack, withInvalidStep })
+          .schedule(props.name, props.audience, everyDays, { writeBack, ...choices })
           .then((done) => done && props.onDone());
       }}
     >
@@ -56,16 +56,7 @@ export function ScheduleForm(props: {
         <input type="checkbox" checked={writeBack} onChange={(event) => setWriteBack(event.target.checked)} />
         Write each plan back without asking (otherwise plans wait here for you)
       </label>
-      {props.kind && (
-        <label className="connections__check">
-          <input
-            type="checkbox"
-            checked={withInvalidStep}
-            onChange={(event) => setWithInvalidStep(event.target.checked)}
-          />
-          {invalidStepWords[props.kind]}
-        </label>
-      )}
+      {props.kind && <PlanChoiceBoxes kind={props.kind} choices={choices} onChange={setChoices} />}
       <button type="submit" className="button button--primary" disabled={busy}>
         Save schedule
       </button>
@@ -97,7 +88,9 @@ export function ScheduleList() {
               </strong>
               : {periodWords[each.everyDays as (typeof scheduleDays)[number]] ?? `every ${each.everyDays} days`},{' '}
               {each.writeBack ? 'written back' : 'plans only'}
-              {each.withInvalidStep && `, ${stepOf(each.connection)}`}; next {new Date(each.nextDue).toLocaleString()}
+              {each.withInvalidStep && `, ${stepOf(each.connection)}`}
+              {each.withScoreFields && ', scores in SIFTSCORE and SIFTDATE'}; next{' '}
+              {new Date(each.nextDue).toLocaleString()}
               {each.lastRun !== null && `; last ${new Date(each.lastRun).toLocaleString()}: ${each.lastOutcome}`}
               {!each.byApp &&
                 ' (made with sift schedule, naming its own service or members: `sift sync --due` runs it)'}

@@ -1,15 +1,48 @@
 import { useState } from 'react';
 import type { SyncView } from '../../../../electron/common/contract.ts';
-import { nothingElseWords, toolNames } from '../../../../electron/common/connector-schemas.ts';
+import {
+  nothingElseWords,
+  toolNames,
+  type ConnectorKind,
+  type PlanChoices,
+} from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 
 /** Each tool's own step for invalid members, in its terms (HubSpot's unsubscribe is never made). */
-export const invalidStepWords: Record<NonNullable<SyncView['kind']>, string> = {
+const invalidStepWords: Record<NonNullable<SyncView['kind']>, string> = {
   mailchimp: 'Also archive invalid members (Mailchimp keeps them and their history; re-adding restores them)',
   mailman: 'Unsubscribe invalid members instead of turning their delivery off',
   hubspot: 'Also add invalid contacts to the static list “Sift: invalid” (none is unsubscribed)',
 };
+
+/** The boxes for what a plan takes besides the verdicts' own changes, each off until ticked. */
+export function PlanChoiceBoxes(props: {
+  kind: ConnectorKind;
+  choices: PlanChoices;
+  onChange: (choices: PlanChoices) => void;
+}) {
+  const box = (choice: keyof PlanChoices, words: string) => (
+    <label className="connections__check">
+      <input
+        type="checkbox"
+        checked={props.choices[choice]}
+        onChange={(event) => props.onChange({ ...props.choices, [choice]: event.target.checked })}
+      />
+      {words}
+    </label>
+  );
+  return (
+    <>
+      {box('withInvalidStep', invalidStepWords[props.kind])}
+      {props.kind === 'mailchimp' &&
+        box(
+          'withScoreFields',
+          'Also write each score and its day in the fields SIFTSCORE and SIFTDATE (made where the audience has room; never a field of yours)',
+        )}
+    </>
+  );
+}
 
 /** Each recent sync of a list and the one step it waits for: cleaning, a plan, the person's go-ahead. */
 export function SyncList() {
@@ -119,28 +152,18 @@ function SyncCard({ sync }: { sync: SyncView }) {
   );
 }
 
-/** Plans the cleaned list, with the tool's step for invalid members only when ticked (off by default). */
+/** Plans the cleaned list, with the tool's step for invalid members and its score fields only when ticked. */
 function PlanButton({ sync }: { sync: SyncView }) {
   const busy = useConnectionsStore((state) => state.busy);
-  const [withInvalidStep, setWithInvalidStep] = useState(false);
-  const step = sync.kind ? invalidStepWords[sync.kind] : undefined;
+  const [choices, setChoices] = useState<PlanChoices>({ withInvalidStep: false, withScoreFields: false });
   return (
     <>
-      {step && (
-        <label className="connections__check">
-          <input
-            type="checkbox"
-            checked={withInvalidStep}
-            onChange={(event) => setWithInvalidStep(event.target.checked)}
-          />
-          {step}
-        </label>
-      )}
+      {sync.kind && <PlanChoiceBoxes kind={sync.kind} choices={choices} onChange={setChoices} />}
       <button
         type="button"
         className="button button--primary"
         disabled={busy}
-        onClick={() => void connectionsActions.plan(sync.id, withInvalidStep)}
+        onClick={() => void connectionsActions.plan(sync.id, choices)}
       >
         See the plan
       </button>

@@ -122,11 +122,14 @@ it("keeps a schedule's step for invalid members, and never writes a plan a perso
       everyDays: 30,
       writeBack: true,
       withInvalidStep: true,
+      withScoreFields: true,
     });
-    expect(page.schedules).toMatchObject([{ everyDays: 30, writeBack: true, withInvalidStep: true }]);
-    // Kept as `sift schedule … --archive-invalid` keeps it, for `sift sync --due` too.
+    expect(page.schedules).toMatchObject([
+      { everyDays: 30, writeBack: true, withInvalidStep: true, withScoreFields: true },
+    ]);
+    // Kept as `sift schedule … --archive-invalid --merge-fields` keeps them, for `sift sync --due` too.
     const kept = openScheduleStore(dataDir);
-    expect(kept.schedules()[0]!.cleanFlags).toEqual(['--archive-invalid']);
+    expect(kept.schedules()[0]!.cleanFlags).toEqual(['--archive-invalid', '--merge-fields']);
     kept.close();
 
     // A person's own plan, with the archive step ticked, left waiting.

@@ -44,7 +44,8 @@ function memoryTool(failOnce: { readPage?: number; applyAfter?: number }) {
         ...(next * 100 < members.length ? { next: String(next) } : {}),
       };
     },
-    keepsScores: false,
+    scoreKept: () => [],
+    offersScoreFields: false,
     async apply(_audience, _change, members, onOutcome: (outcome: ChangeOutcome) => void) {
       for (const { memberId: id } of members) {
         if (applied.length === applyFails) {
