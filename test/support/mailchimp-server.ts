@@ -66,6 +66,8 @@ export type MailchimpServer = {
   audiences: Map<string, ChimpAudience>;
   /** Every call that would change something, in order. */
   writes: ChimpWrite[];
+  /** Called after each page of an audience's members is answered: the audience changing during a read. */
+  afterMembersPage?: (audience: string, offset: number) => void;
   /** The most calls in flight at once. */
   peakConnections: () => number;
   /** Makes the next call to a path that starts with `prefix` fail `times` times with `status`. */
@@ -148,10 +150,9 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
     if (request.method === 'GET' && parts.length === 3 && parts[2] === 'members') {
       const status = url.searchParams.get('status');
       const members = [...list.members].filter(([, member]) => !status || member.status === status);
-      return json(response, {
-        members: members.slice(offset, offset + count).map(memberView),
-        total_items: members.length,
-      });
+      json(response, { members: members.slice(offset, offset + count).map(memberView), total_items: members.length });
+      chimp.afterMembersPage?.(parts[1]!, offset);
+      return;
     }
     if (request.method === 'GET' && parts[2] === 'segments' && parts.length === 3) {
       const all = [...(list.segments ?? [])].map(([id, segment]) => ({
@@ -277,7 +278,7 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return {
+  const chimp: MailchimpServer = {
     url: `http://127.0.0.1:${port}/3.0`,
     key,
     audiences,
@@ -287,4 +288,5 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
     failedCalls: () => failed,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  return chimp;
 }

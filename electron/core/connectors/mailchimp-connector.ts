@@ -33,6 +33,8 @@ import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members per page: Mailchimp's most. */
 const pageSize = 1000;
+/** Members each page re-reads of the page before (overlappingPage). */
+const overlap = 100;
 /** Calls at once: under Mailchimp's 10 per account, leaving room for the person's other tools. */
 const connectionsAtOnce = 4;
 
@@ -85,10 +87,41 @@ const memberOf = (member: z.infer<typeof membersAnswer>['members'][number]) => (
   name: member.full_name ?? '',
 });
 
+/**
+ * Where a read is: "status:offset:lastId" (a bare offset is a subscribed page, as an earlier version kept
+ * it), `lastId` being the last member the page before ended with.
+ */
+function cursorOf(cursor: string | undefined): { scope: string; offset: number; lastId?: string } {
+  if (cursor === undefined) return { scope: 'subscribed', offset: 0 };
+  const [scope, offset, lastId] = cursor.includes(':') ? cursor.split(':') : ['subscribed', cursor];
+  return { scope: scope!, offset: Number(offset), ...(lastId ? { lastId } : {}) };
+}
+
 export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
   const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl));
   const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
+  /**
+   * A page from `at`, starting `overlap` members early: Mailchimp pages by offset only, so a member who
+   * leaves during the read moves the rest back one place, and a plain next page would skip the member at
+   * its start. The page before's last member, found in the overlap, says where the new members begin; not
+   * found (more left than the overlap, or that member itself), the whole overlap is taken again: a member
+   * read twice is planned once, a member skipped would never be.
+   */
+  const overlappingPage = async (path: string, at: ReturnType<typeof cursorOf>, what: string) => {
+    const from = at.lastId ? Math.max(0, at.offset - overlap) : at.offset;
+    const { body } = await http.call('GET', `${path}&count=${pageSize}&offset=${from}`);
+    const page = http.parse(membersAnswer, body, what);
+    const seen = at.lastId ? page.members.findIndex((member) => member.id === at.lastId) : -1;
+    const next = from + page.members.length;
+    const last = page.members.at(-1)?.id;
+    return {
+      fresh: page.members.slice(seen + 1),
+      // Ended: nothing past where the page before ended, or the total reached.
+      end: next <= at.offset || next >= page.total_items || !last,
+      next: `${next}:${last}`,
+    };
+  };
   /** Each audience's score fields, found or made before its first score is written. */
   const scoreFieldsOf = new Map<string, ScoreFieldsState>();
   return {
@@ -116,37 +149,23 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       // Only people Mailchimp would mail: subscribed members, pending and transactional ones when asked for;
       // never unsubscribed, cleaned or archived ones.
       const statuses = ['subscribed', ...choice.include];
+      const at = cursorOf(cursor);
       if (choice.segment !== null) {
-        const offset = Number(cursor ?? 0);
         const extra = choice.include.includes('transactional') ? '&include_transactional=true' : '';
-        const { body } = await http.call(
-          'GET',
-          `${listPath(audience)}/segments/${encodeURIComponent(choice.segment)}/members?count=${pageSize}&offset=${offset}${extra}&fields=${memberFields}`,
-        );
-        const page = http.parse(membersAnswer, body, "a segment's members");
-        const next = offset + pageSize;
+        const path = `${listPath(audience)}/segments/${encodeURIComponent(choice.segment)}/members?fields=${memberFields}${extra}`;
+        const page = await overlappingPage(path, at, "a segment's members");
         return {
-          members: page.members.filter((member) => statuses.includes(member.status ?? '')).map(memberOf),
-          ...(page.members.length > 0 && next < page.total_items ? { next: String(next) } : {}),
+          members: page.fresh.filter((member) => statuses.includes(member.status ?? '')).map(memberOf),
+          ...(page.end ? {} : { next: `segment:${page.next}` }),
         };
       }
-      // "status:offset"; a bare offset is a subscribed page (a read kept by an earlier version).
-      const [status, offsetText] = cursor?.includes(':') ? cursor.split(':') : ['subscribed', cursor ?? '0'];
-      const offset = Number(offsetText);
-      const { body } = await http.call(
-        'GET',
-        `${listPath(audience)}/members?status=${status}&count=${pageSize}&offset=${offset}&fields=${memberFields}`,
-      );
-      const page = http.parse(membersAnswer, body, "an audience's members");
-      const next = offset + pageSize;
-      const following = statuses[statuses.indexOf(status!) + 1];
+      const status = at.scope === 'segment' ? 'subscribed' : at.scope;
+      const path = `${listPath(audience)}/members?status=${status}&fields=${memberFields}`;
+      const page = await overlappingPage(path, at, "an audience's members");
+      const following = statuses[statuses.indexOf(status) + 1];
       return {
-        members: page.members.map(memberOf),
-        ...(page.members.length > 0 && next < page.total_items
-          ? { next: `${status}:${next}` }
-          : following
-            ? { next: `${following}:0` }
-            : {}),
+        members: page.fresh.map(memberOf),
+        ...(!page.end ? { next: `${status}:${page.next}` } : following ? { next: `${following}:0` } : {}),
       };
     },
     async segments(audience) {

@@ -454,3 +454,31 @@ it("writes each score and its day in fields of Sift's own only when asked, where
   const fullRefusals = await readFile(/with its words: (.+\.refused\.csv)\)/.exec(full.stdout)![1]!, 'utf8');
   expect(fullRefusals).toContain('Mailchimp would not make the field SIFTSCORE (an audience has room for 30 fields');
 });
+
+it('misses no member when people leave and join the audience while it is read', async () => {
+  const members = new Map<string, ChimpMember>();
+  const add = (email: string) =>
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() });
+  for (let i = 0; i < 2100; i += 1) add(`valid.m${i}@moving.example.com`);
+  chimp.audiences.set('aud10', { name: 'Moving', members });
+  // After the first page: five people of that page unsubscribe (the rest move back five places) and two
+  // join; after the second, three more of the first page leave.
+  const leave = (from: number, count: number) =>
+    [...members.values()].slice(from, from + count).forEach((member) => (member.status = 'unsubscribed'));
+  chimp.afterMembersPage = (audience, offset) => {
+    if (audience !== 'aud10') return;
+    if (offset === 0) {
+      leave(10, 5);
+      add('valid.joined1@moving.example.com');
+      add('valid.joined2@moving.example.com');
+    } else if (offset < 1000) leave(20, 3);
+  };
+  try {
+    const read = await runSiftHere(['sync', 'shop', 'aud10', '--base-url', service.baseUrl, '--plan'], env);
+    expect(read.code, read.stderr).toBe(0);
+    // Everyone subscribed when the read began, and the two who joined: none missed, none twice.
+    expect(read.stderr).toContain('Read 2102 members of aud10.');
+  } finally {
+    chimp.afterMembersPage = undefined;
+  }
+});
