@@ -1,6 +1,7 @@
 // `sift sync`'s and `sift schedule`'s flags for which of a list's members a sync reads: Mailchimp's pending
 // and transactional members on request (--include), and one segment or tag (--segment, an id `sift audiences
 // NAME LIST` names). Without them a sync reads the list's subscribed members, as every tool does.
+import { readChoiceWords } from '../common/connector-schemas.ts';
 import {
   extraStatuses,
   readChoiceKey,
@@ -48,13 +49,6 @@ export function readChoiceOf(connector: Connector, values: ReadChoiceValues): Re
       `--segment takes a segment's or tag's id, as \`sift audiences NAME LIST\` names it.`,
     );
   return { include: [...new Set(include)] as ReadChoice['include'], segment };
-}
-
-/** A read choice in words: "subscribed and pending members of segment 123". */
-export function readChoiceWords(choice: ReadChoice): string {
-  const statuses = ['subscribed', ...choice.include];
-  const members = `${statuses.slice(0, -1).join(', ')}${statuses.length > 1 ? ' and ' : ''}${statuses.at(-1)} members`;
-  return choice.segment === null ? members : `${members} of segment or tag ${choice.segment}`;
 }
 
 /** A sync going on reads as it began: another choice is refused in words, with the way to start again. */

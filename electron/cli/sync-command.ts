@@ -21,7 +21,8 @@ import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
 import { planChoiceOptions, planChoicesOf, samePlanChoices } from './plan-choice-flags.ts';
-import { readChoiceOf, readChoiceOptions, readChoiceWords, sameReadChoice } from './read-choice-flags.ts';
+import { readChoiceOf, readChoiceOptions, sameReadChoice } from './read-choice-flags.ts';
+import { readChoiceWords } from '../common/connector-schemas.ts';
 
 export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--merge-fields] [--include pending,transactional] [--segment ID] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
 

@@ -23,7 +23,26 @@ export type PlanChoices = {
   withScoreFields: boolean;
 };
 
+/** Members Mailchimp reads only on request, besides the subscribed ones: never unsubscribed, cleaned or archived. */
+export const extraStatuses = ['pending', 'transactional'] as const;
+
+/**
+ * Which of a list's members a read takes: its subscribed ones, with `include`'s on request, and only those
+ * of one segment or tag (Mailchimp's; the other tools read a list whole).
+ */
+export type ReadChoice = { include: readonly (typeof extraStatuses)[number][]; segment: string | null };
+export const subscribedOnly: ReadChoice = { include: [], segment: null };
+
+/** A read choice in words: "subscribed and pending members of segment or tag 123". */
+export function readChoiceWords(choice: ReadChoice): string {
+  const statuses = ['subscribed', ...choice.include];
+  const members = `${statuses.slice(0, -1).join(', ')}${statuses.length > 1 ? ' and ' : ''}${statuses.at(-1)} members`;
+  return choice.segment === null ? members : `${members} of segment or tag ${choice.segment}`;
+}
+
 const count = z.number().int().nonnegative();
+/** A Mailchimp segment's or tag's id, as Mailchimp numbers them. */
+const segmentIdSchema = z.string().regex(/^\d{1,20}$/, { message: "A segment's id is its number." });
 /** A name as `sift sync NAME` types it: letters, digits, dots, dashes and underscores. */
 const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
   message: 'A name is letters, digits, dots, dashes and underscores (at most 64).',
@@ -50,6 +69,8 @@ const syncViewSchema = z.object({
   kind: z.enum(connectorKinds).nullable(),
   audience: z.string(),
   startedAt: z.number().int(),
+  /** Which of the list's members it reads. */
+  readChoice: z.object({ include: z.array(z.enum(extraStatuses)), segment: segmentIdSchema.nullable() }),
   /** reading: members being read; cleaning: a list to clean (jobId); planned: a plan waits; done. */
   phase: z.enum(['reading', 'cleaning', 'planned', 'done']),
   members: count,
@@ -107,6 +128,8 @@ export type ConnectionsPage = z.infer<typeof connectionsPageSchema>;
 
 const audienceSchema = z.object({ id: z.string(), name: z.string(), size: count });
 export type AudienceView = z.infer<typeof audienceSchema>;
+const segmentSchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(['tag', 'segment']), size: count });
+export type SegmentView = z.infer<typeof segmentSchema>;
 
 export const connectorCalls = {
   'connectors:list': { request: z.strictObject({}), result: connectionsPageSchema },
@@ -129,6 +152,11 @@ export const connectorCalls = {
   /** Forgets the connection and its secret (the tool is not touched). */
   'connectors:remove': { request: z.strictObject({ name: nameSchema }), result: connectionsPageSchema },
   'connectors:audiences': { request: z.strictObject({ name: nameSchema }), result: z.array(audienceSchema) },
+  /** A Mailchimp audience's segments and tags, to read one of them only. */
+  'connectors:segments': {
+    request: z.strictObject({ name: nameSchema, audience: audienceIdSchema }),
+    result: z.array(segmentSchema),
+  },
   /**
    * Reads a list's members (only people the tool would mail; a read stopped part way goes on from there)
    * into a list the app cleans as any other: its cost is shown and agreed before anything is sent.
@@ -139,6 +167,10 @@ export const connectorCalls = {
       audience: audienceIdSchema,
       /** The list's name as the tool shows it, for the list's name in History ("shop · Newsletter"). */
       listName: z.string().trim().max(200).optional(),
+      /** Mailchimp: pending and transactional members too, only when asked. */
+      include: z.array(z.enum(extraStatuses)).max(extraStatuses.length).default([]),
+      /** Mailchimp: only this segment's or tag's members. */
+      segment: segmentIdSchema.nullable().default(null),
     }),
     result: syncViewSchema,
   },

@@ -25,7 +25,11 @@ test.beforeAll(async () => {
   members.get(subscriberHash('invalid.m0@shop0.example.com'))!.tags = new Set(['sift-valid', 'VIP']);
   // Not someone Mailchimp would mail: never read, never touched.
   add('invalid.gone@example.com', 'unsubscribed', ['VIP']);
-  chimp.audiences.set('aud1', { name: 'Newsletter', members });
+  chimp.audiences.set('aud1', {
+    name: 'Newsletter',
+    members,
+    segments: new Map([[71, { name: 'VIP', type: 'static' as const, members: new Set(members.keys()) }]]),
+  });
 });
 
 test.afterAll(async () => {
@@ -169,4 +173,19 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await page.screenshot({ path: 'test-results/screens/connections/scheduled.png', fullPage: true });
   await page.getByRole('button', { name: 'Stop syncing aud1 on a schedule' }).click();
   await expect(page.getByTestId('schedules')).toBeHidden();
+
+  // Which members to read: Mailchimp's pending ones only when ticked, one of its tags if chosen.
+  await page.getByRole('button', { name: 'Choose members of Newsletter' }).click();
+  const members = page.getByRole('form', { name: 'Members of Newsletter to read' });
+  await expect(members.getByLabel(/^Pending members too/)).not.toBeChecked();
+  await members.getByLabel(/^Pending members too/).check();
+  await members.getByLabel('Only the members of').selectOption({ label: 'VIP (tag, 13)' });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `test-results/screens/connections/members-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expectAccessible(page);
+  await members.getByRole('button', { name: 'Cancel' }).click();
+  await expect(members).toBeHidden();
 });

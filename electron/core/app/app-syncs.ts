@@ -6,21 +6,28 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../../common/app-error.ts';
-import type { ConnectionsPage, SyncView } from '../../common/connector-schemas.ts';
+import {
+  readChoiceWords,
+  type ConnectionsPage,
+  type ReadChoice,
+  type SegmentView,
+  type SyncView,
+} from '../../common/connector-schemas.ts';
 import type { Emit } from './event-hub.ts';
 import {
   ConnectorError,
+  readChoiceKey,
   subscribedOnly,
   toolNames,
-  type Connector,
   type ConnectorKind,
   type PlanChoices,
 } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
-import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
+import { openSyncStore, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
-import { choicesWaiting, otherChoice, outcomeCounts, planLines } from '../connectors/sync-outcome.ts';
+import { choicesWaiting, otherChoice } from '../connectors/sync-outcome.ts';
+import { syncViews } from './app-sync-views.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
@@ -28,7 +35,6 @@ import type { JobManager } from '../jobs/job-manager-types.ts';
 type SyncsPage = Omit<ConnectionsPage, 'schedules' | 'caughtUp'>;
 
 const syncsShown = 20;
-const refusalsShown = 10;
 
 export type AppSyncs = {
   page(): Promise<SyncsPage>;
@@ -38,7 +44,9 @@ export type AppSyncs = {
   test(name: string): Promise<{ reaches: string }>;
   remove(name: string): Promise<SyncsPage>;
   audiences(name: string): ReturnType<ReturnType<SavedConnections['open']>['audiences']>;
-  read(name: string, audience: string, listName?: string): Promise<SyncView>;
+  /** A Mailchimp audience's segments and tags. */
+  segments(name: string, audience: string): Promise<SegmentView[]>;
+  read(name: string, audience: string, listName?: string, choice?: ReadChoice): Promise<SyncView>;
   plan(syncId: number, choices?: Partial<PlanChoices>): Promise<SyncView>;
   writeBack(syncId: number): Promise<SyncView>;
   /**
@@ -83,55 +91,7 @@ export function createAppSyncs(deps: {
   /** Syncs being read or written now: a second click waits for the first. */
   const busy = new Set<string>();
 
-  /**
-   * Each connection a view names, looked up once per answer (each lookup reads connectors.json, and opening
-   * one reads its secret from the vault): its kind, and its adapter for the plan's words while its secret is
-   * kept (a removed connection's counts are still there, the tool's words are not).
-   */
-  const connectionsOnce = () => {
-    const found = new Map<string, { kind: ConnectorKind | null; connector: Connector | null }>();
-    return (name: string) => {
-      if (!found.has(name)) {
-        let connector: Connector | null;
-        try {
-          connector = connections.open(name);
-        } catch {
-          connector = null;
-        }
-        found.set(name, { kind: connections.get(name)?.kind ?? null, connector });
-      }
-      return found.get(name)!;
-    };
-  };
-  // A list removed from History since: no verdicts to call demo, and none to write either.
-  const isDemo = async (sync: SyncRecord) =>
-    sync.jobId !== null &&
-    (await deps.jobs.get(sync.jobId).then(
-      (job) => job.demo,
-      () => false,
-    ));
-  /** A sync as the screen shows it; a plan says whether its verdicts are demo ones, which are never written. */
-  const viewOf = async (sync: SyncRecord, lookUp = connectionsOnce()): Promise<SyncView> => {
-    const { kind, connector } = lookUp(sync.connection);
-    const demo = sync.phase === 'planned' && (await isDemo(sync));
-    const planned = kind && connector && sync.phase !== 'reading' && sync.phase !== 'cleaning';
-    const lines = planned ? planLines(store, sync.id, connector) : [];
-    return {
-      id: sync.id,
-      connection: sync.connection,
-      kind,
-      audience: sync.audience,
-      startedAt: sync.startedAt,
-      phase: sync.phase,
-      members: sync.members,
-      jobId: sync.jobId,
-      plan: lines,
-      withInvalidStep: planned ? choicesWaiting(store, sync.id, connector).withInvalidStep !== null : false,
-      demo,
-      ...outcomeCounts(store, sync.id),
-      refusedExamples: store.refused(sync.id, 0, refusalsShown).map(({ email, words }) => ({ email, words })),
-    };
-  };
+  const { viewOf, connectionsOnce } = syncViews({ store, connections, jobs: deps.jobs });
   const page = async (): Promise<SyncsPage> => {
     const lookUp = connectionsOnce();
     const kept = existsSync(syncStoreFile(deps.dataDir)) ? store.recent(syncsShown) : [];
@@ -173,10 +133,29 @@ export function createAppSyncs(deps: {
     },
     audiences: (name) => inWords(() => connections.open(name).audiences()),
 
-    read: (name, audience, listName) =>
+    segments: (name, audience) =>
+      inWords(async () => {
+        const connector = connections.open(name);
+        if (!connector.segments)
+          throw new AppError('bad_request', `${toolNames[connector.kind]} lists have no segments Sift reads.`);
+        return connector.segments(audience);
+      }),
+
+    read: (name, audience, listName, choice = subscribedOnly) =>
       exclusive(`${name}\n${audience}`, async () => {
         const connector = connections.open(name);
-        let sync = store.unfinished(name, audience) ?? store.start(name, audience, Date.now(), subscribedOnly);
+        if (readChoiceKey(choice) !== '' && !connector.segments)
+          throw new AppError(
+            'bad_request',
+            `${toolNames[connector.kind]} lists are read whole (their subscribed members).`,
+          );
+        const unfinished = store.unfinished(name, audience);
+        if (unfinished && readChoiceKey(unfinished.readChoice) !== readChoiceKey(choice))
+          throw new AppError(
+            'bad_request',
+            `A sync of this list reading its ${readChoiceWords(unfinished.readChoice)} is not finished: go on with it, or set it aside to read ${readChoiceWords(choice)}.`,
+          );
+        let sync = unfinished ?? store.start(name, audience, Date.now(), choice);
         const files = syncFiles(deps.dataDir, sync);
         await mkdir(files.folder, { recursive: true, mode: 0o700 });
         sync = await readMembers(

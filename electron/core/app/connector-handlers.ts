@@ -22,7 +22,9 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
       return withSchedules(page);
     },
     'connectors:audiences': ({ name }) => syncs.audiences(name),
-    'connectors:read': ({ name, audience, listName }) => syncs.read(name, audience, listName),
+    'connectors:segments': ({ name, audience }) => syncs.segments(name, audience),
+    'connectors:read': ({ name, audience, listName, include, segment }) =>
+      syncs.read(name, audience, listName, { include, segment }),
     'connectors:plan': ({ syncId, ...choices }) => syncs.plan(syncId, choices),
     'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
     'connectors:schedule': async ({ name, audience, everyDays, writeBack, ...choices }) => {

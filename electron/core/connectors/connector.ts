@@ -2,8 +2,22 @@
 // key is, its lists, a list's members a page at a time, and the few changes a sync may make to members.
 // Each tool's adapter speaks its own API; the sync (sync-run.ts) knows only this.
 
-import type { ConnectorKind, PlanChoices } from '../../common/connector-schemas.ts';
-export { connectorKinds, toolNames, type ConnectorKind, type PlanChoices } from '../../common/connector-schemas.ts';
+import {
+  subscribedOnly,
+  type ConnectorKind,
+  type PlanChoices,
+  type ReadChoice,
+  type SegmentView,
+} from '../../common/connector-schemas.ts';
+export {
+  connectorKinds,
+  extraStatuses,
+  subscribedOnly,
+  toolNames,
+  type ConnectorKind,
+  type PlanChoices,
+  type ReadChoice,
+} from '../../common/connector-schemas.ts';
 
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
 type Audience = { id: string; name: string; size: number };
@@ -14,16 +28,6 @@ type Member = { id: string; email: string; name: string };
 /** A page of members and where the next one starts (none after the last). */
 type MemberPage = { members: Member[]; next?: string };
 
-/** Members Mailchimp reads only on request, besides the subscribed ones: never unsubscribed, cleaned or archived. */
-export const extraStatuses = ['pending', 'transactional'] as const;
-
-/**
- * Which of a list's members a read takes: its subscribed ones, with `include`'s on request, and only those
- * of one segment or tag (Mailchimp's; the other tools read a list whole).
- */
-export type ReadChoice = { include: readonly (typeof extraStatuses)[number][]; segment: string | null };
-export const subscribedOnly: ReadChoice = { include: [], segment: null };
-
 /** A read choice as the sync store keeps it: empty for a list's subscribed members, the usual read. */
 export const readChoiceKey = (choice: ReadChoice) =>
   choice.include.length === 0 && choice.segment === null
@@ -33,7 +37,7 @@ export const readChoiceOf = (key: string): ReadChoice =>
   key === '' ? subscribedOnly : (JSON.parse(key) as ReadChoice);
 
 /** A segment or tag of a Mailchimp audience, as `sift audiences NAME LIST` names it. */
-type Segment = { id: string; name: string; kind: 'tag' | 'segment'; size: number };
+type Segment = SegmentView;
 
 /**
  * The tags a verdict gives a Mailchimp member, one at a time (sift-catch-all for catch_all; sift-risky for a

@@ -2,8 +2,15 @@
 // there), a tool's lists, and each sync of a list, from reading its members to writing its plan back.
 import { create } from 'zustand';
 import type { AudienceView, ConnectionsPage } from '../../../electron/common/contract.ts';
-import { toolNames, type ConnectorKind, type PlanChoices } from '../../../electron/common/connector-schemas.ts';
-import { sift } from '../bridge.ts';
+import {
+  subscribedOnly,
+  toolNames,
+  type ConnectorKind,
+  type PlanChoices,
+  type ReadChoice,
+  type SegmentView,
+} from '../../../electron/common/connector-schemas.ts';
+import { errorMessage, sift } from '../bridge.ts';
 import { countOf } from '../format.ts';
 import { busyWhileIn } from './busy-while.ts';
 import { cleanActions } from './clean-store.ts';
@@ -65,10 +72,29 @@ export const connectionsActions = {
       set({ audiences: { name, lists: await sift.connectors.audiences({ name }) } });
     }),
 
-  /** Reads a list's members and opens them on the Clean screen, where their cost is shown before sending. */
-  read: (name: string, audience: string, listName?: string) =>
+  /** A Mailchimp audience's segments and tags, for reading one of them only (none when they cannot be read). */
+  segments: async (name: string, audience: string): Promise<SegmentView[]> => {
+    try {
+      return await sift.connectors.segments({ name, audience });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+      return [];
+    }
+  },
+
+  /**
+   * Reads a list's members (as `choice` says) and opens them on the Clean screen, where their cost is shown
+   * before sending.
+   */
+  read: (name: string, audience: string, listName?: string, choice: ReadChoice = subscribedOnly) =>
     busyWhile(async () => {
-      const sync = await sift.connectors.read({ name, audience, ...(listName ? { listName } : {}) });
+      const sync = await sift.connectors.read({
+        name,
+        audience,
+        ...(listName ? { listName } : {}),
+        include: [...choice.include],
+        segment: choice.segment,
+      });
       set({ progress: undefined });
       await load();
       if (sync.jobId === null) {

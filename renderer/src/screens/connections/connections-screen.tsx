@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionView } from '../../../../electron/common/contract.ts';
 import { connectorKinds, toolNames, type ConnectorKind } from '../../../../electron/common/connector-schemas.ts';
-import { formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore, type ConnectForm } from '../../stores/connections-store.ts';
 import { ChangeNotices } from '../../ui/change-notices.tsx';
 import { protectionWords } from '../../components/hosted-service-form.tsx';
 import { TableHead } from '../../ui/table-head.tsx';
 import { useFocusHeading } from '../../use-focus-heading.ts';
 import { SyncList } from './sync-list.tsx';
-import { ScheduleForm, ScheduleList } from './schedule-parts.tsx';
+import { ScheduleList } from './schedule-parts.tsx';
+import { AudienceTable } from './audience-table.tsx';
 import '../suppression/suppression-screen.css';
 import './connections-screen.css';
 
@@ -178,64 +178,5 @@ function ConnectionRow({ connection }: { connection: ConnectionView }) {
         )}
       </td>
     </tr>
-  );
-}
-
-function AudienceTable() {
-  const audiences = useConnectionsStore((state) => state.audiences);
-  const busy = useConnectionsStore((state) => state.busy);
-  const progress = useConnectionsStore((state) => state.progress);
-  const page = useConnectionsStore((state) => state.page);
-  const [scheduling, setScheduling] = useState<string | undefined>();
-  if (!audiences) return null;
-  const chosen = audiences.lists.find((list) => list.id === scheduling);
-  return (
-    <>
-      <h3 className="connections__subtitle">Lists of {audiences.name}</h3>
-      {progress?.step === 'reading' && busy && (
-        <p className="note" role="status">
-          Read {formatCount(progress.count)} members…
-        </p>
-      )}
-      {audiences.lists.length === 0 ? (
-        <p className="note">This connection has no lists.</p>
-      ) : (
-        <table className="data-table" data-testid="audiences-table">
-          <caption className="visually-hidden">Lists of {audiences.name}</caption>
-          <TableHead columns={['List', 'Id', 'Members']} />
-          <tbody>
-            {audiences.lists.map((list) => (
-              <tr key={list.id}>
-                <td>{list.name}</td>
-                <td className="suppression__value">{list.id}</td>
-                <td>{formatCount(list.size)}</td>
-                <td className="connections__actions">
-                  <button
-                    type="button"
-                    className="button button--primary"
-                    disabled={busy}
-                    onClick={() => void connectionsActions.read(audiences.name, list.id, list.name)}
-                  >
-                    Read and clean<span className="visually-hidden"> {list.name}</span>
-                  </button>
-                  <button type="button" className="button" disabled={busy} onClick={() => setScheduling(list.id)}>
-                    Schedule<span className="visually-hidden"> {list.name}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {chosen && (
-        <ScheduleForm
-          name={audiences.name}
-          kind={page?.connections.find((connection) => connection.name === audiences.name)?.kind}
-          audience={chosen.id}
-          listName={chosen.name}
-          onDone={() => setScheduling(undefined)}
-        />
-      )}
-    </>
   );
 }

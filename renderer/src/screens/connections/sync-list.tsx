@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { SyncView } from '../../../../electron/common/contract.ts';
 import {
   nothingElseWords,
+  readChoiceWords,
   toolNames,
   type ConnectorKind,
   type PlanChoices,
@@ -74,6 +75,8 @@ function SyncCard({ sync }: { sync: SyncView }) {
       </strong>
       <span className="note">
         Started {new Date(sync.startedAt).toLocaleString()} · {countOf(sync.members, 'member')} read
+        {(sync.readChoice.include.length > 0 || sync.readChoice.segment !== null) &&
+          ` · ${readChoiceWords(sync.readChoice)}`}
       </span>
       {sync.phase === 'reading' && (
         <div className="card__actions">
@@ -82,7 +85,7 @@ function SyncCard({ sync }: { sync: SyncView }) {
             type="button"
             className="button"
             disabled={busy}
-            onClick={() => void connectionsActions.read(sync.connection, sync.audience)}
+            onClick={() => void connectionsActions.read(sync.connection, sync.audience, undefined, sync.readChoice)}
           >
             Go on reading
           </button>

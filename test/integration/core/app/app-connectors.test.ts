@@ -118,6 +118,56 @@ it('reads a list into the app, plans demo verdicts only after cleaning, and neve
   });
 });
 
+it("reads a Mailchimp tag's members, and pending ones only when chosen, and says which", async () => {
+  const member = (email: string, status: string) =>
+    [subscriberHash(email), { email, name: '', status, tags: new Set<string>() }] as const;
+  chimp.audiences.set('aud2', {
+    name: 'Club',
+    members: new Map([
+      member('valid.p@club.example', 'subscribed'),
+      member('valid.q@club.example', 'pending'),
+      member('valid.r@club.example', 'subscribed'),
+    ]),
+    segments: new Map([
+      [
+        55,
+        {
+          name: 'VIP',
+          type: 'static' as const,
+          members: new Set(['valid.p', 'valid.q'].map((local) => subscriberHash(`${local}@club.example`))),
+        },
+      ],
+    ]),
+  });
+  expect(await call(runtime, 'connectors:segments', { name: 'shop', audience: 'aud2' })).toEqual([
+    { id: '55', name: 'VIP', kind: 'tag', size: 2 },
+  ]);
+  const read = await call<SyncView>(runtime, 'connectors:read', {
+    name: 'shop',
+    audience: 'aud2',
+    listName: 'Club · VIP',
+    include: ['pending'],
+    segment: '55',
+  });
+  expect(read).toMatchObject({ members: 2, readChoice: { include: ['pending'], segment: '55' } });
+  expect(await call<JobOverview>(runtime, 'jobs:get', { jobId: read.jobId })).toMatchObject({
+    fileName: 'shop · Club · VIP.csv',
+  });
+  // The read waiting is of those members: another choice is said in words until it is set aside.
+  const other = await refusal('connectors:read', { name: 'shop', audience: 'aud2' });
+  expect(other).toMatchObject({
+    ok: false,
+    error: {
+      code: 'bad_request',
+      message: /reading its subscribed and pending members of segment or tag 55 is not finished/,
+    },
+  });
+  const badSegment = await refusal('connectors:read', { name: 'shop', audience: 'aud2', segment: '55; DROP' });
+  expect(badSegment).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+  const unsubscribed = await refusal('connectors:read', { name: 'shop', audience: 'aud2', include: ['unsubscribed'] });
+  expect(unsubscribed).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+});
+
 it('says in words when its connections file is damaged, and changes nothing in it', async () => {
   const file = join(dataDir, 'connectors.json');
   const kept = await readFile(file, 'utf8');
