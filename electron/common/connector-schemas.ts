@@ -33,6 +33,11 @@ export const extraStatuses = ['pending', 'transactional'] as const;
 export type ReadChoice = { include: readonly (typeof extraStatuses)[number][]; segment: string | null };
 export const subscribedOnly: ReadChoice = { include: [], segment: null };
 
+/** A read choice as the sync store keeps it (and a key to compare two by): empty for a list's subscribed members, the usual read. */
+export const readChoiceKey = (choice: ReadChoice) =>
+  choice.include.length === 0 && choice.segment === null
+    ? ''
+    : JSON.stringify({ include: [...choice.include].sort(), segment: choice.segment });
 /** A read choice in words: "subscribed and pending members of segment or tag 123". */
 export function readChoiceWords(choice: ReadChoice): string {
   const statuses = ['subscribed', ...choice.include];
@@ -43,6 +48,12 @@ export function readChoiceWords(choice: ReadChoice): string {
 const count = z.number().int().nonnegative();
 /** A Mailchimp segment's or tag's id, as Mailchimp numbers them. */
 const segmentIdSchema = z.string().regex(/^\d{1,20}$/, { message: "A segment's id is its number." });
+const readChoiceSchema = z.object({ include: z.array(z.enum(extraStatuses)), segment: segmentIdSchema.nullable() });
+/** A read choice in a request: Mailchimp's pending and transactional members only when asked, one segment. */
+const readChoiceRequest = {
+  include: z.array(z.enum(extraStatuses)).max(extraStatuses.length).default([]),
+  segment: segmentIdSchema.nullable().default(null),
+};
 /** A name as `sift sync NAME` types it: letters, digits, dots, dashes and underscores. */
 const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
   message: 'A name is letters, digits, dots, dashes and underscores (at most 64).',
@@ -70,7 +81,7 @@ const syncViewSchema = z.object({
   audience: z.string(),
   startedAt: z.number().int(),
   /** Which of the list's members it reads. */
-  readChoice: z.object({ include: z.array(z.enum(extraStatuses)), segment: segmentIdSchema.nullable() }),
+  readChoice: readChoiceSchema,
   /** reading: members being read; cleaning: a list to clean (jobId); planned: a plan waits; done. */
   phase: z.enum(['reading', 'cleaning', 'planned', 'done']),
   members: count,
@@ -103,6 +114,8 @@ const scheduleViewSchema = z.object({
   withInvalidStep: z.boolean(),
   /** Each run writes the score and its day in Mailchimp fields of Sift's own too. */
   withScoreFields: z.boolean(),
+  /** Which of the list's members each run reads. */
+  readChoice: readChoiceSchema,
   nextDue: z.number().int(),
   lastRun: z.number().int().nullable(),
   lastOutcome: z.string().nullable(),
@@ -167,10 +180,8 @@ export const connectorCalls = {
       audience: audienceIdSchema,
       /** The list's name as the tool shows it, for the list's name in History ("shop · Newsletter"). */
       listName: z.string().trim().max(200).optional(),
-      /** Mailchimp: pending and transactional members too, only when asked. */
-      include: z.array(z.enum(extraStatuses)).max(extraStatuses.length).default([]),
-      /** Mailchimp: only this segment's or tag's members. */
-      segment: segmentIdSchema.nullable().default(null),
+      /** Mailchimp: pending and transactional members too, only when asked; only one segment's or tag's. */
+      ...readChoiceRequest,
     }),
     result: syncViewSchema,
   },
@@ -198,6 +209,8 @@ export const connectorCalls = {
       withInvalidStep: z.boolean().default(false),
       /** Each run plans Mailchimp's score fields too: only when ticked. */
       withScoreFields: z.boolean().default(false),
+      /** Mailchimp: which members each run reads. */
+      ...readChoiceRequest,
     }),
     result: connectionsPageSchema,
   },

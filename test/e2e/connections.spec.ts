@@ -156,18 +156,20 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   expect(tagWrites).toHaveLength(12);
   expect(tagWrites.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
 
-  // Synced again every week while Sift is open, invalid members archived too, its plans waiting to be
-  // written; then stopped.
+  // Synced again every week while Sift is open, invalid members archived too, only the VIP tag's members
+  // read, its plans waiting to be written; then stopped.
   await page.getByRole('button', { name: 'Schedule Newsletter', exact: true }).click();
   const form = page.getByRole('form', { name: 'Schedule Newsletter' });
   await form.getByLabel('Sync Newsletter again').selectOption('every week');
   await form.getByLabel(/^Also archive invalid members/).check();
+  await form.getByLabel('Only the members of').selectOption({ label: 'VIP (tag, 13)' });
+  await page.screenshot({ path: 'test-results/screens/connections/schedule-form.png', fullPage: true });
   await form.getByRole('button', { name: 'Save schedule' }).click();
   await expect(page.getByTestId('connections-notice')).toHaveText(
     'shop · aud1 is synced every 7 days while Sift is open; each plan waits here to be written.',
   );
   await expect(page.getByTestId('schedules')).toContainText(
-    'shop · aud1: every week, plans only, invalid members archived; next',
+    'shop · aud1: every week, plans only, invalid members archived, reading its subscribed members of segment or tag 71; next',
   );
   await expect(form).toBeHidden();
   await page.screenshot({ path: 'test-results/screens/connections/scheduled.png', fullPage: true });

@@ -10,9 +10,13 @@ import { isFinishedPhase } from '../../common/job-phases.ts';
 import {
   invalidStepFlags,
   invalidStepOf,
+  readChoiceFlags,
+  readChoiceKey,
   scoreFieldsFlag,
+  subscribedOnly,
   toolNames,
   type PlanChoices,
+  type ReadChoice,
 } from '../connectors/connector.ts';
 import { openScheduleStore, type Schedule } from '../connectors/schedule-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
@@ -29,7 +33,14 @@ export type AppSchedules = {
   views(): ScheduleView[];
   /** What the last catch-up at start did, in words; null when nothing was missed. */
   notice(): string | null;
-  set(connection: string, audience: string, everyDays: number, writeBack: boolean, choices: PlanChoices): void;
+  set(
+    connection: string,
+    audience: string,
+    everyDays: number,
+    writeBack: boolean,
+    choices: PlanChoices,
+    readChoice?: ReadChoice,
+  ): void;
   off(connection: string, audience: string): void;
   /** Drops the schedules of a connection that was removed. */
   forget(connection: string): void;
@@ -41,12 +52,8 @@ export type AppSchedules = {
   close(): Promise<void>;
 };
 
-/**
- * A schedule made with its own service or read (`sift schedule … --base-url`, `--segment`, `--include`) is
- * `sift sync --due`'s to run: the app's runs use its own service and read a list's subscribed members.
- */
-const namesOwnService = (schedule: Schedule) =>
-  ['--base-url', '--segment', '--include'].some((flag) => schedule.cleanFlags.includes(flag));
+/** A schedule made with its own service (`sift schedule … --base-url`) is `sift sync --due`'s to run. */
+const namesOwnService = (schedule: Schedule) => schedule.cleanFlags.includes('--base-url');
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
@@ -75,7 +82,7 @@ export function createAppSchedules(deps: {
 
   /** One run, start to end; answers its outcome in words. */
   const runOne = async (schedule: Schedule): Promise<string> => {
-    let sync = await deps.syncs.read(schedule.connection, schedule.audience);
+    let sync = await deps.syncs.read(schedule.connection, schedule.audience, undefined, schedule.readChoice);
     if (sync.jobId === null) return 'no members to check';
     if (sync.phase === 'cleaning') {
       const job = await deps.jobs.get(sync.jobId);
@@ -128,21 +135,26 @@ export function createAppSchedules(deps: {
         writeBack: schedule.writeBack,
         withInvalidStep: schedule.withInvalidStep,
         withScoreFields: schedule.withScoreFields,
+        readChoice: { include: [...schedule.readChoice.include], segment: schedule.readChoice.segment },
         nextDue: schedule.nextDue,
         lastRun: schedule.lastRun,
         lastOutcome: schedule.lastOutcome,
         byApp: !namesOwnService(schedule),
       })),
     notice: () => caughtUp,
-    set(connection, audience, everyDays, writeBack, { withInvalidStep, withScoreFields }) {
+    set(connection, audience, everyDays, writeBack, { withInvalidStep, withScoreFields }, readChoice = subscribedOnly) {
       const kind = deps.syncs.kindOf(connection);
       if (!kind) throw new AppError('not_found', `No connection named "${connection}".`);
       // Kept as `sift schedule` keeps the choice, so `sift sync --due` makes the same runs.
-      if (withScoreFields && kind !== 'mailchimp')
-        throw new AppError('bad_request', `Score fields are Mailchimp's: ${toolNames[kind]} has none of Sift's.`);
+      if ((withScoreFields || readChoiceKey(readChoice) !== '') && kind !== 'mailchimp')
+        throw new AppError(
+          'bad_request',
+          `Score fields and a choice of members are Mailchimp's, not ${toolNames[kind]}'s.`,
+        );
       const flags = [
         ...(withInvalidStep ? [invalidStepFlags[invalidStepOf[kind]]] : []),
         ...(withScoreFields ? [scoreFieldsFlag] : []),
+        ...readChoiceFlags(readChoice),
       ];
       store.schedule(connection, audience, everyDays, writeBack, flags, Date.now() + everyDays * dayMs);
     },

@@ -27,9 +27,9 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
       syncs.read(name, audience, listName, { include, segment }),
     'connectors:plan': ({ syncId, ...choices }) => syncs.plan(syncId, choices),
     'connectors:writeBack': ({ syncId }) => syncs.writeBack(syncId),
-    'connectors:schedule': async ({ name, audience, everyDays, writeBack, ...choices }) => {
+    'connectors:schedule': async ({ name, audience, everyDays, writeBack, include, segment, ...choices }) => {
       if (everyDays === null) schedules.off(name, audience);
-      else schedules.set(name, audience, everyDays, writeBack, choices);
+      else schedules.set(name, audience, everyDays, writeBack, choices, { include, segment });
       return withSchedules(await syncs.page());
     },
     'connectors:discard': async ({ syncId }) => withSchedules(await syncs.discard(syncId)),

@@ -3,6 +3,7 @@
 // Each tool's adapter speaks its own API; the sync (sync-run.ts) knows only this.
 
 import {
+  extraStatuses,
   subscribedOnly,
   type ConnectorKind,
   type PlanChoices,
@@ -12,6 +13,7 @@ import {
 export {
   connectorKinds,
   extraStatuses,
+  readChoiceKey,
   subscribedOnly,
   toolNames,
   type ConnectorKind,
@@ -28,11 +30,21 @@ type Member = { id: string; email: string; name: string };
 /** A page of members and where the next one starts (none after the last). */
 type MemberPage = { members: Member[]; next?: string };
 
-/** A read choice as the sync store keeps it: empty for a list's subscribed members, the usual read. */
-export const readChoiceKey = (choice: ReadChoice) =>
-  choice.include.length === 0 && choice.segment === null
-    ? ''
-    : JSON.stringify({ include: [...choice.include].sort(), segment: choice.segment });
+/** A read choice as `sift sync`'s flags, as a schedule keeps them. */
+export const readChoiceFlags = (choice: ReadChoice): string[] => [
+  ...(choice.include.length > 0 ? ['--include', choice.include.join(',')] : []),
+  ...(choice.segment !== null ? ['--segment', choice.segment] : []),
+];
+
+/** The read choice a schedule's flags make (`sift schedule` checked them when it kept them). */
+export function readChoiceInFlags(flags: readonly string[]): ReadChoice {
+  const valueOf = (flag: string) => (flags.includes(flag) ? flags[flags.indexOf(flag) + 1] : undefined);
+  const include = (valueOf('--include') ?? '')
+    .split(',')
+    .filter((status): status is ReadChoice['include'][number] => (extraStatuses as readonly string[]).includes(status));
+  return { include, segment: valueOf('--segment') ?? null };
+}
+
 export const readChoiceOf = (key: string): ReadChoice =>
   key === '' ? subscribedOnly : (JSON.parse(key) as ReadChoice);
 

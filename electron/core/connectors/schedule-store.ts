@@ -1,7 +1,7 @@
 // A connected list synced again every day, week or month (`sift schedule`, `sift sync --due`): kept in the
 // sync store's database (sync-store-schema.ts).
 import { sql } from '../storage/sqlite.ts';
-import { invalidStepFlags, scoreFieldsFlag } from './connector.ts';
+import { invalidStepFlags, readChoiceInFlags, scoreFieldsFlag, type ReadChoice } from './connector.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
 
 /** A list synced again every `everyDays`: due from `nextDue` (ms). */
@@ -16,6 +16,8 @@ export type Schedule = {
   withInvalidStep: boolean;
   /** The flags ask for the score fields (connector.ts's scoreFieldsFlag). */
   withScoreFields: boolean;
+  /** Which of the list's members each run reads (`--include`, `--segment`). */
+  readChoice: ReadChoice;
   nextDue: number;
   lastRun: number | null;
   lastOutcome: string | null;
@@ -86,6 +88,7 @@ export function openScheduleStore(dataDir: string): ScheduleStore {
           cleanFlags,
           withInvalidStep: cleanFlags.some((flag) => stepFlags.includes(flag)),
           withScoreFields: cleanFlags.includes(scoreFieldsFlag),
+          readChoice: readChoiceInFlags(cleanFlags),
           nextDue: row.next_due,
           lastRun: row.last_run,
           lastOutcome: row.last_outcome,

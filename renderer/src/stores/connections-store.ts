@@ -129,7 +129,7 @@ export const connectionsActions = {
 
   /**
    * Syncs a list again every `everyDays` (null: no more), writing its plans back only when asked, with the
-   * tool's step for invalid members only when ticked.
+   * choices ticked (the invalid members' step, the score fields, which members are read).
    */
   schedule: (
     name: string,
@@ -140,9 +140,13 @@ export const connectionsActions = {
       withInvalidStep: false,
       withScoreFields: false,
     },
+    readChoice: ReadChoice = subscribedOnly,
   ) =>
     busyWhile(async () => {
-      set({ page: await sift.connectors.schedule({ name, audience, everyDays, ...choices }) });
+      const { include, segment } = readChoice;
+      set({
+        page: await sift.connectors.schedule({ name, audience, everyDays, ...choices, include: [...include], segment }),
+      });
       set({
         notice:
           everyDays === null

@@ -1,21 +1,10 @@
-import { useEffect, useState } from 'react';
-import {
-  extraStatuses,
-  subscribedOnly,
-  type AudienceView,
-  type ReadChoice,
-  type SegmentView,
-} from '../../../../electron/common/connector-schemas.ts';
+import { useState } from 'react';
+import { subscribedOnly, type AudienceView, type ReadChoice } from '../../../../electron/common/connector-schemas.ts';
 import { formatCount } from '../../format.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 import { TableHead } from '../../ui/table-head.tsx';
+import { ReadChoiceFields } from './read-choice-fields.tsx';
 import { ScheduleForm } from './schedule-parts.tsx';
-
-/** Mailchimp's statuses read only on request, as a person knows them. */
-const statusWords: Record<(typeof extraStatuses)[number], string> = {
-  pending: 'Pending members too (signed up, not yet confirmed)',
-  transactional: 'Transactional members too (they get only receipts and other transactional email)',
-};
 
 /** A connection's lists, each read and cleaned, or scheduled; Mailchimp's with a choice of members. */
 export function AudienceTable() {
@@ -103,59 +92,27 @@ export function AudienceTable() {
 function ReadChoiceForm(props: { name: string; list: AudienceView; onDone: () => void }) {
   const busy = useConnectionsStore((state) => state.busy);
   const [choice, setChoice] = useState<ReadChoice>(subscribedOnly);
-  const [segments, setSegments] = useState<SegmentView[] | undefined>();
-  useEffect(() => {
-    let current = true;
-    void connectionsActions.segments(props.name, props.list.id).then((found) => current && setSegments(found));
-    return () => {
-      current = false;
-    };
-  }, [props.name, props.list.id]);
-  const segment = segments?.find((each) => each.id === choice.segment);
+  const [segmentName, setSegmentName] = useState<string | undefined>();
   return (
     <form
       className="connections__schedule-form connections__choice-form"
       aria-label={`Members of ${props.list.name} to read`}
       onSubmit={(event) => {
         event.preventDefault();
-        const listName = segment ? `${props.list.name} · ${segment.name}` : props.list.name;
+        const listName = segmentName ? `${props.list.name} · ${segmentName}` : props.list.name;
         void connectionsActions.read(props.name, props.list.id, listName, choice).then(props.onDone);
       }}
     >
       <span>Read the subscribed members of {props.list.name}, and:</span>
-      {extraStatuses.map((status) => (
-        <label key={status} className="connections__check">
-          <input
-            type="checkbox"
-            checked={choice.include.includes(status)}
-            onChange={(event) =>
-              setChoice({
-                ...choice,
-                include: event.target.checked
-                  ? [...choice.include, status]
-                  : choice.include.filter((each) => each !== status),
-              })
-            }
-          />
-          {statusWords[status]}
-        </label>
-      ))}
-      <label className="form-field">
-        <span>Only the members of</span>
-        <select
-          value={choice.segment ?? ''}
-          disabled={segments === undefined}
-          onChange={(event) => setChoice({ ...choice, segment: event.target.value || null })}
-        >
-          <option value="">{segments === undefined ? 'Reading its segments and tags…' : 'The whole list'}</option>
-          {segments?.map((each) => (
-            <option key={each.id} value={each.id}>
-              {each.name} ({each.kind}, {formatCount(each.size)})
-            </option>
-          ))}
-        </select>
-      </label>
-      <span className="note">Unsubscribed, cleaned and archived members are never read.</span>
+      <ReadChoiceFields
+        name={props.name}
+        audience={props.list.id}
+        choice={choice}
+        onChange={(next, segment) => {
+          setChoice(next);
+          setSegmentName(segment?.name);
+        }}
+      />
       <div className="card__actions">
         <button type="submit" className="button button--primary" disabled={busy}>
           Read and clean

@@ -1,7 +1,16 @@
 import { useState } from 'react';
-import { scheduleDays, type ConnectorKind, type PlanChoices } from '../../../../electron/common/connector-schemas.ts';
+import {
+  readChoiceKey,
+  readChoiceWords,
+  scheduleDays,
+  subscribedOnly,
+  type ConnectorKind,
+  type PlanChoices,
+  type ReadChoice,
+} from '../../../../electron/common/connector-schemas.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 import { PlanChoiceBoxes } from './sync-list.tsx';
+import { ReadChoiceFields } from './read-choice-fields.tsx';
 
 const periodWords: Record<(typeof scheduleDays)[number], string> = {
   1: 'every day',
@@ -31,14 +40,15 @@ export function ScheduleForm(props: {
   const [everyDays, setEveryDays] = useState<(typeof scheduleDays)[number]>(7);
   const [writeBack, setWriteBack] = useState(false);
   const [choices, setChoices] = useState<PlanChoices>({ withInvalidStep: false, withScoreFields: false });
+  const [readChoice, setReadChoice] = useState<ReadChoice>(subscribedOnly);
   return (
     <form
-      className="connections__schedule-form"
+      className="connections__schedule-form connections__choice-form"
       aria-label={`Schedule ${props.listName}`}
       onSubmit={(event) => {
         event.preventDefault();
         void connectionsActions
-          .schedule(props.name, props.audience, everyDays, { writeBack, ...choices })
+          .schedule(props.name, props.audience, everyDays, { writeBack, ...choices }, readChoice)
           .then((done) => done && props.onDone());
       }}
     >
@@ -57,12 +67,22 @@ export function ScheduleForm(props: {
         Write each plan back without asking (otherwise plans wait here for you)
       </label>
       {props.kind && <PlanChoiceBoxes kind={props.kind} choices={choices} onChange={setChoices} />}
-      <button type="submit" className="button button--primary" disabled={busy}>
-        Save schedule
-      </button>
-      <button type="button" className="button" onClick={props.onDone}>
-        Cancel
-      </button>
+      {props.kind === 'mailchimp' && (
+        <ReadChoiceFields
+          name={props.name}
+          audience={props.audience}
+          choice={readChoice}
+          onChange={(next) => setReadChoice(next)}
+        />
+      )}
+      <div className="card__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          Save schedule
+        </button>
+        <button type="button" className="button" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }
@@ -89,11 +109,11 @@ export function ScheduleList() {
               : {periodWords[each.everyDays as (typeof scheduleDays)[number]] ?? `every ${each.everyDays} days`},{' '}
               {each.writeBack ? 'written back' : 'plans only'}
               {each.withInvalidStep && `, ${stepOf(each.connection)}`}
-              {each.withScoreFields && ', scores in SIFTSCORE and SIFTDATE'}; next{' '}
+              {each.withScoreFields && ', scores in SIFTSCORE and SIFTDATE'}
+              {readChoiceKey(each.readChoice) !== '' && `, reading its ${readChoiceWords(each.readChoice)}`}; next{' '}
               {new Date(each.nextDue).toLocaleString()}
               {each.lastRun !== null && `; last ${new Date(each.lastRun).toLocaleString()}: ${each.lastOutcome}`}
-              {!each.byApp &&
-                ' (made with sift schedule, naming its own service or members: `sift sync --due` runs it)'}
+              {!each.byApp && ' (it names its own service: `sift sync --due` runs it)'}
             </span>
             <button
               type="button"

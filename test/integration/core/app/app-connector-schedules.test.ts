@@ -165,3 +165,42 @@ it("keeps a schedule's step for invalid members, and never writes a plan a perso
     await runtime.close();
   }
 });
+
+it("runs a schedule of one Mailchimp tag's members, made in the app", async () => {
+  const audience = chimp.audiences.get('aud1')!;
+  audience.segments = new Map([
+    [9, { name: 'VIP', type: 'static', members: new Set([subscriberHash('valid.a@shop.example')]) }],
+  ]);
+  let runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    // The plan the last test left waiting is set aside: it read the whole list.
+    const waiting = (await call<ConnectionsPage>(runtime, 'connectors:list', {})).syncs[0]!;
+    await call(runtime, 'connectors:discard', { syncId: waiting.id });
+    const page = await call<ConnectionsPage>(runtime, 'connectors:schedule', {
+      name: 'shop',
+      audience: 'aud1',
+      everyDays: 7,
+      segment: '9',
+    });
+    expect(page.schedules[0]).toMatchObject({ readChoice: { include: [], segment: '9' } });
+  } finally {
+    await runtime.close();
+  }
+  const store = openScheduleStore(dataDir);
+  expect(store.schedules()[0]!.cleanFlags).toEqual(['--segment', '9']);
+  store.schedule('shop', 'aud1', 7, false, ['--segment', '9'], Date.now() - dayMs);
+  store.close();
+  const since = Date.now();
+  runtime = await createAppRuntime({ dataDir, appVersion: '1.0.0' });
+  try {
+    await waitFor(
+      async () => ((await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun ?? 0) >= since,
+      20_000,
+    );
+    const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
+    expect(page.syncs[0]).toMatchObject({ members: 1, readChoice: { include: [], segment: '9' } });
+    expect(page.schedules[0]!.lastOutcome).not.toMatch(/^failed/);
+  } finally {
+    await runtime.close();
+  }
+});

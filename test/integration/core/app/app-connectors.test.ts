@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ConnectionsPage, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
+import type { CacheStats, ConnectionsPage, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
 import { createAppRuntime, type AppRuntime } from '../../../../electron/core/app/app-runtime.ts';
 import { startMailchimp, subscriberHash, type MailchimpServer } from '../../../support/mailchimp-server.ts';
 import { appCaller } from '../../../support/app-call.ts';
@@ -89,6 +89,8 @@ it('reads a list into the app, plans demo verdicts only after cleaning, and neve
   expect(early).toMatchObject({ ok: false, error: { code: 'bad_request', message: /Clean the list first/ } });
   await call(runtime, 'jobs:start', { jobId: read.jobId });
   await waitFor(async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: read.jobId })).phase === 'done');
+  // The verdicts go into the cache after the list is done: on a loaded machine, a moment later.
+  await waitFor(async () => (await call<CacheStats>(runtime, 'cache:stats', {})).sandbox === 3);
 
   const planned = await call<SyncView>(runtime, 'connectors:plan', { syncId: read.id });
   expect(planned).toMatchObject({ phase: 'planned', demo: true });
