@@ -9,8 +9,13 @@
 // - A batch update with ids HubSpot does not have: 207 with `errors`, each with `context.ids`, and the rest
 //   written (update-contacts.md). An unknown property: 400 (ibid.: "non-existent properties will result in
 //   an error").
-// - 100 requests per 10 seconds per app (free and starter), then 429 with `policyName` TEN_SECONDLY_ROLLING
-//   (developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines).
+// - 100 requests per 10 seconds per app (free and starter; 190 for professional and enterprise), then 429
+//   with `policyName` TEN_SECONDLY_ROLLING (developers.hubspot.com/docs/developer-tooling/platform/
+//   usage-guidelines).
+// - CRM search answers at most 10,000 results for a query: paging past them is a 400 ("The search endpoints
+//   are limited to 10,000 total results for any given query", developers.hubspot.com/docs/api/crm/search,
+//   Limitations, as AWS Glue's HubSpot connector documents it). Reading every contact is the contacts list
+//   endpoint's, which has no such cap. The 400's words are this server's.
 // - A property or group of a name there already: 409 (the properties API reference).
 // - Lists (v3): POST /crm/v3/lists with `name`, `objectTypeId` and `processingType` answers `{ list: { listId,
 //   … } }`; GET /crm/v3/lists/object-type-id/{objectTypeId}/name/{listName} fetches one by name (404 when there
@@ -39,7 +44,7 @@ export type HubspotServer = {
 
 const builtInProperties = ['email', 'firstname', 'lastname', 'lifecyclestage', 'hs_email_optout'];
 
-export async function startHubspot(): Promise<HubspotServer> {
+export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}): Promise<HubspotServer> {
   const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
   const contacts = new Map<string, HubContact>();
   const lists = new Map<string, { name: string; members: string[]; manual?: boolean }>();
@@ -70,7 +75,7 @@ export async function startHubspot(): Promise<HubspotServer> {
       return error(response, 401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
     const now = Date.now();
     while (recent.length && recent[0]! < now - 10_000) recent.shift();
-    if (recent.length >= 100)
+    if (recent.length >= (options.perTenSeconds ?? 100))
       return error(response, 429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
         errorType: 'RATE_LIMIT',
         policyName: 'TEN_SECONDLY_ROLLING',
@@ -101,8 +106,19 @@ export async function startHubspot(): Promise<HubspotServer> {
       const wanted = (url.searchParams.get('properties') ?? 'email').split(',');
       return send(response, 200, { results: slice.map((id) => shown(id, wanted)), ...next });
     }
-    if (path === 'POST /crm/v3/objects/contacts/search')
-      return send(response, 200, { total: contacts.size, results: [] });
+    if (path === 'POST /crm/v3/objects/contacts/search') {
+      const searchLimit = Number(body.limit ?? 10);
+      const from = Number(body.after ?? 0);
+      if (searchLimit > 200 || from + searchLimit > 10_000)
+        return error(
+          response,
+          400,
+          'VALIDATION_ERROR',
+          "Search results are capped at 10,000 (this test server's words).",
+        );
+      const { slice, next } = pageOf(ids(), String(from), searchLimit);
+      return send(response, 200, { total: contacts.size, results: slice.map((id) => shown(id, ['email'])), ...next });
+    }
     if (path === 'POST /crm/v3/lists/search') {
       const all = [...lists].map(([listId, list]) => ({
         listId,

@@ -25,6 +25,10 @@
 //   `errors` naming the field ("Please enter a number", "Please enter a value": grouparoo's
 //   mailchimpExportContactsById.js fixture, and thehcginstitute-com/m1 issue 507), unless
 //   `skip_merge_validation=true` waives the required ones (UpdateMemberListsRequest.ts).
+// - Subscribing a member who unsubscribed or was cleaned (PUT or PATCH with status subscribed): 400 "Member
+//   In Compliance State", "… is in a compliance state due to unsubscribe, bounce, or compliance review and
+//   cannot be subscribed." (the answer public clients of the API test against, e.g. those that fall back to
+//   `pending` on it). Sift never sends one: the tests' whole-audience comparisons would show it.
 // - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
 //   fixture); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
 //   its plan lists.
@@ -216,6 +220,19 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       response.writeHead(204).end();
       return;
     }
+    const asked = body as { status?: string } | undefined;
+    if (
+      (request.method === 'PATCH' || request.method === 'PUT') &&
+      parts.length === 4 &&
+      asked?.status === 'subscribed' &&
+      ['unsubscribed', 'cleaned'].includes(member.status)
+    )
+      return problem(
+        response,
+        400,
+        'Member In Compliance State',
+        `${member.email} is in a compliance state due to unsubscribe, bounce, or compliance review and cannot be subscribed.`,
+      );
     if (request.method === 'PATCH' && parts.length === 4) {
       const given = ((body as { merge_fields?: Record<string, string | number> }).merge_fields ?? {}) as Record<
         string,

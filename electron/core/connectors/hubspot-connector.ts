@@ -23,8 +23,10 @@ import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** The pseudo-list of every contact, as `sift audiences` names it. */
 const allContacts = 'all';
-/** HubSpot's most per batch call. */
+/** HubSpot's most per batch call, and per page of contacts. */
 const batchSize = 100;
+/** HubSpot's most per page of a list's memberships. */
+const membershipsPerPage = 250;
 /** The static list invalid contacts go to, only when the person chooses it. */
 const invalidListName = 'Sift: invalid';
 const listAnswer = z.object({ list: z.object({ listId: z.union([z.string(), z.number()]) }) });
@@ -171,25 +173,23 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
         const found = http.parse(page, body, 'its contacts');
         return { members: contactsOf(found.results), ...(found.paging?.next ? { next: found.paging.next.after } : {}) };
       }
+      // A page of memberships (HubSpot's most, 250), its contacts read 100 at a time (a batch read's most).
       const { body } = await http.call(
         'GET',
-        `/crm/v3/lists/${encodeURIComponent(audience)}/memberships?limit=${batchSize}${after}`,
+        `/crm/v3/lists/${encodeURIComponent(audience)}/memberships?limit=${membershipsPerPage}${after}`,
       );
       const listed = http.parse(memberships, body, "a list's members");
-      const read = listed.results.length
-        ? (
-            await http.call('POST', '/crm/v3/objects/contacts/batch/read', {
-              json: {
-                inputs: listed.results.map((each) => ({ id: each.recordId })),
-                properties: ['email', 'firstname', 'lastname'],
-              },
-            })
-          ).body
-        : { results: [] };
-      return {
-        members: contactsOf(http.parse(page, read, 'its contacts').results),
-        ...(listed.paging?.next ? { next: listed.paging.next.after } : {}),
-      };
+      const members = [];
+      for (let at = 0; at < listed.results.length; at += batchSize) {
+        const { body: read } = await http.call('POST', '/crm/v3/objects/contacts/batch/read', {
+          json: {
+            inputs: listed.results.slice(at, at + batchSize).map((each) => ({ id: each.recordId })),
+            properties: ['email', 'firstname', 'lastname'],
+          },
+        });
+        members.push(...contactsOf(http.parse(page, read, 'its contacts').results));
+      }
+      return { members, ...(listed.paging?.next ? { next: listed.paging.next.after } : {}) };
     },
     async prepare() {
       await made('/crm/v3/properties/contacts/groups', propertyGroup);

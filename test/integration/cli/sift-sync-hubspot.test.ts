@@ -172,3 +172,21 @@ it('puts invalid contacts in its static list "Sift: invalid" only when asked, an
     { name: 'Sift: invalid', members: ['201', '205', '231'], manual: true },
   ]);
 });
+
+it("reads every contact of a portal past search's cap of 10,000, within a professional tier's rate", async () => {
+  const big = await startHubspot({ perTenSeconds: 190 });
+  try {
+    for (let id = 1; id <= 10_050; id += 1)
+      big.contacts.set(String(id), { email: `valid.b${id}@big${id % 50}.example.com` });
+    const connected = await runSiftHere(['connect', 'hubspot', '--name', 'big', '--api-url', big.url], {
+      ...env,
+      SIFT_HUBSPOT_TOKEN: big.token,
+    });
+    expect(connected.code, connected.stderr).toBe(0);
+    const read = await runSiftHere(['sync', 'big', 'all', '--base-url', service.baseUrl, '--plan'], env);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).toContain('Read 10050 members of all.');
+  } finally {
+    await big.close();
+  }
+});
