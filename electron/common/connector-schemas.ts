@@ -2,7 +2,7 @@
 // connected with a secret that goes to main's vault and never comes back, their lists, and each sync of a
 // list: read, cleaned as a list is, planned, and written back only when the person asks.
 import { z } from 'zod';
-import { jobIdSchema } from './job-schemas.ts';
+import { exportFileSchema, jobIdSchema } from './job-schemas.ts';
 
 /** The tools Sift connects to. */
 export const connectorKinds = ['mailman', 'mailchimp', 'hubspot'] as const;
@@ -214,6 +214,11 @@ export const connectorCalls = {
     }),
     result: connectionsPageSchema,
   },
+  /**
+   * Every change of a sync the tool refused, with its words, written as a CSV beside the list's exports
+   * (the screen shows the first few).
+   */
+  'connectors:refusals': { request: z.strictObject({ syncId: syncIdSchema }), result: exportFileSchema },
   /** Sets a sync aside unwritten: the next read of the list starts afresh. */
   'connectors:discard': { request: z.strictObject({ syncId: syncIdSchema }), result: connectionsPageSchema },
 } as const;

@@ -84,6 +84,8 @@ const exportKinds = [
   'role',
   'disposable',
   'suppressed',
+  /** A sync's changes the mailing tool refused, with its words (connectors:refusals). */
+  'refused',
 ] as const;
 export type ExportKind = (typeof exportKinds)[number];
 

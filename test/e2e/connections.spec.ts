@@ -4,6 +4,7 @@
 // opened as a list whose cost is shown before sending, the plan shown with nothing written, then exactly
 // the plan written: one sift tag per member, invalid ones archived (ticked), the rest of the audience as it
 // was. Screenshots light and dark, and axe-core finds nothing serious.
+import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startMailchimp, subscriberHash, type ChimpMember, type MailchimpServer } from '../support/mailchimp-server.ts';
@@ -127,10 +128,22 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await expectAccessible(page);
 
   const before = audienceState();
+  // Mailchimp refuses one member's tag: said with its words, and every refusal saved as a CSV.
+  const refusedMember = subscriberHash('valid.m1@shop1.example.com');
+  chimp.failNext(`/3.0/lists/aud1/members/${refusedMember}/tags`, 404, 1);
   await page.getByTestId('write-back').click();
-  await expect(page.getByTestId('sync-outcome')).toHaveText('Written: 27 changes.');
-  await expect(page.getByTestId('connections-notice')).toHaveText('Written: 27 changes.');
+  await expect(page.getByTestId('sync-outcome')).toContainText('Written: 26 changes. Refused by Mailchimp: 1');
+  await expect(page.getByTestId('connections-notice')).toHaveText(
+    'Written: 26 changes. The tool refused 1 change; the next sync tries them again.',
+  );
+  await expect(page.getByTestId('sync-refused')).toContainText('valid.m1@shop1.example.com: “Mailchimp:');
   await page.screenshot({ path: 'test-results/screens/connections/written.png', fullPage: true });
+  await page.getByTestId('save-refusals').click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-refusals').click();
+  const refusals = await readFile((await (await download).path())!, 'utf8');
+  expect(refusals.split('\n')[0]).toBe('email,member_id,change,refused_with');
+  expect(refusals).toContain(`valid.m1@shop1.example.com,${refusedMember},tag:sift-valid,`);
 
   // Exactly the plan: each subscribed member has its verdict's one tag, the invalid ones are archived;
   // nothing else changed.
@@ -138,6 +151,7 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   const expected = structuredClone(before);
   for (const [id, member] of chimp.audiences.get('aud1')!.members) {
     if (before[id]!.status !== 'subscribed') continue;
+    if (id === refusedMember) continue;
     const tag = `sift-${member.email.split('.')[0]!.replace('catchall', 'catch-all')}`;
     expected[id]!.tags = [...expected[id]!.tags.filter((each) => !each.startsWith('sift-')), tag].sort();
     if (tag === 'sift-invalid') expected[id]!.status = 'archived';
@@ -153,7 +167,7 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   expect(scores.filter((score) => typeof score === 'number')).toHaveLength(12);
   expect(chimp.audiences.get('aud1')!.members.get(subscriberHash('invalid.gone@example.com'))!.fields).toBeUndefined();
   const tagWrites = chimp.writes.filter((write) => write.path.endsWith('/tags'));
-  expect(tagWrites).toHaveLength(12);
+  expect(tagWrites).toHaveLength(11);
   expect(tagWrites.every((write) => (write.body as { is_syncing?: boolean }).is_syncing === true)).toBe(true);
 
   // Synced again every week while Sift is open, invalid members archived too, only the VIP tag's members

@@ -5,7 +5,9 @@
 // app goes on where it stopped; secrets stay in main's vault.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
+import type { ExportFile } from '../../common/job-schemas.ts';
 import {
   readChoiceWords,
   type ConnectionsPage,
@@ -26,7 +28,8 @@ import { connectorFor, savedConnections, type SavedConnections } from '../connec
 import { openSyncStore, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
-import { choicesWaiting, otherChoice } from '../connectors/sync-outcome.ts';
+import { choicesWaiting, otherChoice, outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
+import { exportFolder, exportedFiles } from '../jobs/store/job-files.ts';
 import { syncViews } from './app-sync-views.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
@@ -54,6 +57,8 @@ export type AppSyncs = {
    * the score fields): a person planned it otherwise; null when it may.
    */
   otherChoiceWords(syncId: number, choices: PlanChoices): string | null;
+  /** Every refusal of a sync, with the tool's words, in a CSV beside its list's exports. */
+  refusals(syncId: number): Promise<ExportFile>;
   discard(syncId: number): Promise<SyncsPage>;
   /** Stops reads and writes under way where they are (each goes on from there next time). */
   stop(): void;
@@ -231,6 +236,21 @@ export function createAppSyncs(deps: {
       return other.has
         ? `the plan waiting has ${other.has}, which this schedule does not choose`
         : `the plan waiting was made without ${chosen}, which this schedule chooses`;
+    },
+
+    async refusals(syncId) {
+      const sync = syncOf(syncId);
+      if (outcomeCounts(store, syncId).refused === 0)
+        throw new AppError('not_found', 'The tool refused none of the changes of that sync.');
+      const job = sync.jobId === null ? undefined : await deps.jobs.get(sync.jobId).catch(() => undefined);
+      if (!job)
+        throw new AppError('not_found', 'The list of that sync was removed from History, and its files with it.');
+      const folder = exportFolder(deps.dataDir, job.jobId);
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const path = join(folder, `${syncFiles(deps.dataDir, sync).stem}.refused.csv`);
+      await writeRefusals(store, syncId, path);
+      const [file] = await exportedFiles(job.jobId, [{ kind: 'refused' as const, path }]);
+      return file!;
     },
 
     async discard(syncId) {

@@ -32,6 +32,7 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
       else schedules.set(name, audience, everyDays, writeBack, choices, { include, segment });
       return withSchedules(await syncs.page());
     },
+    'connectors:refusals': ({ syncId }) => syncs.refusals(syncId),
     'connectors:discard': async ({ syncId }) => withSchedules(await syncs.discard(syncId)),
   };
 }

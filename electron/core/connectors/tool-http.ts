@@ -44,6 +44,34 @@ export function toolBaseUrl(tool: string, text: string): URL {
   return url;
 }
 
+/**
+ * A tool's refusal in its own words: Mailchimp's problem document (`title`, `detail`, and each field's
+ * `errors`), Mailman's `title` and `description`, HubSpot's `message` with its `category`; anything else as
+ * it came.
+ */
+function toolWords(body: unknown): string {
+  if (typeof body === 'string') return body;
+  const fields = (body ?? {}) as {
+    title?: unknown;
+    detail?: unknown;
+    errors?: unknown;
+    message?: unknown;
+    category?: unknown;
+    description?: unknown;
+  };
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  const errors = Array.isArray(fields.errors)
+    ? (fields.errors as { field?: unknown; message?: unknown }[])
+        .map((each) => [text(each.field), text(each.message)].filter(Boolean).join(': '))
+        .filter(Boolean)
+    : [];
+  const titled = [text(fields.title), text(fields.detail) ?? text(fields.description)].filter(Boolean).join(': ');
+  if (titled) return errors.length > 0 ? `${titled} (${errors.join('; ')})` : titled;
+  const message = text(fields.message) ?? text(fields.description);
+  if (message) return text(fields.category) ? `${message} (${text(fields.category)})` : message;
+  return JSON.stringify(body ?? '');
+}
+
 export function toolHttp(
   tool: string,
   base: URL,
@@ -60,10 +88,7 @@ export function toolHttp(
     keys,
   });
   const root = base.href.replace(/\/+$/, '');
-  const said = (body: unknown) => {
-    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-    return keys.redact(text.slice(0, 300));
-  };
+  const said = (body: unknown) => keys.redact(toolWords(body).slice(0, 300));
   return {
     host: base.host,
     parse(schema, body, what) {

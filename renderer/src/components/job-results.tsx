@@ -48,6 +48,7 @@ const fileLabels: Record<ExportFile['kind'], string> = {
   role: 'Role addresses',
   disposable: 'Disposable addresses',
   suppressed: 'Suppressed addresses',
+  refused: 'Refused by the mailing tool',
 };
 
 const removable: [keyof ExportChoices['remove'], string][] = [

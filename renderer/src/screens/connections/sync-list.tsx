@@ -8,6 +8,8 @@ import {
   type PlanChoices,
 } from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
+import { sift } from '../../bridge.ts';
+import { SaveWrittenFile } from '../../components/save-written-file.tsx';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 
 /** Each tool's own step for invalid members, in its terms (HubSpot's unsubscribe is never made). */
@@ -150,6 +152,17 @@ function SyncCard({ sync }: { sync: SyncView }) {
             </li>
           ))}
         </ul>
+      )}
+      {sync.refused > 0 && sync.jobId && (
+        <div className="card__actions">
+          <SaveWrittenFile
+            id="refusals"
+            label={`Save ${sync.refused === 1 ? 'the refusal' : `all ${formatCount(sync.refused)} refusals`}, with ${tool}'s words (CSV)…`}
+            busyLabel="Writing the refusals…"
+            savedLabel="Refusals"
+            write={() => sift.connectors.refusals({ syncId: sync.id })}
+          />
+        </div>
       )}
     </article>
   );

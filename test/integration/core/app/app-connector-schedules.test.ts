@@ -3,11 +3,12 @@
 // cleans, plans and writes back on its own (only where the schedule says so; a member the tool refuses kept
 // with its words), each run is claimed so
 // `sift sync --due` never runs it again, and a schedule made in the app is stopped from it.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ConnectionsPage, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
+import type { ConnectionsPage, ExportFile, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
+import { exportFolder } from '../../../../electron/core/jobs/store/job-files.ts';
 import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
 import { openScheduleStore } from '../../../../electron/core/connectors/schedule-store.ts';
 import { startMailchimp, subscriberHash, type MailchimpServer } from '../../../support/mailchimp-server.ts';
@@ -90,6 +91,13 @@ it('catches up on a run missed while it was closed, says so, and writes its plan
       'catchall.c@mall.example': [],
     });
     expect(peer.batches).toHaveLength(1);
+    // Every refusal, with the tool's words, as a file beside the list's exports.
+    const file = await call<ExportFile>(runtime, 'connectors:refusals', { syncId: page.syncs[0]!.id });
+    expect(file).toMatchObject({ kind: 'refused', name: 'aud1.refused.csv' });
+    const written = await readFile(join(exportFolder(dataDir, page.syncs[0]!.jobId!), file.name), 'utf8');
+    expect(written.split('\n')[0]).toBe('email,member_id,change,refused_with');
+    expect(written).toContain('catchall.c@mall.example');
+    expect(written).toContain('A failure the test asked for');
 
     // Claimed: the same run is not due for another process (`sift sync --due`) now.
     const shared = openScheduleStore(dataDir);
