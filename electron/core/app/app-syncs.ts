@@ -29,7 +29,7 @@ import { openSyncStore, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
 import { choicesWaiting, otherChoice, outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
-import { exportFolder, exportedFiles } from '../jobs/store/job-files.ts';
+import { exportFolder, exportedFiles } from '../jobs/store/index.ts';
 import { syncViews } from './app-sync-views.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';

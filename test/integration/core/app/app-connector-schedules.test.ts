@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ConnectionsPage, ExportFile, JobOverview, SyncView } from '../../../../electron/common/contract.ts';
-import { exportFolder } from '../../../../electron/core/jobs/store/job-files.ts';
+import { exportFolder } from '../../../../electron/core/jobs/store/index.ts';
 import { createAppRuntime } from '../../../../electron/core/app/app-runtime.ts';
 import { openScheduleStore } from '../../../../electron/core/connectors/schedule-store.ts';
 import { startMailchimp, subscriberHash, type MailchimpServer } from '../../../support/mailchimp-server.ts';
