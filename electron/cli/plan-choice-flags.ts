@@ -26,12 +26,6 @@ type PlanChoiceValues = Partial<Record<keyof typeof planChoiceOptions, boolean>>
 const asked = (values: PlanChoiceValues) =>
   Object.values(invalidStepFlags).filter((flag) => values[flag.slice(2) as keyof PlanChoiceValues] === true);
 
-/** The flags as a schedule keeps them, for `sift sync` to be given again. */
-export const planChoiceFlagsOf = (values: PlanChoiceValues) => [
-  ...asked(values),
-  ...(values['merge-fields'] ? [scoreFieldsFlag] : []),
-];
-
 /** The flags as plan choices, refused in words where the tool takes another step or has no fields. */
 export function planChoicesOf(connector: Connector, values: PlanChoiceValues): PlanChoices {
   if (values['merge-fields'] && !connector.offersScoreFields)

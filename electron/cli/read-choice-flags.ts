@@ -20,10 +20,6 @@ export const readChoiceOptions = {
 
 type ReadChoiceValues = { include?: string; segment?: string };
 
-/** The flags as a schedule keeps them, for `sift sync` to be given again. */
-export const readChoiceFlagsOf = (values: ReadChoiceValues): string[] =>
-  (['include', 'segment'] as const).flatMap((flag) => (values[flag] === undefined ? [] : [`--${flag}`, values[flag]!]));
-
 /** The flags as a read choice, refused in words where they name no status or the tool reads lists whole. */
 export function readChoiceOf(connector: Connector, values: ReadChoiceValues): ReadChoice {
   if (values.include === undefined && values.segment === undefined) return subscribedOnly;

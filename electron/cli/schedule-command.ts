@@ -8,8 +8,9 @@ import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, exitFor, type CliIo } from './cli-io.ts';
 import { connectionsOf } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
-import { readChoiceFlagsOf, readChoiceOf, readChoiceOptions } from './read-choice-flags.ts';
-import { planChoiceFlagsOf, planChoiceOptions, planChoicesOf } from './plan-choice-flags.ts';
+import { planChoiceFlags, readChoiceFlags } from '../core/connectors/connector.ts';
+import { readChoiceOf, readChoiceOptions } from './read-choice-flags.ts';
+import { planChoiceOptions, planChoicesOf } from './plan-choice-flags.ts';
 import { cleanFlagsOf, runSync } from './sync-command.ts';
 
 export const scheduleUsage = `sift schedule NAME LIST --every 1d|7d|30d [--write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--merge-fields] [--include …] [--segment ID] [--keep …] [--remove …] [--base-url URL]
@@ -61,14 +62,14 @@ export async function runSchedule(argv: string[], io: CliIo, now = Date.now()): 
     // The connection must be there now, and the flags right for its tool, not found wrong at 3 a.m.
     if (!connectionsOf(dataDir).get(name)) throw new CliExit(exitCodes.usage, `No connection named "${name}".`);
     const connector = connectionsOf(dataDir).open(name);
-    readChoiceOf(connector, values);
-    planChoicesOf(connector, values);
+    const readChoice = readChoiceOf(connector, values);
+    const choices = planChoicesOf(connector, values);
     store.schedule(
       name,
       audience,
       everyDays,
       values['write-back'],
-      [...cleanFlagsOf(values), ...planChoiceFlagsOf(values), ...readChoiceFlagsOf(values)],
+      [...cleanFlagsOf(values), ...planChoiceFlags(connector.invalidStep, choices), ...readChoiceFlags(readChoice)],
       now + everyDays * dayMs,
     );
     io.out(

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import {
-  subscribedOnly,
+  readChoiceKey,
   toolNames,
   writtenResults,
   type Connector,
@@ -109,7 +109,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       throw goOnLater(error);
     });
     io.err(
-      `${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} ${sync.members === 1 ? 'member' : 'members'} of ${audience}${readChoice === subscribedOnly ? '' : ` (${readChoiceWords(readChoice)})`}.\n`,
+      `${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} ${sync.members === 1 ? 'member' : 'members'} of ${audience}${readChoiceKey(readChoice) === '' ? '' : ` (${readChoiceWords(readChoice)})`}.\n`,
     );
     if (sync.members === 0) {
       store.finish(sync.id);

@@ -8,11 +8,10 @@ import { AppError } from '../../common/app-error.ts';
 import type { ScheduleView } from '../../common/connector-schemas.ts';
 import { isFinishedPhase } from '../../common/job-phases.ts';
 import {
-  invalidStepFlags,
   invalidStepOf,
+  planChoiceFlags,
   readChoiceFlags,
   readChoiceKey,
-  scoreFieldsFlag,
   subscribedOnly,
   toolNames,
   type PlanChoices,
@@ -152,8 +151,7 @@ export function createAppSchedules(deps: {
           `Score fields and a choice of members are Mailchimp's, not ${toolNames[kind]}'s.`,
         );
       const flags = [
-        ...(withInvalidStep ? [invalidStepFlags[invalidStepOf[kind]]] : []),
-        ...(withScoreFields ? [scoreFieldsFlag] : []),
+        ...planChoiceFlags(invalidStepOf[kind], { withInvalidStep, withScoreFields }),
         ...readChoiceFlags(readChoice),
       ];
       store.schedule(connection, audience, everyDays, writeBack, flags, Date.now() + everyDays * dayMs);

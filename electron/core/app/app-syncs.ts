@@ -25,7 +25,7 @@ import {
   type PlanChoices,
 } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
-import { openSyncStore, type SyncStore } from '../connectors/sync-store.ts';
+import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
 import { choicesWaiting, otherChoice, outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
@@ -106,6 +106,9 @@ export function createAppSyncs(deps: {
       syncs: await Promise.all(kept.map((sync) => viewOf(sync, lookUp))),
     };
   };
+  /** The list a sync's members became, while History keeps it. */
+  const listOf = async (sync: SyncRecord) =>
+    sync.jobId === null ? undefined : await deps.jobs.get(sync.jobId).catch(() => undefined);
   const syncOf = (syncId: number) => {
     const sync = store.get(syncId);
     if (!sync) throw new AppError('not_found', 'That sync is not kept on this computer.');
@@ -206,7 +209,7 @@ export function createAppSyncs(deps: {
         const sync = syncOf(syncId);
         if (sync.phase !== 'planned') throw new AppError('bad_request', 'There is no plan waiting to be written.');
         const connector = connections.open(sync.connection);
-        const cleaned = sync.jobId === null ? undefined : await deps.jobs.get(sync.jobId).catch(() => undefined);
+        const cleaned = await listOf(sync);
         if (!cleaned)
           throw new AppError(
             'bad_request',
@@ -242,7 +245,7 @@ export function createAppSyncs(deps: {
       const sync = syncOf(syncId);
       if (outcomeCounts(store, syncId).refused === 0)
         throw new AppError('not_found', 'The tool refused none of the changes of that sync.');
-      const job = sync.jobId === null ? undefined : await deps.jobs.get(sync.jobId).catch(() => undefined);
+      const job = await listOf(sync);
       if (!job)
         throw new AppError('not_found', 'The list of that sync was removed from History, and its files with it.');
       const folder = exportFolder(deps.dataDir, job.jobId);

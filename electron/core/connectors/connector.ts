@@ -45,7 +45,8 @@ export function readChoiceInFlags(flags: readonly string[]): ReadChoice {
   return { include, segment: valueOf('--segment') ?? null };
 }
 
-export const readChoiceOf = (key: string): ReadChoice =>
+/** A read choice as the sync store keeps it (readChoiceKey), back. */
+export const readChoiceFromKey = (key: string): ReadChoice =>
   key === '' ? subscribedOnly : (JSON.parse(key) as ReadChoice);
 
 /** A segment or tag of a Mailchimp audience, as `sift audiences NAME LIST` names it. */
@@ -82,6 +83,12 @@ export const changeKind = (change: MemberChange) => change.split(':')[0]!;
 /** The flag that asks for the score fields (`sift sync`, and what a schedule keeps). */
 export const scoreFieldsFlag = '--merge-fields';
 export const verdictsOnly: PlanChoices = { withInvalidStep: false, withScoreFields: false };
+
+/** Plan choices as `sift sync`'s flags, as a schedule keeps them (`step`: the tool's own, InvalidStep). */
+export const planChoiceFlags = (step: InvalidStep, choices: PlanChoices): string[] => [
+  ...(choices.withInvalidStep ? [invalidStepFlags[step]] : []),
+  ...(choices.withScoreFields ? [scoreFieldsFlag] : []),
+];
 
 /**
  * A tool's own step for an invalid member, taken only when the person chooses it: Mailchimp archives it

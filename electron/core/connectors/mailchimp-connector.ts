@@ -122,6 +122,19 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       next: `${next}:${last}`,
     };
   };
+  /** Every item of a collection Mailchimp pages by offset (its audiences, an audience's segments). */
+  const everyPage = async <Key extends string, Item>(
+    path: string,
+    parse: (body: unknown) => Record<Key, Item[]> & { total_items: number },
+    key: Key,
+  ): Promise<Item[]> => {
+    const items: Item[] = [];
+    for (let offset = 0; ; offset += pageSize) {
+      const page = parse((await http.call('GET', `${path}&count=${pageSize}&offset=${offset}`)).body);
+      items.push(...page[key]);
+      if (page[key].length === 0 || offset + pageSize >= page.total_items) return items;
+    }
+  };
   /** Each audience's score fields, found or made before its first score is written. */
   const scoreFieldsOf = new Map<string, ScoreFieldsState>();
   return {
@@ -132,18 +145,9 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       return `Mailchimp account ${root.account_name ?? root.login_id ?? '(unnamed)'} at ${http.host}`;
     },
     async audiences() {
-      const audiences = [];
-      for (let offset = 0; ; offset += pageSize) {
-        const { body } = await http.call(
-          'GET',
-          `/lists?count=${pageSize}&offset=${offset}&fields=lists.id,lists.name,lists.stats.member_count,total_items`,
-        );
-        const page = http.parse(listsAnswer, body, 'its audiences');
-        audiences.push(
-          ...page.lists.map((list) => ({ id: list.id, name: list.name, size: list.stats?.member_count ?? 0 })),
-        );
-        if (page.lists.length === 0 || offset + pageSize >= page.total_items) return audiences;
-      }
+      const path = '/lists?fields=lists.id,lists.name,lists.stats.member_count,total_items';
+      const lists = await everyPage(path, (body) => http.parse(listsAnswer, body, 'its audiences'), 'lists');
+      return lists.map((list) => ({ id: list.id, name: list.name, size: list.stats?.member_count ?? 0 }));
     },
     async readPage(audience, cursor, choice) {
       // Only people Mailchimp would mail: subscribed members, pending and transactional ones when asked for;
@@ -169,23 +173,14 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       };
     },
     async segments(audience) {
-      const found = [];
-      for (let offset = 0; ; offset += pageSize) {
-        const { body } = await http.call(
-          'GET',
-          `${listPath(audience)}/segments?count=${pageSize}&offset=${offset}&fields=segments.id,segments.name,segments.type,segments.member_count,total_items`,
-        );
-        const page = http.parse(segmentsAnswer, body, "an audience's segments");
-        found.push(
-          ...page.segments.map((segment) => ({
-            id: String(segment.id),
-            name: segment.name,
-            kind: segment.type === 'static' ? ('tag' as const) : ('segment' as const),
-            size: segment.member_count,
-          })),
-        );
-        if (page.segments.length === 0 || offset + pageSize >= page.total_items) return found;
-      }
+      const path = `${listPath(audience)}/segments?fields=segments.id,segments.name,segments.type,segments.member_count,total_items`;
+      const parse = (body: unknown) => http.parse(segmentsAnswer, body, "an audience's segments");
+      return (await everyPage(path, parse, 'segments')).map((segment) => ({
+        id: String(segment.id),
+        name: segment.name,
+        kind: segment.type === 'static' ? ('tag' as const) : ('segment' as const),
+        size: segment.member_count,
+      }));
     },
     scoreKept: (change) => (change === 'score_fields' ? ['score'] : []),
     offersScoreFields: true,

@@ -5,7 +5,7 @@
 // verdicts, and writes each planned change once, keeping each outcome as the tool gave it.
 import { sql, transaction } from '../storage/sqlite.ts';
 import { openSyncDatabase } from './sync-store-schema.ts';
-import { readChoiceKey, readChoiceOf, type MemberChange, type ReadChoice } from './connector.ts';
+import { readChoiceFromKey, readChoiceKey, type MemberChange, type ReadChoice } from './connector.ts';
 
 /** Where a sync is: reading members, cleaning them, planned (changes known), or done. */
 type SyncPhase = 'reading' | 'cleaning' | 'planned' | 'done';
@@ -109,7 +109,7 @@ const recordOf = (row: SyncRow): SyncRecord => ({
   id: row.id,
   connection: row.connection,
   audience: row.audience,
-  readChoice: readChoiceOf(row.read_choice),
+  readChoice: readChoiceFromKey(row.read_choice),
   startedAt: row.started_at,
   phase: row.phase,
   nextCursor: row.read_done ? null : row.next_cursor,
