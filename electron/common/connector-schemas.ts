@@ -22,6 +22,8 @@ export type PlanChoices = {
   /** The score and the day it was written in fields of Sift's own, where the tool has them (Mailchimp's). */
   withScoreFields: boolean;
 };
+/** Only what the verdicts call for: each choice is off until a person makes it. */
+export const verdictsOnly: PlanChoices = { withInvalidStep: false, withScoreFields: false };
 
 /** Members Mailchimp reads only on request, besides the subscribed ones: never unsubscribed, cleaned or archived. */
 export const extraStatuses = ['pending', 'transactional'] as const;

@@ -19,6 +19,7 @@ export {
   type ConnectorKind,
   type PlanChoices,
   type ReadChoice,
+  verdictsOnly,
 } from '../../common/connector-schemas.ts';
 
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
@@ -82,7 +83,6 @@ export const changeKind = (change: MemberChange) => change.split(':')[0]!;
 
 /** The flag that asks for the score fields (`sift sync`, and what a schedule keeps). */
 export const scoreFieldsFlag = '--merge-fields';
-export const verdictsOnly: PlanChoices = { withInvalidStep: false, withScoreFields: false };
 
 /** Plan choices as `sift sync`'s flags, as a schedule keeps them (`step`: the tool's own, InvalidStep). */
 export const planChoiceFlags = (step: InvalidStep, choices: PlanChoices): string[] => [

@@ -9,6 +9,7 @@ import {
   type PlanChoices,
   type ReadChoice,
   type SegmentView,
+  verdictsOnly,
 } from '../../../electron/common/connector-schemas.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { countOf } from '../format.ts';
@@ -111,7 +112,7 @@ export const connectionsActions = {
   },
 
   /** Plans a cleaned list, with what the person ticked besides the verdicts' own changes. */
-  plan: (syncId: number, choices: PlanChoices = { withInvalidStep: false, withScoreFields: false }) =>
+  plan: (syncId: number, choices: PlanChoices = verdictsOnly) =>
     busyWhile(async () => {
       await sift.connectors.plan({ syncId, ...choices });
       await load();
@@ -135,11 +136,7 @@ export const connectionsActions = {
     name: string,
     audience: string,
     everyDays: 1 | 7 | 30 | null,
-    choices: PlanChoices & { writeBack: boolean } = {
-      writeBack: false,
-      withInvalidStep: false,
-      withScoreFields: false,
-    },
+    choices: PlanChoices & { writeBack: boolean } = { ...verdictsOnly, writeBack: false },
     readChoice: ReadChoice = subscribedOnly,
   ) =>
     busyWhile(async () => {

@@ -7,6 +7,7 @@ import {
   type ConnectorKind,
   type PlanChoices,
   type ReadChoice,
+  verdictsOnly,
 } from '../../../../electron/common/connector-schemas.ts';
 import { connectionsActions, useConnectionsStore } from '../../stores/connections-store.ts';
 import { PlanChoiceBoxes } from './sync-list.tsx';
@@ -39,7 +40,7 @@ export function ScheduleForm(props: {
   const busy = useConnectionsStore((state) => state.busy);
   const [everyDays, setEveryDays] = useState<(typeof scheduleDays)[number]>(7);
   const [writeBack, setWriteBack] = useState(false);
-  const [choices, setChoices] = useState<PlanChoices>({ withInvalidStep: false, withScoreFields: false });
+  const [choices, setChoices] = useState<PlanChoices>(verdictsOnly);
   const [readChoice, setReadChoice] = useState<ReadChoice>(subscribedOnly);
   return (
     <form

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import type { SyncView } from '../../../../electron/common/contract.ts';
 import {
   nothingElseWords,
+  readChoiceKey,
   readChoiceWords,
   toolNames,
   type ConnectorKind,
   type PlanChoices,
+  verdictsOnly,
 } from '../../../../electron/common/connector-schemas.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { sift } from '../../bridge.ts';
@@ -77,8 +79,7 @@ function SyncCard({ sync }: { sync: SyncView }) {
       </strong>
       <span className="note">
         Started {new Date(sync.startedAt).toLocaleString()} · {countOf(sync.members, 'member')} read
-        {(sync.readChoice.include.length > 0 || sync.readChoice.segment !== null) &&
-          ` · ${readChoiceWords(sync.readChoice)}`}
+        {readChoiceKey(sync.readChoice) !== '' && ` · ${readChoiceWords(sync.readChoice)}`}
       </span>
       {sync.phase === 'reading' && (
         <div className="card__actions">
@@ -171,7 +172,7 @@ function SyncCard({ sync }: { sync: SyncView }) {
 /** Plans the cleaned list, with the tool's step for invalid members and its score fields only when ticked. */
 function PlanButton({ sync }: { sync: SyncView }) {
   const busy = useConnectionsStore((state) => state.busy);
-  const [choices, setChoices] = useState<PlanChoices>({ withInvalidStep: false, withScoreFields: false });
+  const [choices, setChoices] = useState<PlanChoices>(verdictsOnly);
   return (
     <>
       {sync.kind && <PlanChoiceBoxes kind={sync.kind} choices={choices} onChange={setChoices} />}
