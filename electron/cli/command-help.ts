@@ -74,6 +74,7 @@ const commands: Record<string, CommandHelp> = {
       'sift connect mailchimp --name shop                 # asks for the API key (or SIFT_MAILCHIMP_KEY)',
       'sift connect hubspot --name crm                    # asks for the private app token (or SIFT_HUBSPOT_TOKEN)',
       'SIFT_MAILMAN_PASSWORD=… sift connect mailman --name lists --api-url http://localhost:8001 --user restadmin',
+      'sift connect imap --name bounces --host imap.example.com --user bounces@example.com   # a bounce mailbox',
     ],
     page: 'docs/connectors.md',
   },
@@ -103,6 +104,18 @@ const commands: Record<string, CommandHelp> = {
     examples: ['sift schedule shop a1b2c3d4e5 --every 7d --write-back', 'sift schedule', 'sift sync --due'],
     page: 'docs/connectors.md',
   },
+  outcomes: {
+    usage: async () =>
+      `Usage: ${(await import('./outcomes-command.ts')).outcomesUsage}\nWhat happened after a send: bounces read back, the do-not-mail list kept from them, and how right Sift was.`,
+    examples: [
+      'sift outcomes read bounces                         # a bounce mailbox connected with sift connect imap',
+      'sift outcomes import ses-bounces.csv               # a bounce export with a type column',
+      'sift outcomes import suppressions.csv --kind hard  # every row a hard bounce',
+      'sift outcomes --json                               # the accuracy ledger',
+      'sift outcomes list --kind hard && sift outcomes show 12 && sift outcomes undo 12',
+    ],
+    page: 'docs/outcomes.md',
+  },
   help: {
     usage: async () => 'Usage: sift help [COMMAND]\nSays what a command does and how it is typed.',
     examples: ['sift help clean', 'sift clean --help'],
@@ -128,6 +141,7 @@ export function overview(): string {
   sift audiences    a connection's lists
   sift sync         clean a connected list, and write back what its verdicts call for
   sift schedule     sync a connected list again every day, week or month
+  sift outcomes     bounces read back (a bounce mailbox, a file) and how right Sift was
   sift help         this, or a command's help
   sift --version
 

@@ -19,6 +19,8 @@ import { privateDataDir } from './data-folder.ts';
 export const connectUsage = `sift connect hubspot --name NAME [--api-url URL]              (the private app's token from SIFT_HUBSPOT_TOKEN, or asked)
        sift connect mailchimp --name NAME [--api-url URL]            (the API key from SIFT_MAILCHIMP_KEY, or asked)
        sift connect mailman --name NAME --api-url URL --user USER   (the password from SIFT_MAILMAN_PASSWORD, or asked)
+       sift connect imap --name NAME --host HOST [--port N] --user USER [--folder F] [--plain]
+                                                                     (a bounce mailbox; the password from SIFT_IMAP_PASSWORD, or asked)
        sift connections [--json] | sift connections remove NAME
        sift audiences NAME [LIST] [--json]                             (with LIST: a Mailchimp audience's segments and tags)`;
 
@@ -69,6 +71,7 @@ async function secretFor(kind: ConnectorKind, io: CliIo): Promise<string> {
 }
 
 export async function runConnect(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'imap') return (await import('./connect-mailbox.ts')).connectMailbox(argv.slice(1), io, askSecret);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

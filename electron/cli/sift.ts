@@ -65,6 +65,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'connections') return await (await import('./connect-command.ts')).runConnections(rest, io);
     if (command === 'audiences') return await (await import('./connect-command.ts')).runAudiences(rest, io);
     if (command === 'sync') return await (await import('./sync-command.ts')).runSync(rest, io);
+    if (command === 'outcomes') return await (await import('./outcomes-command.ts')).runOutcomes(rest, io);
     if (command === 'schedule') return await (await import('./schedule-command.ts')).runSchedule(rest, io);
     if (command === 'service') {
       const { runServiceCommand } = await import('./service-command.ts');

@@ -17,8 +17,12 @@ const suppressionEntrySchema = z.object({
   /** The normal form it is matched in: an address lower-cased, a domain in ASCII. */
   value: z.string(),
   addedAt: z.number().int(),
-  /** A file's name, or "by hand". */
+  /** A file's name, "by hand", or where a bounce was read ("bounces (IMAP)"). */
   source: z.string(),
+  /** Why, when Sift put it there: "bounced". */
+  reason: z.string().optional(),
+  /** The mail server's words that said so. */
+  detail: z.string().optional(),
 });
 export type SuppressionEntryView = z.infer<typeof suppressionEntrySchema>;
 

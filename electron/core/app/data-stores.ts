@@ -8,6 +8,7 @@ import type { StoreFile } from '../storage/store-versions.ts';
 import { suppressionVersion } from '../suppression/suppression-store.ts';
 import { rulesFile, rulesVersion } from '../rules/index.ts';
 import { syncStoreFile, syncStoreVersion } from '../connectors/sync-store-schema.ts';
+import { outcomeStoreFile, outcomeStoreVersion } from '../outcomes/index.ts';
 
 export function appStoreFiles(dataDir: string): StoreFile[] {
   return [
@@ -16,6 +17,7 @@ export function appStoreFiles(dataDir: string): StoreFile[] {
     { path: join(dataDir, 'suppression.sqlite'), known: suppressionVersion },
     { path: rulesFile(dataDir), known: rulesVersion },
     { path: syncStoreFile(dataDir), known: syncStoreVersion },
+    { path: outcomeStoreFile(dataDir), known: outcomeStoreVersion },
     // No schema version of their own yet (0): a later one that sets one is newer than this Sift.
     { path: join(dataDir, 'service-reach.sqlite'), known: 0 },
     { path: join(dataDir, 'send-log.sqlite'), known: 0 },

@@ -1,6 +1,7 @@
 // The verdict cache's public face: what a list asks of it as it is read, what a finished run gives it,
 // and what Settings and `sift cache` show and clear. Its threads and its SQL stay inside.
-import { cacheSecret } from './cache-keys.ts';
+import { cacheKeyer, cacheSecret } from './cache-keys.ts';
+import { outcomesService } from './verdict-cache-history.ts';
 import type { CacheAsk } from './cache-lookup.ts';
 import { defaultMaxAgeDays, freshSince } from './cache-policy.ts';
 import { openVerdictCache, verdictCacheFiles, type CacheMode, type VerdictCache } from './verdict-cache-store.ts';
@@ -42,3 +43,31 @@ export function verdictCacheIn(dataDir: string) {
   };
 }
 export type VerdictCacheView = ReturnType<typeof verdictCacheIn>;
+
+export { openCacheHistory, outcomesService, type CheckedVerdict } from './verdict-cache-history.ts';
+
+/** How the cache of `dataDir` names an address (a keyed hash; the secret is made on first use). */
+export const cacheKeysOf = (dataDir: string) => cacheKeyer(cacheSecret(verdictCacheFiles(dataDir).secret));
+
+const dayMs = 86_400_000;
+
+/**
+ * Keeps hard bounces as `invalid` (reason `bounced`) live verdicts, so the next list reuses them unbilled.
+ * Kept at the last moment of the bounce's UTC day: the cache holds a kind of verdict per day, not per
+ * moment, and a bounce outweighs a check made earlier that day.
+ */
+export function rememberBounces(dataDir: string, bounces: readonly { key: string; at: number }[]): void {
+  if (bounces.length === 0) return;
+  const byDay = new Map<number, { key: string }[]>();
+  for (const bounce of bounces) {
+    const day = Math.floor(bounce.at / dayMs) * dayMs + dayMs - 1;
+    (byDay.get(day) ?? byDay.set(day, []).get(day)!).push(bounce);
+  }
+  const cache = openVerdictCache(dataDir);
+  try {
+    for (const [day, keys] of byDay)
+      cache.remember('live', outcomesService, day, [keys.map(({ key }) => [key, 'invalid', 'bounced'] as const)]);
+  } finally {
+    cache.close();
+  }
+}

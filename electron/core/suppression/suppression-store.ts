@@ -6,12 +6,14 @@ import { openDatabase, sql, transaction, type Database } from '../storage/sqlite
 import { migrateOrRestore } from '../storage/store-versions.ts';
 import type { SuppressionEntry, SuppressionKind } from './suppression-entries.ts';
 
-type SuppressedEntry = SuppressionEntry & { addedAt: number; source: string };
+/** Why an entry is there, when it is not just a person's say-so: a bounce, with the server's words. */
+export type EntryWhy = { reason: string; detail?: string };
+type SuppressedEntry = SuppressionEntry & { addedAt: number; source: string } & Partial<EntryWhy>;
 
 const suppressionFile = (dataDir: string) => join(dataDir, 'suppression.sqlite');
 
 /** The schema version this Sift writes (store-versions.ts). */
-export const suppressionVersion = 1;
+export const suppressionVersion = 2;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS entries (
@@ -19,14 +21,28 @@ CREATE TABLE IF NOT EXISTS entries (
   added_at INTEGER NOT NULL, source TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS changes (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
-INSERT INTO changes (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
-PRAGMA user_version = ${suppressionVersion}`;
+INSERT INTO changes (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`;
+
+/** Version 2: why an entry is there ("bounced") and the words that said so (outcomes/). */
+const whyColumns = 'ALTER TABLE entries ADD COLUMN reason TEXT; ALTER TABLE entries ADD COLUMN detail TEXT;';
+
+function migrate(db: Database): void {
+  transaction(db, () => {
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    if (version >= suppressionVersion) return;
+    db.exec(schema);
+    db.exec(whyColumns);
+    db.exec(`PRAGMA user_version = ${suppressionVersion}`);
+  });
+}
 
 export type SuppressionStore = {
   /** Adds entries (one already there is left as it was); answers how many were new. */
-  add(entries: readonly SuppressionEntry[], source: string, now?: number): number;
+  add(entries: readonly (SuppressionEntry & Partial<EntryWhy>)[], source: string, now?: number): number;
   /** Removes entries by their normal form; answers how many there were. */
   remove(values: readonly string[]): number;
+  /** Removes the entries a bounce put there (reason "bounced"), never one a person added. */
+  removeBounced(values: readonly string[]): number;
   clear(): number;
   /** A page of entries, newest first, those containing `search` when given. */
   page(request: { search: string; offset: number; limit: number }): { total: number; entries: SuppressedEntry[] };
@@ -44,17 +60,21 @@ export type SuppressionStore = {
 
 export function openSuppressionStore(dataDir: string): SuppressionStore {
   const db: Database = openDatabase(suppressionFile(dataDir));
-  migrateOrRestore(suppressionFile(dataDir), db, () => db.exec(schema));
+  migrateOrRestore(suppressionFile(dataDir), db, () => migrate(db));
   const changed = () => sql(db, 'UPDATE changes SET version = version + 1 WHERE id = 1').run();
   const insert = sql(
     db,
-    'INSERT INTO entries (kind, value, added_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (value) DO NOTHING',
+    `INSERT INTO entries (kind, value, added_at, source, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (value) DO NOTHING`,
   );
   return {
     add(entries, source, now = Date.now()) {
       return transaction(db, () => {
         let added = 0;
-        for (const entry of entries) added += Number(insert.run(entry.kind, entry.value, now, source).changes);
+        for (const entry of entries)
+          added += Number(
+            insert.run(entry.kind, entry.value, now, source, entry.reason ?? null, entry.detail ?? null).changes,
+          );
         if (added > 0) changed();
         return added;
       });
@@ -64,6 +84,16 @@ export function openSuppressionStore(dataDir: string): SuppressionStore {
         const { changes } = sql(db, 'DELETE FROM entries WHERE value IN (SELECT value FROM json_each(?))').run(
           JSON.stringify(values),
         );
+        if (Number(changes) > 0) changed();
+        return Number(changes);
+      });
+    },
+    removeBounced(values) {
+      return transaction(db, () => {
+        const { changes } = sql(
+          db,
+          "DELETE FROM entries WHERE value IN (SELECT value FROM json_each(?)) AND reason = 'bounced'",
+        ).run(JSON.stringify(values));
         if (Number(changes) > 0) changed();
         return Number(changes);
       });
@@ -84,9 +114,17 @@ export function openSuppressionStore(dataDir: string): SuppressionStore {
       const total = (sql(db, `SELECT COUNT(*) AS n FROM entries WHERE ${where}`).get(pattern) as { n: number }).n;
       const rows = sql(
         db,
-        `SELECT kind, value, added_at AS addedAt, source FROM entries WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      ).all(pattern, limit, offset) as SuppressedEntry[];
-      return { total, entries: rows.map((row) => ({ ...row })) };
+        `SELECT kind, value, added_at AS addedAt, source, reason, detail FROM entries WHERE ${where}
+         ORDER BY id DESC LIMIT ? OFFSET ?`,
+      ).all(pattern, limit, offset) as (SuppressedEntry & { reason: string | null; detail: string | null })[];
+      return {
+        total,
+        entries: rows.map(({ reason, detail, ...row }) => ({
+          ...row,
+          ...(reason !== null ? { reason } : {}),
+          ...(detail !== null ? { detail } : {}),
+        })),
+      };
     },
     counts() {
       const rows = sql(db, 'SELECT kind, COUNT(*) AS n FROM entries GROUP BY kind').all() as {

@@ -45,7 +45,7 @@ describe('a folder a newer Sift wrote', () => {
     const before = folderSnapshot(dir);
     expect(() => openDataFolder(dir, appStoreFiles, '0.2.0', say)).toThrow(NewerDataError);
     expect(() => openDataFolder(dir, appStoreFiles, '0.2.0', say)).toThrow(
-      /suppression\.sqlite was written by a newer Sift \(0\.4\.0 last opened this folder\): its schema is version 7, and Sift 0\.2\.0 reads up to 1\. Sift 0\.2\.0 leaves the folder as it is/,
+      /suppression\.sqlite was written by a newer Sift \(0\.4\.0 last opened this folder\): its schema is version 7, and Sift 0\.2\.0 reads up to 2\. Sift 0\.2\.0 leaves the folder as it is/,
     );
     expect(folderSnapshot(dir)).toEqual(before);
   });

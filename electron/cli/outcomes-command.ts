@@ -1,0 +1,205 @@
+// `sift outcomes`: what happened after a send. `read NAME` reads a bounce mailbox connected with `sift
+// connect imap` (only what is new since the last read), `import FILE` a bounce or suppression export, and
+// with no verb the accuracy ledger: of the addresses Sift checked, how many bounced since. `list`, `show`,
+// `undo` and `forget` let a person look at each outcome, open the message it came from and undo a wrong one.
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { withoutControls } from '../common/terminal-text.ts';
+import { fileVault } from '../core/connections/key-vault.ts';
+import {
+  accuracyLedger,
+  forgetBounced,
+  importOutcomeFile,
+  ledgerSentence,
+  mailboxConnections,
+  MailboxError,
+  openOutcomeStore,
+  readMailbox,
+  undoOutcome,
+  type OutcomeStore,
+} from '../core/outcomes/index.ts';
+import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
+import { privateDataDir } from './data-folder.ts';
+import { join } from 'node:path';
+
+export const outcomesUsage = `sift outcomes [--json]                                  the accuracy ledger: what happened to what Sift checked
+       sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
+       sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
+       sift outcomes list [--kind hard|soft|refused] [--search TEXT] [--json]
+       sift outcomes show ID | undo ID | forget NAME`;
+
+const count = (value: number) => value.toLocaleString('en');
+const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+export const mailboxesOf = (dataDir: string) => mailboxConnections(dataDir, fileVault(join(dataDir, 'keys')));
+
+function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T): T {
+  const store = openOutcomeStore(dataDir);
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      since: { type: 'string' },
+      kind: { type: 'string' },
+      name: { type: 'string' },
+      search: { type: 'string', default: '' },
+    },
+  });
+  const [verb, ...rest] = positionals;
+  const usage = () => new CliExit(exitCodes.usage, `Usage: ${outcomesUsage}`);
+  const dataDir = privateDataDir(io);
+  if (verb === undefined) return showLedger(dataDir, values.json, io);
+  if (verb === 'read') {
+    if (rest.length !== 1) throw usage();
+    return readNamed(dataDir, rest[0]!, values.since, io);
+  }
+  if (verb === 'import') {
+    if (rest.length !== 1) throw usage();
+    if (values.kind !== undefined && values.kind !== 'hard' && values.kind !== 'soft')
+      throw new CliExit(exitCodes.usage, '--kind is hard or soft: what every row of the file is.');
+    const path = resolve(rest[0]!);
+    const name = values.name ?? `file:${basename(path)}`;
+    const read = await withStore(dataDir, async (store) => {
+      const existing = store.source(name);
+      if (existing && existing.kind !== 'file')
+        throw new CliExit(exitCodes.usage, `"${name}" is a ${existing.kind} source: give the file another --name.`);
+      return importOutcomeFile(dataDir, store, store.ensureSource(name, 'file'), path, basename(path), {
+        ...(values.kind ? { kind: values.kind as 'hard' | 'soft' } : {}),
+      });
+    });
+    io.out(
+      `${basename(path)}: ${count(read.rows)} rows: ${count(read.hard)} hard bounces (${count(read.suppressed)} new on the do-not-mail list), ` +
+        `${count(read.soft)} soft, ${count(read.sender)} that blamed the sender, ${count(read.other)} not bounces.\n` +
+        (read.datedBy === 'file' ? 'The file has no date column: its bounces are dated by the file itself.\n' : '') +
+        (read.refused > 0 ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}` : ''),
+    );
+    return exitCodes.done;
+  }
+  if (verb === 'list') {
+    if (rest.length !== 0) throw usage();
+    const kind = values.kind as 'hard' | 'soft' | 'refused' | undefined;
+    if (kind !== undefined && !['hard', 'soft', 'refused'].includes(kind))
+      throw new CliExit(exitCodes.usage, '--kind is hard, soft or refused.');
+    const rows = withStore(dataDir, (store) => store.page({ search: values.search, ...(kind ? { kind } : {}), offset: 0, limit: 100_000 }));
+    if (values.json) io.out(`${JSON.stringify(rows, null, 2)}\n`);
+    else
+      for (const row of rows)
+        io.out(
+          `${String(row.id).padStart(6)}  ${day(row.at)}  ${row.kind.padEnd(7)} ${row.address}  ${withoutControls(`${row.status ?? ''} ${row.words ?? row.reason}`.trim()).slice(0, 120)}` +
+            `${row.undoneAt ? '  (undone)' : ''}  [${withoutControls(row.source)}]\n`,
+        );
+    return exitCodes.done;
+  }
+  if (verb === 'show' || verb === 'undo') {
+    const id = Number(rest[0]);
+    if (rest.length !== 1 || !Number.isInteger(id) || id <= 0) throw usage();
+    return withStore(dataDir, (store) => {
+      if (verb === 'undo') {
+        const undone = undoOutcome(dataDir, store, id);
+        if (!undone) throw new CliExit(exitCodes.usage, `No standing outcome ${id}: \`sift outcomes list\` shows them.`);
+        io.out(`Undone: ${undone.address}'s ${undone.kind} bounce of ${day(undone.at)}${undone.kind === 'hard' ? '; it will be checked again' : ''}.\n`);
+        return exitCodes.done;
+      }
+      const outcome = store.outcome(id);
+      if (!outcome) throw new CliExit(exitCodes.usage, `No outcome ${id}: \`sift outcomes list\` shows them.`);
+      const message = outcome.message === null ? undefined : store.messageOf(outcome.message);
+      io.out(
+        `${outcome.address}: ${outcome.kind} bounce on ${day(outcome.at)} from ${withoutControls(outcome.source)}\n` +
+          `  ${withoutControls(`${outcome.status ?? ''} ${outcome.words ?? outcome.reason}`.trim())}\n` +
+          (outcome.checkedResult ? `  Sift had said: ${outcome.checkedResult} on ${day(outcome.checkedAt!)}\n` : '  Sift had not checked it.\n') +
+          (message ? `\n${withoutControls(Buffer.from(message).toString('utf8').replace(/\r\n/g, '\n')).replace(/\t/g, '  ')}\n` : ''),
+      );
+      return exitCodes.done;
+    });
+  }
+  if (verb === 'forget') {
+    if (rest.length !== 1) throw usage();
+    const name = rest[0]!;
+    return withStore(dataDir, (store) => {
+      if (!store.source(name)) throw new CliExit(exitCodes.usage, `No outcomes from "${name}".`);
+      const removed = forgetBounced(dataDir, store.removeSource(name));
+      io.out(`Forgot every outcome from "${name}", and ${count(removed)} do-not-mail entries its bounces had made.\n`);
+      return exitCodes.done;
+    });
+  }
+  throw usage();
+}
+
+async function readNamed(dataDir: string, name: string, since: string | undefined, io: CliIo): Promise<number> {
+  const sinceDate = since === undefined ? undefined : new Date(`${since}T00:00:00Z`);
+  if (sinceDate && Number.isNaN(sinceDate.getTime())) throw new CliExit(exitCodes.usage, '--since takes a day: 2026-03-01.');
+  const mailboxes = mailboxesOf(dataDir);
+  const mailbox = mailboxes.get(name);
+  if (!mailbox)
+    throw new CliExit(
+      exitCodes.usage,
+      `No bounce mailbox named "${name}": \`sift connect imap --name ${name} --host … --user …\` connects one. ` +
+        "Reading outcomes from Mailchimp, HubSpot and Mailman connections is not built yet.",
+    );
+  const password = mailboxes.password(name);
+  return withStore(dataDir, async (store) => {
+    const source = store.ensureSource(name, 'imap');
+    try {
+      const read = await readMailbox(dataDir, store, source, mailbox, password, {
+        ...(sinceDate ? { since: sinceDate } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+        onProgress: (progress) => {
+          if (io.interactive) io.err(`\r${count(progress.read)} of ${count(progress.total)} messages read, ${count(progress.bounces)} bounces`);
+        },
+      });
+      if (io.interactive) io.err('\n');
+      io.out(
+        `${name}: ${count(read.read)} new messages: ${count(read.bounces)} bounces (${count(read.hard)} hard, ${count(read.soft)} soft, ` +
+          `${count(read.refused)} that say nothing of the mailbox), moved to "${mailbox.handledFolder}"; ` +
+          `${count(read.others)} that are not bounces, left where they are.\n` +
+          `${count(read.suppressed)} addresses are new on the do-not-mail list.\n` +
+          (read.tooLarge > 0 ? `${count(read.tooLarge)} messages larger than a bounce were passed over, not fetched.\n` : '') +
+          (read.restarted ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n' : ''),
+      );
+      return exitCodes.done;
+    } catch (error) {
+      if (error instanceof MailboxError)
+        throw new CliExit(
+          error.kind === 'authentication' ? exitCodes.authentication : exitCodes.service,
+          `${error.message} What was read before is kept: run it again to go on.`,
+        );
+      throw error;
+    }
+  });
+}
+
+function showLedger(dataDir: string, json: boolean, io: CliIo): number {
+  const { ledger, counts, sources } = withStore(dataDir, (store) => ({
+    ledger: accuracyLedger(dataDir, store),
+    counts: store.counts(),
+    sources: store.sources(),
+  }));
+  if (json) {
+    io.out(`${JSON.stringify({ ...ledger, sent: null, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`);
+    return exitCodes.done;
+  }
+  if (sources.length === 0) {
+    io.out('No outcomes yet: `sift outcomes read NAME` reads a bounce mailbox, `sift outcomes import FILE` a bounce export.\n');
+    return exitCodes.done;
+  }
+  io.out(`${ledgerSentence(ledger.byVerdict)}\n\n`);
+  io.out('checked on   verdict      checked    hard    soft  blamed sender\n');
+  for (const row of ledger.rows)
+    io.out(
+      `${row.day}   ${row.result.padEnd(10)} ${count(row.checked).padStart(9)} ${count(row.hard).padStart(7)} ${count(row.soft).padStart(7)} ${count(row.refused).padStart(14)}\n`,
+    );
+  const { hard, soft, refused } = ledger.unchecked;
+  if (hard + soft + refused > 0)
+    io.out(`Never checked live by Sift: ${count(hard)} hard, ${count(soft)} soft, ${count(refused)} that blamed the sender.\n`);
+  io.out('Who was sent to is not known from a bounce mailbox or file: the rates are of the addresses checked.\n');
+  return exitCodes.done;
+}

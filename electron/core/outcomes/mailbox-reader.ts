@@ -1,0 +1,208 @@
+// Reads a bounce mailbox over IMAP (imapflow): only the messages that arrived since the last read (by
+// UID, under the folder's UIDVALIDITY, RFC 9051 §2.3.1.1), a page at a time so a mailbox of any size is
+// read in bounded memory, each page kept before the next is asked for, so a dropped connection or a kill
+// goes on from the last page kept. Bounces are moved to a folder of Sift's once kept, never deleted; mail
+// that is no bounce is left where it is, and so is a message too large to be one (skipped by its size,
+// never fetched).
+import { ImapFlow } from 'imapflow';
+import { readMessage, type BouncedRecipient } from './bounce-message.ts';
+import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
+import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
+import type { MailboxSettings } from './mailbox-connections.ts';
+
+/** A bounce is a few kilobytes with the original attached; past this it is someone's mail, not a bounce. */
+export const largestBounce = 2 * 1024 * 1024;
+/** What is kept of each bounce to open later: its report comes first; the original message may be cut. */
+const keptBytes = 256 * 1024;
+/** What one page's messages may add up to in memory, and how many a page holds. */
+const pageBytes = 16 * 1024 * 1024;
+const pageMessages = 500;
+
+export type MailboxProgress = { read: number; total: number; bounces: number; others: number; tooLarge: number };
+export type MailboxRead = MailboxProgress & { hard: number; soft: number; refused: number; suppressed: number; restarted: boolean };
+
+export class MailboxError extends Error {
+  override readonly name = 'MailboxError';
+  readonly kind: 'authentication' | 'connection' | 'folder';
+  constructor(kind: MailboxError['kind'], message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+const loopback = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
+
+/** Plain IMAP only to this computer: a password sent in the clear elsewhere is read by anyone on the way. */
+export function refusePlainElsewhere(settings: Pick<MailboxSettings, 'host' | 'tls'>): void {
+  if (!settings.tls && !loopback.test(settings.host))
+    throw new MailboxError('connection', `Plain IMAP is only for this computer; ${settings.host} is read over TLS.`);
+}
+
+function clientFor(settings: MailboxSettings, password: string): ImapFlow {
+  refusePlainElsewhere(settings);
+  return new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls,
+    doSTARTTLS: settings.tls ? undefined : false,
+    auth: { user: settings.user, pass: password },
+    logger: false,
+    connectionTimeout: 20_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+    maxLiteralSize: largestBounce + 64 * 1024,
+  });
+}
+
+/** What imapflow threw, in words; the password is never in them. */
+export function mailboxFailure(error: unknown, settings: MailboxSettings): MailboxError {
+  if (error instanceof MailboxError) return error;
+  const failure = error as { authenticationFailed?: boolean; code?: string; message?: string };
+  if (failure.authenticationFailed)
+    return new MailboxError('authentication', `${settings.host} refused the user name or password for ${settings.user}.`);
+  const why = failure.code ?? failure.message ?? String(error);
+  return new MailboxError('connection', `The mailbox at ${settings.host}:${settings.port} could not be read (${why}).`);
+}
+
+/** Tries the connection and the folder; answers how many messages it holds. */
+export async function checkMailbox(settings: MailboxSettings, password: string): Promise<number> {
+  const client = clientFor(settings, password);
+  try {
+    await client.connect();
+    const status = await client.status(settings.folder, { messages: true }).catch(() => {
+      throw new MailboxError('folder', `${settings.host} has no folder "${settings.folder}".`);
+    });
+    return (status && status.messages) || 0;
+  } catch (error) {
+    throw mailboxFailure(error, settings);
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+const outcomesOf = (recipients: readonly BouncedRecipient[], at: number): ReadOutcome[] =>
+  recipients.map((recipient) => ({
+    address: recipient.address,
+    kind: recipient.kind,
+    reason: recipient.reason,
+    ...(recipient.status ? { status: recipient.status } : {}),
+    ...(recipient.diagnostic ? { words: recipient.diagnostic } : {}),
+    at,
+  }));
+
+/** The UIDs of a page: in order, as many as fit the page's count and bytes. */
+function pages(uids: readonly number[], sizes: ReadonlyMap<number, number>): number[][] {
+  const out: number[][] = [];
+  let page: number[] = [];
+  let bytes = 0;
+  for (const uid of uids) {
+    const size = sizes.get(uid) ?? 0;
+    if (page.length > 0 && (page.length >= pageMessages || bytes + size > pageBytes)) {
+      out.push(page);
+      page = [];
+      bytes = 0;
+    }
+    page.push(uid);
+    bytes += size;
+  }
+  if (page.length > 0) out.push(page);
+  return out;
+}
+
+export async function readMailbox(
+  dataDir: string,
+  store: OutcomeStore,
+  source: OutcomeSource,
+  settings: MailboxSettings,
+  password: string,
+  options: { onProgress?: (progress: MailboxProgress) => void; signal?: AbortSignal; since?: Date } = {},
+): Promise<MailboxRead> {
+  const client = clientFor(settings, password);
+  const result: MailboxRead = { read: 0, total: 0, bounces: 0, others: 0, tooLarge: 0, hard: 0, soft: 0, refused: 0, suppressed: 0, restarted: false };
+  try {
+    await client.connect();
+    const lock = await client.getMailboxLock(settings.folder).catch(() => {
+      throw new MailboxError('folder', `${settings.host} has no folder "${settings.folder}".`);
+    });
+    try {
+      const mailbox = client.mailbox as { uidValidity: bigint | number };
+      const validity = String(mailbox.uidValidity);
+      const [kept, keptUid] = (source.cursor ?? '').split(':');
+      // A new UIDVALIDITY renumbers every message: read the folder again (kept messages are not added twice).
+      result.restarted = source.cursor !== null && kept !== validity;
+      const after = kept === validity ? Number(keptUid) : 0;
+      await client.mailboxCreate(settings.handledFolder).catch(() => undefined);
+      await moveHandled(client, store, source, settings, validity);
+      const query = { uid: `${after + 1}:*`, ...(options.since ? { since: options.since } : {}) };
+      const found = (await client.search(query, { uid: true })) || [];
+      const uids = found.filter((uid) => uid > after).sort((a, b) => a - b);
+      result.total = uids.length;
+      const sizes = new Map<number, number>();
+      let position = 0;
+      for (const page of pages(uids, new Map())) {
+        for await (const message of client.fetch(page.join(','), { uid: true, size: true }, { uid: true }))
+          sizes.set(message.uid, message.size ?? 0);
+      }
+      for (const page of pages(uids.filter((uid) => sizes.get(uid)! <= largestBounce), sizes)) {
+        options.signal?.throwIfAborted();
+        const fetched: { uid: number; raw: Buffer; at: number }[] = [];
+        for await (const message of client.fetch(page.join(','), { uid: true, source: true, internalDate: true }, { uid: true }))
+          if (message.source)
+            fetched.push({ uid: message.uid, raw: message.source, at: new Date(message.internalDate ?? Date.now()).getTime() });
+        const messages = [];
+        for (const { uid, raw, at } of fetched) {
+          const read = await readMessage(raw);
+          if (read.kind !== 'bounce') {
+            result.others += 1;
+            continue;
+          }
+          result.bounces += 1;
+          const when = read.date ?? at;
+          messages.push({
+            ref: `${validity}:${uid}`,
+            at: when,
+            subject: read.subject,
+            raw: raw.subarray(0, keptBytes),
+            outcomes: outcomesOf(read.recipients, when),
+          });
+        }
+        // Pages run in UID order: the page's last UID is past every large one skipped before it.
+        const last = page.at(-1)!;
+        const recorded = recordOutcomes(dataDir, store, source, { messages, cursor: `${validity}:${last}` });
+        result.hard += recorded.hard;
+        result.soft += recorded.soft;
+        result.refused += recorded.refused;
+        result.suppressed += recorded.suppressed;
+        while (position < uids.length && uids[position]! <= last) {
+          if (sizes.get(uids[position]!)! > largestBounce) result.tooLarge += 1;
+          position += 1;
+        }
+        result.read = position;
+        await moveHandled(client, store, source, settings, validity);
+        options.onProgress?.({ ...result });
+      }
+      // Large messages after the last page: passed over all the same.
+      if (position < uids.length) {
+        store.record(source.id, { cursor: `${validity}:${uids.at(-1)}` });
+        for (; position < uids.length; position += 1) if (sizes.get(uids[position]!)! > largestBounce) result.tooLarge += 1;
+        result.read = position;
+      }
+    } finally {
+      lock.release();
+    }
+  } catch (error) {
+    throw mailboxFailure(error, settings);
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+  return result;
+}
+
+/** Moves the bounces kept but still in the folder (this read's, or one that stopped before moving). */
+async function moveHandled(client: ImapFlow, store: OutcomeStore, source: OutcomeSource, settings: MailboxSettings, validity: string) {
+  const waiting = store.unmoved(source.id).filter((message) => message.ref.startsWith(`${validity}:`));
+  if (waiting.length === 0) return;
+  const uids = waiting.map((message) => message.ref.slice(validity.length + 1));
+  await client.messageMove(uids.join(','), settings.handledFolder, { uid: true });
+  store.markMoved(waiting.map((message) => message.id));
+}

@@ -1,0 +1,111 @@
+// A bounce or suppression export from any sending service (a CSV, TSV or workbook): the address column is
+// found as a list's is; the bounce's type, date and words by their headers, as services name them (Amazon
+// SES's bounceType "Permanent"/"Transient", SendGrid's and Postmark's "type"/"created", Mailgun's "code" and
+// "error"). Read as a stream and kept a page at a time; a row Sift cannot read is counted and shown, never
+// guessed at.
+import { statSync } from 'node:fs';
+import { AppError } from '../../common/app-error.ts';
+import { precheckAddress } from '../email/address-precheck.ts';
+import { readCsvRows } from '../lists/csv-reader.ts';
+import { detectLayout } from '../lists/email-column.ts';
+import { isWorkbookFile, readXlsxRows } from '../lists/xlsx-reader.ts';
+import { senderRefusalReasons } from '../../common/reason-words.ts';
+import { bounceMeaning } from './bounce-meaning.ts';
+import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
+import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
+
+const pageRows = 5_000;
+
+type FileKind = 'hard' | 'soft';
+const examplesShown = 10;
+
+/** `sender`: hard bounces whose words blame the sender, kept as refused (never put on the do-not-mail list). */
+export type FileImport = { rows: number; hard: number; soft: number; sender: number; other: number; refused: number; suppressed: number; examples: string[]; datedBy: 'column' | 'file' };
+
+const header = (cell: string) => cell.trim().toLowerCase().replace(/[\s_-]+/g, '');
+const typeHeaders = new Set(['type', 'bouncetype', 'bounce', 'kind', 'event', 'category', 'bouncecategory', 'status']);
+const dateHeaders = new Set(['date', 'created', 'createdat', 'timestamp', 'time', 'bouncedat', 'bouncedate', 'when', 'eventdate']);
+const wordsHeaders = new Set(['reason', 'description', 'diagnostic', 'diagnosticcode', 'message', 'error', 'bouncereason', 'response', 'details', 'smtpresponse']);
+
+/** What a type cell says: a hard or soft bounce, or something that is not one (a complaint, an unsubscribe). */
+export function kindOfType(cell: string): FileKind | undefined {
+  const word = header(cell);
+  if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+)$/.test(word)) return 'hard';
+  if (/^(soft|softbounce|transient|temporary|deferred|softbounced|4\d\d|4\.\d+\.\d+)$/.test(word)) return 'soft';
+  return undefined;
+}
+
+function dateOf(cell: string): number | undefined {
+  const text = cell.trim();
+  if (/^\d{10}$/.test(text)) return Number(text) * 1000;
+  if (/^\d{13}$/.test(text)) return Number(text);
+  const parsed = Date.parse(text);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+export async function importOutcomeFile(
+  dataDir: string,
+  store: OutcomeStore,
+  source: OutcomeSource,
+  path: string,
+  displayName: string,
+  options: { kind?: FileKind } = {},
+): Promise<FileImport> {
+  const workbook = await isWorkbookFile(path);
+  const rows = (onRow: (row: string[]) => boolean | void) =>
+    workbook ? readXlsxRows(path, displayName, onRow) : readCsvRows(path, displayName, onRow);
+  const sample: string[][] = [];
+  await rows((row) => {
+    sample.push(row);
+    if (sample.length >= 200) return false;
+  });
+  const layout = detectLayout(sample, displayName);
+  const find = (names: Set<string>) => layout.headers.findIndex((cell) => names.has(header(cell)));
+  const [typeColumn, dateColumn, wordsColumn] = [find(typeHeaders), find(dateHeaders), find(wordsHeaders)];
+  if (typeColumn < 0 && options.kind === undefined)
+    throw new AppError(
+      'bad_request',
+      `"${displayName}" has no column that says which bounces were hard and which soft (a "type" or "bounce type"). Say what all its rows are with --kind hard or --kind soft.`,
+    );
+  const fileTime = Math.floor(statSync(path).mtimeMs);
+  const result: FileImport = { rows: 0, hard: 0, soft: 0, sender: 0, other: 0, refused: 0, suppressed: 0, examples: [], datedBy: dateColumn >= 0 ? 'column' : 'file' };
+  let page: ReadOutcome[] = [];
+  const flush = () => {
+    const recorded = recordOutcomes(dataDir, store, source, { outcomes: page });
+    result.suppressed += recorded.suppressed;
+    page = [];
+  };
+  const refuse = (row: number, why: string) => {
+    result.refused += 1;
+    if (result.examples.length < examplesShown) result.examples.push(`row ${row.toLocaleString('en')}: ${why}`);
+  };
+  let rowNumber = 0;
+  await rows((row) => {
+    rowNumber += 1;
+    if (rowNumber === 1 && layout.hasHeader) return;
+    result.rows += 1;
+    const check = precheckAddress(row[layout.columnIndex] ?? '');
+    if (!check.ok) return refuse(rowNumber, 'not an address');
+    const kind = typeColumn >= 0 ? kindOfType(row[typeColumn] ?? '') : options.kind;
+    if (kind === undefined) {
+      result.other += 1;
+      return;
+    }
+    const at = dateColumn >= 0 ? dateOf(row[dateColumn] ?? '') : fileTime;
+    if (at === undefined) return refuse(rowNumber, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
+    const words = wordsColumn >= 0 ? (row[wordsColumn] ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) : '';
+    // The service's own words, read as the live engine reads a reply: a "hard" bounce that blames the sender
+    // (a blocklist, the content) says nothing about the mailbox.
+    const meaning = words ? bounceMeaning({ action: 'failed', diagnostic: words }) : undefined;
+    if (kind === 'hard' && meaning && senderRefusalReasons.has(meaning.reason)) {
+      page.push({ address: check.key, kind: 'refused', reason: meaning.reason, words, at });
+      result.sender += 1;
+    } else {
+      page.push({ address: check.key, kind, reason: kind === 'hard' ? 'bounced' : 'soft_bounce', ...(words ? { words } : {}), at });
+      result[kind] += 1;
+    }
+    if (page.length >= pageRows) flush();
+  });
+  flush();
+  return result;
+}

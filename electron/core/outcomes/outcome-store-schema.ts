@@ -1,0 +1,45 @@
+// The outcome store's file and tables: <data>/outcomes/outcomes.sqlite. Where outcomes come from (a
+// mailbox, a file, a tool) with how far each was read; the bounce messages as they arrived, so a person can
+// open the one an outcome came from; and the outcomes, each with what Sift had said of the address before.
+import { join } from 'node:path';
+import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
+import { migrateOrRestore } from '../storage/store-versions.ts';
+
+export const outcomeStoreVersion = 1;
+export const outcomeStoreFile = (dataDir: string) => join(dataDir, 'outcomes', 'outcomes.sqlite');
+
+const tables = `
+CREATE TABLE sources (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, cursor TEXT, read_at INTEGER
+);
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ref TEXT NOT NULL,
+  at INTEGER NOT NULL, subject TEXT NOT NULL, raw BLOB, moved INTEGER NOT NULL DEFAULT 0, UNIQUE (source, ref)
+);
+CREATE TABLE outcomes (
+  id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+  message INTEGER REFERENCES messages (id) ON DELETE CASCADE, address TEXT NOT NULL, key TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('hard', 'soft', 'refused')), reason TEXT NOT NULL, status TEXT, words TEXT,
+  at INTEGER NOT NULL, undone_at INTEGER,
+  checked_result TEXT, checked_reason TEXT, checked_at INTEGER, replaced INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (source, address, kind, at)
+);
+CREATE INDEX outcomes_by_address ON outcomes (address, kind);
+CREATE INDEX outcomes_by_key ON outcomes (key);
+CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result)`;
+
+/** The file, made with its tables when new, in one transaction. */
+export function openOutcomeDatabase(dataDir: string): Database {
+  const path = outcomeStoreFile(dataDir);
+  const db = openDatabase(path);
+  const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version() < outcomeStoreVersion)
+    migrateOrRestore(path, db, () =>
+      transaction(db, () => {
+        if (version() >= outcomeStoreVersion) return;
+        db.exec(tables);
+        db.exec(`PRAGMA user_version = ${outcomeStoreVersion}`);
+      }),
+    );
+  return db;
+}

@@ -1,0 +1,113 @@
+// What Sift does with bounces as they are read, for every source alike: each is kept with what Sift had
+// said of the address before (for the accuracy ledger), and a hard bounce goes on the do-not-mail list
+// (reason "bounced", with the server's words) and into the verdict cache as `invalid`, so the next list
+// or sync keeps the address out without paying for it. The do-not-mail list and the cache are written
+// before the outcomes are kept: both writes are idempotent, so a read stopped between them and read
+// again loses nothing and doubles nothing.
+import { cacheKeysOf, openCacheHistory, rememberBounces } from '../cache/index.ts';
+import { openSuppressionStore } from '../suppression/index.ts';
+import type { NewMessage, NewOutcome, OutcomeSource, OutcomeStore } from './outcome-store.ts';
+
+/**
+ * Soft bounces on this many different days make an address a hard one. Mailchimp's rule: "We'll allow seven
+ * soft bounces for an email address with no subscriber activity and up to 15 soft bounces for subscribers
+ * with previous subscriber activity before converting a soft bounce into a hard bounce"
+ * (https://mailchimp.com/help/soft-vs-hard-bounces/). Sift sees no activity, so it takes the seven; days,
+ * not messages, so one campaign's retries over its three days count at most three.
+ */
+export const softDaysToHard = 7;
+
+/** A bounce as a source gives it: the address as lists key it, and what happened. */
+export type ReadOutcome = Omit<NewOutcome, 'key' | 'checked' | 'replaced'>;
+
+export type RecordedPage = { added: number; hard: number; soft: number; refused: number; suppressed: number };
+
+const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** What the do-not-mail list says of where a bounce was read. */
+export const sourceWords = (source: Pick<OutcomeSource, 'name' | 'kind'>) =>
+  `${source.name} (${source.kind === 'imap' ? 'bounce mailbox' : source.kind})`;
+
+export function recordOutcomes(
+  dataDir: string,
+  store: OutcomeStore,
+  source: OutcomeSource,
+  page: { messages?: readonly (Omit<NewMessage, 'outcomes'> & { outcomes: ReadOutcome[] })[]; outcomes?: readonly ReadOutcome[]; cursor?: string },
+): RecordedPage {
+  const keyOf = cacheKeysOf(dataDir);
+  const all = [...(page.messages ?? []).flatMap((message) => message.outcomes), ...(page.outcomes ?? [])];
+  const keys = new Map(all.map((outcome) => [outcome.address, keyOf(outcome.address)]));
+  // Sift's verdicts before this page's bounces are written over them.
+  const history = openCacheHistory(dataDir);
+  const checked = history?.verdictsOf([...new Set(keys.values())]) ?? new Map();
+  history?.close();
+  const softDays = new Map<string, Set<string>>();
+  for (const outcome of all.filter((each) => each.kind === 'soft'))
+    (softDays.get(outcome.address) ?? softDays.set(outcome.address, new Set()).get(outcome.address)!).add(dayOf(outcome.at));
+  const toHard = new Map<string, ReadOutcome>();
+  for (const outcome of all) {
+    if (outcome.kind === 'hard') toHard.set(outcome.address, outcome);
+    else if (outcome.kind === 'soft' && !toHard.has(outcome.address)) {
+      const days = softDays.get(outcome.address)!.size + store.softDays(outcome.address);
+      if (days >= softDaysToHard)
+        toHard.set(outcome.address, { ...outcome, words: `soft-bounced on ${days} days; last: ${outcome.words ?? outcome.reason}` });
+    }
+  }
+  const enrich = (outcome: ReadOutcome): NewOutcome => {
+    const key = keys.get(outcome.address)!;
+    const before = checked.get(key) ?? store.earlierCheck(key);
+    const replaced = outcome.kind === 'hard' && checked.has(key) && outcome.at >= checked.get(key)!.checkedAt;
+    return { ...outcome, key, ...(before ? { checked: before } : {}), ...(replaced ? { replaced } : {}) };
+  };
+  const suppression = openSuppressionStore(dataDir);
+  let suppressed = 0;
+  try {
+    suppressed = suppression.add(
+      [...toHard.values()].map((outcome) => ({
+        kind: 'address' as const,
+        value: outcome.address,
+        reason: 'bounced',
+        detail: [outcome.status, outcome.words].filter(Boolean).join(' ') || outcome.reason,
+      })),
+      sourceWords(source),
+    );
+  } finally {
+    suppression.close();
+  }
+  const messages = (page.messages ?? []).map((message) => ({ ...message, outcomes: message.outcomes.map(enrich) }));
+  const outcomes = (page.outcomes ?? []).map(enrich);
+  rememberBounces(
+    dataDir,
+    [...toHard.values()].map((outcome) => ({ key: keys.get(outcome.address)!, at: outcome.at })),
+  );
+  const added = store.record(source.id, { messages, outcomes, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) });
+  const count = (kind: string) => added.filter((outcome) => outcome.kind === kind).length;
+  return { added: added.length, hard: count('hard'), soft: count('soft'), refused: count('refused'), suppressed };
+}
+
+/**
+ * Marks an outcome as wrong (a person read its message and disagrees). A hard bounce no other bounce
+ * stands behind leaves the do-not-mail list (the entry a bounce made, never one of the person's) and the
+ * verdict cache, so the address is checked again next time. Answers the outcome, or undefined.
+ */
+export function undoOutcome(dataDir: string, store: OutcomeStore, id: number) {
+  const outcome = store.outcome(id);
+  if (!outcome || !store.undo(id)) return undefined;
+  if (outcome.kind === 'hard' && !store.hardElsewhere(outcome.address, id)) forgetBounced(dataDir, [outcome]);
+  return outcome;
+}
+
+/** Takes addresses' bounces out of the do-not-mail list and the verdict cache. */
+export function forgetBounced(dataDir: string, outcomes: readonly { address: string; key: string }[]): number {
+  if (outcomes.length === 0) return 0;
+  const suppression = openSuppressionStore(dataDir);
+  try {
+    const removed = suppression.removeBounced(outcomes.map((outcome) => outcome.address));
+    const history = openCacheHistory(dataDir);
+    history?.forgetBounces(outcomes.map((outcome) => outcome.key));
+    history?.close();
+    return removed;
+  } finally {
+    suppression.close();
+  }
+}
