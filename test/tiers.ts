@@ -5,10 +5,11 @@
 
 /** Files of a tier of their own, by tier: each `npm run test:<tier>`. */
 export const tierFiles = {
-  /** Debian's Postfix, postgrey, Exim and OpenSMTPD, and rbldnsd, on loopback (root; CI installs them). */
+  /** Debian's Postfix, postgrey, Exim and OpenSMTPD, rbldnsd, and Dovecot serving Postfix's bounces, on loopback (root; CI installs them). */
   'mail-servers': [
     'test/integration/real-mta/real-mail-servers.test.ts',
     'test/integration/real-mta/real-blocklists.test.ts',
+    'test/integration/real-mta/bounce-mailbox.test.ts',
   ],
   /** The single file built (about a minute and a half) and run: from a folder, and in a browser. */
   binary: ['test/integration/packaging/single-executable.test.ts', 'test/e2e/single-executable.spec.ts'],

@@ -11,7 +11,11 @@ import { parsePort, UsageError } from './cli-options.ts';
 import { privateDataDir } from './data-folder.ts';
 import { mailboxesOf } from './outcomes-command.ts';
 
-export async function connectMailbox(argv: string[], io: CliIo, ask: (question: string) => Promise<string>): Promise<number> {
+export async function connectMailbox(
+  argv: string[],
+  io: CliIo,
+  ask: (question: string) => Promise<string>,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -29,11 +33,20 @@ export async function connectMailbox(argv: string[], io: CliIo, ask: (question: 
   if (!name || !connectionNamePattern.test(name))
     throw new CliExit(exitCodes.usage, '--name takes a name of letters, digits, dots, dashes and underscores.');
   if (!host) throw new CliExit(exitCodes.usage, '--host is needed: the IMAP server of the bounce mailbox.');
-  if (!user) throw new CliExit(exitCodes.usage, '--user is needed: the bounce mailbox\'s user name.');
+  if (!user) throw new CliExit(exitCodes.usage, "--user is needed: the bounce mailbox's user name.");
   const tls = !values.plain;
   const port = values.port === undefined ? (tls ? 993 : 143) : parsePort(values.port);
   if (port === 0) throw new CliExit(exitCodes.usage, '--port must be a port from 1 to 65535.');
-  const settings = { name, host, port, tls, user, folder: values.folder, handledFolder: defaultHandledFolder, connectedAt: Date.now() };
+  const settings = {
+    name,
+    host,
+    port,
+    tls,
+    user,
+    folder: values.folder,
+    handledFolder: defaultHandledFolder,
+    connectedAt: Date.now(),
+  };
   try {
     refusePlainElsewhere(settings);
   } catch (error) {
@@ -59,7 +72,10 @@ export async function connectMailbox(argv: string[], io: CliIo, ask: (question: 
     return exitCodes.done;
   } catch (error) {
     if (error instanceof MailboxError)
-      throw new CliExit(error.kind === 'authentication' ? exitCodes.authentication : exitCodes.service, `${error.message} Nothing is saved.`);
+      throw new CliExit(
+        error.kind === 'authentication' ? exitCodes.authentication : exitCodes.service,
+        `${error.message} Nothing is saved.`,
+      );
     throw error;
   }
 }

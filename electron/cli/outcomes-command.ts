@@ -33,13 +33,23 @@ const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 export const mailboxesOf = (dataDir: string) => mailboxConnections(dataDir, fileVault(join(dataDir, 'keys')));
 
-function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T): T {
+/** The outcome store for the time `use` takes, awaited when it is async. */
+function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T): T;
+function withStore<T>(dataDir: string, use: (store: OutcomeStore) => Promise<T>): Promise<T>;
+function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T | Promise<T>): T | Promise<T> {
   const store = openOutcomeStore(dataDir);
+  let result: T | Promise<T>;
   try {
-    return use(store);
-  } finally {
+    result = use(store);
+  } catch (error) {
     store.close();
+    throw error;
   }
+  if (!(result instanceof Promise)) {
+    store.close();
+    return result;
+  }
+  return result.finally(() => store.close());
 }
 
 export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
@@ -80,7 +90,9 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
       `${basename(path)}: ${count(read.rows)} rows: ${count(read.hard)} hard bounces (${count(read.suppressed)} new on the do-not-mail list), ` +
         `${count(read.soft)} soft, ${count(read.sender)} that blamed the sender, ${count(read.other)} not bounces.\n` +
         (read.datedBy === 'file' ? 'The file has no date column: its bounces are dated by the file itself.\n' : '') +
-        (read.refused > 0 ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}` : ''),
+        (read.refused > 0
+          ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}`
+          : ''),
     );
     return exitCodes.done;
   }
@@ -89,7 +101,9 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     const kind = values.kind as 'hard' | 'soft' | 'refused' | undefined;
     if (kind !== undefined && !['hard', 'soft', 'refused'].includes(kind))
       throw new CliExit(exitCodes.usage, '--kind is hard, soft or refused.');
-    const rows = withStore(dataDir, (store) => store.page({ search: values.search, ...(kind ? { kind } : {}), offset: 0, limit: 100_000 }));
+    const rows = withStore(dataDir, (store) =>
+      store.page({ search: values.search, ...(kind ? { kind } : {}), offset: 0, limit: 100_000 }),
+    );
     if (values.json) io.out(`${JSON.stringify(rows, null, 2)}\n`);
     else
       for (const row of rows)
@@ -105,8 +119,11 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     return withStore(dataDir, (store) => {
       if (verb === 'undo') {
         const undone = undoOutcome(dataDir, store, id);
-        if (!undone) throw new CliExit(exitCodes.usage, `No standing outcome ${id}: \`sift outcomes list\` shows them.`);
-        io.out(`Undone: ${undone.address}'s ${undone.kind} bounce of ${day(undone.at)}${undone.kind === 'hard' ? '; it will be checked again' : ''}.\n`);
+        if (!undone)
+          throw new CliExit(exitCodes.usage, `No standing outcome ${id}: \`sift outcomes list\` shows them.`);
+        io.out(
+          `Undone: ${undone.address}'s ${undone.kind} bounce of ${day(undone.at)}${undone.kind === 'hard' ? '; it will be checked again' : ''}.\n`,
+        );
         return exitCodes.done;
       }
       const outcome = store.outcome(id);
@@ -115,8 +132,12 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
       io.out(
         `${outcome.address}: ${outcome.kind} bounce on ${day(outcome.at)} from ${withoutControls(outcome.source)}\n` +
           `  ${withoutControls(`${outcome.status ?? ''} ${outcome.words ?? outcome.reason}`.trim())}\n` +
-          (outcome.checkedResult ? `  Sift had said: ${outcome.checkedResult} on ${day(outcome.checkedAt!)}\n` : '  Sift had not checked it.\n') +
-          (message ? `\n${withoutControls(Buffer.from(message).toString('utf8').replace(/\r\n/g, '\n')).replace(/\t/g, '  ')}\n` : ''),
+          (outcome.checkedResult
+            ? `  Sift had said: ${outcome.checkedResult} on ${day(outcome.checkedAt!)}\n`
+            : '  Sift had not checked it.\n') +
+          (message
+            ? `\n${withoutControls(Buffer.from(message).toString('utf8').replace(/\r\n/g, '\n')).replace(/\t/g, '  ')}\n`
+            : ''),
       );
       return exitCodes.done;
     });
@@ -136,14 +157,15 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
 
 async function readNamed(dataDir: string, name: string, since: string | undefined, io: CliIo): Promise<number> {
   const sinceDate = since === undefined ? undefined : new Date(`${since}T00:00:00Z`);
-  if (sinceDate && Number.isNaN(sinceDate.getTime())) throw new CliExit(exitCodes.usage, '--since takes a day: 2026-03-01.');
+  if (sinceDate && Number.isNaN(sinceDate.getTime()))
+    throw new CliExit(exitCodes.usage, '--since takes a day: 2026-03-01.');
   const mailboxes = mailboxesOf(dataDir);
   const mailbox = mailboxes.get(name);
   if (!mailbox)
     throw new CliExit(
       exitCodes.usage,
       `No bounce mailbox named "${name}": \`sift connect imap --name ${name} --host … --user …\` connects one. ` +
-        "Reading outcomes from Mailchimp, HubSpot and Mailman connections is not built yet.",
+        'Reading outcomes from Mailchimp, HubSpot and Mailman connections is not built yet.',
     );
   const password = mailboxes.password(name);
   return withStore(dataDir, async (store) => {
@@ -153,7 +175,10 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
         ...(sinceDate ? { since: sinceDate } : {}),
         ...(io.signal ? { signal: io.signal } : {}),
         onProgress: (progress) => {
-          if (io.interactive) io.err(`\r${count(progress.read)} of ${count(progress.total)} messages read, ${count(progress.bounces)} bounces`);
+          if (io.interactive)
+            io.err(
+              `\r${count(progress.read)} of ${count(progress.total)} messages read, ${count(progress.bounces)} bounces`,
+            );
         },
       });
       if (io.interactive) io.err('\n');
@@ -162,8 +187,12 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
           `${count(read.refused)} that say nothing of the mailbox), moved to "${mailbox.handledFolder}"; ` +
           `${count(read.others)} that are not bounces, left where they are.\n` +
           `${count(read.suppressed)} addresses are new on the do-not-mail list.\n` +
-          (read.tooLarge > 0 ? `${count(read.tooLarge)} messages larger than a bounce were passed over, not fetched.\n` : '') +
-          (read.restarted ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n' : ''),
+          (read.tooLarge > 0
+            ? `${count(read.tooLarge)} messages larger than a bounce were passed over, not fetched.\n`
+            : '') +
+          (read.restarted
+            ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n'
+            : ''),
       );
       return exitCodes.done;
     } catch (error) {
@@ -184,11 +213,15 @@ function showLedger(dataDir: string, json: boolean, io: CliIo): number {
     sources: store.sources(),
   }));
   if (json) {
-    io.out(`${JSON.stringify({ ...ledger, sent: null, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ ...ledger, sent: null, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`,
+    );
     return exitCodes.done;
   }
   if (sources.length === 0) {
-    io.out('No outcomes yet: `sift outcomes read NAME` reads a bounce mailbox, `sift outcomes import FILE` a bounce export.\n');
+    io.out(
+      'No outcomes yet: `sift outcomes read NAME` reads a bounce mailbox, `sift outcomes import FILE` a bounce export.\n',
+    );
     return exitCodes.done;
   }
   io.out(`${ledgerSentence(ledger.byVerdict)}\n\n`);
@@ -199,7 +232,9 @@ function showLedger(dataDir: string, json: boolean, io: CliIo): number {
     );
   const { hard, soft, refused } = ledger.unchecked;
   if (hard + soft + refused > 0)
-    io.out(`Never checked live by Sift: ${count(hard)} hard, ${count(soft)} soft, ${count(refused)} that blamed the sender.\n`);
+    io.out(
+      `Never checked live by Sift: ${count(hard)} hard, ${count(soft)} soft, ${count(refused)} that blamed the sender.\n`,
+    );
   io.out('Who was sent to is not known from a bounce mailbox or file: the rates are of the addresses checked.\n');
   return exitCodes.done;
 }

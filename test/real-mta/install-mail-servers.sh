@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the real mail servers the real-server suite runs (test/integration/real-mta), from Debian's
-# packages, as root: Postfix and postgrey as packages; Exim and OpenSMTPD, which conflict with Postfix
+# packages, as root: Postfix, postgrey and Dovecot's IMAP server (the bounce mailbox) as packages; Exim
+# and OpenSMTPD, which conflict with Postfix
 # as installed packages, unpacked into $SIFT_MTA_ROOT (default /opt/sift-mta) with their libraries and
 # system users. Nothing is started or enabled: the suite runs each server itself on loopback addresses.
 set -eu
@@ -9,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Postfix asks how it should send mail; "No configuration" leaves it unconfigured and stopped.
 echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends postfix postgrey rbldnsd openssl adduser \
+apt-get install -y -qq --no-install-recommends postfix postgrey rbldnsd dovecot-imapd openssl adduser \
   libidn12 libgnutls-dane0 libgnutls30 libidn2-0 libnsl2 libpcre2-8-0 libdb5.3 libevent-2.1-7 libpam0g >/dev/null
 if [ ! -x "$root/usr/sbin/exim4" ] || [ ! -x "$root/usr/sbin/smtpd" ]; then
   debs=$(mktemp -d)
@@ -28,4 +29,4 @@ for name in opensmtpd opensmtpq; do
     adduser --quiet --system --no-create-home --home /var/lib/opensmtpd/empty --ingroup "$name" "$name"
 done
 mkdir -p /var/lib/opensmtpd/empty
-echo "Mail servers ready: Postfix $(postconf -dh mail_version), $("$root/usr/sbin/exim4" -bV 2>/dev/null | head -1), OpenSMTPD in $root"
+echo "Mail servers ready: Postfix $(postconf -dh mail_version), Dovecot $(dovecot --version | cut -d" " -f1), $("$root/usr/sbin/exim4" -bV 2>/dev/null | head -1), OpenSMTPD in $root"

@@ -51,6 +51,9 @@ export const cacheKeysOf = (dataDir: string) => cacheKeyer(cacheSecret(verdictCa
 
 const dayMs = 86_400_000;
 
+/** When a bounce is kept in the cache: the last moment of its UTC day. */
+export const bounceKeptAt = (at: number) => Math.floor(at / dayMs) * dayMs + dayMs - 1;
+
 /**
  * Keeps hard bounces as `invalid` (reason `bounced`) live verdicts, so the next list reuses them unbilled.
  * Kept at the last moment of the bounce's UTC day: the cache holds a kind of verdict per day, not per
@@ -60,7 +63,7 @@ export function rememberBounces(dataDir: string, bounces: readonly { key: string
   if (bounces.length === 0) return;
   const byDay = new Map<number, { key: string }[]>();
   for (const bounce of bounces) {
-    const day = Math.floor(bounce.at / dayMs) * dayMs + dayMs - 1;
+    const day = bounceKeptAt(bounce.at);
     (byDay.get(day) ?? byDay.set(day, []).get(day)!).push(bounce);
   }
   const cache = openVerdictCache(dataDir);

@@ -31,7 +31,8 @@ export type MessageRead =
 export type NotBounce = 'auto-reply' | 'complaint' | 'not a bounce' | 'no recipient' | 'unreadable';
 
 /** QSBMF's introduction, and Yahoo's older bounces, written in the same format (paragraphs of `<address>:` and the reply). */
-const qmailIntro = /^\s*(Hi\. This is the qmail-send program|Sorry, we were unable to deliver your message to the following address)/;
+const qmailIntro =
+  /^\s*(Hi\. This is the qmail-send program|Sorry, we were unable to deliver your message to the following address)/;
 
 const statusParts = new Set(['message/delivery-status', 'message/global-delivery-status']);
 
@@ -104,8 +105,13 @@ function dsnRecipients(text: string, verp: string | undefined): BouncedRecipient
     named += 1;
     const status = group.get('status')?.split(/\s/)[0];
     const diagnostic = typedValue(group.get('diagnostic-code'))?.value;
-    const meaning = bounceMeaning({ action: group.get('action')!, ...(status ? { status } : {}), ...(diagnostic ? { diagnostic } : {}) });
-    if (meaning) recipients.push({ address, ...meaning, ...(status ? { status } : {}), ...(diagnostic ? { diagnostic } : {}) });
+    const meaning = bounceMeaning({
+      action: group.get('action')!,
+      ...(status ? { status } : {}),
+      ...(diagnostic ? { diagnostic } : {}),
+    });
+    if (meaning)
+      recipients.push({ address, ...meaning, ...(status ? { status } : {}), ...(diagnostic ? { diagnostic } : {}) });
   }
   return named === 0 ? undefined : recipients;
 }
@@ -119,7 +125,9 @@ function recipientOf(address: string, diagnostic: string): BouncedRecipient | un
   const words = diagnostic.replace(/\s+/g, ' ').trim();
   const status = enhancedInText.exec(words)?.[1];
   const meaning = bounceMeaning({ action: 'failed', ...(status ? { status } : {}), diagnostic: words });
-  return meaning && { address: key, ...meaning, ...(status ? { status } : {}), ...(words ? { diagnostic: words } : {}) };
+  return (
+    meaning && { address: key, ...meaning, ...(status ? { status } : {}), ...(words ? { diagnostic: words } : {}) }
+  );
 }
 
 /** QSBMF: after the introduction, one paragraph per permanently failed recipient, `<address>:` first. */

@@ -5,7 +5,12 @@ export { accuracyLedger, ledgerSentence, type Ledger, type LedgerRow } from './l
 export { readMessage, type MessageRead } from './bounce-message.ts';
 export { importOutcomeFile, type FileImport } from './outcome-file.ts';
 export { checkMailbox, MailboxError, readMailbox, refusePlainElsewhere, type MailboxRead } from './mailbox-reader.ts';
-export { defaultHandledFolder, mailboxConnections, type MailboxConnections, type MailboxSettings } from './mailbox-connections.ts';
+export {
+  defaultHandledFolder,
+  mailboxConnections,
+  type MailboxConnections,
+  type MailboxSettings,
+} from './mailbox-connections.ts';
 export { openOutcomeStore, type OutcomeStore, type StoredOutcome } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
 export { forgetBounced, softDaysToHard, sourceWords, undoOutcome } from './record-outcomes.ts';

@@ -42,7 +42,9 @@ export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
   const sorted = [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.result.localeCompare(b.result));
   const byVerdict = new Map<string, Omit<LedgerRow, 'day'>>();
   for (const { day: _day, ...each } of sorted) {
-    const total = byVerdict.get(each.result) ?? byVerdict.set(each.result, { result: each.result, checked: 0, hard: 0, soft: 0, refused: 0 }).get(each.result)!;
+    const total =
+      byVerdict.get(each.result) ??
+      byVerdict.set(each.result, { result: each.result, checked: 0, hard: 0, soft: 0, refused: 0 }).get(each.result)!;
     total.checked += each.checked;
     total.hard += each.hard;
     total.soft += each.soft;
@@ -51,10 +53,17 @@ export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
   return { rows: sorted, byVerdict: [...byVerdict.values()], unchecked };
 }
 
-const verdictWords: Record<string, string> = { valid: 'valid', catch_all: 'catch-all', unknown: 'unknown', invalid: 'invalid' };
+const verdictWords: Record<string, string> = {
+  valid: 'valid',
+  catch_all: 'catch-all',
+  unknown: 'unknown',
+  invalid: 'invalid',
+};
 const count = (value: number) => value.toLocaleString('en');
 const share = (part: number, whole: number) =>
-  whole === 0 ? '' : ` (${(part / whole) * 100 < 1 ? ((part / whole) * 100).toFixed(2) : Math.round((part / whole) * 100)}%)`;
+  whole === 0
+    ? ''
+    : ` (${(part / whole) * 100 < 1 ? ((part / whole) * 100).toFixed(2) : Math.round((part / whole) * 100)}%)`;
 
 /** "Of 12,400 addresses Sift called valid on 2026-03-03, 31 bounced (0.25%); of 1,900 catch-all, 212 (11%)." */
 export function ledgerSentence(rows: readonly (Omit<LedgerRow, 'day'> & { day?: string })[]): string {

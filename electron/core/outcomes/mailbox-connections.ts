@@ -41,7 +41,10 @@ export function mailboxConnections(dataDir: string, vault: KeyVault) {
     }
     const parsed = fileSchema.safeParse(json);
     if (!parsed.success)
-      throw new AppError('bad_request', `${path} is not a file of mailboxes Sift can read: move it away (or mend it). Nothing in it was changed.`);
+      throw new AppError(
+        'bad_request',
+        `${path} is not a file of mailboxes Sift can read: move it away (or mend it). Nothing in it was changed.`,
+      );
     return parsed.data.mailboxes;
   };
   const write = (mailboxes: MailboxSettings[]) => {
@@ -67,7 +70,10 @@ export function mailboxConnections(dataDir: string, vault: KeyVault) {
     password(name: string): string {
       const secret = vault.get(secretId(name));
       if (secret === undefined)
-        throw new AppError('not_found', `The password of "${name}" is not kept any more: connect it again (sift connect imap).`);
+        throw new AppError(
+          'not_found',
+          `The password of "${name}" is not kept any more: connect it again (sift connect imap).`,
+        );
       return secret;
     },
   };

@@ -19,7 +19,13 @@ const pageBytes = 16 * 1024 * 1024;
 const pageMessages = 500;
 
 export type MailboxProgress = { read: number; total: number; bounces: number; others: number; tooLarge: number };
-export type MailboxRead = MailboxProgress & { hard: number; soft: number; refused: number; suppressed: number; restarted: boolean };
+export type MailboxRead = MailboxProgress & {
+  hard: number;
+  soft: number;
+  refused: number;
+  suppressed: number;
+  restarted: boolean;
+};
 
 export class MailboxError extends Error {
   override readonly name = 'MailboxError';
@@ -59,7 +65,10 @@ export function mailboxFailure(error: unknown, settings: MailboxSettings): Mailb
   if (error instanceof MailboxError) return error;
   const failure = error as { authenticationFailed?: boolean; code?: string; message?: string };
   if (failure.authenticationFailed)
-    return new MailboxError('authentication', `${settings.host} refused the user name or password for ${settings.user}.`);
+    return new MailboxError(
+      'authentication',
+      `${settings.host} refused the user name or password for ${settings.user}.`,
+    );
   const why = failure.code ?? failure.message ?? String(error);
   return new MailboxError('connection', `The mailbox at ${settings.host}:${settings.port} could not be read (${why}).`);
 }
@@ -91,13 +100,13 @@ const outcomesOf = (recipients: readonly BouncedRecipient[], at: number): ReadOu
   }));
 
 /** The UIDs of a page: in order, as many as fit the page's count and bytes. */
-function pages(uids: readonly number[], sizes: ReadonlyMap<number, number>): number[][] {
+function pages(uids: readonly number[], sizes: ReadonlyMap<number, number>, most = pageMessages): number[][] {
   const out: number[][] = [];
   let page: number[] = [];
   let bytes = 0;
   for (const uid of uids) {
     const size = sizes.get(uid) ?? 0;
-    if (page.length > 0 && (page.length >= pageMessages || bytes + size > pageBytes)) {
+    if (page.length > 0 && (page.length >= most || bytes + size > pageBytes)) {
       out.push(page);
       page = [];
       bytes = 0;
@@ -115,10 +124,27 @@ export async function readMailbox(
   source: OutcomeSource,
   settings: MailboxSettings,
   password: string,
-  options: { onProgress?: (progress: MailboxProgress) => void; signal?: AbortSignal; since?: Date } = {},
+  options: {
+    onProgress?: (progress: MailboxProgress) => void;
+    signal?: AbortSignal;
+    since?: Date;
+    /** Messages a page holds (tests make pages small to see a read stop between two). */
+    pageMessages?: number;
+  } = {},
 ): Promise<MailboxRead> {
   const client = clientFor(settings, password);
-  const result: MailboxRead = { read: 0, total: 0, bounces: 0, others: 0, tooLarge: 0, hard: 0, soft: 0, refused: 0, suppressed: 0, restarted: false };
+  const result: MailboxRead = {
+    read: 0,
+    total: 0,
+    bounces: 0,
+    others: 0,
+    tooLarge: 0,
+    hard: 0,
+    soft: 0,
+    refused: 0,
+    suppressed: 0,
+    restarted: false,
+  };
   try {
     await client.connect();
     const lock = await client.getMailboxLock(settings.folder).catch(() => {
@@ -143,12 +169,24 @@ export async function readMailbox(
         for await (const message of client.fetch(page.join(','), { uid: true, size: true }, { uid: true }))
           sizes.set(message.uid, message.size ?? 0);
       }
-      for (const page of pages(uids.filter((uid) => sizes.get(uid)! <= largestBounce), sizes)) {
+      for (const page of pages(
+        uids.filter((uid) => sizes.get(uid)! <= largestBounce),
+        sizes,
+        options.pageMessages,
+      )) {
         options.signal?.throwIfAborted();
         const fetched: { uid: number; raw: Buffer; at: number }[] = [];
-        for await (const message of client.fetch(page.join(','), { uid: true, source: true, internalDate: true }, { uid: true }))
+        for await (const message of client.fetch(
+          page.join(','),
+          { uid: true, source: true, internalDate: true },
+          { uid: true },
+        ))
           if (message.source)
-            fetched.push({ uid: message.uid, raw: message.source, at: new Date(message.internalDate ?? Date.now()).getTime() });
+            fetched.push({
+              uid: message.uid,
+              raw: message.source,
+              at: new Date(message.internalDate ?? Date.now()).getTime(),
+            });
         const messages = [];
         for (const { uid, raw, at } of fetched) {
           const read = await readMessage(raw);
@@ -184,7 +222,8 @@ export async function readMailbox(
       // Large messages after the last page: passed over all the same.
       if (position < uids.length) {
         store.record(source.id, { cursor: `${validity}:${uids.at(-1)}` });
-        for (; position < uids.length; position += 1) if (sizes.get(uids[position]!)! > largestBounce) result.tooLarge += 1;
+        for (; position < uids.length; position += 1)
+          if (sizes.get(uids[position]!)! > largestBounce) result.tooLarge += 1;
         result.read = position;
       }
     } finally {
@@ -199,7 +238,13 @@ export async function readMailbox(
 }
 
 /** Moves the bounces kept but still in the folder (this read's, or one that stopped before moving). */
-async function moveHandled(client: ImapFlow, store: OutcomeStore, source: OutcomeSource, settings: MailboxSettings, validity: string) {
+async function moveHandled(
+  client: ImapFlow,
+  store: OutcomeStore,
+  source: OutcomeSource,
+  settings: MailboxSettings,
+  validity: string,
+) {
   const waiting = store.unmoved(source.id).filter((message) => message.ref.startsWith(`${validity}:`));
   if (waiting.length === 0) return;
   const uids = waiting.map((message) => message.ref.slice(validity.length + 1));

@@ -20,17 +20,53 @@ type FileKind = 'hard' | 'soft';
 const examplesShown = 10;
 
 /** `sender`: hard bounces whose words blame the sender, kept as refused (never put on the do-not-mail list). */
-export type FileImport = { rows: number; hard: number; soft: number; sender: number; other: number; refused: number; suppressed: number; examples: string[]; datedBy: 'column' | 'file' };
+export type FileImport = {
+  rows: number;
+  hard: number;
+  soft: number;
+  sender: number;
+  other: number;
+  refused: number;
+  suppressed: number;
+  examples: string[];
+  datedBy: 'column' | 'file';
+};
 
-const header = (cell: string) => cell.trim().toLowerCase().replace(/[\s_-]+/g, '');
+const header = (cell: string) =>
+  cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 const typeHeaders = new Set(['type', 'bouncetype', 'bounce', 'kind', 'event', 'category', 'bouncecategory', 'status']);
-const dateHeaders = new Set(['date', 'created', 'createdat', 'timestamp', 'time', 'bouncedat', 'bouncedate', 'when', 'eventdate']);
-const wordsHeaders = new Set(['reason', 'description', 'diagnostic', 'diagnosticcode', 'message', 'error', 'bouncereason', 'response', 'details', 'smtpresponse']);
+const dateHeaders = new Set([
+  'date',
+  'created',
+  'createdat',
+  'timestamp',
+  'time',
+  'bouncedat',
+  'bouncedate',
+  'when',
+  'eventdate',
+]);
+const wordsHeaders = new Set([
+  'reason',
+  'description',
+  'diagnostic',
+  'diagnosticcode',
+  'message',
+  'error',
+  'bouncereason',
+  'response',
+  'details',
+  'smtpresponse',
+]);
 
 /** What a type cell says: a hard or soft bounce, or something that is not one (a complaint, an unsubscribe). */
 export function kindOfType(cell: string): FileKind | undefined {
   const word = header(cell);
-  if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+)$/.test(word)) return 'hard';
+  if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+)$/.test(word))
+    return 'hard';
   if (/^(soft|softbounce|transient|temporary|deferred|softbounced|4\d\d|4\.\d+\.\d+)$/.test(word)) return 'soft';
   return undefined;
 }
@@ -68,7 +104,17 @@ export async function importOutcomeFile(
       `"${displayName}" has no column that says which bounces were hard and which soft (a "type" or "bounce type"). Say what all its rows are with --kind hard or --kind soft.`,
     );
   const fileTime = Math.floor(statSync(path).mtimeMs);
-  const result: FileImport = { rows: 0, hard: 0, soft: 0, sender: 0, other: 0, refused: 0, suppressed: 0, examples: [], datedBy: dateColumn >= 0 ? 'column' : 'file' };
+  const result: FileImport = {
+    rows: 0,
+    hard: 0,
+    soft: 0,
+    sender: 0,
+    other: 0,
+    refused: 0,
+    suppressed: 0,
+    examples: [],
+    datedBy: dateColumn >= 0 ? 'column' : 'file',
+  };
   let page: ReadOutcome[] = [];
   const flush = () => {
     const recorded = recordOutcomes(dataDir, store, source, { outcomes: page });
@@ -101,7 +147,13 @@ export async function importOutcomeFile(
       page.push({ address: check.key, kind: 'refused', reason: meaning.reason, words, at });
       result.sender += 1;
     } else {
-      page.push({ address: check.key, kind, reason: kind === 'hard' ? 'bounced' : 'soft_bounce', ...(words ? { words } : {}), at });
+      page.push({
+        address: check.key,
+        kind,
+        reason: kind === 'hard' ? 'bounced' : 'soft_bounce',
+        ...(words ? { words } : {}),
+        at,
+      });
       result[kind] += 1;
     }
     if (page.length >= pageRows) flush();

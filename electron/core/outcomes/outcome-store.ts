@@ -7,7 +7,13 @@ import type { BounceKind } from './bounce-meaning.ts';
 import { openOutcomeDatabase } from './outcome-store-schema.ts';
 
 export type SourceKind = 'imap' | 'file' | 'mailchimp' | 'hubspot' | 'mailman';
-export type OutcomeSource = { id: number; name: string; kind: SourceKind; cursor: string | null; readAt: number | null };
+export type OutcomeSource = {
+  id: number;
+  name: string;
+  kind: SourceKind;
+  cursor: string | null;
+  readAt: number | null;
+};
 
 export type NewOutcome = {
   address: string;
@@ -35,7 +41,12 @@ export type StoredOutcome = Omit<NewOutcome, 'checked' | 'replaced'> & {
 };
 
 /** A row of the ledger's raw counts: addresses by the day and result of Sift's check, and what happened. */
-export type LedgerCount = { day: string | null; result: string | null; kind: BounceKind | 'replaced'; addresses: number };
+export type LedgerCount = {
+  day: string | null;
+  result: string | null;
+  kind: BounceKind | 'replaced';
+  addresses: number;
+};
 
 const outcomeColumns = `outcomes.id, sources.name AS source, message, address, key, outcomes.kind, reason, status, words, at,
   undone_at AS undoneAt, checked_result AS checkedResult, checked_at AS checkedAt`;
@@ -67,8 +78,7 @@ export function openOutcomeStore(dataDir: string) {
     ) === 1;
   const sourceRow = (name: string) =>
     sql(db, 'SELECT id, name, kind, cursor, read_at AS readAt FROM sources WHERE name = ?').get(name) as
-      | OutcomeSource
-      | undefined;
+      OutcomeSource | undefined;
   return {
     source: sourceRow,
     /** The source of that name, made when new (one name, one kind). */
@@ -82,7 +92,10 @@ export function openOutcomeStore(dataDir: string) {
      * Keeps a page of what was read, and how far, in one transaction: a page read again after a crash adds
      * nothing twice. Answers the outcomes that were new.
      */
-    record(source: number, page: { messages?: readonly NewMessage[]; outcomes?: readonly NewOutcome[]; cursor?: string }) {
+    record(
+      source: number,
+      page: { messages?: readonly NewMessage[]; outcomes?: readonly NewOutcome[]; cursor?: string },
+    ) {
       return transaction(db, () => {
         const added: NewOutcome[] = [];
         for (const message of page.messages ?? []) {
@@ -109,15 +122,15 @@ export function openOutcomeStore(dataDir: string) {
     markMoved(ids: readonly number[]) {
       sql(db, 'UPDATE messages SET moved = 1 WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
     },
-    /** The distinct UTC days an address soft-bounced on (undone ones left out). */
+    /** The distinct UTC days an address soft-bounced on (undone ones left out), as YYYY-MM-DD. */
     softDays: (address: string) =>
       (
         sql(
           db,
-          `SELECT COUNT(DISTINCT date(at / 1000, 'unixepoch')) AS n FROM outcomes
+          `SELECT DISTINCT date(at / 1000, 'unixepoch') AS day FROM outcomes
            WHERE address = ? AND kind = 'soft' AND undone_at IS NULL`,
-        ).get(address) as { n: number }
-      ).n,
+        ).all(address) as { day: string }[]
+      ).map((row) => row.day),
     /** What Sift had said of an address at its first outcome, kept from before a bounce replaced it. */
     earlierCheck(key: string): CheckedVerdict | undefined {
       const row = sql(
@@ -128,7 +141,10 @@ export function openOutcomeStore(dataDir: string) {
       return row && { ...row };
     },
     page(query: { search: string; kind?: BounceKind; offset: number; limit: number }) {
-      const pattern = `%${query.search.trim().toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      const pattern = `%${query.search
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
       return sql(
         db,
         `SELECT ${outcomeColumns} FROM outcomes JOIN sources ON sources.id = outcomes.source
@@ -136,16 +152,18 @@ export function openOutcomeStore(dataDir: string) {
       ).all(pattern, query.kind ?? null, query.kind ?? null, query.limit, query.offset) as StoredOutcome[];
     },
     outcome: (id: number) =>
-      sql(db, `SELECT ${outcomeColumns} FROM outcomes JOIN sources ON sources.id = outcomes.source WHERE outcomes.id = ?`).get(
-        id,
-      ) as StoredOutcome | undefined,
+      sql(
+        db,
+        `SELECT ${outcomeColumns} FROM outcomes JOIN sources ON sources.id = outcomes.source WHERE outcomes.id = ?`,
+      ).get(id) as StoredOutcome | undefined,
     /** The message an outcome came from, as it arrived. */
     messageOf: (id: number) =>
       (sql(db, 'SELECT raw FROM messages WHERE id = ?').get(id) as { raw: Uint8Array | null } | undefined)?.raw ??
       undefined,
     /** Marks an outcome as wrong; answers whether it was standing. */
     undo: (id: number, now = Date.now()) =>
-      Number(sql(db, 'UPDATE outcomes SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(now, id).changes) === 1,
+      Number(sql(db, 'UPDATE outcomes SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(now, id).changes) ===
+      1,
     /** Another standing hard bounce of the address, from any source. */
     hardElsewhere: (address: string, except: number) =>
       sql(

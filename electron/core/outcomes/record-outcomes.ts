@@ -4,8 +4,8 @@
 // or sync keeps the address out without paying for it. The do-not-mail list and the cache are written
 // before the outcomes are kept: both writes are idempotent, so a read stopped between them and read
 // again loses nothing and doubles nothing.
-import { cacheKeysOf, openCacheHistory, rememberBounces } from '../cache/index.ts';
-import { openSuppressionStore } from '../suppression/index.ts';
+import { bounceKeptAt, cacheKeysOf, openCacheHistory, rememberBounces } from '../cache/index.ts';
+import { openSuppressionStore, type SuppressionStore } from '../suppression/index.ts';
 import type { NewMessage, NewOutcome, OutcomeSource, OutcomeStore } from './outcome-store.ts';
 
 /**
@@ -32,7 +32,11 @@ export function recordOutcomes(
   dataDir: string,
   store: OutcomeStore,
   source: OutcomeSource,
-  page: { messages?: readonly (Omit<NewMessage, 'outcomes'> & { outcomes: ReadOutcome[] })[]; outcomes?: readonly ReadOutcome[]; cursor?: string },
+  page: {
+    messages?: readonly (Omit<NewMessage, 'outcomes'> & { outcomes: ReadOutcome[] })[];
+    outcomes?: readonly ReadOutcome[];
+    cursor?: string;
+  },
 ): RecordedPage {
   const keyOf = cacheKeysOf(dataDir);
   const all = [...(page.messages ?? []).flatMap((message) => message.outcomes), ...(page.outcomes ?? [])];
@@ -43,46 +47,61 @@ export function recordOutcomes(
   history?.close();
   const softDays = new Map<string, Set<string>>();
   for (const outcome of all.filter((each) => each.kind === 'soft'))
-    (softDays.get(outcome.address) ?? softDays.set(outcome.address, new Set()).get(outcome.address)!).add(dayOf(outcome.at));
+    (softDays.get(outcome.address) ?? softDays.set(outcome.address, new Set()).get(outcome.address)!).add(
+      dayOf(outcome.at),
+    );
   const toHard = new Map<string, ReadOutcome>();
   for (const outcome of all) {
     if (outcome.kind === 'hard') toHard.set(outcome.address, outcome);
     else if (outcome.kind === 'soft' && !toHard.has(outcome.address)) {
-      const days = softDays.get(outcome.address)!.size + store.softDays(outcome.address);
+      const days = new Set([...softDays.get(outcome.address)!, ...store.softDays(outcome.address)]).size;
       if (days >= softDaysToHard)
-        toHard.set(outcome.address, { ...outcome, words: `soft-bounced on ${days} days; last: ${outcome.words ?? outcome.reason}` });
+        toHard.set(outcome.address, {
+          ...outcome,
+          words: `soft-bounced on ${days} days; last: ${outcome.words ?? outcome.reason}`,
+        });
     }
   }
   const enrich = (outcome: ReadOutcome): NewOutcome => {
     const key = keys.get(outcome.address)!;
     const before = checked.get(key) ?? store.earlierCheck(key);
-    const replaced = outcome.kind === 'hard' && checked.has(key) && outcome.at >= checked.get(key)!.checkedAt;
+    // The bounce takes the place of Sift's verdict in the cache (rememberBounces); the ledger counts it back in.
+    const replaced =
+      toHard.has(outcome.address) && checked.has(key) && bounceKeptAt(outcome.at) >= checked.get(key)!.checkedAt;
     return { ...outcome, key, ...(before ? { checked: before } : {}), ...(replaced ? { replaced } : {}) };
   };
-  const suppression = openSuppressionStore(dataDir);
-  let suppressed = 0;
-  try {
-    suppressed = suppression.add(
-      [...toHard.values()].map((outcome) => ({
-        kind: 'address' as const,
-        value: outcome.address,
-        reason: 'bounced',
-        detail: [outcome.status, outcome.words].filter(Boolean).join(' ') || outcome.reason,
-      })),
-      sourceWords(source),
-    );
-  } finally {
-    suppression.close();
-  }
+  const suppressed = addToDoNotMail(
+    dataDir,
+    [...toHard.values()].map((outcome) => ({
+      kind: 'address' as const,
+      value: outcome.address,
+      reason: 'bounced',
+      detail: [outcome.status, outcome.words].filter(Boolean).join(' ') || outcome.reason,
+    })),
+    sourceWords(source),
+  );
   const messages = (page.messages ?? []).map((message) => ({ ...message, outcomes: message.outcomes.map(enrich) }));
   const outcomes = (page.outcomes ?? []).map(enrich);
   rememberBounces(
     dataDir,
     [...toHard.values()].map((outcome) => ({ key: keys.get(outcome.address)!, at: outcome.at })),
   );
-  const added = store.record(source.id, { messages, outcomes, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) });
+  const added = store.record(source.id, {
+    messages,
+    outcomes,
+    ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+  });
   const count = (kind: string) => added.filter((outcome) => outcome.kind === kind).length;
   return { added: added.length, hard: count('hard'), soft: count('soft'), refused: count('refused'), suppressed };
+}
+
+function addToDoNotMail(dataDir: string, entries: Parameters<SuppressionStore['add']>[0], source: string): number {
+  const suppression = openSuppressionStore(dataDir);
+  try {
+    return suppression.add(entries, source);
+  } finally {
+    suppression.close();
+  }
 }
 
 /**

@@ -1,0 +1,128 @@
+// `sift outcomes` from a file of bounces: hard bounces go on the do-not-mail list and into the verdict
+// cache, the next clean keeps them out unbilled, and the accuracy ledger sets them beside what Sift had
+// said of each address (live verdicts kept in a real verdict cache); an outcome undone, and a source
+// forgotten, take back what they did.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cacheKeysOf } from '../../../electron/core/cache/index.ts';
+import { openVerdictCache } from '../../../electron/core/cache/verdict-cache-store.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
+
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+const checkedOn = Date.UTC(2026, 2, 3, 12);
+const valid = Array.from({ length: 10 }, (_, i) => `v${i}@shop.example`);
+const catchAll = Array.from({ length: 4 }, (_, i) => `c${i}@acme.example`);
+
+async function dataFolderWithChecks() {
+  const dir = await mkdtemp(join(tmpdir(), 'sift-outcomes-cli-'));
+  dirs.push(dir);
+  const data = join(dir, 'data');
+  const key = cacheKeysOf(data);
+  const cache = openVerdictCache(data);
+  cache.remember('live', 'https://verify.example', checkedOn, [
+    [
+      ...valid.map((a) => [key(a), 'valid', 'accepted_email'] as const),
+      ...catchAll.map((a) => [key(a), 'catch_all', 'accept_all_domain'] as const),
+    ],
+  ]);
+  // A demo verdict is no check: the ledger leaves it out.
+  cache.remember('sandbox', 'sift:sandbox', checkedOn, [[[key('demo@shop.example'), 'valid', null]]]);
+  cache.close();
+  return { dir, env: { SIFT_DATA_DIR: data } };
+}
+
+const bounces = [
+  'Email,Bounce Type,Date,Reason',
+  'V3@shop.example,Permanent,2026-03-10T08:00:00Z,550 5.1.1 <v3@shop.example>: Recipient address rejected: User unknown',
+  'c1@acme.example,hard,2026-03-11,smtp; 550 5.1.1 mailbox unavailable',
+  'c2@acme.example,Transient,2026-03-11,452 4.2.2 Mailbox full',
+  'stranger@else.example,hard,2026-03-12,',
+  'v5@shop.example,hard,2026-03-12,550 5.7.1 Service unavailable; Client host [192.0.2.9] blocked using zen.spamhaus.org',
+  'v6@shop.example,complaint,2026-03-12,abuse',
+  'not an address,hard,2026-03-12,',
+].join('\n');
+
+describe('sift outcomes', () => {
+  it('imports bounces, keeps hard ones out of the next clean, and shows the ledger against Sift’s checks', async () => {
+    const { dir, env } = await dataFolderWithChecks();
+    const file = join(dir, 'ses-bounces.csv');
+    await writeFile(file, `${bounces}\n`);
+
+    const imported = await runSiftHere(['outcomes', 'import', file], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(
+      '7 rows: 3 hard bounces (3 new on the do-not-mail list), 1 soft, 1 that blamed the sender, 1 not bounces.',
+    );
+    expect(imported.stdout).toContain('row 8: not an address');
+    const again = await runSiftHere(['outcomes', 'import', file], env);
+    expect(again.stdout).toContain('(0 new on the do-not-mail list)');
+
+    const ledger = JSON.parse((await runSiftHere(['outcomes', '--json'], env)).stdout);
+    expect(ledger.byVerdict).toEqual([
+      { result: 'catch_all', checked: 4, hard: 1, soft: 1, refused: 0 },
+      { result: 'valid', checked: 10, hard: 1, soft: 0, refused: 1 },
+    ]);
+    expect(ledger.rows.map((row: { day: string }) => row.day)).toEqual(['2026-03-03', '2026-03-03']);
+    expect(ledger.unchecked).toEqual({ hard: 1, soft: 0, refused: 0 });
+    expect(ledger.sent).toBeNull();
+    const words = await runSiftHere(['outcomes'], env);
+    expect(words.stdout).toContain(
+      'Of 4 addresses Sift called catch-all, 1 bounced (25%); of 10 valid, 1 bounced (10%).',
+    );
+
+    const suppressed = JSON.parse((await runSiftHere(['suppress', 'list', '--json'], env)).stdout);
+    expect(suppressed.map((entry: { value: string }) => entry.value).sort()).toEqual([
+      'c1@acme.example',
+      'stranger@else.example',
+      'v3@shop.example',
+    ]);
+    expect(suppressed.find((entry: { value: string }) => entry.value === 'v3@shop.example')).toMatchObject({
+      reason: 'bounced',
+      source: 'file:ses-bounces.csv (file)',
+      detail: expect.stringContaining('User unknown'),
+    });
+
+    const list = join(dir, 'next.csv');
+    await writeFile(list, 'email\nv3@shop.example\nv5@shop.example\nnew@shop.example\n');
+    const clean = await runSiftHere(['clean', list, '--json'], env);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(JSON.parse(clean.stdout).summary).toMatchObject({ rows: 3, suppressed: 1, to_check: 2 });
+
+    const hard = JSON.parse((await runSiftHere(['outcomes', 'list', '--kind', 'hard', '--json'], env)).stdout);
+    const v3 = hard.find((row: { address: string }) => row.address === 'v3@shop.example');
+    expect(v3).toMatchObject({ checkedResult: 'valid', checkedAt: checkedOn });
+    const shown = await runSiftHere(['outcomes', 'show', String(v3.id)], env);
+    expect(shown.stdout).toContain('Sift had said: valid on 2026-03-03');
+    const undone = await runSiftHere(['outcomes', 'undo', String(v3.id)], env);
+    expect(undone.stdout).toContain("v3@shop.example's hard bounce of 2026-03-10; it will be checked again.");
+    expect((await runSiftHere(['outcomes', 'undo', String(v3.id)], env)).code).toBe(2);
+    const after = JSON.parse((await runSiftHere(['outcomes', '--json'], env)).stdout);
+    expect(after.byVerdict.find((row: { result: string }) => row.result === 'valid')).toMatchObject({
+      checked: 10,
+      hard: 0,
+    });
+    expect((await runSiftHere(['suppress', 'list', '--search', 'v3@'], env)).stdout).toBe('');
+
+    const forgot = await runSiftHere(['outcomes', 'forget', 'file:ses-bounces.csv'], env);
+    expect(forgot.stdout).toContain('and 2 do-not-mail entries its bounces had made.');
+    expect(JSON.parse((await runSiftHere(['suppress', 'list', '--json'], env)).stdout)).toEqual([]);
+  }, 120_000);
+
+  it('asks what the rows are when a file does not say, and refuses a bad --kind', async () => {
+    const { dir, env } = await dataFolderWithChecks();
+    const file = join(dir, 'suppressions.csv');
+    await writeFile(file, 'email,created\nv1@shop.example,1773100800\nv2@shop.example,1773100800\n');
+    const refused = await runSiftHere(['outcomes', 'import', file], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('has no column that says which bounces were hard and which soft');
+    expect((await runSiftHere(['outcomes', 'import', file, '--kind', 'maybe'], env)).code).toBe(2);
+    const taken = await runSiftHere(['outcomes', 'import', file, '--kind', 'hard'], env);
+    expect(taken.stdout).toContain('2 rows: 2 hard bounces (2 new on the do-not-mail list)');
+    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout);
+    expect(listed.map((row: { at: number }) => row.at)).toEqual([1773100800000, 1773100800000]);
+  }, 60_000);
+});
