@@ -1,9 +1,8 @@
 #!/bin/sh
 # Installs the real mail servers the real-server suite runs (test/integration/real-mta), from Debian's
 # packages, as root: Postfix, postgrey and Dovecot's IMAP server (the bounce mailbox) as packages; Exim
-# and OpenSMTPD, which conflict with Postfix
-# as installed packages, unpacked into $SIFT_MTA_ROOT (default /opt/sift-mta) with their libraries and
-# system users. Nothing is started or enabled: the suite runs each server itself on loopback addresses.
+# and OpenSMTPD, which conflict with Postfix as installed packages, unpacked into $SIFT_MTA_ROOT (default
+# /opt/sift-mta) with their libraries and system users. Nothing is started or enabled: the suite runs each server itself on loopback addresses.
 set -eu
 root=${SIFT_MTA_ROOT:-/opt/sift-mta}
 export DEBIAN_FRONTEND=noninteractive

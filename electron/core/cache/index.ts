@@ -44,7 +44,7 @@ export function verdictCacheIn(dataDir: string) {
 }
 export type VerdictCacheView = ReturnType<typeof verdictCacheIn>;
 
-export { openCacheHistory, outcomesService, type CheckedVerdict } from './verdict-cache-history.ts';
+export { openCacheHistory, type CheckedVerdict } from './verdict-cache-history.ts';
 
 /** How the cache of `dataDir` names an address (a keyed hash; the secret is made on first use). */
 export const cacheKeysOf = (dataDir: string) => cacheKeyer(cacheSecret(verdictCacheFiles(dataDir).secret));

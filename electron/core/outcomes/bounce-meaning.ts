@@ -8,8 +8,7 @@
 import { meaningOf } from '../service/engines/live/smtp-replies.ts';
 import type { SmtpReply } from '../service/engines/live/smtp-session.ts';
 
-export const bounceKinds = ['hard', 'soft', 'refused'] as const;
-export type BounceKind = (typeof bounceKinds)[number];
+export type BounceKind = 'hard' | 'soft' | 'refused';
 
 export type RecipientReport = {
   /** RFC 3464 §2.3.3: failed, delayed, delivered, relayed or expanded. */

@@ -22,13 +22,13 @@ export type BouncedRecipient = {
   diagnostic?: string;
 };
 
-export type BounceFormat = 'rfc3464' | 'qmail' | 'x-failed-recipients';
+type BounceFormat = 'rfc3464' | 'qmail' | 'x-failed-recipients';
 
 export type MessageRead =
   | { kind: 'bounce'; format: BounceFormat; recipients: BouncedRecipient[]; date?: number; subject: string }
   | { kind: 'other'; why: NotBounce; subject: string };
 
-export type NotBounce = 'auto-reply' | 'complaint' | 'not a bounce' | 'no recipient' | 'unreadable';
+type NotBounce = 'auto-reply' | 'complaint' | 'not a bounce' | 'no recipient' | 'unreadable';
 
 /** QSBMF's introduction, and Yahoo's older bounces, written in the same format (paragraphs of `<address>:` and the reply). */
 const qmailIntro =

@@ -78,4 +78,3 @@ export function mailboxConnections(dataDir: string, vault: KeyVault) {
     },
   };
 }
-export type MailboxConnections = ReturnType<typeof mailboxConnections>;

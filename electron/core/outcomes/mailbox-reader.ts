@@ -11,7 +11,7 @@ import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
 import type { MailboxSettings } from './mailbox-connections.ts';
 
 /** A bounce is a few kilobytes with the original attached; past this it is someone's mail, not a bounce. */
-export const largestBounce = 2 * 1024 * 1024;
+const largestBounce = 2 * 1024 * 1024;
 /** What is kept of each bounce to open later: its report comes first; the original message may be cut. */
 const keptBytes = 256 * 1024;
 /** What one page's messages may add up to in memory, and how many a page holds. */
@@ -61,7 +61,7 @@ function clientFor(settings: MailboxSettings, password: string): ImapFlow {
 }
 
 /** What imapflow threw, in words; the password is never in them. */
-export function mailboxFailure(error: unknown, settings: MailboxSettings): MailboxError {
+function mailboxFailure(error: unknown, settings: MailboxSettings): MailboxError {
   if (error instanceof MailboxError) return error;
   const failure = error as { authenticationFailed?: boolean; code?: string; message?: string };
   if (failure.authenticationFailed)

@@ -63,7 +63,7 @@ const wordsHeaders = new Set([
 ]);
 
 /** What a type cell says: a hard or soft bounce, or something that is not one (a complaint, an unsubscribe). */
-export function kindOfType(cell: string): FileKind | undefined {
+function kindOfType(cell: string): FileKind | undefined {
   const word = header(cell);
   if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+)$/.test(word))
     return 'hard';

@@ -31,7 +31,7 @@ export type NewOutcome = {
 };
 export type NewMessage = { ref: string; at: number; subject: string; raw?: Uint8Array; outcomes: NewOutcome[] };
 
-export type StoredOutcome = Omit<NewOutcome, 'checked' | 'replaced'> & {
+type StoredOutcome = Omit<NewOutcome, 'checked' | 'replaced'> & {
   id: number;
   source: string;
   message: number | null;

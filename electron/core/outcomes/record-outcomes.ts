@@ -15,7 +15,7 @@ import type { NewMessage, NewOutcome, OutcomeSource, OutcomeStore } from './outc
  * (https://mailchimp.com/help/soft-vs-hard-bounces/). Sift sees no activity, so it takes the seven; days,
  * not messages, so one campaign's retries over its three days count at most three.
  */
-export const softDaysToHard = 7;
+const softDaysToHard = 7;
 
 /** A bounce as a source gives it: the address as lists key it, and what happened. */
 export type ReadOutcome = Omit<NewOutcome, 'key' | 'checked' | 'replaced'>;
@@ -25,7 +25,7 @@ export type RecordedPage = { added: number; hard: number; soft: number; refused:
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 /** What the do-not-mail list says of where a bounce was read. */
-export const sourceWords = (source: Pick<OutcomeSource, 'name' | 'kind'>) =>
+const sourceWords = (source: Pick<OutcomeSource, 'name' | 'kind'>) =>
   `${source.name} (${source.kind === 'imap' ? 'bounce mailbox' : source.kind})`;
 
 export function recordOutcomes(

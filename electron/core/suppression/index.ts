@@ -6,7 +6,7 @@ import type { SuppressionEntry } from './suppression-entries.ts';
 
 export { isRefused, parseSuppressionEntry, type RefusedEntry, type SuppressionEntry } from './suppression-entries.ts';
 export { readSuppressionFile } from './suppression-files.ts';
-export { openSuppressionStore, type EntryWhy, type SuppressionStore } from './suppression-store.ts';
+export { openSuppressionStore, type SuppressionStore } from './suppression-store.ts';
 
 /** What a list is read against: the matcher, the list's version it was built from, and closing it. */
 export type OpenedSuppression = { matcher: SuppressionMatcher; version: number; close(): void };

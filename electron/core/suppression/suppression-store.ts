@@ -7,7 +7,7 @@ import { migrateOrRestore } from '../storage/store-versions.ts';
 import type { SuppressionEntry, SuppressionKind } from './suppression-entries.ts';
 
 /** Why an entry is there, when it is not just a person's say-so: a bounce, with the server's words. */
-export type EntryWhy = { reason: string; detail?: string };
+type EntryWhy = { reason: string; detail?: string };
 type SuppressedEntry = SuppressionEntry & { addedAt: number; source: string } & Partial<EntryWhy>;
 
 const suppressionFile = (dataDir: string) => join(dataDir, 'suppression.sqlite');
