@@ -5,11 +5,19 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { fileVault } from '../core/connections/key-vault.ts';
 import { connectionNamePattern, savedConnections } from '../core/connectors/saved-connections.ts';
-import { checkMailbox, defaultHandledFolder, MailboxError, refusePlainElsewhere } from '../core/outcomes/index.ts';
+import {
+  checkMailbox,
+  defaultHandledFolder,
+  mailboxConnections,
+  MailboxError,
+  refusePlainElsewhere,
+} from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { privateDataDir } from './data-folder.ts';
-import { mailboxesOf } from './outcomes-command.ts';
+
+/** The bounce mailboxes of a data folder, their passwords in the same vault as the tools' secrets. */
+export const mailboxesOf = (dataDir: string) => mailboxConnections(dataDir, fileVault(join(dataDir, 'keys')));
 
 export async function connectMailbox(
   argv: string[],

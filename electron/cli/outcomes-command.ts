@@ -5,33 +5,33 @@
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withoutControls } from '../common/terminal-text.ts';
-import { fileVault } from '../core/connections/key-vault.ts';
 import {
   accuracyLedger,
   forgetBounced,
   importOutcomeFile,
   ledgerSentence,
-  mailboxConnections,
   MailboxError,
   openOutcomeStore,
   readMailbox,
+  readToolOutcomes,
   undoOutcome,
   type OutcomeStore,
 } from '../core/outcomes/index.ts';
+import { toolNames } from '../core/connectors/connector.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
+import { connectionsOf, connectorExit } from './connect-command.ts';
+import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
-import { join } from 'node:path';
 
 export const outcomesUsage = `sift outcomes [--json]                                  the accuracy ledger: what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
+       sift outcomes read NAME LIST                          a Mailchimp audience's or Mailman list's bounces (sift connect)
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
        sift outcomes list [--kind hard|soft|refused] [--search TEXT] [--json]
        sift outcomes show ID | undo ID | forget NAME`;
 
 const count = (value: number) => value.toLocaleString('en');
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
-
-export const mailboxesOf = (dataDir: string) => mailboxConnections(dataDir, fileVault(join(dataDir, 'keys')));
 
 /** The outcome store for the time `use` takes, awaited when it is async. */
 function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T): T;
@@ -69,6 +69,7 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
   const dataDir = privateDataDir(io);
   if (verb === undefined) return showLedger(dataDir, values.json, io);
   if (verb === 'read') {
+    if (rest.length === 2) return readTool(dataDir, rest[0]!, rest[1]!, io);
     if (rest.length !== 1) throw usage();
     return readNamed(dataDir, rest[0]!, values.since, io);
   }
@@ -164,8 +165,9 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
   if (!mailbox)
     throw new CliExit(
       exitCodes.usage,
-      `No bounce mailbox named "${name}": \`sift connect imap --name ${name} --host … --user …\` connects one. ` +
-        'Reading outcomes from Mailchimp, HubSpot and Mailman connections is not built yet.',
+      connectionsOf(dataDir).get(name)
+        ? `"${name}" is a mailing tool's connection: name its list too (sift outcomes read ${name} LIST).`
+        : `No bounce mailbox named "${name}": \`sift connect imap --name ${name} --host … --user …\` connects one.`,
     );
   const password = mailboxes.password(name);
   return withStore(dataDir, async (store) => {
@@ -206,6 +208,37 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
   });
 }
 
+async function readTool(dataDir: string, name: string, list: string, io: CliIo): Promise<number> {
+  const connections = connectionsOf(dataDir);
+  const connection = connections.get(name);
+  if (!connection)
+    throw new CliExit(exitCodes.usage, `No connection named "${name}": \`sift connections\` lists them.`);
+  const connector = connections.open(name);
+  if (!connector.bounces)
+    throw new CliExit(exitCodes.usage, `Sift does not read bounces back from ${toolNames[connector.kind]} yet.`);
+  return withStore(dataDir, async (store) => {
+    const sourceName = `${name}:${list}`;
+    const source = store.ensureSource(sourceName, connection.kind);
+    try {
+      const read = await readToolOutcomes(dataDir, store, source, connector, list, {
+        ...(io.signal ? { signal: io.signal } : {}),
+        onPage: (progress) => {
+          if (io.interactive) io.err(`\r${count(progress.pages)} pages read, ${count(progress.hard)} hard bounces`);
+        },
+      });
+      if (io.interactive) io.err('\n');
+      io.out(
+        `${sourceName}: ${count(read.hard)} new hard bounces, ${count(read.soft)} soft` +
+          (read.sends > 0 ? `, ${count(read.sends)} sends` : '') +
+          `; ${count(read.suppressed)} addresses are new on the do-not-mail list.\n`,
+      );
+      return exitCodes.done;
+    } catch (error) {
+      throw connectorExit(error);
+    }
+  });
+}
+
 function showLedger(dataDir: string, json: boolean, io: CliIo): number {
   const { ledger, counts, sources } = withStore(dataDir, (store) => ({
     ledger: accuracyLedger(dataDir, store),
@@ -214,7 +247,7 @@ function showLedger(dataDir: string, json: boolean, io: CliIo): number {
   }));
   if (json) {
     io.out(
-      `${JSON.stringify({ ...ledger, sent: null, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`,
+      `${JSON.stringify({ ...ledger, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`,
     );
     return exitCodes.done;
   }
@@ -225,16 +258,21 @@ function showLedger(dataDir: string, json: boolean, io: CliIo): number {
     return exitCodes.done;
   }
   io.out(`${ledgerSentence(ledger.byVerdict)}\n\n`);
-  io.out('checked on   verdict      checked    hard    soft  blamed sender\n');
+  const sent = (row: { sent: number }) => (ledger.sendsKnown ? count(row.sent) : '?').padStart(9);
+  io.out('checked on   verdict      checked      sent    hard    soft  blamed sender\n');
   for (const row of ledger.rows)
     io.out(
-      `${row.day}   ${row.result.padEnd(10)} ${count(row.checked).padStart(9)} ${count(row.hard).padStart(7)} ${count(row.soft).padStart(7)} ${count(row.refused).padStart(14)}\n`,
+      `${row.day}   ${row.result.padEnd(10)} ${count(row.checked).padStart(9)} ${sent(row)} ${count(row.hard).padStart(7)} ${count(row.soft).padStart(7)} ${count(row.refused).padStart(14)}\n`,
     );
   const { hard, soft, refused } = ledger.unchecked;
   if (hard + soft + refused > 0)
     io.out(
       `Never checked live by Sift: ${count(hard)} hard, ${count(soft)} soft, ${count(refused)} that blamed the sender.\n`,
     );
-  io.out('Who was sent to is not known from a bounce mailbox or file: the rates are of the addresses checked.\n');
+  io.out(
+    ledger.sendsKnown
+      ? 'Sent: the checked addresses a tool reported sending to after the check. Rates are of the addresses checked.\n'
+      : 'Who was sent to is not known from a bounce mailbox or file (?): the rates are of the addresses checked.\n',
+  );
   return exitCodes.done;
 }

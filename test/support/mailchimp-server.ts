@@ -34,6 +34,7 @@
 //   its plan lists.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { reportsAnswer, type ChimpCampaign } from './mailchimp-reports.ts';
 
 export type ChimpMember = {
   email: string;
@@ -42,6 +43,8 @@ export type ChimpMember = {
   tags: Set<string>;
   /** Merge field values by tag. */
   fields?: Record<string, string | number>;
+  /** When its status last changed (`last_changed`, ISO 8601). */
+  lastChanged?: string;
 };
 type ChimpField = { tag: string; name: string; type: string; required?: boolean; options?: { date_format?: string } };
 /** The fields every audience is made with. */
@@ -68,6 +71,8 @@ export type MailchimpServer = {
   key: string;
   /** Members by audience id, then by subscriber hash (the MD5 of the lowercased address). */
   audiences: Map<string, ChimpAudience>;
+  /** Sent campaigns by id (mailchimp-reports.ts). */
+  campaigns: Map<string, ChimpCampaign>;
   /** Every call that would change something, in order. */
   writes: ChimpWrite[];
   /** Called after each page of an audience's members is answered: the audience changing during a read. */
@@ -86,6 +91,7 @@ export const subscriberHash = (email: string) => createHash('md5').update(email.
 export async function startMailchimp(options: { delayMs?: number } = {}): Promise<MailchimpServer> {
   const key = `${'0123456789abcdef'.repeat(2)}-us99`;
   const audiences: MailchimpServer['audiences'] = new Map();
+  const campaigns: MailchimpServer['campaigns'] = new Map();
   const writes: ChimpWrite[] = [];
   const failures: { prefix: string; status: number; times: number }[] = [];
   let failed = 0;
@@ -138,6 +144,7 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       email_address: member.email,
       full_name: member.name,
       status: member.status,
+      ...(member.lastChanged ? { last_changed: member.lastChanged } : {}),
     });
     if (request.method === 'GET' && parts.length === 0)
       return json(response, { account_name: 'Sift Test Shop', login_id: '1' });
@@ -149,11 +156,21 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       }));
       return json(response, { lists: all.slice(offset, offset + count), total_items: all.length });
     }
+    const report = request.method === 'GET' ? reportsAnswer(campaigns, parts, url) : undefined;
+    if (report) {
+      response.writeHead(report.status, { 'Content-Type': 'application/json; charset=utf-8' });
+      return response.end(JSON.stringify(report.body));
+    }
     const list = parts[0] === 'lists' ? audiences.get(parts[1] ?? '') : undefined;
     if (!list) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
     if (request.method === 'GET' && parts.length === 3 && parts[2] === 'members') {
       const status = url.searchParams.get('status');
-      const members = [...list.members].filter(([, member]) => !status || member.status === status);
+      const since = url.searchParams.get('since_last_changed');
+      const members = [...list.members].filter(
+        ([, member]) =>
+          (!status || member.status === status) &&
+          (!since || Date.parse(member.lastChanged ?? '1970-01-01T00:00:00Z') > Date.parse(since)),
+      );
       json(response, { members: members.slice(offset, offset + count).map(memberView), total_items: members.length });
       chimp.afterMembersPage?.(parts[1]!, offset);
       return;
@@ -299,6 +316,7 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
     url: `http://127.0.0.1:${port}/3.0`,
     key,
     audiences,
+    campaigns,
     writes,
     peakConnections: () => peak,
     failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),

@@ -10,6 +10,7 @@ import {
   type ReadChoice,
   type SegmentView,
 } from '../../common/connector-schemas.ts';
+import type { BounceReader } from './tool-bounces.ts';
 export {
   connectorKinds,
   extraStatuses,
@@ -121,6 +122,8 @@ export type Connector = {
   audiences(): Promise<Audience[]>;
   /** The page of `audience`'s members from `cursor` (the first page without one), as `choice` says. */
   readPage(audience: string, cursor: string | undefined, choice: ReadChoice): Promise<MemberPage>;
+  /** What happened after the tool's sends to `audience`: its bounces (and sends), read back (outcomes/). */
+  bounces?: BounceReader;
   /** An audience's segments and tags, for a tool whose reads may take one (Mailchimp). */
   segments?(audience: string): Promise<Segment[]>;
   /**

@@ -28,6 +28,7 @@ import {
   type Connector,
   type MemberChange,
 } from './connector.ts';
+import { mailchimpBounces } from './mailchimp-bounces.ts';
 import { readyScoreFields, type ScoreFieldsState } from './mailchimp-fields.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
@@ -139,6 +140,7 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
   const scoreFieldsOf = new Map<string, ScoreFieldsState>();
   return {
     kind: 'mailchimp',
+    bounces: mailchimpBounces(http),
     async check() {
       const { body } = await http.call('GET', '/?fields=account_name,login_id');
       const root = http.parse(rootAnswer, body, 'its account');

@@ -5,6 +5,7 @@
 // (lists.html, membership.html: "Leaving a mailing list … DELETE" of the member's resource; preferences.html).
 import { z } from 'zod';
 import { invalidStepOf, memberRefusal, type Connector } from './connector.ts';
+import { mailmanBounces } from './mailman-bounces.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** Members read a page at a time: the roster's pages are counted by Mailman, not by a cursor. */
@@ -44,6 +45,7 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
   const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
   return {
     kind: 'mailman',
+    bounces: mailmanBounces(http),
     async check() {
       const { body } = await http.call('GET', '/system/versions');
       const versions = http.parse(versionsAnswer, body, 'its versions');

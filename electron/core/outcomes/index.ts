@@ -8,3 +8,4 @@ export { defaultHandledFolder, mailboxConnections, type MailboxSettings } from '
 export { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
 export { forgetBounced, undoOutcome } from './record-outcomes.ts';
+export { readToolOutcomes } from './tool-outcomes.ts';

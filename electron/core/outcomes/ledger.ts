@@ -7,7 +7,16 @@
 import { openCacheHistory } from '../cache/index.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 
-export type LedgerRow = { day: string; result: string; checked: number; hard: number; soft: number; refused: number };
+/** `sent`: of the addresses checked, how many a tool reported sending to after the check. */
+export type LedgerRow = {
+  day: string;
+  result: string;
+  checked: number;
+  sent: number;
+  hard: number;
+  soft: number;
+  refused: number;
+};
 export type Ledger = {
   /** By the UTC day of the check and Sift's verdict then. */
   rows: LedgerRow[];
@@ -15,13 +24,17 @@ export type Ledger = {
   byVerdict: Omit<LedgerRow, 'day'>[];
   /** Outcomes of addresses Sift never checked live (kept, and counted here). */
   unchecked: { hard: number; soft: number; refused: number };
+  /** Whether any source said who it sent to: without one, `sent` is not known (0 means nothing). */
+  sendsKnown: boolean;
 };
 
 export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
   const rows = new Map<string, LedgerRow>();
   const row = (day: string, result: string) => {
     const name = `${day}\0${result}`;
-    return rows.get(name) ?? rows.set(name, { day, result, checked: 0, hard: 0, soft: 0, refused: 0 }).get(name)!;
+    return (
+      rows.get(name) ?? rows.set(name, { day, result, checked: 0, sent: 0, hard: 0, soft: 0, refused: 0 }).get(name)!
+    );
   };
   const history = openCacheHistory(dataDir);
   try {
@@ -32,7 +45,7 @@ export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
   const unchecked = { hard: 0, soft: 0, refused: 0 };
   for (const count of store.ledgerCounts()) {
     if (count.day === null || count.result === null) {
-      if (count.kind !== 'replaced') unchecked[count.kind] += count.addresses;
+      if (count.kind !== 'replaced' && count.kind !== 'sent') unchecked[count.kind] += count.addresses;
       continue;
     }
     const target = row(count.day, count.result);
@@ -44,13 +57,16 @@ export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
   for (const { day: _day, ...each } of sorted) {
     const total =
       byVerdict.get(each.result) ??
-      byVerdict.set(each.result, { result: each.result, checked: 0, hard: 0, soft: 0, refused: 0 }).get(each.result)!;
+      byVerdict
+        .set(each.result, { result: each.result, checked: 0, sent: 0, hard: 0, soft: 0, refused: 0 })
+        .get(each.result)!;
     total.checked += each.checked;
+    total.sent += each.sent;
     total.hard += each.hard;
     total.soft += each.soft;
     total.refused += each.refused;
   }
-  return { rows: sorted, byVerdict: [...byVerdict.values()], unchecked };
+  return { rows: sorted, byVerdict: [...byVerdict.values()], unchecked, sendsKnown: store.sendsKnown() };
 }
 
 const verdictWords: Record<string, string> = {

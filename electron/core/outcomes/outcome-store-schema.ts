@@ -1,6 +1,7 @@
 // The outcome store's file and tables: <data>/outcomes/outcomes.sqlite. Where outcomes come from (a
 // mailbox, a file, a tool) with how far each was read; the bounce messages as they arrived, so a person can
-// open the one an outcome came from; and the outcomes, each with what Sift had said of the address before.
+// open the one an outcome came from; the outcomes, each with what Sift had said of the address before; and
+// the last send to each address a tool reported (by the cache's keyed hash), with the same.
 import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
@@ -26,7 +27,10 @@ CREATE TABLE outcomes (
 );
 CREATE INDEX outcomes_by_address ON outcomes (address, kind);
 CREATE INDEX outcomes_by_key ON outcomes (key);
-CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result)`;
+CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result);
+CREATE TABLE sends (
+  key TEXT PRIMARY KEY, at INTEGER NOT NULL, checked_result TEXT, checked_at INTEGER
+) WITHOUT ROWID`;
 
 /** The file, made with its tables when new, in one transaction. */
 export function openOutcomeDatabase(dataDir: string): Database {

@@ -44,7 +44,7 @@ type StoredOutcome = Omit<NewOutcome, 'checked' | 'replaced'> & {
 export type LedgerCount = {
   day: string | null;
   result: string | null;
-  kind: BounceKind | 'replaced';
+  kind: BounceKind | 'replaced' | 'sent';
   addresses: number;
 };
 
@@ -160,6 +160,33 @@ export function openOutcomeStore(dataDir: string) {
     messageOf: (id: number) =>
       (sql(db, 'SELECT raw FROM messages WHERE id = ?').get(id) as { raw: Uint8Array | null } | undefined)?.raw ??
       undefined,
+    /** Whether this source has an outcome of this kind for the address already. */
+    hasOutcome: (source: number, address: string, kind: BounceKind) =>
+      sql(db, 'SELECT 1 AS found FROM outcomes WHERE source = ? AND address = ? AND kind = ? LIMIT 1').get(
+        source,
+        address,
+        kind,
+      ) !== undefined,
+    /** Keeps the last send to each address, with Sift's verdict then; answers how many were new or later. */
+    recordSends(sends: readonly { key: string; at: number; checked?: CheckedVerdict }[]): number {
+      return transaction(db, () => {
+        let changed = 0;
+        for (const send of sends)
+          changed += Number(
+            sql(
+              db,
+              `INSERT INTO sends (key, at, checked_result, checked_at) VALUES (?, ?, ?, ?)
+               ON CONFLICT (key) DO UPDATE SET at = excluded.at,
+                 checked_result = coalesce(excluded.checked_result, sends.checked_result),
+                 checked_at = coalesce(excluded.checked_at, sends.checked_at)
+               WHERE excluded.at > sends.at`,
+            ).run(send.key, send.at, send.checked?.result ?? null, send.checked?.checkedAt ?? null).changes,
+          );
+        return changed;
+      });
+    },
+    /** Whether any source reported who it sent to. */
+    sendsKnown: () => sql(db, 'SELECT 1 AS found FROM sends LIMIT 1').get() !== undefined,
     /** Marks an outcome as wrong; answers whether it was standing. */
     undo: (id: number, now = Date.now()) =>
       Number(sql(db, 'UPDATE outcomes SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(now, id).changes) ===
@@ -186,7 +213,10 @@ export function openOutcomeStore(dataDir: string) {
          GROUP BY day, result, worst
          UNION ALL
          SELECT date(checked_at / 1000, 'unixepoch'), checked_result, 'replaced', COUNT(DISTINCT key)
-         FROM outcomes WHERE replaced = 1 GROUP BY 1, 2`,
+         FROM outcomes WHERE replaced = 1 GROUP BY 1, 2
+         UNION ALL
+         SELECT date(checked_at / 1000, 'unixepoch'), checked_result, 'sent', COUNT(*)
+         FROM sends WHERE checked_at IS NOT NULL AND at >= checked_at GROUP BY 1, 2`,
       ).all() as LedgerCount[];
     },
     counts: () =>

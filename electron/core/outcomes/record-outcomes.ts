@@ -95,6 +95,27 @@ export function recordOutcomes(
   return { added: added.length, hard: count('hard'), soft: count('soft'), refused: count('refused'), suppressed };
 }
 
+/** Keeps sends a tool reported, with Sift's live verdict of each address then; answers how many were new. */
+export function recordSends(
+  dataDir: string,
+  store: OutcomeStore,
+  sends: readonly { address: string; at: number }[],
+): number {
+  if (sends.length === 0) return 0;
+  const keyOf = cacheKeysOf(dataDir);
+  const keyed = sends.map((send) => ({ key: keyOf(send.address), at: send.at }));
+  const history = openCacheHistory(dataDir);
+  const checked = history?.verdictsOf(keyed.map((send) => send.key)) ?? new Map();
+  history?.close();
+  return store.recordSends(
+    keyed.map((send) => {
+      // A bounce read first may have taken the verdict's place in the cache: the outcome kept it.
+      const before = checked.get(send.key) ?? store.earlierCheck(send.key);
+      return { ...send, ...(before ? { checked: before } : {}) };
+    }),
+  );
+}
+
 function addToDoNotMail(dataDir: string, entries: Parameters<SuppressionStore['add']>[0], source: string): number {
   const suppression = openSuppressionStore(dataDir);
   try {

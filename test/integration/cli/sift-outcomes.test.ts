@@ -63,12 +63,12 @@ describe('sift outcomes', () => {
 
     const ledger = JSON.parse((await runSiftHere(['outcomes', '--json'], env)).stdout);
     expect(ledger.byVerdict).toEqual([
-      { result: 'catch_all', checked: 4, hard: 1, soft: 1, refused: 0 },
-      { result: 'valid', checked: 10, hard: 1, soft: 0, refused: 1 },
+      { result: 'catch_all', checked: 4, sent: 0, hard: 1, soft: 1, refused: 0 },
+      { result: 'valid', checked: 10, sent: 0, hard: 1, soft: 0, refused: 1 },
     ]);
     expect(ledger.rows.map((row: { day: string }) => row.day)).toEqual(['2026-03-03', '2026-03-03']);
     expect(ledger.unchecked).toEqual({ hard: 1, soft: 0, refused: 0 });
-    expect(ledger.sent).toBeNull();
+    expect(ledger.sendsKnown).toBe(false);
     const words = await runSiftHere(['outcomes'], env);
     expect(words.stdout).toContain(
       'Of 4 addresses Sift called catch-all, 1 bounced (25%); of 10 valid, 1 bounced (10%).',

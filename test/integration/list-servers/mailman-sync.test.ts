@@ -1,7 +1,8 @@
 // A real Mailman 3 list cleaned and written back through `sift connect`, `sift audiences` and `sift sync`:
 // the password checked at connect time and kept out of every file but the vault, nothing written without
 // --write-back, then exactly the plan written (invalid members' delivery off, by moderator), a member the
-// server no longer has refused in its words and listed beside the results, and every other member as it was.
+// server no longer has refused in its words and listed beside the results, and every other member as it was;
+// members whose delivery Mailman's bounce processing turned off read back as outcomes, once.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,5 +153,31 @@ describe.skipIf(!mailmanInstalled)('a Mailman 3 list', () => {
     expect(written.stdout).toContain('Written: 2 changes.');
     const roster = await mailman.rest('GET', '/lists/club.lists.test/roster/member');
     expect((roster.body.entries ?? []).map((entry) => entry.email)).toEqual(['valid.gil@example.com']);
+  });
+
+  it('reads back the members whose delivery bounces turned off, each once', async () => {
+    const roster = await mailman.rest('GET', '/lists/news.lists.test/roster/member');
+    const ann = roster.body.entries!.find((entry) => entry.email === 'valid.ann@example.com')!;
+    const patched = await mailman.rest('PATCH', `/members/${ann.member_id}/preferences`, {
+      delivery_status: 'by_bounces',
+    });
+    expect(patched.status).toBe(204);
+    const read = await runSiftHere(['outcomes', 'read', 'lists', 'news.lists.test'], env);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toContain(
+      'lists:news.lists.test: 1 new hard bounces, 0 soft; 1 addresses are new on the do-not-mail list.',
+    );
+    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout);
+    expect(listed).toMatchObject([
+      {
+        address: 'valid.ann@example.com',
+        kind: 'hard',
+        words: expect.stringContaining("delivery disabled by Mailman's bounce processing"),
+      },
+    ]);
+    // Members whose delivery a moderator turned off (the plan above) are no bounces.
+    expect(listed).toHaveLength(1);
+    const again = await runSiftHere(['outcomes', 'read', 'lists', 'news.lists.test'], env);
+    expect(again.stdout).toContain('lists:news.lists.test: 0 new hard bounces');
   });
 });

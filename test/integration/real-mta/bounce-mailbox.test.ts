@@ -166,7 +166,7 @@ describe.skipIf(missing.length > 0)('a real bounce mailbox (Postfix writes, Dove
     expect(outcomes[0]!.words).toMatch(/unknown user: "\w+@dest\.test"/);
     expect(await folderCounts()).toEqual({ INBOX: 3, [defaultHandledFolder]: 2 });
     const ledger = JSON.parse((await runSiftHere(['outcomes', '--json'], env)).stdout);
-    expect(ledger.byVerdict).toEqual([{ result: 'valid', checked: 6, hard: 3, soft: 0, refused: 0 }]);
+    expect(ledger.byVerdict).toEqual([{ result: 'valid', checked: 6, sent: 0, hard: 3, soft: 0, refused: 0 }]);
 
     const again = await runSiftHere(['outcomes', 'read', 'bounces'], env);
     expect(again.stdout).toContain('0 new messages');
