@@ -80,10 +80,7 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     const path = resolve(rest[0]!);
     const name = values.name ?? `file:${basename(path)}`;
     const read = await withStore(dataDir, async (store) => {
-      const existing = store.source(name);
-      if (existing && existing.kind !== 'file')
-        throw new CliExit(exitCodes.usage, `"${name}" is a ${existing.kind} source: give the file another --name.`);
-      return importOutcomeFile(dataDir, store, store.ensureSource(name, 'file'), path, basename(path), {
+      return importOutcomeFile(dataDir, store, name, path, basename(path), {
         ...(values.kind ? { kind: values.kind as 'hard' | 'soft' } : {}),
       });
     });

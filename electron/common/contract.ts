@@ -22,6 +22,7 @@ import {
 import { serviceOverviewSchema } from './service-dashboard-schemas.ts';
 import { cacheStatsSchema } from './cache-schemas.ts';
 import { suppressionCalls } from './suppression-schemas.ts';
+import { outcomeCalls } from './outcome-schemas.ts';
 import { connectorCalls, connectorEvents } from './connector-schemas.ts';
 import {
   exportFileSchema,
@@ -45,6 +46,7 @@ export type {
 export type { ServiceOverview } from './service-dashboard-schemas.ts';
 export type { CacheStats } from './cache-schemas.ts';
 export type { SuppressionAdded, SuppressionEntryView, SuppressionPage } from './suppression-schemas.ts';
+export type { OutcomeImport, OutcomeLedger } from './outcome-schemas.ts';
 import { ruleCalls } from './rule-schemas.ts';
 import { scoreWeightCalls } from './score-weight-schemas.ts';
 export type { ScoreLineView } from './score-weight-schemas.ts';
@@ -113,6 +115,7 @@ export const calls = {
   /** Forgets every kept verdict: the next lists check every address. */
   'cache:clear': { request: z.strictObject({}), result: z.object({ forgotten: count }) },
   ...suppressionCalls,
+  ...outcomeCalls,
   ...ruleCalls,
   ...scoreWeightCalls,
   ...connectorCalls,

@@ -10,6 +10,8 @@ import type { VerdictCacheView } from '../cache/index.ts';
 import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
 import { ruleHandlers } from './rule-handlers.ts';
+import { outcomeHandlers } from './outcome-handlers.ts';
+import type { OutcomesView } from '../outcomes/index.ts';
 import { connectorHandlers } from './connector-handlers.ts';
 import type { AppSyncs } from './app-syncs.ts';
 import type { AppSchedules } from './app-schedules.ts';
@@ -33,6 +35,8 @@ export type AppDeps = {
   verdictCache: VerdictCacheView;
   /** The do-not-mail list lists are read against. */
   suppression: SuppressionStore;
+  /** What happened after the sends: the accuracy ledger, bounce exports brought in. */
+  outcomes: OutcomesView;
   /** The rules per domain lists are read against. */
   rules: RuleStore;
   /** The score's weights Settings sets (and `sift clean` reads). */
@@ -73,6 +77,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     ...connectorHandlers(deps.syncs, deps.schedules),
     ...ruleHandlers(deps.rules, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    ...outcomeHandlers(deps.outcomes, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),
     'app:getInfo': async (_request, context) => ({

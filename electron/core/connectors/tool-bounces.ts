@@ -4,10 +4,10 @@
 // where the next read starts (only what is new since).
 
 /** A bounce the tool recorded: `at` is when it happened, or the send it answered. */
-export type ToolBounce = { email: string; kind: 'hard' | 'soft'; at: number; words: string };
+type ToolBounce = { email: string; kind: 'hard' | 'soft'; at: number; words: string };
 
 /** A send the tool made to an address (Mailchimp's campaign reports name every recipient). */
-export type ToolSend = { email: string; at: number };
+type ToolSend = { email: string; at: number };
 
 export type BouncePage = {
   bounces: ToolBounce[];

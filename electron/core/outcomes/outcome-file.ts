@@ -11,7 +11,7 @@ import { detectLayout } from '../lists/email-column.ts';
 import { isWorkbookFile, readXlsxRows } from '../lists/xlsx-reader.ts';
 import { senderRefusalReasons } from '../../common/reason-words.ts';
 import { bounceMeaning } from './bounce-meaning.ts';
-import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
+import type { OutcomeStore } from './outcome-store.ts';
 import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
 
 const pageRows = 5_000;
@@ -82,7 +82,8 @@ function dateOf(cell: string): number | undefined {
 export async function importOutcomeFile(
   dataDir: string,
   store: OutcomeStore,
-  source: OutcomeSource,
+  /** The source's name: made only once the file is found to be one Sift can read. */
+  sourceName: string,
   path: string,
   displayName: string,
   options: { kind?: FileKind } = {},
@@ -104,6 +105,13 @@ export async function importOutcomeFile(
       `"${displayName}" has no column that says which bounces were hard and which soft (a "type" or "bounce type"). Say what all its rows are with --kind hard or --kind soft.`,
     );
   const fileTime = Math.floor(statSync(path).mtimeMs);
+  const existing = store.source(sourceName);
+  if (existing && existing.kind !== 'file')
+    throw new AppError(
+      'bad_request',
+      `"${sourceName}" is a ${existing.kind} source: name the file's source otherwise.`,
+    );
+  const source = existing ?? store.ensureSource(sourceName, 'file');
   const result: FileImport = {
     rows: 0,
     hard: 0,

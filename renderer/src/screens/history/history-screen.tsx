@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { JobListItem } from '../../../../electron/common/contract.ts';
 import { formatBytes, formatCount } from '../../format.ts';
 import { describePhase } from '../../phase-words.ts';
@@ -9,6 +9,9 @@ import { useFocusHeading } from '../../use-focus-heading.ts';
 import './history-screen.css';
 import { TableHead } from '../../ui/table-head.tsx';
 import { ListRuns, listsCleanedAgain } from './list-runs.tsx';
+
+// What happened after the sends loads with its panel: the app's first screen need not wait for it.
+const WhatHappened = lazy(() => import('./what-happened.tsx'));
 
 /** Every list Sift has read: reopen, resume, delete, and what it all takes on disk. */
 export function HistoryScreen() {
@@ -59,6 +62,9 @@ export function HistoryScreen() {
       {listsCleanedAgain(jobs).map((list) => (
         <ListRuns key={list.fileName} list={list} />
       ))}
+      <Suspense fallback={null}>
+        <WhatHappened />
+      </Suspense>
     </section>
   );
 }

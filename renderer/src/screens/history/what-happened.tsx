@@ -1,0 +1,169 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { OutcomeLedger } from '../../../../electron/common/contract.ts';
+import { formatCount, percent } from '../../format.ts';
+import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.ts';
+import './what-happened.css';
+
+const BounceBars = lazy(() => import('./bounce-bars.tsx'));
+
+const verdictWords: Record<string, string> = {
+  valid: 'Valid',
+  catch_all: 'Catch-all',
+  unknown: 'Unknown',
+  invalid: 'Invalid',
+};
+const wordsOf = (result: string) => verdictWords[result] ?? result;
+
+const kindWords: Record<string, string> = {
+  imap: 'bounce mailbox',
+  file: 'file',
+  mailchimp: 'Mailchimp',
+  mailman: 'Mailman',
+};
+/** A source as a person named it: a file by its name, a tool's list as "connection:list". */
+const sourceWords = (source: OutcomeLedger['sources'][number]) =>
+  `${source.name.replace(/^file:/, '')} (${kindWords[source.kind] ?? source.kind})`;
+
+/**
+ * What happened after the sends, beside what Sift said before them: of the addresses Sift checked live, by
+ * verdict, how many were sent to (where a tool says so) and how many bounced hard or soft since. Bounces
+ * come from a bounce mailbox or a mailing tool (`sift outcomes read`) or a bounce export dropped here.
+ */
+export default function WhatHappened() {
+  const ledger = useOutcomesStore((state) => state.ledger);
+  const error = useOutcomesStore((state) => state.error);
+  const notice = useOutcomesStore((state) => state.notice);
+  const examples = useOutcomesStore((state) => state.examples);
+  useEffect(() => {
+    void outcomesActions.load();
+  }, []);
+  return (
+    <section className="what-happened" aria-labelledby="what-happened-heading" data-testid="what-happened">
+      <h3 id="what-happened-heading" className="what-happened__title">
+        What happened after the send
+      </h3>
+      {error && (
+        <div className="alert" role="alert">
+          {error}
+        </div>
+      )}
+      {ledger && ledger.sources.length > 0 ? <Ledger ledger={ledger} /> : <NoOutcomes />}
+      {/* A live region of its own, not a second status of the screen: History's own status stays one. */}
+      <p className="note" aria-live="polite" data-testid="outcomes-notice" hidden={!notice}>
+        {notice ?? ''}
+      </p>
+      {examples && examples.length > 0 && (
+        <ul className="what-happened__examples">
+          {examples.map((example) => (
+            <li key={example}>{example}</li>
+          ))}
+        </ul>
+      )}
+      <ImportBounces />
+    </section>
+  );
+}
+
+function NoOutcomes() {
+  return (
+    <p className="note">
+      No bounces read back yet. Bring in a bounce or suppression export below, or read a bounce mailbox or a Mailchimp
+      audience with <code>sift outcomes read</code>: Sift then shows how its verdicts turned out.
+    </p>
+  );
+}
+
+function Ledger({ ledger }: { ledger: OutcomeLedger }) {
+  const rows = ledger.byVerdict.filter((row) => row.checked > 0);
+  const { hard, soft, refused } = ledger.unchecked;
+  return (
+    <>
+      <p className="what-happened__sentence" data-testid="ledger-sentence">
+        {ledger.sentence}
+      </p>
+      <div className="what-happened__body">
+        <div className="what-happened__chart" aria-hidden="true" data-testid="bounce-chart">
+          <Suspense fallback={<div style={{ height: 36 * rows.length + 10 }} />}>
+            <BounceBars
+              rows={rows.map((row) => ({
+                label: wordsOf(row.result),
+                rate: row.checked ? (row.hard / row.checked) * 100 : 0,
+                hard: row.hard,
+              }))}
+            />
+          </Suspense>
+        </div>
+        <table className="data-table what-happened__table" data-testid="ledger-table">
+          <caption>Addresses Sift checked live, and what happened to them since</caption>
+          <thead>
+            <tr>
+              <th scope="col">Sift said</th>
+              <th scope="col">Checked</th>
+              <th scope="col">Sent to</th>
+              <th scope="col">Bounced hard</th>
+              <th scope="col">Soft</th>
+              <th scope="col">Blamed the sender</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.result}>
+                <th scope="row">{wordsOf(row.result)}</th>
+                <td>{formatCount(row.checked)}</td>
+                <td>{ledger.sendsKnown ? formatCount(row.sent) : 'not known'}</td>
+                <td>
+                  {formatCount(row.hard)} ({percent(row.hard, row.checked)})
+                </td>
+                <td>{formatCount(row.soft)}</td>
+                <td>{formatCount(row.refused)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {hard + soft + refused > 0 && (
+        <p className="note">
+          Addresses Sift never checked live: {formatCount(hard)} bounced hard, {formatCount(soft)} soft,{' '}
+          {formatCount(refused)} blamed the sender. Hard bounces are on the do-not-mail list all the same.
+        </p>
+      )}
+      <p className="card__meta">
+        From {ledger.sources.map(sourceWords).join(', ')}.{' '}
+        {ledger.sendsKnown
+          ? 'Rates are of the addresses checked.'
+          : 'Who was sent to is not known from a bounce mailbox or file: rates are of the addresses checked.'}
+      </p>
+    </>
+  );
+}
+
+function ImportBounces() {
+  const busy = useOutcomesStore((state) => state.busy);
+  const [kind, setKind] = useState<'' | 'hard' | 'soft'>('');
+  return (
+    <div className="what-happened__import">
+      <label className="form-field">
+        <span>A bounce or suppression export (CSV, TSV or Excel) from your sending service</span>
+        <input
+          type="file"
+          data-testid="outcomes-file"
+          accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
+          disabled={busy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void outcomesActions.importFile(file, kind || undefined);
+          }}
+        />
+      </label>
+      <label className="form-field">
+        <span>When the file does not say which rows are hard or soft</span>
+        <select value={kind} onChange={(event) => setKind(event.target.value as '' | 'hard' | 'soft')} disabled={busy}>
+          <option value="">Ask me (refuse the file)</option>
+          <option value="hard">Every row is a hard bounce</option>
+          <option value="soft">Every row is a soft bounce</option>
+        </select>
+      </label>
+    </div>
+  );
+}

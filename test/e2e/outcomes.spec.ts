@@ -1,0 +1,76 @@
+// History's "What happened" panel: with no outcomes it says how to bring them in; a bounce export whose
+// rows do not say hard or soft is refused in words until the person says what they are; a real export is
+// read, and the ledger sets its bounces beside Sift's live verdicts (kept in the data folder's real
+// verdict cache before the app starts). Screenshots light and dark, and axe-core finds nothing serious.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { cacheKeysOf } from '../../electron/core/cache/index.ts';
+import { openVerdictCache } from '../../electron/core/cache/verdict-cache-store.ts';
+import { expect, startHost, stopChild, test } from './web-host-fixture.ts';
+
+test('bounces brought in from a file show how Sift’s verdicts turned out', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-outcomes-'));
+  const key = cacheKeysOf(dataDir);
+  const cache = openVerdictCache(dataDir);
+  cache.remember('live', 'https://verify.example', Date.UTC(2026, 2, 3), [
+    [
+      ...Array.from({ length: 10 }, (_, i) => [key(`v${i}@shop.example`), 'valid', 'accepted_email'] as const),
+      ...Array.from({ length: 4 }, (_, i) => [key(`c${i}@acme.example`), 'catch_all', 'accept_all_domain'] as const),
+    ],
+  ]);
+  cache.close();
+  const app = await startHost(dataDir);
+  try {
+    await page.goto(app.url);
+    await page.getByTestId('nav-history').click();
+    const panel = page.getByTestId('what-happened');
+    await expect(panel).toContainText('No bounces read back yet.');
+
+    const file = page.getByTestId('outcomes-file');
+    await file.setInputFiles({
+      name: 'suppressions.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email\nv1@shop.example\n'),
+    });
+    await expect(panel.getByRole('alert')).toContainText(
+      'has no column that says which bounces were hard and which soft',
+    );
+
+    await file.setInputFiles({
+      name: 'ses-bounces.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'Email,Bounce Type,Date,Reason\n' +
+          'v3@shop.example,Permanent,2026-03-10,550 5.1.1 user unknown\n' +
+          'c1@acme.example,Permanent,2026-03-11,550 5.1.1 mailbox unavailable\n' +
+          'c2@acme.example,Transient,2026-03-11,452 4.2.2 Mailbox full\n' +
+          'stranger@else.example,Permanent,2026-03-12,\n',
+      ),
+    });
+    await expect(page.getByTestId('ledger-sentence')).toHaveText(
+      'Of 4 addresses Sift called catch-all, 1 bounced (25%); of 10 valid, 1 bounced (10%).',
+    );
+    await expect(panel).toContainText(
+      'ses-bounces.csv: 3 hard bounces (3 addresses new on the do-not-mail list), 1 soft bounce.',
+    );
+    const table = page.getByTestId('ledger-table');
+    await expect(table.locator('tbody tr')).toHaveCount(2);
+    await expect(table.locator('tbody tr').nth(0)).toContainText('Catch-all4not known1 (25%)10');
+    await expect(panel).toContainText('Addresses Sift never checked live: 1 bounced hard');
+    // The file refused first left nothing behind.
+    await expect(panel).toContainText('From ses-bounces.csv (file). Who was sent to is not known');
+    await expect(page.getByTestId('bounce-chart').locator('.recharts-bar-rectangle')).toHaveCount(2);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `test-results/screens/outcomes/history-${colorScheme}.png`, fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))).toEqual([]);
+  } finally {
+    await stopChild(app.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
