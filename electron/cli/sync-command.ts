@@ -15,6 +15,7 @@ import {
 } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
+import { readOutcomesFirst } from './sync-outcomes.ts';
 import { describePlan, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
@@ -93,7 +94,13 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.done;
     }
     if (sync?.phase === 'planned') samePlanChoices(store, sync.id, connector, choices);
-    sync ??= store.start(name, audience, Date.now(), readChoice);
+    if (!sync) {
+      // A new sync: what bounced since the last one is read first (only for a list read back before).
+      await readOutcomesFirst(dataDir, name, audience, connector, io).catch((error: unknown) => {
+        throw goOnLater(error);
+      });
+      sync = store.start(name, audience, Date.now(), readChoice);
+    }
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);

@@ -1,7 +1,7 @@
 // Outcomes read back from a Mailchimp audience (the project's Mailchimp test server, mailchimp-reports.ts):
 // its cleaned members over two pages and each sent campaign's recipients, hard and soft bounces and sends,
 // kept beside Sift's live verdicts in the ledger; a second read asks only for what changed since, and
-// reading never writes to the audience.
+// reading never writes to the audience; a sync of the audience reads what bounced since first, and says so.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,14 +15,17 @@ import {
   type MailchimpServer,
 } from '../../support/mailchimp-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
+import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
+import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 
 let chimp: MailchimpServer;
+let service: VerificationService;
 let dir: string;
 let env: Record<string, string>;
 const checkedOn = Date.UTC(2026, 2, 3);
 
 beforeAll(async () => {
-  chimp = await startMailchimp();
+  [chimp, service] = await Promise.all([startMailchimp(), startTestService()]);
   dir = await mkdtemp(join(tmpdir(), 'sift-outcomes-mailchimp-'));
   env = { SIFT_DATA_DIR: join(dir, 'data'), SIFT_MAILCHIMP_KEY: chimp.key };
   const members = new Map<string, ChimpMember>();
@@ -59,7 +62,7 @@ beforeAll(async () => {
   cache.close();
 }, 60_000);
 afterAll(async () => {
-  await chimp?.close();
+  await Promise.all([chimp?.close(), service?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -105,5 +108,22 @@ describe('sift outcomes read, from Mailchimp', () => {
     const tool = await runSiftHere(['outcomes', 'read', 'shop'], env);
     expect(tool.code).toBe(2);
     expect(tool.stderr).toContain("is a mailing tool's connection: name its list too");
+  }, 120_000);
+
+  it('reads what bounced since first when the audience is synced, and keeps it out of the clean', async () => {
+    chimp.campaigns.set('c3', {
+      list: 'aud1',
+      sendTime: new Date(Date.now() + 2000).toISOString(),
+      recipients: new Map([['fine9@shop.example', 'hard']]),
+    });
+    const syncEnv = await syncTestEnv(service, 100, env);
+    const synced = await runSiftHere(['sync', 'shop', 'aud1', '--base-url', service.baseUrl], syncEnv);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stdout).toContain(
+      'Outcomes read first from Mailchimp: 1 new hard bounce, 0 soft; 1 address is new on the do-not-mail list and is not checked.',
+    );
+    // 20 subscribed members; fine5 was cleaned, fine7 and fine9 bounced: 17 checked.
+    expect(synced.stderr).toContain('17 addresses to check');
+    expect(chimp.writes).toEqual([]);
   }, 120_000);
 });
