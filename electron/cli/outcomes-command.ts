@@ -226,6 +226,7 @@ async function readTool(dataDir: string, name: string, list: string, io: CliIo):
       if (io.interactive) io.err('\n');
       io.out(
         `${sourceName}: ${count(read.hard)} new hard bounces, ${count(read.soft)} soft` +
+          (read.refused > 0 ? `, ${count(read.refused)} not about the mailbox` : '') +
           (read.sends > 0 ? `, ${count(read.sends)} sends` : '') +
           `; ${count(read.suppressed)} addresses are new on the do-not-mail list.\n`,
       );

@@ -17,6 +17,7 @@
 //   Limitations, as AWS Glue's HubSpot connector documents it). Reading every contact is the contacts list
 //   endpoint's, which has no such cap. The 400's words are this server's.
 // - A property or group of a name there already: 409 (the properties API reference).
+// - Search's filters, sorts and properties: hubspot-search.ts.
 // - Lists (v3): POST /crm/v3/lists with `name`, `objectTypeId` and `processingType` answers `{ list: { listId,
 //   … } }`; GET /crm/v3/lists/object-type-id/{objectTypeId}/name/{listName} fetches one by name (404 when there
 //   is none: this server's answer); PUT /crm/v3/lists/{listId}/memberships/add takes an array of record ids,
@@ -24,6 +25,7 @@
 //   lists that have a processingType of MANUAL or SNAPSHOT" (api-reference/…/crm/lists, create-list,
 //   get-list, memberships/add-to-list). The answer's recordIdsAdded and recordIdsMissing are its fields.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { searchIds, type SearchBody } from './hubspot-search.ts';
 
 type HubContact = Record<string, string>;
 
@@ -116,8 +118,11 @@ export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}):
           'VALIDATION_ERROR',
           "Search results are capped at 10,000 (this test server's words).",
         );
-      const { slice, next } = pageOf(ids(), String(from), searchLimit);
-      return send(response, 200, { total: contacts.size, results: slice.map((id) => shown(id, ['email'])), ...next });
+      const found = searchIds(ids(), contacts, body as SearchBody);
+      if (typeof found === 'string') return error(response, 400, 'VALIDATION_ERROR', found);
+      const { slice, next } = pageOf(found, String(from), searchLimit);
+      const wanted = (body as SearchBody).properties ?? ['email'];
+      return send(response, 200, { total: found.length, results: slice.map((id) => shown(id, wanted)), ...next });
     }
     if (path === 'POST /crm/v3/lists/search') {
       const all = [...lists].map(([listId, list]) => ({

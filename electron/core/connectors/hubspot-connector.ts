@@ -19,6 +19,7 @@
 // unsubscribe cannot be undone by the sender.
 import { z } from 'zod';
 import { ConnectorError, invalidStepOf, writtenResults, type Connector, type MemberChange } from './connector.ts';
+import { hubspotBounces } from './hubspot-bounces.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
 
 /** The pseudo-list of every contact, as `sift audiences` names it. */
@@ -138,6 +139,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
   };
   return {
     kind: 'hubspot',
+    bounces: hubspotBounces(http),
     async check() {
       // Reading one contact proves the token and its contacts scope at once.
       await http.call('GET', '/crm/v3/objects/contacts?limit=1&properties=email');

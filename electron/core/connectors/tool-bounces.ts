@@ -3,8 +3,11 @@
 // each send went to. Read a page at a time; `next` is where the next page starts, and once a read is done,
 // where the next read starts (only what is new since).
 
-/** A bounce the tool recorded: `at` is when it happened, or the send it answered. */
-type ToolBounce = { email: string; kind: 'hard' | 'soft'; at: number; words: string };
+/**
+ * A bounce the tool recorded: `at` is when it happened, or the send it answered; `refused`, one the tool
+ * says was not about the mailbox (the sender's reputation, the content).
+ */
+export type ToolBounce = { email: string; kind: 'hard' | 'soft' | 'refused'; at: number; words: string };
 
 /** A send the tool made to an address (Mailchimp's campaign reports name every recipient). */
 type ToolSend = { email: string; at: number };

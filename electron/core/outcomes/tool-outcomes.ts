@@ -7,7 +7,14 @@ import { precheckAddress } from '../email/address-precheck.ts';
 import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
 import { recordOutcomes, recordSends, type ReadOutcome } from './record-outcomes.ts';
 
-export type ToolRead = { pages: number; hard: number; soft: number; sends: number; suppressed: number };
+export type ToolRead = {
+  pages: number;
+  hard: number;
+  soft: number;
+  refused: number;
+  sends: number;
+  suppressed: number;
+};
 
 export async function readToolOutcomes(
   dataDir: string,
@@ -19,7 +26,7 @@ export async function readToolOutcomes(
 ): Promise<ToolRead> {
   const reader = connector.bounces;
   if (!reader) throw new Error(`Sift reads no outcomes from ${connector.kind} yet.`);
-  const read: ToolRead = { pages: 0, hard: 0, soft: 0, sends: 0, suppressed: 0 };
+  const read: ToolRead = { pages: 0, hard: 0, soft: 0, refused: 0, sends: 0, suppressed: 0 };
   let cursor = source.cursor ?? undefined;
   for (;;) {
     options.signal?.throwIfAborted();
@@ -33,7 +40,7 @@ export async function readToolOutcomes(
       outcomes.push({
         address: check.key,
         kind: bounce.kind,
-        reason: bounce.kind === 'hard' ? 'bounced' : 'soft_bounce',
+        reason: bounce.kind === 'hard' ? 'bounced' : bounce.kind === 'soft' ? 'soft_bounce' : 'not_the_mailbox',
         words: bounce.words,
         at: bounce.at === 0 ? Date.now() : bounce.at,
       });
@@ -48,6 +55,7 @@ export async function readToolOutcomes(
     read.pages += 1;
     read.hard += recorded.hard;
     read.soft += recorded.soft;
+    read.refused += recorded.refused;
     read.suppressed += recorded.suppressed;
     options.onPage?.({ ...read });
     if (page.done) return read;
