@@ -31,6 +31,8 @@ export const outcomesUsage = `sift outcomes [--json]                            
        sift outcomes show ID | undo ID | forget NAME`;
 
 const count = (value: number) => value.toLocaleString('en');
+/** "1 message", "2 messages". */
+const counted = (value: number, noun: string, plural = `${noun}s`) => `${count(value)} ${value === 1 ? noun : plural}`;
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The outcome store for the time `use` takes, awaited when it is async. */
@@ -182,12 +184,12 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
       });
       if (io.interactive) io.err('\n');
       io.out(
-        `${name}: ${count(read.read)} new messages: ${count(read.bounces)} bounces (${count(read.hard)} hard, ${count(read.soft)} soft, ` +
+        `${name}: ${counted(read.read, 'new message')}: ${counted(read.bounces, 'bounce')} (${count(read.hard)} hard, ${count(read.soft)} soft, ` +
           `${count(read.refused)} that say nothing of the mailbox), moved to "${mailbox.handledFolder}"; ` +
-          `${count(read.others)} that are not bounces, left where they are.\n` +
-          `${count(read.suppressed)} addresses are new on the do-not-mail list.\n` +
+          `${count(read.others)} that ${read.others === 1 ? 'is not a bounce' : 'are not bounces'}, left where ${read.others === 1 ? 'it is' : 'they are'}.\n` +
+          `${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n` +
           (read.tooLarge > 0
-            ? `${count(read.tooLarge)} messages larger than a bounce were passed over, not fetched.\n`
+            ? `${counted(read.tooLarge, 'message', 'messages')} larger than a bounce ${read.tooLarge === 1 ? 'was' : 'were'} passed over, not fetched.\n`
             : '') +
           (read.restarted
             ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n'
@@ -225,10 +227,10 @@ async function readTool(dataDir: string, name: string, list: string, io: CliIo):
       });
       if (io.interactive) io.err('\n');
       io.out(
-        `${sourceName}: ${count(read.hard)} new hard bounces, ${count(read.soft)} soft` +
+        `${sourceName}: ${counted(read.hard, 'new hard bounce')}, ${count(read.soft)} soft` +
           (read.refused > 0 ? `, ${count(read.refused)} not about the mailbox` : '') +
-          (read.sends > 0 ? `, ${count(read.sends)} sends` : '') +
-          `; ${count(read.suppressed)} addresses are new on the do-not-mail list.\n`,
+          (read.sends > 0 ? `, ${counted(read.sends, 'send')}` : '') +
+          `; ${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n`,
       );
       return exitCodes.done;
     } catch (error) {

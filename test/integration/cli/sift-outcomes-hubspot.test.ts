@@ -77,6 +77,6 @@ describe('sift outcomes read, from HubSpot', () => {
       lastmodifieddate: iso(Date.now() + 60_000),
     });
     const again = await runSiftHere(['outcomes', 'read', 'crm', 'all'], env);
-    expect(again.stdout).toContain('crm:all: 1 new hard bounces, 0 soft;');
+    expect(again.stdout).toContain('crm:all: 1 new hard bounce, 0 soft;');
   }, 180_000);
 });

@@ -103,7 +103,7 @@ describe('sift outcomes read, from Mailchimp', () => {
       recipients: new Map([['fine7@shop.example', 'hard']]),
     });
     const third = await runSiftHere(['outcomes', 'read', 'shop', 'aud1'], env);
-    expect(third.stdout).toContain('shop:aud1: 2 new hard bounces, 0 soft, 1 sends;');
+    expect(third.stdout).toContain('shop:aud1: 2 new hard bounces, 0 soft, 1 send;');
     expect(chimp.writes).toEqual([]);
     const tool = await runSiftHere(['outcomes', 'read', 'shop'], env);
     expect(tool.code).toBe(2);

@@ -165,7 +165,7 @@ describe.skipIf(!mailmanInstalled)('a Mailman 3 list', () => {
     const read = await runSiftHere(['outcomes', 'read', 'lists', 'news.lists.test'], env);
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain(
-      'lists:news.lists.test: 1 new hard bounces, 0 soft; 1 addresses are new on the do-not-mail list.',
+      'lists:news.lists.test: 1 new hard bounce, 0 soft; 1 address is new on the do-not-mail list.',
     );
     const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout);
     expect(listed).toMatchObject([

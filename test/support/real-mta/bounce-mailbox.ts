@@ -30,6 +30,8 @@ export type BounceMailbox = {
   settled(): Promise<void>;
   /** Delivers a message straight into the bounce mailbox (an auto-reply, a person's reply). */
   deliver(message: string): void;
+  /** Puts a file in the bounce mailbox's Maildir as a new message: one larger than Postfix would take. */
+  drop(message: Buffer): Promise<void>;
   log(): Promise<string>;
   stop(): Promise<void>;
 };
@@ -143,6 +145,16 @@ service stats {
     imap: { host: options.ip, port: options.port, user, password },
     send: (from, to, message) => sendmail(['-f', from, '--', ...to], message),
     deliver: (message) => sendmail(['-f', `someone@${home}`, '--', user], message),
+    async drop(message) {
+      const box = join(maildirs, home!, 'bounces');
+      for (const part of ['', 'tmp', 'new', 'cur']) {
+        await mkdir(join(box, part), { recursive: true });
+        await chown(join(box, part), mailUser.uid, mailUser.gid);
+      }
+      const name = join(box, 'new', `${Date.now()}.sift-test.${home}`);
+      await writeFile(name, message);
+      await chown(name, mailUser.uid, mailUser.gid);
+    },
     async settled() {
       const deadline = Date.now() + 60_000;
       for (;;) {
