@@ -211,12 +211,14 @@ export async function runClean(argv: string[], io: CliIo, options: { estimateOnl
     if (values.report) {
       const baseUrl = values['base-url'] ?? io.env.SIFT_BASE_URL;
       const service = baseUrl === undefined ? { kind: 'own' as const } : { kind: 'hosted' as const, baseUrl };
-      const report = await writeListReport(store, job, dirname(exported.cleanedPath), service).catch((error) => {
-        throw new CliExit(
-          exitCodes.output,
-          `Could not write the report: ${error instanceof Error ? error.message : error}`,
-        );
-      });
+      const report = await writeListReport(store, job, dirname(exported.cleanedPath), service, dataDir).catch(
+        (error) => {
+          throw new CliExit(
+            exitCodes.output,
+            `Could not write the report: ${error instanceof Error ? error.message : error}`,
+          );
+        },
+      );
       exported.files.push({ kind: 'report', path: report });
     }
     const s = exported.summary;

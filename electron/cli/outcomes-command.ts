@@ -147,7 +147,7 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     const name = rest[0]!;
     return withStore(dataDir, (store) => {
       if (!store.source(name)) throw new CliExit(exitCodes.usage, `No outcomes from "${name}".`);
-      const removed = forgetBounced(dataDir, store.removeSource(name));
+      const removed = forgetBounced(dataDir, store, store.removeSource(name));
       io.out(`Forgot every outcome from "${name}", and ${count(removed)} do-not-mail entries its bounces had made.\n`);
       return exitCodes.done;
     });

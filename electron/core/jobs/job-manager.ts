@@ -273,7 +273,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       return overview(store.getJob(jobId)!);
     },
 
-    report: async (jobId) => writeJobReport(store, finishedJob(jobId), exportFolder(deps.dataDir, jobId), deps.clients),
+    report: async (jobId) => writeJobReport(store, finishedJob(jobId), deps.dataDir, deps.clients),
 
     async export(jobId: string, choices: ExportChoicesOf): Promise<{ files: ExportFile[]; summary: ListSummary }> {
       const job = finishedJob(jobId);

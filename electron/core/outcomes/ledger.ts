@@ -4,7 +4,7 @@
 // the worst that happened: a hard bounce, else a soft one, else a refusal that blamed the sender.
 // Nothing is claimed that was not seen: a bounce mailbox or a file says who bounced, not who was sent
 // to, so "sent" is not known from them, and the rates are of the addresses checked.
-import { openCacheHistory } from '../cache/index.ts';
+import { bounceCache } from '../cache/index.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 
 /** `sent`: of the addresses checked, how many a tool reported sending to after the check. */
@@ -36,11 +36,11 @@ export function accuracyLedger(dataDir: string, store: OutcomeStore): Ledger {
       rows.get(name) ?? rows.set(name, { day, result, checked: 0, sent: 0, hard: 0, soft: 0, refused: 0 }).get(name)!
     );
   };
-  const history = openCacheHistory(dataDir);
+  const history = bounceCache(dataDir);
   try {
-    for (const each of history?.checkedByDay() ?? []) row(each.day, each.result).checked += each.addresses;
+    for (const each of history.checkedByDay()) row(each.day, each.result).checked += each.addresses;
   } finally {
-    history?.close();
+    history.close();
   }
   const unchecked = { hard: 0, soft: 0, refused: 0 };
   for (const count of store.ledgerCounts()) {

@@ -7,7 +7,7 @@
 import { ImapFlow } from 'imapflow';
 import { readMessage, type BouncedRecipient } from './bounce-message.ts';
 import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
-import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
+import { outcomeRecorder, type ReadOutcome } from './record-outcomes.ts';
 import type { MailboxSettings } from './mailbox-connections.ts';
 
 /** A bounce is a few kilobytes with the original attached; past this it is someone's mail, not a bounce. */
@@ -133,6 +133,7 @@ export async function readMailbox(
   } = {},
 ): Promise<MailboxRead> {
   const client = clientFor(settings, password);
+  const recorder = outcomeRecorder(dataDir, store);
   const result: MailboxRead = {
     read: 0,
     total: 0,
@@ -166,27 +167,30 @@ export async function readMailbox(
       const sizes = new Map<number, number>();
       let position = 0;
       for (const page of pages(uids, new Map())) {
-        for await (const message of client.fetch(page.join(','), { uid: true, size: true }, { uid: true }))
+        for await (const message of client.fetch(uidSet(page), { uid: true, size: true }, { uid: true }))
           sizes.set(message.uid, message.size ?? 0);
       }
-      for (const page of pages(
+      const fetchPage = async (page: readonly number[]) => {
+        const fetched: { uid: number; raw: Buffer; at: number }[] = [];
+        const query = { uid: true, source: true, internalDate: true } as const;
+        for await (const message of client.fetch(uidSet(page), query, { uid: true }))
+          if (message.source)
+            fetched.push({ uid: message.uid, raw: message.source, at: new Date(message.internalDate ?? 0).getTime() });
+        return fetched;
+      };
+      const all = pages(
         uids.filter((uid) => sizes.get(uid)! <= largestBounce),
         sizes,
         options.pageMessages,
-      )) {
+      );
+      // The next page is asked for while this one is read and kept: the server works while Sift does.
+      let coming = all.length > 0 ? fetchPage(all[0]!) : undefined;
+      for (const [index, page] of all.entries()) {
         options.signal?.throwIfAborted();
-        const fetched: { uid: number; raw: Buffer; at: number }[] = [];
-        for await (const message of client.fetch(
-          page.join(','),
-          { uid: true, source: true, internalDate: true },
-          { uid: true },
-        ))
-          if (message.source)
-            fetched.push({
-              uid: message.uid,
-              raw: message.source,
-              at: new Date(message.internalDate ?? Date.now()).getTime(),
-            });
+        const fetched = await coming!;
+        coming = index + 1 < all.length ? fetchPage(all[index + 1]!) : undefined;
+        // Not left unhandled while this page is read: a failure is thrown where it is awaited.
+        coming?.catch(() => undefined);
         const messages = [];
         for (const { uid, raw, at } of fetched) {
           const read = await readMessage(raw);
@@ -195,7 +199,7 @@ export async function readMailbox(
             continue;
           }
           result.bounces += 1;
-          const when = read.date ?? at;
+          const when = read.date ?? (at || Date.now());
           messages.push({
             ref: `${validity}:${uid}`,
             at: when,
@@ -206,7 +210,7 @@ export async function readMailbox(
         }
         // Pages run in UID order: the page's last UID is past every large one skipped before it.
         const last = page.at(-1)!;
-        const recorded = recordOutcomes(dataDir, store, source, { messages, cursor: `${validity}:${last}` });
+        const recorded = recorder.record(source, { messages, cursor: `${validity}:${last}` });
         result.hard += recorded.hard;
         result.soft += recorded.soft;
         result.refused += recorded.refused;
@@ -232,9 +236,23 @@ export async function readMailbox(
   } catch (error) {
     throw mailboxFailure(error, settings);
   } finally {
+    recorder.close();
     await client.logout().catch(() => client.close());
   }
   return result;
+}
+
+/** UIDs as an IMAP sequence set, runs folded into ranges (`1:500,502`): a page's set stays short. */
+function uidSet(uids: readonly number[]): string {
+  const sorted = [...uids].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    runs.push(i === j ? String(sorted[i]) : `${sorted[i]}:${sorted[j]}`);
+    i = j + 1;
+  }
+  return runs.join(',');
 }
 
 /** Moves the bounces kept but still in the folder (this read's, or one that stopped before moving). */
@@ -247,7 +265,7 @@ async function moveHandled(
 ) {
   const waiting = store.unmoved(source.id).filter((message) => message.ref.startsWith(`${validity}:`));
   if (waiting.length === 0) return;
-  const uids = waiting.map((message) => message.ref.slice(validity.length + 1));
-  await client.messageMove(uids.join(','), settings.handledFolder, { uid: true });
+  const uids = waiting.map((message) => Number(message.ref.slice(validity.length + 1)));
+  await client.messageMove(uidSet(uids), settings.handledFolder, { uid: true });
   store.markMoved(waiting.map((message) => message.id));
 }

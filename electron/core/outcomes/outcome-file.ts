@@ -12,7 +12,7 @@ import { isWorkbookFile, readXlsxRows } from '../lists/xlsx-reader.ts';
 import { senderRefusalReasons } from '../../common/reason-words.ts';
 import { bounceMeaning } from './bounce-meaning.ts';
 import type { OutcomeStore } from './outcome-store.ts';
-import { recordOutcomes, type ReadOutcome } from './record-outcomes.ts';
+import { outcomeRecorder, type ReadOutcome } from './record-outcomes.ts';
 
 const pageRows = 5_000;
 
@@ -124,8 +124,9 @@ export async function importOutcomeFile(
     datedBy: dateColumn >= 0 ? 'column' : 'file',
   };
   let page: ReadOutcome[] = [];
+  const recorder = outcomeRecorder(dataDir, store);
   const flush = () => {
-    const recorded = recordOutcomes(dataDir, store, source, { outcomes: page });
+    const recorded = recorder.record(source, { outcomes: page });
     result.suppressed += recorded.suppressed;
     page = [];
   };
@@ -133,39 +134,43 @@ export async function importOutcomeFile(
     result.refused += 1;
     if (result.examples.length < examplesShown) result.examples.push(`row ${row.toLocaleString('en')}: ${why}`);
   };
-  let rowNumber = 0;
-  await rows((row) => {
-    rowNumber += 1;
-    if (rowNumber === 1 && layout.hasHeader) return;
-    result.rows += 1;
-    const check = precheckAddress(row[layout.columnIndex] ?? '');
-    if (!check.ok) return refuse(rowNumber, 'not an address');
-    const kind = typeColumn >= 0 ? kindOfType(row[typeColumn] ?? '') : options.kind;
-    if (kind === undefined) {
-      result.other += 1;
-      return;
-    }
-    const at = dateColumn >= 0 ? dateOf(row[dateColumn] ?? '') : fileTime;
-    if (at === undefined) return refuse(rowNumber, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
-    const words = wordsColumn >= 0 ? (row[wordsColumn] ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) : '';
-    // The service's own words, read as the live engine reads a reply: a "hard" bounce that blames the sender
-    // (a blocklist, the content) says nothing about the mailbox.
-    const meaning = words ? bounceMeaning({ action: 'failed', diagnostic: words }) : undefined;
-    if (kind === 'hard' && meaning && senderRefusalReasons.has(meaning.reason)) {
-      page.push({ address: check.key, kind: 'refused', reason: meaning.reason, words, at });
-      result.sender += 1;
-    } else {
-      page.push({
-        address: check.key,
-        kind,
-        reason: kind === 'hard' ? 'bounced' : 'soft_bounce',
-        ...(words ? { words } : {}),
-        at,
-      });
-      result[kind] += 1;
-    }
-    if (page.length >= pageRows) flush();
-  });
-  flush();
+  try {
+    let rowNumber = 0;
+    await rows((row) => {
+      rowNumber += 1;
+      if (rowNumber === 1 && layout.hasHeader) return;
+      result.rows += 1;
+      const check = precheckAddress(row[layout.columnIndex] ?? '');
+      if (!check.ok) return refuse(rowNumber, 'not an address');
+      const kind = typeColumn >= 0 ? kindOfType(row[typeColumn] ?? '') : options.kind;
+      if (kind === undefined) {
+        result.other += 1;
+        return;
+      }
+      const at = dateColumn >= 0 ? dateOf(row[dateColumn] ?? '') : fileTime;
+      if (at === undefined) return refuse(rowNumber, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
+      const words = wordsColumn >= 0 ? (row[wordsColumn] ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) : '';
+      // The service's own words, read as the live engine reads a reply: a "hard" bounce that blames the sender
+      // (a blocklist, the content) says nothing about the mailbox.
+      const meaning = words ? bounceMeaning({ action: 'failed', diagnostic: words }) : undefined;
+      if (kind === 'hard' && meaning && senderRefusalReasons.has(meaning.reason)) {
+        page.push({ address: check.key, kind: 'refused', reason: meaning.reason, words, at });
+        result.sender += 1;
+      } else {
+        page.push({
+          address: check.key,
+          kind,
+          reason: kind === 'hard' ? 'bounced' : 'soft_bounce',
+          ...(words ? { words } : {}),
+          at,
+        });
+        result[kind] += 1;
+      }
+      if (page.length >= pageRows) flush();
+    });
+    flush();
+  } finally {
+    recorder.close();
+  }
   return result;
 }

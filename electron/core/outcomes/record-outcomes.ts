@@ -3,8 +3,8 @@
 // (reason "bounced", with the server's words) and into the verdict cache as `invalid`, so the next list
 // or sync keeps the address out without paying for it. The do-not-mail list and the cache are written
 // before the outcomes are kept: both writes are idempotent, so a read stopped between them and read
-// again loses nothing and doubles nothing.
-import { bounceKeptAt, cacheKeysOf, openCacheHistory, rememberBounces } from '../cache/index.ts';
+// again loses nothing and doubles nothing. A recorder holds the databases open for a whole read.
+import { bounceCache, bounceKeptAt, type CheckedVerdict } from '../cache/index.ts';
 import { openSuppressionStore, type SuppressionStore } from '../suppression/index.ts';
 import type { NewMessage, NewOutcome, OutcomeSource, OutcomeStore } from './outcome-store.ts';
 
@@ -20,7 +20,13 @@ const softDaysToHard = 7;
 /** A bounce as a source gives it: the address as lists key it, and what happened. */
 export type ReadOutcome = Omit<NewOutcome, 'key' | 'checked' | 'replaced'>;
 
-export type RecordedPage = { added: number; hard: number; soft: number; refused: number; suppressed: number };
+type RecordedPage = { added: number; hard: number; soft: number; refused: number; suppressed: number };
+
+type OutcomePage = {
+  messages?: readonly (Omit<NewMessage, 'outcomes'> & { outcomes: ReadOutcome[] })[];
+  outcomes?: readonly ReadOutcome[];
+  cursor?: string;
+};
 
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
@@ -28,23 +34,80 @@ const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 const sourceWords = (source: Pick<OutcomeSource, 'name' | 'kind'>) =>
   `${source.name} (${source.kind === 'imap' ? 'bounce mailbox' : source.kind})`;
 
-export function recordOutcomes(
-  dataDir: string,
-  store: OutcomeStore,
-  source: OutcomeSource,
-  page: {
-    messages?: readonly (Omit<NewMessage, 'outcomes'> & { outcomes: ReadOutcome[] })[];
-    outcomes?: readonly ReadOutcome[];
-    cursor?: string;
-  },
-): RecordedPage {
-  const keyOf = cacheKeysOf(dataDir);
-  const all = [...(page.messages ?? []).flatMap((message) => message.outcomes), ...(page.outcomes ?? [])];
-  const keys = new Map(all.map((outcome) => [outcome.address, keyOf(outcome.address)]));
-  // Sift's verdicts before this page's bounces are written over them.
-  const history = openCacheHistory(dataDir);
-  const checked = history?.verdictsOf([...new Set(keys.values())]) ?? new Map();
-  history?.close();
+export type OutcomeRecorder = ReturnType<typeof outcomeRecorder>;
+
+/** The do-not-mail list and the verdict cache, open for one read of `store`'s sources. */
+export function outcomeRecorder(dataDir: string, store: OutcomeStore) {
+  const cache = bounceCache(dataDir);
+  let suppression: SuppressionStore | null = null;
+  /** What Sift had said of an address before: the cache's verdict, else what an earlier outcome kept. */
+  const before = (checked: Map<string, CheckedVerdict>, key: string) => checked.get(key) ?? store.earlierCheck(key);
+  return {
+    record(source: OutcomeSource, page: OutcomePage): RecordedPage {
+      const all = [...(page.messages ?? []).flatMap((message) => message.outcomes), ...(page.outcomes ?? [])];
+      const keys = new Map(all.map((outcome) => [outcome.address, cache.keyOf(outcome.address)]));
+      // Sift's verdicts before this page's bounces are written over them.
+      const checked = cache.verdictsOf([...new Set(keys.values())]);
+      const toHard = hardOnes(store, all);
+      const enrich = (outcome: ReadOutcome): NewOutcome => {
+        const key = keys.get(outcome.address)!;
+        const earlier = before(checked, key);
+        // The bounce takes the place of Sift's verdict in the cache; the ledger counts it back in.
+        const replaced =
+          toHard.has(outcome.address) && checked.has(key) && bounceKeptAt(outcome.at) >= checked.get(key)!.checkedAt;
+        return { ...outcome, key, ...(earlier ? { checked: earlier } : {}), ...(replaced ? { replaced } : {}) };
+      };
+      suppression ??= openSuppressionStore(dataDir);
+      const suppressed = suppression.add(
+        [...toHard.values()].map((outcome) => ({
+          kind: 'address' as const,
+          value: outcome.address,
+          reason: 'bounced',
+          detail: [outcome.status, outcome.words].filter(Boolean).join(' ') || outcome.reason,
+        })),
+        sourceWords(source),
+      );
+      const messages = (page.messages ?? []).map((message) => ({ ...message, outcomes: message.outcomes.map(enrich) }));
+      const outcomes = (page.outcomes ?? []).map(enrich);
+      cache.remember([...toHard.values()].map((outcome) => ({ key: keys.get(outcome.address)!, at: outcome.at })));
+      const added = store.record(source.id, {
+        messages,
+        outcomes,
+        ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+      });
+      const count = (kind: string) => added.filter((outcome) => outcome.kind === kind).length;
+      return { added: added.length, hard: count('hard'), soft: count('soft'), refused: count('refused'), suppressed };
+    },
+    /** Keeps sends a tool reported, with Sift's live verdict of each address then; answers how many were new. */
+    sends(sends: readonly { address: string; at: number }[]): number {
+      if (sends.length === 0) return 0;
+      const keyed = sends.map((send) => ({ key: cache.keyOf(send.address), at: send.at }));
+      const checked = cache.verdictsOf(keyed.map((send) => send.key));
+      return store.recordSends(
+        keyed.map((send) => {
+          // A bounce read first may have taken the verdict's place in the cache: the outcome kept it.
+          const earlier = before(checked, send.key);
+          return { ...send, ...(earlier ? { checked: earlier } : {}) };
+        }),
+      );
+    },
+    /** Takes addresses' bounces out of the do-not-mail list (only entries a bounce made) and the cache. */
+    forget(outcomes: readonly { address: string; key: string }[]): number {
+      if (outcomes.length === 0) return 0;
+      suppression ??= openSuppressionStore(dataDir);
+      const removed = suppression.removeBounced(outcomes.map((outcome) => outcome.address));
+      cache.forget(outcomes.map((outcome) => outcome.key));
+      return removed;
+    },
+    close() {
+      cache.close();
+      suppression?.close();
+    },
+  };
+}
+
+/** The page's addresses that count as hard: a hard bounce, or soft ones on `softDaysToHard` days. */
+function hardOnes(store: OutcomeStore, all: readonly ReadOutcome[]): Map<string, ReadOutcome> {
   const softDays = new Map<string, Set<string>>();
   for (const outcome of all.filter((each) => each.kind === 'soft'))
     (softDays.get(outcome.address) ?? softDays.set(outcome.address, new Set()).get(outcome.address)!).add(
@@ -62,66 +125,20 @@ export function recordOutcomes(
         });
     }
   }
-  const enrich = (outcome: ReadOutcome): NewOutcome => {
-    const key = keys.get(outcome.address)!;
-    const before = checked.get(key) ?? store.earlierCheck(key);
-    // The bounce takes the place of Sift's verdict in the cache (rememberBounces); the ledger counts it back in.
-    const replaced =
-      toHard.has(outcome.address) && checked.has(key) && bounceKeptAt(outcome.at) >= checked.get(key)!.checkedAt;
-    return { ...outcome, key, ...(before ? { checked: before } : {}), ...(replaced ? { replaced } : {}) };
-  };
-  const suppressed = addToDoNotMail(
-    dataDir,
-    [...toHard.values()].map((outcome) => ({
-      kind: 'address' as const,
-      value: outcome.address,
-      reason: 'bounced',
-      detail: [outcome.status, outcome.words].filter(Boolean).join(' ') || outcome.reason,
-    })),
-    sourceWords(source),
-  );
-  const messages = (page.messages ?? []).map((message) => ({ ...message, outcomes: message.outcomes.map(enrich) }));
-  const outcomes = (page.outcomes ?? []).map(enrich);
-  rememberBounces(
-    dataDir,
-    [...toHard.values()].map((outcome) => ({ key: keys.get(outcome.address)!, at: outcome.at })),
-  );
-  const added = store.record(source.id, {
-    messages,
-    outcomes,
-    ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
-  });
-  const count = (kind: string) => added.filter((outcome) => outcome.kind === kind).length;
-  return { added: added.length, hard: count('hard'), soft: count('soft'), refused: count('refused'), suppressed };
+  return toHard;
 }
 
-/** Keeps sends a tool reported, with Sift's live verdict of each address then; answers how many were new. */
-export function recordSends(
+/** Runs `use` with a recorder for `store`, closed after. */
+export async function withRecorder<T>(
   dataDir: string,
   store: OutcomeStore,
-  sends: readonly { address: string; at: number }[],
-): number {
-  if (sends.length === 0) return 0;
-  const keyOf = cacheKeysOf(dataDir);
-  const keyed = sends.map((send) => ({ key: keyOf(send.address), at: send.at }));
-  const history = openCacheHistory(dataDir);
-  const checked = history?.verdictsOf(keyed.map((send) => send.key)) ?? new Map();
-  history?.close();
-  return store.recordSends(
-    keyed.map((send) => {
-      // A bounce read first may have taken the verdict's place in the cache: the outcome kept it.
-      const before = checked.get(send.key) ?? store.earlierCheck(send.key);
-      return { ...send, ...(before ? { checked: before } : {}) };
-    }),
-  );
-}
-
-function addToDoNotMail(dataDir: string, entries: Parameters<SuppressionStore['add']>[0], source: string): number {
-  const suppression = openSuppressionStore(dataDir);
+  use: (recorder: OutcomeRecorder) => T | Promise<T>,
+): Promise<T> {
+  const recorder = outcomeRecorder(dataDir, store);
   try {
-    return suppression.add(entries, source);
+    return await use(recorder);
   } finally {
-    suppression.close();
+    recorder.close();
   }
 }
 
@@ -133,21 +150,20 @@ function addToDoNotMail(dataDir: string, entries: Parameters<SuppressionStore['a
 export function undoOutcome(dataDir: string, store: OutcomeStore, id: number) {
   const outcome = store.outcome(id);
   if (!outcome || !store.undo(id)) return undefined;
-  if (outcome.kind === 'hard' && !store.hardElsewhere(outcome.address, id)) forgetBounced(dataDir, [outcome]);
+  if (outcome.kind === 'hard' && !store.hardElsewhere(outcome.address, id)) forgetBounced(dataDir, store, [outcome]);
   return outcome;
 }
 
 /** Takes addresses' bounces out of the do-not-mail list and the verdict cache. */
-export function forgetBounced(dataDir: string, outcomes: readonly { address: string; key: string }[]): number {
-  if (outcomes.length === 0) return 0;
-  const suppression = openSuppressionStore(dataDir);
+export function forgetBounced(
+  dataDir: string,
+  store: OutcomeStore,
+  outcomes: readonly { address: string; key: string }[],
+): number {
+  const recorder = outcomeRecorder(dataDir, store);
   try {
-    const removed = suppression.removeBounced(outcomes.map((outcome) => outcome.address));
-    const history = openCacheHistory(dataDir);
-    history?.forgetBounces(outcomes.map((outcome) => outcome.key));
-    history?.close();
-    return removed;
+    return recorder.forget(outcomes);
   } finally {
-    suppression.close();
+    recorder.close();
   }
 }

@@ -5,7 +5,7 @@
 import type { Connector } from '../connectors/connector.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
 import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
-import { recordOutcomes, recordSends, type ReadOutcome } from './record-outcomes.ts';
+import { withRecorder, type ReadOutcome } from './record-outcomes.ts';
 
 export type ToolRead = {
   pages: number;
@@ -28,37 +28,39 @@ export async function readToolOutcomes(
   if (!reader) throw new Error(`Sift reads no outcomes from ${connector.kind} yet.`);
   const read: ToolRead = { pages: 0, hard: 0, soft: 0, refused: 0, sends: 0, suppressed: 0 };
   let cursor = source.cursor ?? undefined;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    const page = await reader(audience, cursor);
-    const outcomes: ReadOutcome[] = [];
-    for (const bounce of page.bounces) {
-      const check = precheckAddress(bounce.email);
-      if (!check.ok) continue;
-      // A tool that keeps no date for a bounce (Mailman without last_bounce_received): dated when first read.
-      if (bounce.at === 0 && store.hasOutcome(source.id, check.key, bounce.kind)) continue;
-      outcomes.push({
-        address: check.key,
-        kind: bounce.kind,
-        reason: bounce.kind === 'hard' ? 'bounced' : bounce.kind === 'soft' ? 'soft_bounce' : 'not_the_mailbox',
-        words: bounce.words,
-        at: bounce.at === 0 ? Date.now() : bounce.at,
+  return withRecorder(dataDir, store, async (recorder) => {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const page = await reader(audience, cursor);
+      const outcomes: ReadOutcome[] = [];
+      for (const bounce of page.bounces) {
+        const check = precheckAddress(bounce.email);
+        if (!check.ok) continue;
+        // A tool that keeps no date for a bounce (Mailman without last_bounce_received): dated when first read.
+        if (bounce.at === 0 && store.hasOutcome(source.id, check.key, bounce.kind)) continue;
+        outcomes.push({
+          address: check.key,
+          kind: bounce.kind,
+          reason: bounce.kind === 'hard' ? 'bounced' : bounce.kind === 'soft' ? 'soft_bounce' : 'not_the_mailbox',
+          words: bounce.words,
+          at: bounce.at === 0 ? Date.now() : bounce.at,
+        });
+      }
+      const sends = page.sends.flatMap((send) => {
+        const check = precheckAddress(send.email);
+        return check.ok ? [{ address: check.key, at: send.at }] : [];
       });
+      // Sends first: a page stopped between the two is read again, and neither is kept twice.
+      read.sends += recorder.sends(sends);
+      const recorded = recorder.record(source, { outcomes, cursor: page.next });
+      read.pages += 1;
+      read.hard += recorded.hard;
+      read.soft += recorded.soft;
+      read.refused += recorded.refused;
+      read.suppressed += recorded.suppressed;
+      options.onPage?.({ ...read });
+      if (page.done) return read;
+      cursor = page.next;
     }
-    const sends = page.sends.flatMap((send) => {
-      const check = precheckAddress(send.email);
-      return check.ok ? [{ address: check.key, at: send.at }] : [];
-    });
-    // Sends first: a page stopped between the two is read again, and neither is kept twice.
-    read.sends += recordSends(dataDir, store, sends);
-    const recorded = recordOutcomes(dataDir, store, source, { outcomes, cursor: page.next });
-    read.pages += 1;
-    read.hard += recorded.hard;
-    read.soft += recorded.soft;
-    read.refused += recorded.refused;
-    read.suppressed += recorded.suppressed;
-    options.onPage?.({ ...read });
-    if (page.done) return read;
-    cursor = page.next;
-  }
+  });
 }

@@ -2,7 +2,7 @@
 // cache, the next clean keeps them out unbilled, and the accuracy ledger sets them beside what Sift had
 // said of each address (live verdicts kept in a real verdict cache); an outcome undone, and a source
 // forgotten, take back what they did.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,9 +88,13 @@ describe('sift outcomes', () => {
 
     const list = join(dir, 'next.csv');
     await writeFile(list, 'email\nv3@shop.example\nv5@shop.example\nnew@shop.example\n');
-    const clean = await runSiftHere(['clean', list, '--json'], env);
+    const clean = await runSiftHere(['clean', list, '--json', '--report'], env);
     expect(clean.code, clean.stderr).toBe(0);
     expect(JSON.parse(clean.stdout).summary).toMatchObject({ rows: 3, suppressed: 1, to_check: 2 });
+    // The report sets the data folder's outcomes beside Sift's verdicts, as History does.
+    const report = await readFile(join(dir, 'next.demo.report.html'), 'utf8');
+    expect(report).toContain('<h2>What happened after earlier sends</h2>');
+    expect(report).toContain('Of 4 addresses Sift called catch-all, 1 bounced (25%); of 10 valid, 1 bounced (10%).');
 
     const hard = JSON.parse((await runSiftHere(['outcomes', 'list', '--kind', 'hard', '--json'], env)).stdout);
     const v3 = hard.find((row: { address: string }) => row.address === 'v3@shop.example');

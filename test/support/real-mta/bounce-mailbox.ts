@@ -32,6 +32,8 @@ export type BounceMailbox = {
   deliver(message: string): void;
   /** Puts a file in the bounce mailbox's Maildir as a new message: one larger than Postfix would take. */
   drop(message: Buffer): Promise<void>;
+  /** The bounce mailbox's Maildir, made when there is none yet: messages written to its `new` are delivered. */
+  maildir(): Promise<string>;
   log(): Promise<string>;
   stop(): Promise<void>;
 };
@@ -141,16 +143,21 @@ service stats {
     const sent = spawnSync('/usr/sbin/sendmail', ['-C', etc, ...args], { input: message, encoding: 'utf8' });
     if (sent.status !== 0) throw new Error(`sendmail refused the message: ${sent.stderr}`);
   };
+  const maildir = async () => {
+    const box = join(maildirs, home!, 'bounces');
+    for (const part of ['', 'tmp', 'new', 'cur']) {
+      await mkdir(join(box, part), { recursive: true });
+      await chown(join(box, part), mailUser.uid, mailUser.gid);
+    }
+    return box;
+  };
   return {
+    maildir,
     imap: { host: options.ip, port: options.port, user, password },
     send: (from, to, message) => sendmail(['-f', from, '--', ...to], message),
     deliver: (message) => sendmail(['-f', `someone@${home}`, '--', user], message),
     async drop(message) {
-      const box = join(maildirs, home!, 'bounces');
-      for (const part of ['', 'tmp', 'new', 'cur']) {
-        await mkdir(join(box, part), { recursive: true });
-        await chown(join(box, part), mailUser.uid, mailUser.gid);
-      }
+      const box = await maildir();
       const name = join(box, 'new', `${Date.now()}.sift-test.${home}`);
       await writeFile(name, message);
       await chown(name, mailUser.uid, mailUser.gid);

@@ -4,6 +4,7 @@
 // and a table, mailbox providers and top domains, what the cleaned list kept and left out, what it cost,
 // and what to do with each group.
 import type { ListBreakdown, ListSummary } from '../../../common/list-schemas.ts';
+import type { OutcomeLedger } from '../../../common/outcome-schemas.ts';
 import { demoVerdictsNote } from '../../../common/demo-verdicts.ts';
 import { describeChanges } from '../../../common/changes-words.ts';
 import { reasonWords, senderRefusedCount } from '../../../common/reason-words.ts';
@@ -25,6 +26,8 @@ export type ReportInput = {
   keepAtScore: Readonly<Record<string, number>>;
   remove: { role: boolean; disposable: boolean; typos: boolean };
   version: string;
+  /** What happened after earlier sends, over the whole data folder (outcomes/), when any was read back. */
+  outcomes?: OutcomeLedger;
 };
 
 const verdictNames: Record<string, string> = {
@@ -200,6 +203,33 @@ function advice(s: ListSummary, refused: number, demo: boolean): string {
   );
 }
 
+/**
+ * The accuracy ledger (every list this data folder checked live, not this list alone): of the addresses
+ * Sift called each verdict, how many bounced since, and from where that was read.
+ */
+function whatHappened(ledger: OutcomeLedger): string {
+  const rows = ledger.byVerdict
+    .filter((row) => row.checked > 0)
+    .map((row) => [
+      escapeHtml(verdictNames[row.result] ?? row.result),
+      formatCount(row.checked),
+      ledger.sendsKnown ? formatCount(row.sent) : 'not known',
+      `${formatCount(row.hard)} (${percentOf(row.hard, row.checked)})`,
+      formatCount(row.soft),
+      formatCount(row.refused),
+    ]);
+  return (
+    `<p data-ledger>${escapeHtml(ledger.sentence)}</p>` +
+    table(
+      'Addresses Sift checked live (every list of this computer), and what happened to them since',
+      ['Sift said', 'Checked', 'Sent to', 'Bounced hard', 'Soft', 'Blamed the sender'],
+      rows,
+    ) +
+    `<p class="meta">Read back from ${escapeHtml(ledger.sources.map((source) => source.name).join(', '))}. ` +
+    `${ledger.sendsKnown ? '' : 'Who was sent to is not known from a bounce mailbox or file; '}rates are of the addresses checked.</p>`
+  );
+}
+
 export function renderListReport(input: ReportInput): string {
   const s = input.summary;
   const demo = input.checkedBy.kind === 'demo';
@@ -225,6 +255,7 @@ ${howChecked(input)}
 ${!demo && s.unknown > 0 && input.breakdown.unknownReasons.length > 0 ? `<section><h2>Why ${addresses(s.unknown, 'unknown')}</h2>${unknownReasons(input.breakdown, s)}</section>` : ''}
 ${s.changed ? `<section><h2>What changed since the last check</h2><p data-changes>${escapeHtml(describeChanges(s.changed))}</p></section>` : ''}
 ${scores(input.breakdown)}
+${input.outcomes && input.outcomes.sources.length > 0 ? `<section><h2>What happened after earlier sends</h2>${whatHappened(input.outcomes)}</section>` : ''}
 <section><h2>The cleaned list</h2>${cleaned(input)}</section>
 <section><h2>What it cost</h2>${costs(input)}</section>
 <section><h2>What to do</h2>${advice(s, senderRefusedCount(input.breakdown.unknownReasons), demo)}</section>

@@ -5,7 +5,16 @@ import type { ExportFile } from '../../../common/job-schemas.ts';
 import type { ServiceClients } from '../../connections/service-ref.ts';
 import { basename, extname, join } from 'node:path';
 import { appVersion } from '../../own-files.ts';
-import { displayNameOf, exportedFiles, hasDemoVerdicts, type JobRecord, type JobStore } from '../store/index.ts';
+import { existsSync } from 'node:fs';
+import { outcomeStoreFile, outcomesIn } from '../../outcomes/index.ts';
+import {
+  displayNameOf,
+  exportedFiles,
+  exportFolder,
+  hasDemoVerdicts,
+  type JobRecord,
+  type JobStore,
+} from '../store/index.ts';
 import { listBreakdown, summariseJob } from '../views/index.ts';
 import { renderListReport, type ReportInput } from './list-report.ts';
 
@@ -26,6 +35,8 @@ export async function writeListReport(
   job: JobRecord,
   outDir: string,
   service: ReportService,
+  /** The data folder whose outcomes the report sets beside Sift's verdicts (History's ledger). */
+  dataDir?: string,
   now = new Date(),
 ): Promise<string> {
   const source = displayNameOf(job);
@@ -48,6 +59,7 @@ export async function writeListReport(
     keepAtScore: job.settings.keepAtScore ?? {},
     remove: job.settings.remove,
     version: appVersion(),
+    ...(dataDir && existsSync(outcomeStoreFile(dataDir)) ? { outcomes: await outcomesIn(dataDir).ledger() } : {}),
   });
   await writeFile(`${path}.partial`, html);
   await rename(`${path}.partial`, path);
@@ -58,14 +70,15 @@ export async function writeListReport(
 export async function writeJobReport(
   store: JobStore,
   job: JobRecord,
-  outDir: string,
+  dataDir: string,
   clients: ServiceClients,
 ): Promise<ExportFile> {
+  const outDir = exportFolder(dataDir, job.id);
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   const service: ReportService =
     job.service.kind === 'embedded'
       ? { kind: 'own' }
       : { kind: 'hosted', baseUrl: (await clients.clientFor(job.service)).serviceName };
-  const path = await writeListReport(store, job, outDir, service);
+  const path = await writeListReport(store, job, outDir, service, dataDir);
   return (await exportedFiles(job.id, [{ kind: 'report' as const, path }]))[0]!;
 }
