@@ -101,16 +101,30 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     const kind = values.kind as 'hard' | 'soft' | 'refused' | undefined;
     if (kind !== undefined && !['hard', 'soft', 'refused'].includes(kind))
       throw new CliExit(exitCodes.usage, '--kind is hard, soft or refused.');
-    const rows = withStore(dataDir, (store) =>
-      store.page({ search: values.search, ...(kind ? { kind } : {}), offset: 0, limit: 100_000 }),
-    );
-    if (values.json) io.out(`${JSON.stringify(rows, null, 2)}\n`);
-    else
-      for (const row of rows)
-        io.out(
-          `${String(row.id).padStart(6)}  ${day(row.at)}  ${row.kind.padEnd(7)} ${row.address}  ${withoutControls(`${row.status ?? ''} ${row.words ?? row.reason}`.trim()).slice(0, 120)}` +
-            `${row.undoneAt ? '  (undone)' : ''}  [${withoutControls(row.source)}]\n`,
-        );
+    // A page at a time, newest first: a mailbox's outcomes are never all held at once.
+    withStore(dataDir, (store) => {
+      const pageSize = 10_000;
+      let written = 0;
+      if (values.json) io.out('[');
+      for (let before: number | undefined; ;) {
+        const rows = store.page({
+          search: values.search,
+          ...(kind ? { kind } : {}),
+          limit: pageSize,
+          ...(before ? { before } : {}),
+        });
+        for (const row of rows)
+          io.out(
+            values.json
+              ? `${written++ > 0 ? ',' : ''}\n  ${JSON.stringify(row)}`
+              : `${String(row.id).padStart(6)}  ${day(row.at)}  ${row.kind.padEnd(7)} ${row.address}  ${withoutControls(`${row.status ?? ''} ${row.words ?? row.reason}`.trim()).slice(0, 120)}` +
+                  `${row.undoneAt ? '  (undone)' : ''}  [${withoutControls(row.source)}]\n`,
+          );
+        if (rows.length < pageSize) break;
+        before = rows.at(-1)!.id;
+      }
+      if (values.json) io.out(written > 0 ? '\n]\n' : ']\n');
+    });
     return exitCodes.done;
   }
   if (verb === 'show' || verb === 'undo') {

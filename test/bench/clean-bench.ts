@@ -4,7 +4,8 @@
 // (`--10m` adds ten million to the default 100k and 1M); then the local engine's pacing against mail
 // servers on loopback (`--engine-only` runs just that), the service's throughput with several worker
 // processes on PostgreSQL (`--workers-only` runs just that), and the single executable against the
-// repository's sift (`--binary-only` runs just that).
+// repository's sift (`--binary-only` runs just that), and bounces read back from a Dovecot mailbox with the
+// accuracy ledger (`--outcomes-only`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import Papa from 'papaparse';
 import { runEngineBench } from './engine-bench.ts';
 import { runWorkersBench } from './workers-bench.ts';
 import { runBinaryBench } from './binary-bench.ts';
+import { runOutcomesBench } from './outcomes-bench.ts';
 import { marketingColumns, writeMarketingList } from './marketing-list.ts';
 import { writeCachedRows } from './cached-list.ts';
 
@@ -25,10 +27,11 @@ const { values } = parseArgs({
     'engine-only': { type: 'boolean', default: false },
     'workers-only': { type: 'boolean', default: false },
     'binary-only': { type: 'boolean', default: false },
+    'outcomes-only': { type: 'boolean', default: false },
   },
 });
 const sizes =
-  values['engine-only'] || values['workers-only'] || values['binary-only']
+  values['engine-only'] || values['workers-only'] || values['binary-only'] || values['outcomes-only']
     ? []
     : (values.rows ?? `100000,1000000${values['10m'] ? ',10000000' : ''}`).split(',').map(Number);
 /** `sift` runs with the Node flags its own first line gives (a smaller young generation keeps its memory low). */
@@ -178,7 +181,7 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
-const only = values['engine-only'] || values['workers-only'] || values['binary-only'];
+const only = values['engine-only'] || values['workers-only'] || values['binary-only'] || values['outcomes-only'];
 // The single executable against the repository's sift: starts, and a 1M-row clean (or the largest size asked).
 if (!only || values['binary-only'])
   await runBinaryBench(sizes.length > 0 ? Math.min(Math.max(...sizes), 1_000_000) : 1_000_000);
@@ -186,3 +189,5 @@ if (!only || values['binary-only'])
 if (!only || values['engine-only']) await runEngineBench();
 // The service for a team: worker processes on PostgreSQL.
 if (!only || values['workers-only']) await runWorkersBench();
+// Bounces read back from a Dovecot bounce mailbox, and the accuracy ledger (root and Dovecot, else skipped).
+if (!only || values['outcomes-only']) await runOutcomesBench();

@@ -16,7 +16,12 @@ const largestBounce = 2 * 1024 * 1024;
 const keptBytes = 256 * 1024;
 /** What one page's messages may add up to in memory, and how many a page holds. */
 const pageBytes = 16 * 1024 * 1024;
-const pageMessages = 500;
+const pageMessages = 2000;
+/**
+ * Bounces kept are moved once this many wait (and at the end of a read): Dovecot rewrites a Maildir's
+ * UID list with every MOVE, so a MOVE per page costs a large folder its size each time.
+ */
+const movedAtOnce = 20_000;
 
 export type MailboxProgress = { read: number; total: number; bounces: number; others: number; tooLarge: number };
 export type MailboxRead = MailboxProgress & {
@@ -166,10 +171,12 @@ export async function readMailbox(
       result.total = uids.length;
       const sizes = new Map<number, number>();
       let position = 0;
-      for (const page of pages(uids, new Map())) {
-        for await (const message of client.fetch(uidSet(page), { uid: true, size: true }, { uid: true }))
+      /** Bounces kept and not yet moved. */
+      let waiting = 0;
+      // Every size in one call: a command a page would make the server look over the folder each time.
+      if (uids.length > 0)
+        for await (const message of client.fetch(uidSet(uids), { uid: true, size: true }, { uid: true }))
           sizes.set(message.uid, message.size ?? 0);
-      }
       const fetchPage = async (page: readonly number[]) => {
         const fetched: { uid: number; raw: Buffer; at: number }[] = [];
         const query = { uid: true, source: true, internalDate: true } as const;
@@ -220,9 +227,14 @@ export async function readMailbox(
           position += 1;
         }
         result.read = position;
-        await moveHandled(client, store, source, settings, validity);
+        waiting += messages.length;
+        if (waiting >= movedAtOnce) {
+          await moveHandled(client, store, source, settings, validity);
+          waiting = 0;
+        }
         options.onProgress?.({ ...result });
       }
+      await moveHandled(client, store, source, settings, validity);
       // Large messages after the last page: passed over all the same.
       if (position < uids.length) {
         store.record(source.id, { cursor: `${validity}:${uids.at(-1)}` });

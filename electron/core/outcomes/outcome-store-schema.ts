@@ -25,6 +25,7 @@ CREATE TABLE outcomes (
   checked_result TEXT, checked_reason TEXT, checked_at INTEGER, replaced INTEGER NOT NULL DEFAULT 0,
   UNIQUE (source, address, kind, at)
 );
+CREATE INDEX messages_unmoved ON messages (source, moved);
 CREATE INDEX outcomes_by_address ON outcomes (address, kind);
 CREATE INDEX outcomes_by_key ON outcomes (key);
 CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result);

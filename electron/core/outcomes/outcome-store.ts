@@ -140,7 +140,8 @@ export function openOutcomeStore(dataDir: string) {
       ).get(key) as CheckedVerdict | undefined;
       return row && { ...row };
     },
-    page(query: { search: string; kind?: BounceKind; offset: number; limit: number }) {
+    /** A page of outcomes, newest first: from `offset`, or those older than the outcome `before` (O(page)). */
+    page(query: { search: string; kind?: BounceKind; offset?: number; before?: number; limit: number }) {
       const pattern = `%${query.search
         .trim()
         .toLowerCase()
@@ -148,8 +149,16 @@ export function openOutcomeStore(dataDir: string) {
       return sql(
         db,
         `SELECT ${outcomeColumns} FROM outcomes JOIN sources ON sources.id = outcomes.source
-         WHERE address LIKE ? ESCAPE '\\' AND (? IS NULL OR outcomes.kind = ?) ORDER BY outcomes.id DESC LIMIT ? OFFSET ?`,
-      ).all(pattern, query.kind ?? null, query.kind ?? null, query.limit, query.offset) as StoredOutcome[];
+         WHERE address LIKE ? ESCAPE '\\' AND (? IS NULL OR outcomes.kind = ?) AND outcomes.id < ?
+         ORDER BY outcomes.id DESC LIMIT ? OFFSET ?`,
+      ).all(
+        pattern,
+        query.kind ?? null,
+        query.kind ?? null,
+        query.before ?? Number.MAX_SAFE_INTEGER,
+        query.limit,
+        query.offset ?? 0,
+      ) as StoredOutcome[];
     },
     outcome: (id: number) =>
       sql(
