@@ -64,6 +64,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'connect') return await (await import('./connect-command.ts')).runConnect(rest, io);
     if (command === 'connections') return await (await import('./connect-command.ts')).runConnections(rest, io);
     if (command === 'audiences') return await (await import('./connect-command.ts')).runAudiences(rest, io);
+    if (command === 'sync' && rest.includes('--due')) {
+      // Every due schedule runs `sift sync` in turn: that command is schedule-command.ts's, not sync's own.
+      if (rest.length > 1) throw new UsageError('sift sync --due runs every due schedule: give no list.');
+      return await (await import('./schedule-command.ts')).runDue(io);
+    }
     if (command === 'sync') return await (await import('./sync-command.ts')).runSync(rest, io);
     if (command === 'outcomes') return await (await import('./outcomes-command.ts')).runOutcomes(rest, io);
     if (command === 'schedule') return await (await import('./schedule-command.ts')).runSchedule(rest, io);

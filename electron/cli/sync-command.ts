@@ -66,10 +66,8 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       due: { type: 'boolean', default: false },
     },
   });
-  if (values.due) {
-    if (positionals.length > 0) throw new CliExit(exitCodes.usage, '--due runs every due schedule: give no list.');
-    return (await import('./schedule-command.ts')).runDue(io);
-  }
+  // `sift sync --due` is schedule-command.ts's (sift.ts sends it there): it runs this command, never the reverse.
+  if (values.due) throw new CliExit(exitCodes.usage, '--due runs every due schedule: give no list.');
   if (positionals.length !== 2) throw new CliExit(exitCodes.usage, `Usage: ${syncUsage}\n${syncDetails}`);
   if (values.plan && values['write-back']) throw new CliExit(exitCodes.usage, 'Give --plan or --write-back, not both.');
   const [name, audience] = positionals as [string, string];

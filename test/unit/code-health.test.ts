@@ -57,6 +57,9 @@ function runtimeImports(path: string, source: string, runtimeOnly = true): strin
         .every((name) => name.startsWith('type '));
     if (!typeOnly && !everyNameIsType) imports.push(normalize(join(dirname(path), from!)));
   }
+  // A module loaded when it is first needed (`await import('./x.ts')`) binds the two as much as one above.
+  for (const [, from] of source.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g))
+    imports.push(normalize(join(dirname(path), from!)));
   return imports;
 }
 
@@ -175,6 +178,8 @@ describe('code health', () => {
       ['x/c.ts', runtimeImports('x/c.ts', c)],
     ]);
     expect(found.get('x/b.ts')).toEqual(['x/c.ts']);
+    // A dynamic import counts: a command that loads another which imports it back is a circle.
+    expect(runtimeImports('x/d.ts', "const { e } = await import('./e.ts');")).toEqual(['x/e.ts']);
     expect(importCircles(found).map((circle) => circle.sort())).toEqual([['x/a.ts', 'x/b.ts', 'x/c.ts']]);
     expect(
       importCircles(

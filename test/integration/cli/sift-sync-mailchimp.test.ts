@@ -132,6 +132,9 @@ it('syncs again on its schedule from the verdict cache, writing only what change
   expect(scheduled.code, scheduled.stderr).toBe(0);
   expect(scheduled.stdout).toContain('shop aud1 is synced every 7 days, its plan written back; first due');
   expect((await runSiftHere(['sync', '--due'], env)).stdout).toBe('Nothing is due.\n');
+  const dueWithList = await runSiftHere(['sync', 'shop', 'aud1', '--due'], env);
+  expect(dueWithList.code).toBe(2);
+  expect(dueWithList.stderr).toContain('--due runs every due schedule: give no list.');
 
   // A new subscriber: a week later, only the newcomer is checked and written.
   const members = chimp.audiences.get('aud1')!.members;
