@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { withoutControls } from '../common/terminal-text.ts';
 import { fileVault } from '../core/connections/key-vault.ts';
 import { ConnectorError, connectorKinds, toolNames, type ConnectorKind } from '../core/connectors/connector.ts';
 import {
@@ -102,7 +103,7 @@ export async function runConnect(argv: string[], io: CliIo): Promise<number> {
       },
       secret,
     );
-    io.out(`Connected "${name}": ${reaches}.\n`);
+    io.out(`Connected "${name}": ${withoutControls(reaches)}.\n`);
     return exitCodes.done;
   } catch (error) {
     throw connectorExit(error);
@@ -132,7 +133,9 @@ export async function runConnections(argv: string[], io: CliIo): Promise<number>
   const listed = connections.list();
   if (values.json) io.out(`${JSON.stringify(listed, null, 2)}\n`);
   else if (listed.length === 0) io.out('No connections yet: `sift connect mailman --name NAME …` makes one.\n');
-  else for (const each of listed) io.out(`${each.name.padEnd(16)}${each.kind.padEnd(10)}${each.reaches}\n`);
+  else
+    for (const each of listed)
+      io.out(`${each.name.padEnd(16)}${each.kind.padEnd(10)}${withoutControls(each.reaches)}\n`);
   return exitCodes.done;
 }
 
@@ -154,12 +157,18 @@ export async function runAudiences(argv: string[], io: CliIo): Promise<number> {
       else if (segments.length === 0) io.out(`${list} has no segments or tags.\n`);
       else
         for (const each of segments)
-          io.out(`${each.id.padEnd(12)}${each.kind.padEnd(9)}${String(each.size).padStart(8)}  ${each.name}\n`);
+          io.out(
+            `${withoutControls(each.id).padEnd(12)}${each.kind.padEnd(9)}${String(each.size).padStart(8)}  ${withoutControls(each.name)}\n`,
+          );
       return exitCodes.done;
     }
     const audiences = await connector.audiences();
     if (values.json) io.out(`${JSON.stringify(audiences, null, 2)}\n`);
-    else for (const each of audiences) io.out(`${each.id.padEnd(32)}${String(each.size).padStart(8)}  ${each.name}\n`);
+    else
+      for (const each of audiences)
+        io.out(
+          `${withoutControls(each.id).padEnd(32)}${String(each.size).padStart(8)}  ${withoutControls(each.name)}\n`,
+        );
     return exitCodes.done;
   } catch (error) {
     throw connectorExit(error);

@@ -6,7 +6,14 @@ import { keepCompiledModules } from '../core/app/compile-cache.ts';
 import { keepHeapNearLive } from '../core/app/heap-tuning.ts';
 import type { CliIo } from './cli-io.ts';
 import { maskUrlCredentials } from '../common/url-credentials.ts';
+import { withoutControls } from '../common/terminal-text.ts';
 import { keepNewFilesPrivate } from '../core/storage/private-folder.ts';
+
+/**
+ * An error as the terminal gets it: a URL's credentials masked, and no escape sequence or control character
+ * (an error quotes files, servers and tools: text from outside).
+ */
+const said = (message: string) => withoutControls(maskUrlCredentials(message));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   keepHeapNearLive();
@@ -80,15 +87,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`sift: no command "${command}".\n\n${help.overview()}`);
   } catch (error) {
     if (error instanceof CliExit) {
-      if (error.message && error.code !== 130) io.err(`sift: ${maskUrlCredentials(error.message)}\n`);
+      if (error.message && error.code !== 130) io.err(`sift: ${said(error.message)}\n`);
       return error.code;
     }
     const mistake = (await import('./command-help.ts')).optionMistake(error, about);
     if (error instanceof UsageError || mistake !== undefined) {
-      io.err(`${maskUrlCredentials(mistake ?? (error instanceof Error ? error.message : String(error)))}\n`);
+      io.err(`${said(mistake ?? (error instanceof Error ? error.message : String(error)))}\n`);
       return 2;
     }
-    io.err(`sift: ${maskUrlCredentials(error instanceof Error ? error.message : String(error))}\n`);
+    io.err(`sift: ${said(error instanceof Error ? error.message : String(error))}\n`);
     // A data folder a newer Sift wrote (store-versions.ts), from any command: left as it is.
     if (error instanceof Error && error.name === 'NewerDataError') return exitCodes.newerData;
     // An unusable file or entry (AppError) is unusable input, as README's exit codes say: 2 (6 unwritable).

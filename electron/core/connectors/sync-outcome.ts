@@ -1,6 +1,6 @@
 // What a sync plans and did, in the tool's words: the plan's lines (a count per change), the outcome's
 // counts, and the refusals written to a CSV a page at a time. The CLI prints them; the app shows them.
-import { open } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { nothingElseWords } from '../../common/connector-schemas.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
 import type { Connector, MemberChange, PlanChoices } from './connector.ts';
@@ -73,10 +73,16 @@ export function outcomeCounts(store: SyncStore, syncId: number): { written: numb
   return { written: sum('done'), refused: sum('refused') };
 }
 
-/** Every refusal with the tool's words into a CSV at `path`: a page at a time, never the whole list in memory. */
+/**
+ * Every refusal with the tool's words into a CSV at `path`: a page at a time, never the whole list in memory.
+ * Written as the exports are: a new file beside it (never one already there, nor whatever a link there points
+ * at), renamed into place when whole.
+ */
 export async function writeRefusals(store: SyncStore, syncId: number, path: string): Promise<void> {
   const lineOf = csvLineWriter(',');
-  const file = await open(path, 'w', 0o600);
+  const partial = `${path}.partial`;
+  await rm(partial, { force: true });
+  const file = await open(partial, 'wx', 0o600);
   try {
     await file.write(`${lineOf(['email', 'member_id', 'change', 'refused_with'])}\n`);
     for (let after = 0; ;) {
@@ -90,4 +96,5 @@ export async function writeRefusals(store: SyncStore, syncId: number, path: stri
   } finally {
     await file.close();
   }
+  await rename(partial, path);
 }

@@ -1,5 +1,6 @@
 // Which column holds the addresses, and whether the first row is a header: from the header's words
 // (in several languages) and from what the cells look like.
+import { withoutControls } from '../../common/terminal-text.ts';
 import { AppError } from '../../common/app-error.ts';
 
 export type ListLayout = { hasHeader: boolean; columnIndex: number; headers: string[]; width: number };
@@ -90,7 +91,9 @@ export function detectLayout(sample: string[][], displayName: string, column?: s
     const byNumber = /^\d+$/.test(column) ? Number(column) - 1 : -1;
     const columnIndex = byName !== -1 ? byName : byNumber;
     if (columnIndex < 0 || columnIndex >= width) {
-      const known = headers.length > 0 ? ` Its columns are: ${headers.map((h) => `"${h}"`).join(', ')}.` : '';
+      // A file's header is text from outside: no escape sequence of it reaches a terminal.
+      const known =
+        headers.length > 0 ? ` Its columns are: ${headers.map((h) => `"${withoutControls(h)}"`).join(', ')}.` : '';
       throw new AppError('bad_request', `"${displayName}" has no column "${column}".${known}`);
     }
     return { hasHeader, columnIndex, headers, width };
