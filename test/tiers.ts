@@ -20,7 +20,11 @@ export const tierFiles = {
   /** Every screen in light mode and at the desktop size, shot and checked for accessibility (dark at 800x600 is in npm test). */
   screens: ['test/e2e/screens.spec.ts'],
   /** Figures against the wall clock and memory, which hold on an idle machine: the estimate, an upload's memory. */
-  timing: ['test/integration/timing/estimate-accuracy.test.ts', 'test/integration/timing/upload-memory.test.ts'],
+  timing: [
+    'test/integration/timing/estimate-accuracy.test.ts',
+    'test/integration/timing/upload-memory.test.ts',
+    'test/integration/timing/address-index-memory.test.ts',
+  ],
   /** A real Mailman 3 (Debian's mailman3) on loopback, synced and written back (CI installs it). */
   'list-servers': ['test/integration/list-servers/mailman-sync.test.ts'],
   /** Only on PostgreSQL (the rest of the service's suite runs there again in this tier). */

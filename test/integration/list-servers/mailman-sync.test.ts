@@ -76,7 +76,8 @@ describe.skipIf(!mailmanInstalled)('a Mailman 3 list', () => {
     expect(refused.stderr).not.toContain('not-the-password');
     const connected = await connect(mailman.password);
     expect(connected.code, connected.stderr).toBe(0);
-    expect(connected.stdout).toContain('GNU Mailman 3.3.8');
+    // Debian's Mailman 3, whichever release it ships (3.3.8 in Debian 12).
+    expect(connected.stdout).toMatch(/GNU Mailman 3\.\d+\.\d+\b/);
     const listed = await runSiftHere(['connections', '--json'], env);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'lists', kind: 'mailman', user: 'restadmin' }]);
     expect(listed.stdout).not.toContain(mailman.password);

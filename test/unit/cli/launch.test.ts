@@ -33,11 +33,10 @@ describe('findElectronBinary', () => {
 
   it('gives up when nothing arrives for the quiet limit, however long the installer would wait', async () => {
     const dir = await electronDir('setInterval(() => {}, 1000)');
-    const started = Date.now();
+    // An installer that never ends: only the quiet limit ends the wait (the test's own timeout would otherwise).
     const found = await findElectronBinary(dir, { quietLimitMs: 600, downloadsDir: await electronDir() });
     expect(found.binary).toBeNull();
     expect(found.binary === null && found.why).toContain('nothing arrived for 1 s');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('tells how much has arrived while the binary is fetched, and uses it', async () => {

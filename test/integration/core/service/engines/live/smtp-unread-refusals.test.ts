@@ -84,10 +84,9 @@ describe('a temporary refusal of the sender', () => {
       blockedAfterHosts: 3,
     });
     const emails = ['a@t1.test', 'b@t2.test', 'c@t3.test', 'd@t3.test'];
-    const started = Date.now();
+    // A minute's back-off per try would not end within the 40 s the batch is given.
     const { status, rows } = await runBatch(run, emails, 40_000);
     expect(status.status).toBe('complete');
-    expect(Date.now() - started).toBeLessThan(40_000);
     for (const email of emails) {
       expect(rows.get(email)).toMatchObject({ result: 'unknown', reason: 'sender_reverse_dns', billed: false });
     }
