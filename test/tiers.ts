@@ -19,11 +19,13 @@ export const tierFiles = {
   'app-window': ['test/integration/cli/app-window.test.ts'],
   /** Every screen in light mode and at the desktop size, shot and checked for accessibility (dark at 800x600 is in npm test). */
   screens: ['test/e2e/screens.spec.ts'],
-  /** Figures against the wall clock and memory, which hold on an idle machine: the estimate, an upload's memory. */
+  /** Figures against the wall clock and memory, which hold on an idle machine: the estimate, uploads' and bombs' memory. */
   timing: [
     'test/integration/timing/estimate-accuracy.test.ts',
     'test/integration/timing/upload-memory.test.ts',
     'test/integration/timing/address-index-memory.test.ts',
+    // Workbooks and lines that unpack past any list: refused in words, the process's peak memory watched.
+    'test/integration/cli/import-bombs.test.ts',
   ],
   /** A real Mailman 3 (Debian's mailman3) on loopback, synced and written back (CI installs it). */
   'list-servers': ['test/integration/list-servers/mailman-sync.test.ts'],
@@ -59,7 +61,6 @@ export const startFirst: readonly string[] = [
   'test/integration/real-replies/reply-corpus.test.ts',
   'test/integration/real-replies/unseen-replies.test.ts',
   'test/integration/cli/sift-sync-mailchimp.test.ts',
-  'test/integration/cli/import-bombs.test.ts',
   'test/unit/core/lists/csv-byte-rows.test.ts',
   'test/integration/core/service/engines/live/smtp-proxy-proof.test.ts',
 ];
