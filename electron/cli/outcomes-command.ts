@@ -13,7 +13,7 @@ import {
   MailboxError,
   openOutcomeStore,
   readMailbox,
-  readToolOutcomes,
+  readToolBounces,
   undoOutcome,
   type OutcomeStore,
 } from '../core/outcomes/index.ts';
@@ -223,34 +223,29 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
 
 async function readTool(dataDir: string, name: string, list: string, io: CliIo): Promise<number> {
   const connections = connectionsOf(dataDir);
-  const connection = connections.get(name);
-  if (!connection)
+  if (!connections.get(name))
     throw new CliExit(exitCodes.usage, `No connection named "${name}": \`sift connections\` lists them.`);
   const connector = connections.open(name);
   if (!connector.bounces)
     throw new CliExit(exitCodes.usage, `Sift does not read bounces back from ${toolNames[connector.kind]} yet.`);
-  return withStore(dataDir, async (store) => {
-    const sourceName = `${name}:${list}`;
-    const source = store.ensureSource(sourceName, connection.kind);
-    try {
-      const read = await readToolOutcomes(dataDir, store, source, connector, list, {
-        ...(io.signal ? { signal: io.signal } : {}),
-        onPage: (progress) => {
-          if (io.interactive) io.err(`\r${count(progress.pages)} pages read, ${count(progress.hard)} hard bounces`);
-        },
-      });
-      if (io.interactive) io.err('\n');
-      io.out(
-        `${sourceName}: ${counted(read.hard, 'new hard bounce')}, ${count(read.soft)} soft` +
-          (read.refused > 0 ? `, ${count(read.refused)} not about the mailbox` : '') +
-          (read.sends > 0 ? `, ${counted(read.sends, 'send')}` : '') +
-          `; ${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n`,
-      );
-      return exitCodes.done;
-    } catch (error) {
-      throw connectorExit(error);
-    }
-  });
+  try {
+    const read = await readToolBounces(dataDir, name, list, connector, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      onPage: (progress) => {
+        if (io.interactive) io.err(`\r${count(progress.pages)} pages read, ${count(progress.hard)} hard bounces`);
+      },
+    });
+    if (io.interactive) io.err('\n');
+    io.out(
+      `${name}:${list}: ${counted(read.hard, 'new hard bounce')}, ${count(read.soft)} soft` +
+        (read.refused > 0 ? `, ${count(read.refused)} not about the mailbox` : '') +
+        (read.sends > 0 ? `, ${counted(read.sends, 'send')}` : '') +
+        `; ${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n`,
+    );
+    return exitCodes.done;
+  } catch (error) {
+    throw connectorExit(error);
+  }
 }
 
 function showLedger(dataDir: string, json: boolean, io: CliIo): number {

@@ -187,6 +187,15 @@ export const connectorCalls = {
     }),
     result: syncViewSchema,
   },
+  /**
+   * Reads back what happened after the tool's sends to a list (Mailchimp's cleaned members and campaign
+   * reports, HubSpot's bounce facts, Mailman's members disabled by bounces), only what is new since the last
+   * read: hard bounces go on the do-not-mail list; History's "What happened" panel shows the rest.
+   */
+  'connectors:bounces': {
+    request: z.strictObject({ name: nameSchema, audience: audienceIdSchema }),
+    result: z.object({ hard: count, soft: count, refused: count, sends: count, suppressed: count }),
+  },
   /** Plans what the finished list's verdicts call for in the tool; nothing is written. */
   'connectors:plan': {
     request: z.strictObject({

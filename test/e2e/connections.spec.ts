@@ -205,3 +205,38 @@ test('a Mailchimp audience is read, cleaned, planned and tagged from the Mailing
   await members.getByRole('button', { name: 'Cancel' }).click();
   await expect(members).toBeHidden();
 });
+
+test('what bounced after a Mailchimp audience’s campaigns is read back from the Mailing tools screen', async ({
+  page,
+  hostUrl,
+}) => {
+  chimp.campaigns.set('c-e2e', {
+    list: 'aud1',
+    sendTime: '2026-03-10T09:00:00+00:00',
+    recipients: new Map([
+      ['valid.m0@shop0.example.com', 'sent'],
+      ['invalid.m1@shop1.example.com', 'hard'],
+      ['unknown.m2@shop2.example.com', 'soft'],
+    ]),
+  });
+  await page.goto(hostUrl);
+  await page.getByTestId('nav-connections').click();
+  await page.getByLabel('Name (yours, for this connection)').fill('shop');
+  await page.getByLabel('API key (ends in -us1, -us21, …)').fill(chimp.key);
+  await page.getByLabel('API address (leave empty for the tool’s own)').fill(chimp.url);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('button', { name: 'Lists of shop' }).click();
+  const writesBefore = chimp.writes.length;
+  await page.getByRole('button', { name: 'Read bounces of Newsletter' }).click();
+  await expect(page.getByTestId('connections-notice')).toHaveText(
+    "Newsletter: 1 new hard bounce, 1 soft bounce, 3 sends; 1 address new on the do-not-mail list. History shows how Sift's verdicts turned out.",
+  );
+  expect(chimp.writes.length).toBe(writesBefore);
+  await page.getByRole('button', { name: 'Read bounces of Newsletter' }).click();
+  await expect(page.getByTestId('connections-notice')).toHaveText(
+    "Newsletter: 0 new hard bounces; 0 addresses new on the do-not-mail list. History shows how Sift's verdicts turned out.",
+  );
+  await page.getByTestId('nav-history').click();
+  await expect(page.getByTestId('what-happened')).toContainText('From shop:aud1 (Mailchimp).');
+  chimp.campaigns.delete('c-e2e');
+});

@@ -31,6 +31,7 @@ import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors
 import { choicesWaiting, otherChoice, outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
 import { exportFolder, exportedFiles } from '../jobs/store/index.ts';
 import { syncViews } from './app-sync-views.ts';
+import { readToolBounces, type ToolRead } from '../outcomes/index.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
@@ -57,6 +58,8 @@ export type AppSyncs = {
    * the score fields): a person planned it otherwise; null when it may.
    */
   otherChoiceWords(syncId: number, choices: PlanChoices): string | null;
+  /** What happened after the tool's sends to a list, read back (outcomes/): only what is new since. */
+  bounces(name: string, audience: string): Promise<Omit<ToolRead, 'pages'>>;
   /** Every refusal of a sync, with the tool's words, in a CSV beside its list's exports. */
   refusals(syncId: number): Promise<ExportFile>;
   discard(syncId: number): Promise<SyncsPage>;
@@ -140,6 +143,11 @@ export function createAppSyncs(deps: {
       return page();
     },
     audiences: (name) => inWords(() => connections.open(name).audiences()),
+    bounces: (name, audience) =>
+      inWords(async () => {
+        const { pages: _pages, ...read } = await readToolBounces(deps.dataDir, name, audience, connections.open(name));
+        return read;
+      }),
 
     segments: (name, audience) =>
       inWords(async () => {

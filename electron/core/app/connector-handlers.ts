@@ -23,6 +23,7 @@ export function connectorHandlers(syncs: AppSyncs, schedules: AppSchedules): Pic
     },
     'connectors:audiences': ({ name }) => syncs.audiences(name),
     'connectors:segments': ({ name, audience }) => syncs.segments(name, audience),
+    'connectors:bounces': ({ name, audience }) => syncs.bounces(name, audience),
     'connectors:read': ({ name, audience, listName, include, segment }) =>
       syncs.read(name, audience, listName, { include, segment }),
     'connectors:plan': ({ syncId, ...choices }) => syncs.plan(syncId, choices),

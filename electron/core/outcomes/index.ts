@@ -4,6 +4,8 @@
 import { accuracyLedger, ledgerSentence } from './ledger.ts';
 import { importOutcomeFile } from './outcome-file.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
+import { readToolOutcomes } from './tool-outcomes.ts';
+import type { Connector } from '../connectors/connector.ts';
 
 export { accuracyLedger, ledgerSentence } from './ledger.ts';
 export { importOutcomeFile } from './outcome-file.ts';
@@ -12,7 +14,7 @@ export { defaultHandledFolder, mailboxConnections, type MailboxSettings } from '
 export { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
 export { forgetBounced, undoOutcome } from './record-outcomes.ts';
-export { readToolOutcomes } from './tool-outcomes.ts';
+export { readToolOutcomes, type ToolRead } from './tool-outcomes.ts';
 
 /** The outcomes as History's panel sees them; each call opens the store, so nothing is held between calls. */
 export function outcomesIn(dataDir: string) {
@@ -40,3 +42,23 @@ export function outcomesIn(dataDir: string) {
   };
 }
 export type OutcomesView = ReturnType<typeof outcomesIn>;
+
+/**
+ * A connected tool's list read back (`name:audience` is its source, as `sift outcomes read NAME LIST`
+ * names it): what happened since the last read.
+ */
+export async function readToolBounces(
+  dataDir: string,
+  name: string,
+  audience: string,
+  connector: Connector,
+  options: Parameters<typeof readToolOutcomes>[5] = {},
+) {
+  const store = openOutcomeStore(dataDir);
+  try {
+    const source = store.ensureSource(`${name}:${audience}`, connector.kind);
+    return await readToolOutcomes(dataDir, store, source, connector, audience, options);
+  } finally {
+    store.close();
+  }
+}

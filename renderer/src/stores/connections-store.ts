@@ -55,6 +55,23 @@ export const connectionsActions = {
       set({ notice: `Connected “${form.name}” to ${toolNames[form.kind]}: ${added?.reaches ?? 'the secret works'}.` });
     }),
 
+  /** Reads back what happened after the tool's sends to a list: only what is new since the last read. */
+  bounces: (name: string, audience: string, listName: string) =>
+    busyWhile(async () => {
+      const read = await sift.connectors.bounces({ name, audience });
+      const others = [
+        ...(read.soft > 0 ? [countOf(read.soft, 'soft bounce')] : []),
+        ...(read.refused > 0 ? [`${countOf(read.refused, 'bounce')} not about the mailbox`] : []),
+        ...(read.sends > 0 ? [countOf(read.sends, 'send')] : []),
+      ];
+      set({
+        notice:
+          `${listName}: ${countOf(read.hard, 'new hard bounce')}` +
+          `${others.length > 0 ? `, ${others.join(', ')}` : ''}; ` +
+          `${countOf(read.suppressed, 'address', 'addresses')} new on the do-not-mail list. History shows how Sift's verdicts turned out.`,
+      });
+    }),
+
   test: (name: string) =>
     busyWhile(async () => {
       const { reaches } = await sift.connectors.test({ name });

@@ -63,6 +63,15 @@ export function AudienceTable() {
                   >
                     Schedule<span className="visually-hidden"> {list.name}</span>
                   </button>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={busy}
+                    title="What bounced since the last read: hard bounces go on the do-not-mail list"
+                    onClick={() => void connectionsActions.bounces(audiences.name, list.id, list.name)}
+                  >
+                    Read bounces<span className="visually-hidden"> of {list.name}</span>
+                  </button>
                 </td>
               </tr>
             ))}
