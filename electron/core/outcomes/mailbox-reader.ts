@@ -75,7 +75,11 @@ function mailboxFailure(error: unknown, settings: MailboxSettings): MailboxError
       `${settings.host} refused the user name or password for ${settings.user}.`,
     );
   const why = failure.code ?? failure.message ?? String(error);
-  return new MailboxError('connection', `The mailbox at ${settings.host}:${settings.port} could not be read (${why}).`);
+  const where = `The mailbox at ${settings.host}:${settings.port}`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(why))
+    return new MailboxError('connection', `${where} has a TLS certificate this computer does not trust (${why}).`);
+  if (why === 'ECONNREFUSED') return new MailboxError('connection', `${where} does not answer (${why}).`);
+  return new MailboxError('connection', `${where} could not be read (${why}).`);
 }
 
 /** Tries the connection and the folder; answers how many messages it holds. */

@@ -65,6 +65,7 @@ describe.skipIf(missing.length > 0)('a real bounce mailbox (Postfix writes, Dove
     mailbox = await startBounceMailbox({
       ip,
       port: await freePort(),
+      tlsPort: await freePort(),
       domains: { 'send.test': [], 'dest.test': ['ann', 'bob', 'cat'] },
     });
     dir = await mkdtemp(join(tmpdir(), 'sift-bounce-mailbox-'));
@@ -126,6 +127,24 @@ describe.skipIf(missing.length > 0)('a real bounce mailbox (Postfix writes, Dove
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('refused the user name or password for bounces@send.test. Nothing is saved.');
     expect(refused.stderr).not.toContain('wrong');
+    // TLS unless --plain: Dovecot's self-signed certificate is refused in words, and nothing is kept.
+    const untrusted = await runSiftHere(
+      [
+        'connect',
+        'imap',
+        '--name',
+        'bounces',
+        '--host',
+        ip,
+        '--port',
+        String(mailbox.imap.tlsPort),
+        '--user',
+        mailbox.imap.user,
+      ],
+      { ...env, SIFT_IMAP_PASSWORD: mailbox.imap.password },
+    );
+    expect(untrusted.code).toBe(5);
+    expect(untrusted.stderr).toMatch(/has a TLS certificate this computer does not trust \(\w+\)\. Nothing is saved\./);
     const connected = await runSiftHere(
       [
         'connect',

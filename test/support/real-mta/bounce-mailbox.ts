@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { foreground, ownBy, readLog, serverFolder, stopGroup } from './mta-process.ts';
+import { foreground, ownBy, readLog, selfSignedCertificate, serverFolder, stopGroup } from './mta-process.ts';
 import { connect } from 'node:net';
 
 /** What is missing to run a bounce mailbox here (empty: everything is there). */
@@ -23,7 +23,7 @@ export function missingBounceMailbox(): string[] {
 }
 
 export type BounceMailbox = {
-  imap: { host: string; port: number; user: string; password: string };
+  imap: { host: string; port: number; user: string; password: string; tlsPort?: number };
   /** Sends one message through Postfix's sendmail, from `from` (the envelope sender) to `to`. */
   send(from: string, to: readonly string[], message: string): void;
   /** Waits until Postfix's queue is empty (every delivery and every bounce written). */
@@ -44,6 +44,8 @@ const mailUser = { uid: 8, gid: 8 };
 export async function startBounceMailbox(options: {
   ip: string;
   port: number;
+  /** IMAP over TLS too, on this port, with a self-signed certificate (as a small server's may be). */
+  tlsPort?: number;
   /** Domain → its mailboxes' local parts; the bounce mailbox is bounces@ the first domain. */
   domains: Record<string, string[]>;
 }): Promise<BounceMailbox> {
@@ -96,6 +98,7 @@ export async function startBounceMailbox(options: {
   const master = foreground('/usr/sbin/postfix', ['-c', etc, 'start-fg'], output);
 
   const dovecotDir = join(folder, 'dovecot');
+  const tls = options.tlsPort ? selfSignedCertificate(dovecotDir, `mail.${home}`) : undefined;
   await writeFile(join(dovecotDir, 'users'), `${user}:{PLAIN}${password}\n`);
   await chmod(join(dovecotDir, 'users'), 0o644);
   const dovecotConf = join(dovecotDir, 'dovecot.conf');
@@ -106,7 +109,13 @@ listen = ${options.ip}
 base_dir = ${join(dovecotDir, 'run')}
 state_dir = ${join(dovecotDir, 'state')}
 log_path = ${join(dovecotDir, 'dovecot.log')}
-ssl = no
+${
+  tls
+    ? `ssl = yes
+ssl_cert = <${tls.cert}
+ssl_key = <${tls.key}`
+    : 'ssl = no'
+}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 first_valid_uid = 1
@@ -125,7 +134,7 @@ service imap-login {
     port = ${options.port}
   }
   inet_listener imaps {
-    port = 0
+    ${tls ? `address = ${options.ip}\n    port = ${options.tlsPort}\n    ssl = yes` : 'port = 0'}
   }
 }
 service stats {
@@ -153,7 +162,7 @@ service stats {
   };
   return {
     maildir,
-    imap: { host: options.ip, port: options.port, user, password },
+    imap: { host: options.ip, port: options.port, user, password, ...(tls ? { tlsPort: options.tlsPort! } : {}) },
     send: (from, to, message) => sendmail(['-f', from, '--', ...to], message),
     deliver: (message) => sendmail(['-f', `someone@${home}`, '--', user], message),
     async drop(message) {
