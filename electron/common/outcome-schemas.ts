@@ -3,6 +3,7 @@
 // outcomes came from, and a bounce export brought in from a file.
 import { z } from 'zod';
 import { fileRefSchema } from './file-schemas.ts';
+import { jobIdSchema } from './job-schemas.ts';
 
 const count = z.number().int().nonnegative();
 
@@ -30,6 +31,15 @@ const outcomeLedgerSchema = z.object({
 });
 export type OutcomeLedger = z.infer<typeof outcomeLedgerSchema>;
 
+/** One list's addresses and what happened to them after its check (empty when nothing was read back). */
+const listOutcomesSchema = z.object({
+  /** When the list's verdicts were got: outcomes since count. */
+  checkedAt: z.number().int(),
+  sentence: z.string(),
+  byVerdict: z.array(ledgerRowSchema),
+});
+export type ListOutcomes = z.infer<typeof listOutcomesSchema>;
+
 const outcomeImportSchema = z.object({
   rows: count,
   hard: count,
@@ -48,6 +58,11 @@ export type OutcomeImport = z.infer<typeof outcomeImportSchema>;
 /** History's outcome calls, spread into the contract's. */
 export const outcomeCalls = {
   'outcomes:ledger': { request: z.strictObject({}), result: outcomeLedgerSchema },
+  /** What happened to one list's addresses after it was checked (the results screen). */
+  'outcomes:forList': {
+    request: z.strictObject({ jobId: jobIdSchema }),
+    result: listOutcomesSchema,
+  },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */
   'outcomes:import': {
     request: z.strictObject({ file: fileRefSchema, kind: z.enum(['hard', 'soft']).optional() }),

@@ -2,13 +2,15 @@
 // rows do not say hard or soft is refused in words until the person says what they are; a real export is
 // read, and the ledger sets its bounces beside Sift's live verdicts (kept in the data folder's real
 // verdict cache before the app starts). Screenshots light and dark, and axe-core finds nothing serious.
+// A list checked live shows on its results what happened to its own addresses once bounces are read back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { cacheKeysOf } from '../../electron/core/cache/index.ts';
 import { openVerdictCache } from '../../electron/core/cache/verdict-cache-store.ts';
-import { expect, startHost, stopChild, test } from './web-host-fixture.ts';
+import { startSpecPeer } from '../support/spec-peer.ts';
+import { cleanCsv, expect, startHost, stopChild, test } from './web-host-fixture.ts';
 
 test('bounces brought in from a file show how Sift’s verdicts turned out', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-outcomes-'));
@@ -72,5 +74,41 @@ test('bounces brought in from a file show how Sift’s verdicts turned out', asy
   } finally {
     await stopChild(app.child);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a list checked live shows what happened to its addresses once bounces are read back', async ({
+  page,
+  hostUrl,
+}) => {
+  const liveKey = 'svc_live_outcomesE2E0123456789ab';
+  const peer = await startSpecPeer({ apiKey: liveKey });
+  try {
+    await page.goto(hostUrl);
+    await page.getByTestId('nav-settings').click();
+    await page.getByLabel('Service URL').fill(peer.baseUrl);
+    await page.getByLabel('API key').fill(liveKey);
+    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await expect(page.getByTestId('account-badge')).toHaveText('Live', { timeout: 15_000 });
+    await page.getByTestId('nav-clean').click();
+    await cleanCsv(page, 'march.csv', 'email\nvalid.a@shop.example\nvalid.b@shop.example\ncatchall.c@shop.example\n');
+    await expect(page.getByTestId('list-outcomes')).toHaveCount(0);
+
+    await page.getByTestId('nav-history').click();
+    await page.getByTestId('outcomes-file').setInputFiles({
+      name: 'bounces.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `email,type,date\nvalid.b@shop.example,hard,${new Date(Date.now() + 60_000).toISOString()}\n`,
+      ),
+    });
+    await expect(page.getByTestId('outcomes-notice')).toContainText('bounces.csv: 1 hard bounce');
+    await page.getByRole('button', { name: 'Open march.csv' }).click();
+    await expect(page.getByTestId('list-outcomes')).toContainText(
+      'What happened after the send: Of 2 addresses Sift called valid, 1 bounced (50%); of 1 catch-all, 0 bounced (0%).',
+    );
+    await page.screenshot({ path: 'test-results/screens/outcomes/list-results.png', fullPage: true });
+  } finally {
+    await peer.close();
   }
 });

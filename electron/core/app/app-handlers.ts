@@ -131,6 +131,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     'jobs:report': async ({ jobId }) => deps.jobs.report(jobId),
     'jobs:preview': async ({ jobId, maxRows }) => deps.jobs.preview(jobId, maxRows),
     'jobs:breakdown': async ({ jobId }) => deps.jobs.breakdown(jobId),
+    'outcomes:forList': async ({ jobId }) => deps.jobs.outcomes(jobId),
     'jobs:rows': async ({ jobId, ...page }) => deps.jobs.rows(jobId, page),
     'jobs:acceptSuggestions': async ({ jobId, target, accept }) => deps.jobs.acceptSuggestions(jobId, target, accept),
     'jobs:retry': async ({ jobId }) => deps.jobs.retry(jobId),

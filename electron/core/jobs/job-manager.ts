@@ -149,7 +149,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   }
 
   return {
-    ...jobReads(store, jobOrThrow, explorer, weights.current),
+    ...jobReads(store, jobOrThrow, explorer, weights.current, deps.dataDir),
 
     async create(
       source: { path: string; fileName: string; isUpload: boolean },

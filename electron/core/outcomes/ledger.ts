@@ -76,10 +76,12 @@ const verdictWords: Record<string, string> = {
   invalid: 'invalid',
 };
 const count = (value: number) => value.toLocaleString('en');
-const share = (part: number, whole: number) =>
-  whole === 0
-    ? ''
-    : ` (${(part / whole) * 100 < 1 ? ((part / whole) * 100).toFixed(2) : Math.round((part / whole) * 100)}%)`;
+/** A share as a person reads it: "0.25%" under one percent, "11%" above, "0%" for none. */
+const share = (part: number, whole: number) => {
+  if (whole === 0) return '';
+  const percent = (part / whole) * 100;
+  return ` (${part > 0 && percent < 1 ? percent.toFixed(2) : Math.round(percent)}%)`;
+};
 
 /** "Of 12,400 addresses Sift called valid on 2026-03-03, 31 bounced (0.25%); of 1,900 catch-all, 212 (11%)." */
 export function ledgerSentence(rows: readonly (Omit<LedgerRow, 'day'> & { day?: string })[]): string {

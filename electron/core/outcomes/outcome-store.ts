@@ -169,6 +169,12 @@ export function openOutcomeStore(dataDir: string) {
     messageOf: (id: number) =>
       (sql(db, 'SELECT raw FROM messages WHERE id = ?').get(id) as { raw: Uint8Array | null } | undefined)?.raw ??
       undefined,
+    /** Standing outcomes at or after `since`, a page at a time after the outcome `afterId` (O(page)). */
+    standingSince: (since: number, afterId: number, limit: number) =>
+      sql(
+        db,
+        `SELECT id, address, kind FROM outcomes WHERE undone_at IS NULL AND at >= ? AND id > ? ORDER BY id LIMIT ?`,
+      ).all(since, afterId, limit) as { id: number; address: string; kind: BounceKind }[],
     /** Whether this source has an outcome of this kind for the address already. */
     hasOutcome: (source: number, address: string, kind: BounceKind) =>
       sql(db, 'SELECT 1 AS found FROM outcomes WHERE source = ? AND address = ? AND kind = ? LIMIT 1').get(

@@ -10,6 +10,7 @@ import { downloadFile } from '../bridge.ts';
 import { useAppStore } from '../stores/app-store.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { VerdictChart } from './verdict-chart.tsx';
+import { ListOutcomesView } from './list-outcomes.tsx';
 import { ListBreakdownView, useBreakdown } from './list-breakdown.tsx';
 import { ScoreTriage } from './score-triage.tsx';
 import { RowExplorer } from './row-explorer.tsx';
@@ -137,6 +138,7 @@ export function JobResults({
       </header>
       <VerdictChart summary={summary} demo={job.demo} />
       <ListBreakdownView breakdown={breakdown} demo={job.demo} />
+      {job.phase === 'done' && <ListOutcomesView jobId={job.jobId} demo={job.demo} />}
       <dl className="stats" data-testid="summary">
         {cards.map(([label, value, id]) => (
           <div className={`stat stat--${id}`} key={id} data-testid={`summary-${id}`}>

@@ -89,6 +89,18 @@ export function rowTextStore(db: Database): RowTextStore {
       );
     },
 
+    /**
+     * The verdicts of the addresses given by their keys (the list's normal form), those the list holds: one
+     * pass over the list, for a person's look at what happened to it (the outcomes of its addresses).
+     */
+    resultsOf(keys: readonly string[]): Map<string, string | null> {
+      const rows = sql(
+        db,
+        'SELECT key, result FROM address_verdicts WHERE key IN (SELECT value FROM json_each(?))',
+      ).all(JSON.stringify(keys)) as { key: string; result: string | null }[];
+      return new Map(rows.map((row) => [row.key, row.result]));
+    },
+
     /** Every address's facts in id order, for working out a filter once. */
     *allFacts(): Generator<AddressFacts> {
       const rows = sql(db, `SELECT ${factColumns} FROM address_verdicts ORDER BY id`);

@@ -178,6 +178,8 @@ export type RowTextStore = {
   chunks(): Generator<{ firstRow: number; rows: string[][] }>;
   idsAround(row: number): { firstRow: number; ids: Int32Array } | undefined;
   facts(ids: readonly number[]): Map<number, AddressFacts>;
+  /** The verdicts of the addresses the list holds among `keys` (normal forms), in one pass over the list. */
+  resultsOf(keys: readonly string[]): Map<string, string | null>;
   /** Accepts (or takes back) the suggested correction of one address or a whole domain; answers how many. */
   acceptSuggestions(target: { addressId: number } | { domain: string }, accept: boolean): number;
   allFacts(): Generator<AddressFacts>;

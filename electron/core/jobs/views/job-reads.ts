@@ -8,6 +8,8 @@ import { mailboxProviders } from '../../email/mailbox-providers.ts';
 import { previewReadList } from '../../lists/csv-preview.ts';
 import { displayNameOf, type JobRecord, type JobStore, type ListStore } from '../store/index.ts';
 import type { RowExplorer } from './row-explorer.ts';
+import type { ListOutcomes } from '../../../common/outcome-schemas.ts';
+import { listOutcomes } from './list-outcomes.ts';
 
 /** What the app reads of a job besides its overview. */
 export type JobReads = {
@@ -23,6 +25,8 @@ export type JobReads = {
   ): { changed: number };
   /** Mailbox providers, the ten most used domains of the job's addresses to check, and why unknowns are. */
   breakdown(jobId: string): ListBreakdown;
+  /** What happened to the list's addresses after its check, from the outcomes read back since. */
+  outcomes(jobId: string): ListOutcomes;
 };
 
 export function jobReads(
@@ -31,6 +35,8 @@ export function jobReads(
   explorer: RowExplorer,
   /** The score's weights in use, which the results screen scores the groups with. */
   weights: () => ScoreWeights = () => ({}),
+  /** The data folder, whose outcomes a list's addresses are looked up in. */
+  dataDir?: string,
 ): JobReads {
   return {
     /** The first rows of the job's own input (a reopened job has no dropped file to read). */
@@ -55,6 +61,11 @@ export function jobReads(
     /** Mailbox providers, the ten most used domains of the job's addresses to check, and why unknowns are. */
     breakdown(jobId: string): ListBreakdown {
       return listBreakdown(store.list(jobOrThrow(jobId).id), weights());
+    },
+
+    outcomes: (jobId: string) => {
+      const job = jobOrThrow(jobId);
+      return dataDir ? listOutcomes(store, job, dataDir) : { checkedAt: job.updatedAt, sentence: '', byVerdict: [] };
     },
   };
 }
