@@ -55,6 +55,33 @@ const outcomeImportSchema = z.object({
 });
 export type OutcomeImport = z.infer<typeof outcomeImportSchema>;
 
+const mailboxNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+  message: 'A name of letters, digits, dots, dashes and underscores.',
+});
+
+/** A bounce mailbox as the app shows it: where it is and who reads it, never its password. */
+const mailboxViewSchema = z.object({
+  name: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  tls: z.boolean(),
+  user: z.string(),
+  folder: z.string(),
+  readAt: z.number().int().nullable(),
+});
+export type MailboxView = z.infer<typeof mailboxViewSchema>;
+
+const mailboxReadSchema = z.object({
+  read: count,
+  bounces: count,
+  others: count,
+  tooLarge: count,
+  hard: count,
+  soft: count,
+  refused: count,
+  suppressed: count,
+});
+
 /** History's outcome calls, spread into the contract's. */
 export const outcomeCalls = {
   'outcomes:ledger': { request: z.strictObject({}), result: outcomeLedgerSchema },
@@ -62,6 +89,30 @@ export const outcomeCalls = {
   'outcomes:forList': {
     request: z.strictObject({ jobId: jobIdSchema }),
     result: listOutcomesSchema,
+  },
+  'outcomes:mailboxes': { request: z.strictObject({}), result: z.array(mailboxViewSchema) },
+  /**
+   * Connects a bounce mailbox: the password tried there and then (one login, a look at the folder) and kept
+   * in main's vault, never sent back; IMAP over TLS unless `plain`, which is for this computer only.
+   */
+  'outcomes:connectMailbox': {
+    request: z.strictObject({
+      name: mailboxNameSchema,
+      host: z.string().trim().min(1).max(253),
+      port: z.number().int().min(1).max(65535).optional(),
+      user: z.string().trim().min(1).max(320),
+      password: z.string().min(1).max(1024),
+      folder: z.string().trim().min(1).max(200).default('INBOX'),
+      plain: z.boolean().default(false),
+    }),
+    result: z.array(mailboxViewSchema),
+  },
+  /** Reads what is new in a bounce mailbox since the last read; bounces are moved to Sift's folder. */
+  'outcomes:readMailbox': { request: z.strictObject({ name: mailboxNameSchema }), result: mailboxReadSchema },
+  /** Forgets a mailbox and its password (what was read from it stays, until forgotten from the CLI). */
+  'outcomes:removeMailbox': {
+    request: z.strictObject({ name: mailboxNameSchema }),
+    result: z.array(mailboxViewSchema),
   },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */
   'outcomes:import': {

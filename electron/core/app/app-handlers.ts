@@ -11,7 +11,7 @@ import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
 import { ruleHandlers } from './rule-handlers.ts';
 import { outcomeHandlers } from './outcome-handlers.ts';
-import type { OutcomesView } from '../outcomes/index.ts';
+import type { MailboxesView, OutcomesView } from '../outcomes/index.ts';
 import { connectorHandlers } from './connector-handlers.ts';
 import type { AppSyncs } from './app-syncs.ts';
 import type { AppSchedules } from './app-schedules.ts';
@@ -35,8 +35,9 @@ export type AppDeps = {
   verdictCache: VerdictCacheView;
   /** The do-not-mail list lists are read against. */
   suppression: SuppressionStore;
-  /** What happened after the sends: the accuracy ledger, bounce exports brought in. */
+  /** What happened after the sends: the accuracy ledger, bounce exports brought in, bounce mailboxes. */
   outcomes: OutcomesView;
+  mailboxes: MailboxesView;
   /** The rules per domain lists are read against. */
   rules: RuleStore;
   /** The score's weights Settings sets (and `sift clean` reads). */
@@ -77,7 +78,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     ...connectorHandlers(deps.syncs, deps.schedules),
     ...ruleHandlers(deps.rules, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
-    ...outcomeHandlers(deps.outcomes, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    ...outcomeHandlers(deps.outcomes, deps.mailboxes, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),
     'app:getInfo': async (_request, context) => ({

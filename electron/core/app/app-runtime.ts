@@ -19,7 +19,7 @@ import { createSingleCheck } from '../connections/single-check.ts';
 import { fileVault, type KeyVault } from '../connections/key-vault.ts';
 import type { ServiceOverrides } from '../service/service-config.ts';
 import { verdictCacheIn } from '../cache/index.ts';
-import { outcomesIn } from '../outcomes/index.ts';
+import { mailboxesIn, outcomesIn } from '../outcomes/index.ts';
 import { openSuppressionStore } from '../suppression/index.ts';
 import { openRuleStore } from '../rules/index.ts';
 import { scoreWeightsSource } from '../scoring/score-weights-file.ts';
@@ -87,6 +87,7 @@ export async function createAppRuntime(options: {
     verdictCache: verdictCacheIn(options.dataDir),
     suppression,
     outcomes: outcomesIn(options.dataDir),
+    mailboxes: mailboxesIn(options.dataDir, vault),
     rules,
     scoreWeights: scoreWeightsSource(options.dataDir),
     connections,

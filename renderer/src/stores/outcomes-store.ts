@@ -2,12 +2,15 @@
 // and a bounce export brought in from a file.
 import { create } from 'zustand';
 import type { OutcomeImport, OutcomeLedger } from '../../../electron/common/contract.ts';
+import type { MailboxView } from '../../../electron/common/outcome-schemas.ts';
 import { sift } from '../bridge.ts';
 import { countOf } from '../format.ts';
 import { busyWhileIn } from './busy-while.ts';
 
 type OutcomesState = {
   ledger?: OutcomeLedger;
+  /** The bounce mailboxes connected (never their passwords). */
+  mailboxes?: MailboxView[];
   busy: boolean;
   /** What the last import did, in words (for the live region too). */
   notice?: string;
@@ -43,5 +46,59 @@ export const outcomesActions = {
     busyWhile(async () => {
       const read = await sift.outcomes.import({ file: await sift.files.stage(file), ...(kind ? { kind } : {}) });
       set({ ledger: await sift.outcomes.ledger(), notice: describeImport(read, file.name), examples: read.examples });
+    }),
+};
+
+/** What a person types to connect a bounce mailbox; the password leaves this page once, for main's vault. */
+export type MailboxForm = {
+  name: string;
+  host: string;
+  port: string;
+  user: string;
+  password: string;
+  folder: string;
+  plain: boolean;
+};
+
+export const mailboxActions = {
+  load: () =>
+    busyWhile(async () => {
+      set({ mailboxes: await sift.outcomes.mailboxes() });
+    }),
+
+  /** Connects a mailbox (its password tried first); answers whether it went through. */
+  connect: (form: MailboxForm) =>
+    busyWhile(async () => {
+      const mailboxes = await sift.outcomes.connectMailbox({
+        name: form.name,
+        host: form.host,
+        ...(form.port.trim() ? { port: Number(form.port) } : {}),
+        user: form.user,
+        password: form.password,
+        folder: form.folder || 'INBOX',
+        plain: form.plain,
+      });
+      set({ mailboxes, notice: `Connected the bounce mailbox “${form.name}”: ${form.user} at ${form.host}.` });
+    }),
+
+  read: (name: string) =>
+    busyWhile(async () => {
+      const read = await sift.outcomes.readMailbox({ name });
+      set({
+        ledger: await sift.outcomes.ledger(),
+        mailboxes: await sift.outcomes.mailboxes(),
+        notice:
+          `${name}: ${countOf(read.read, 'new message')}, ${countOf(read.bounces, 'bounce')} (${read.hard} hard, ${read.soft} soft), ` +
+          `moved to Sift's folder; ${countOf(read.others, 'message')} that ${read.others === 1 ? 'is' : 'are'} no bounce left where ${read.others === 1 ? 'it is' : 'they are'}; ` +
+          `${countOf(read.suppressed, 'address', 'addresses')} new on the do-not-mail list.`,
+      });
+    }),
+
+  remove: (name: string) =>
+    busyWhile(async () => {
+      set({
+        mailboxes: await sift.outcomes.removeMailbox({ name }),
+        notice: `Removed the bounce mailbox “${name}” and its password.`,
+      });
     }),
 };

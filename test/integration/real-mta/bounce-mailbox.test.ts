@@ -20,6 +20,8 @@ import {
   type MailboxSettings,
 } from '../../../electron/core/outcomes/index.ts';
 import { freePort } from '../../support/free-port.ts';
+import { appCaller } from '../../support/app-call.ts';
+import { createAppRuntime } from '../../../electron/core/app/app-runtime.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
 import { missingBounceMailbox, startBounceMailbox, type BounceMailbox } from '../../support/real-mta/bounce-mailbox.ts';
 
@@ -249,6 +251,46 @@ describe.skipIf(missing.length > 0)('a real bounce mailbox (Postfix writes, Dove
     } finally {
       store.close();
       await cutting.close();
+    }
+  }, 120_000);
+
+  it('is connected and read from the app: the password tried, kept in main, never answered', async () => {
+    mailbox.send('bounces@send.test', ['app.gone@dest.test'], message('app.gone@dest.test'));
+    await mailbox.settled();
+    const appData = await mkdtemp(join(tmpdir(), 'sift-bounce-app-'));
+    const runtime = await createAppRuntime({ dataDir: appData, appVersion: '1.0.0' });
+    const seen: string[] = [];
+    const call = appCaller('web', seen);
+    try {
+      const request = { name: 'bounces', host: ip, port: mailbox.imap.port, user: mailbox.imap.user, plain: true };
+      await expect(call(runtime, 'outcomes:connectMailbox', { ...request, password: 'wrong' })).rejects.toThrow(
+        /unauthorized .*refused the user name or password/,
+      );
+      expect(await call(runtime, 'outcomes:mailboxes', {})).toEqual([]);
+      const connected = await call(runtime, 'outcomes:connectMailbox', { ...request, password: mailbox.imap.password });
+      expect(connected).toEqual([
+        {
+          name: 'bounces',
+          host: ip,
+          port: mailbox.imap.port,
+          tls: false,
+          user: mailbox.imap.user,
+          folder: 'INBOX',
+          readAt: null,
+        },
+      ]);
+      const read = await call<{ bounces: number; hard: number; suppressed: number }>(runtime, 'outcomes:readMailbox', {
+        name: 'bounces',
+      });
+      // INBOX holds the auto-reply, the reply, the large message and this one bounce: one bounce read.
+      expect(read).toMatchObject({ bounces: 1, hard: 1, suppressed: 1 });
+      const ledger = await call<{ sources: { name: string }[] }>(runtime, 'outcomes:ledger', {});
+      expect(ledger.sources.map((source) => source.name)).toEqual(['bounces']);
+      expect(seen.join('\n')).not.toContain(mailbox.imap.password);
+      expect(await call(runtime, 'outcomes:removeMailbox', { name: 'bounces' })).toEqual([]);
+    } finally {
+      await runtime.close();
+      await rm(appData, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import type { OutcomeLedger } from '../../../../electron/common/contract.ts';
 import { formatCount, percent } from '../../format.ts';
 import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.ts';
 import './what-happened.css';
+import { BounceMailboxes } from './bounce-mailboxes.tsx';
 
 const BounceBars = lazy(() => import('./bounce-bars.tsx'));
 
@@ -60,6 +61,7 @@ export default function WhatHappened() {
         </ul>
       )}
       <ImportBounces />
+      <BounceMailboxes />
     </section>
   );
 }

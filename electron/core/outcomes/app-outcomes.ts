@@ -1,0 +1,148 @@
+// The outcomes as the app reaches them (History's panel, the Mailing tools screen, the results): each call
+// opens what it needs and closes it, so nothing is held between calls, and no answer holds a password.
+import { existsSync } from 'node:fs';
+import { AppError } from '../../common/app-error.ts';
+import type { KeyVault } from '../connections/key-vault.ts';
+import type { Connector } from '../connectors/connector.ts';
+import { savedConnections } from '../connectors/saved-connections.ts';
+import { accuracyLedger, ledgerSentence } from './ledger.ts';
+import { MailboxError, checkMailbox, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
+import { defaultHandledFolder, mailboxConnections, type MailboxSettings } from './mailbox-connections.ts';
+import { importOutcomeFile } from './outcome-file.ts';
+import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
+import { outcomeStoreFile } from './outcome-store-schema.ts';
+import { readToolOutcomes } from './tool-outcomes.ts';
+
+/** A mailbox's failure as the app's error: a refused password is `unauthorized`, the rest in words. */
+function appErrorOf(error: unknown): unknown {
+  if (!(error instanceof MailboxError)) return error;
+  return new AppError(error.kind === 'authentication' ? 'unauthorized' : 'service_error', error.message);
+}
+
+/** The outcomes as History's panel sees them; each call opens the store, so nothing is held between calls. */
+export function outcomesIn(dataDir: string) {
+  const using = async <T>(use: (store: OutcomeStore) => T | Promise<T>): Promise<T> => {
+    const store = openOutcomeStore(dataDir);
+    try {
+      return await use(store);
+    } finally {
+      store.close();
+    }
+  };
+  return {
+    ledger: () =>
+      using((store) => {
+        const ledger = accuracyLedger(dataDir, store);
+        const sources = store.sources().map(({ name, kind, readAt }) => ({ name, kind, readAt }));
+        return { ...ledger, sentence: ledgerSentence(ledger.byVerdict), sources };
+      }),
+    importFile: (path: string, fileName: string, kind?: 'hard' | 'soft') =>
+      using((store) =>
+        importOutcomeFile(dataDir, store, `file:${fileName}`, path, fileName, {
+          ...(kind ? { kind } : {}),
+        }),
+      ),
+  };
+}
+export type OutcomesView = ReturnType<typeof outcomesIn>;
+
+/**
+ * A connected tool's list read back (`name:audience` is its source, as `sift outcomes read NAME LIST`
+ * names it): what happened since the last read.
+ */
+export async function readToolBounces(
+  dataDir: string,
+  name: string,
+  audience: string,
+  connector: Connector,
+  options: Parameters<typeof readToolOutcomes>[5] = {},
+) {
+  const store = openOutcomeStore(dataDir);
+  try {
+    const source = store.ensureSource(`${name}:${audience}`, connector.kind);
+    return await readToolOutcomes(dataDir, store, source, connector, audience, options);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The bounce mailboxes as the app keeps them: connected (the password tried, then kept in `vault`), read,
+ * removed; no answer holds a password.
+ */
+export function mailboxesIn(dataDir: string, vault: KeyVault) {
+  const mailboxes = mailboxConnections(dataDir, vault);
+  const views = () => {
+    const store = existsSync(outcomeStoreFile(dataDir)) ? openOutcomeStore(dataDir) : undefined;
+    try {
+      return mailboxes.list().map(({ name, host, port, tls, user, folder }) => ({
+        name,
+        host,
+        port,
+        tls,
+        user,
+        folder,
+        readAt: store?.source(name)?.readAt ?? null,
+      }));
+    } finally {
+      store?.close();
+    }
+  };
+  return {
+    views,
+    async connect(request: {
+      name: string;
+      host: string;
+      port?: number;
+      user: string;
+      password: string;
+      folder: string;
+      plain: boolean;
+    }) {
+      if (savedConnections(dataDir, vault).get(request.name))
+        throw new AppError(
+          'bad_request',
+          `"${request.name}" is already the name of a mailing tool's connection: choose another.`,
+        );
+      const tls = !request.plain;
+      const settings: MailboxSettings = {
+        name: request.name,
+        host: request.host,
+        port: request.port ?? (tls ? 993 : 143),
+        tls,
+        user: request.user,
+        folder: request.folder,
+        handledFolder: defaultHandledFolder,
+        connectedAt: Date.now(),
+      };
+      try {
+        refusePlainElsewhere(settings);
+        await checkMailbox(settings, request.password);
+      } catch (error) {
+        throw appErrorOf(error);
+      }
+      mailboxes.save(settings, request.password);
+      return views();
+    },
+    async read(name: string) {
+      const settings = mailboxes.get(name);
+      if (!settings) throw new AppError('not_found', `No bounce mailbox named "${name}".`);
+      const store = openOutcomeStore(dataDir);
+      try {
+        const {
+          restarted: _restarted,
+          total: _total,
+          ...read
+        } = await readMailbox(dataDir, store, store.ensureSource(name, 'imap'), settings, mailboxes.password(name));
+        return read;
+      } finally {
+        store.close();
+      }
+    },
+    remove(name: string) {
+      mailboxes.remove(name);
+      return views();
+    },
+  };
+}
+export type MailboxesView = ReturnType<typeof mailboxesIn>;
