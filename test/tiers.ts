@@ -17,7 +17,7 @@ export const tierFiles = {
   'data-folders': ['test/integration/cli/earlier-data-folders.test.ts'],
   /** The app in a window of its own: Debian's Chromium in app mode under Xvfb, and a watcher as nobody. */
   'app-window': ['test/integration/cli/app-window.test.ts'],
-  /** Every screen in light mode and at the desktop size, shot and checked for accessibility (dark at 800x600 is in npm test). */
+  /** Every screen in dark and light mode, small and at the desktop size, shot and checked for accessibility. */
   screens: ['test/e2e/screens.spec.ts'],
   /** Figures against the wall clock and memory, which hold on an idle machine: the estimate, uploads' and bombs' memory. */
   timing: [

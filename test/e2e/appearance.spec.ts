@@ -1,14 +1,9 @@
-// Every screen in dark mode at a small window size: screenshots to look at (test-results/screens/appearance/),
-// and axe-core finds no serious or critical violation on any of them (screens.spec.ts sweeps light mode and
-// the desktop size); and an appearance chosen in Settings (light, dark or the system's) wins over the system
-// in every window.
+// An appearance chosen in Settings (light, dark or the system's) wins over the system in every window, and
+// outlives a reload. The sweep of every screen in each scheme and size is screens.spec.ts's (npm run
+// test:screens).
 import type { Page } from '@playwright/test';
 import { expect, startHost, test } from './web-host-fixture.ts';
-import { expectAccessible, sweepName, sweepScreens, type Sweep } from './screen-sweep.ts';
-
-// The smallest window in the scheme with the least contrast to spare; `npm run test:screens` sweeps the rest.
-const smallDark: Sweep = { colorScheme: 'dark', viewport: { width: 800, height: 600 } };
-test(sweepName(smallDark), ({ page, hostUrl }) => sweepScreens(page, hostUrl, smallDark));
+import { expectAccessible } from './screen-sweep.ts';
 
 test('a chosen appearance overrides the system in every window, and outlives a reload', async ({ browser }) => {
   // An app of its own: the choice is saved, and the shared app's screenshots expect the system's colours.

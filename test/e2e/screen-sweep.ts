@@ -1,6 +1,6 @@
 // Every screen of the app in one colour scheme and window size: a screenshot of each to look at
 // (test-results/screens/appearance/), and axe-core finds no serious or critical violation on any of them.
-// appearance.spec.ts sweeps one pair in `npm test`; screens.spec.ts the others (`npm run test:screens`).
+// screens.spec.ts sweeps each pair (`npm run test:screens`).
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './web-host-fixture.ts';

@@ -69,8 +69,8 @@ export default function WhatHappened() {
 function NoOutcomes() {
   return (
     <p className="note">
-      No bounces read back yet. Bring in a bounce or suppression export below, or read a bounce mailbox or a Mailchimp
-      audience with <code>sift outcomes read</code>: Sift then shows how its verdicts turned out.
+      No bounces read back yet. Bring in a bounce export or connect a bounce mailbox below, or use Read bounces on a
+      list of the Mailing tools screen: Sift then shows how its verdicts turned out.
     </p>
   );
 }
