@@ -4,14 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { ListOutcomes } from '../../../electron/common/outcome-schemas.ts';
 import { sift } from '../bridge.ts';
-import { formatCount, percent } from '../format.ts';
-
-const verdictWords: Record<string, string> = {
-  valid: 'Valid',
-  catch_all: 'Catch-all',
-  unknown: 'Unknown',
-  invalid: 'Invalid',
-};
+import { LedgerTable } from './ledger-table.tsx';
 
 export function ListOutcomesView({ jobId, demo }: { jobId: string; demo: boolean }) {
   const [outcomes, setOutcomes] = useState<ListOutcomes>();
@@ -34,31 +27,11 @@ export function ListOutcomesView({ jobId, demo }: { jobId: string; demo: boolean
       <p>
         <strong>What happened after the send:</strong> {outcomes.sentence}
       </p>
-      <table className="verdicts__table">
-        <caption>Bounces read back since this list was checked ({since})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Sift said</th>
-            <th scope="col">Addresses</th>
-            <th scope="col">Bounced hard</th>
-            <th scope="col">Soft</th>
-            <th scope="col">Blamed the sender</th>
-          </tr>
-        </thead>
-        <tbody>
-          {outcomes.byVerdict.map((row) => (
-            <tr key={row.result}>
-              <th scope="row">{verdictWords[row.result] ?? row.result}</th>
-              <td>{formatCount(row.checked)}</td>
-              <td>
-                {formatCount(row.hard)} ({percent(row.hard, row.checked)})
-              </td>
-              <td>{formatCount(row.soft)}</td>
-              <td>{formatCount(row.refused)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LedgerTable
+        rows={outcomes.byVerdict}
+        caption={`Bounces read back since this list was checked (${since})`}
+        className="verdicts__table"
+      />
     </div>
   );
 }

@@ -1,19 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { OutcomeLedger } from '../../../../electron/common/contract.ts';
-import { formatCount, percent } from '../../format.ts';
+import { formatCount } from '../../format.ts';
 import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.ts';
 import './what-happened.css';
+import { LedgerTable, verdictWordsOf } from '../../components/ledger-table.tsx';
 import { BounceMailboxes } from './bounce-mailboxes.tsx';
 
 const BounceBars = lazy(() => import('./bounce-bars.tsx'));
-
-const verdictWords: Record<string, string> = {
-  valid: 'Valid',
-  catch_all: 'Catch-all',
-  unknown: 'Unknown',
-  invalid: 'Invalid',
-};
-const wordsOf = (result: string) => verdictWords[result] ?? result;
 
 const kindWords: Record<string, string> = {
   imap: 'bounce mailbox',
@@ -88,40 +81,20 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
           <Suspense fallback={<div style={{ height: 36 * rows.length + 10 }} />}>
             <BounceBars
               rows={rows.map((row) => ({
-                label: wordsOf(row.result),
+                label: verdictWordsOf(row.result),
                 rate: row.checked ? (row.hard / row.checked) * 100 : 0,
                 hard: row.hard,
               }))}
             />
           </Suspense>
         </div>
-        <table className="data-table what-happened__table" data-testid="ledger-table">
-          <caption>Addresses Sift checked live, and what happened to them since</caption>
-          <thead>
-            <tr>
-              <th scope="col">Sift said</th>
-              <th scope="col">Checked</th>
-              <th scope="col">Sent to</th>
-              <th scope="col">Bounced hard</th>
-              <th scope="col">Soft</th>
-              <th scope="col">Blamed the sender</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.result}>
-                <th scope="row">{wordsOf(row.result)}</th>
-                <td>{formatCount(row.checked)}</td>
-                <td>{ledger.sendsKnown ? formatCount(row.sent) : 'not known'}</td>
-                <td>
-                  {formatCount(row.hard)} ({percent(row.hard, row.checked)})
-                </td>
-                <td>{formatCount(row.soft)}</td>
-                <td>{formatCount(row.refused)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LedgerTable
+          rows={rows}
+          caption="Addresses Sift checked live, and what happened to them since"
+          sendsKnown={ledger.sendsKnown}
+          className="data-table what-happened__table"
+          testId="ledger-table"
+        />
       </div>
       {hard + soft + refused > 0 && (
         <p className="note">
