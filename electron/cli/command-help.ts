@@ -109,6 +109,7 @@ const commands: Record<string, CommandHelp> = {
       `Usage: ${(await import('./outcomes-command.ts')).outcomesUsage}\nWhat happened after a send: bounces read back, the do-not-mail list kept from them, and how right Sift was.`,
     examples: [
       'sift outcomes read bounces                         # a bounce mailbox connected with sift connect imap',
+      'sift outcomes read shop a1b2c3d4e5                 # a Mailchimp audience connected with sift connect',
       'sift outcomes import ses-bounces.csv               # a bounce export with a type column',
       'sift outcomes import suppressions.csv --kind hard  # every row a hard bounce',
       'sift outcomes --json                               # the accuracy ledger',

@@ -25,7 +25,7 @@ import { privateDataDir } from './data-folder.ts';
 
 export const outcomesUsage = `sift outcomes [--json]                                  the accuracy ledger: what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
-       sift outcomes read NAME LIST                          a Mailchimp audience's or Mailman list's bounces (sift connect)
+       sift outcomes read NAME LIST                          a connected tool's list (Mailchimp, HubSpot, Mailman 3)
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
        sift outcomes list [--kind hard|soft|refused] [--search TEXT] [--json]
        sift outcomes show ID | undo ID | forget NAME`;
@@ -87,8 +87,8 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
       });
     });
     io.out(
-      `${basename(path)}: ${count(read.rows)} rows: ${count(read.hard)} hard bounces (${count(read.suppressed)} new on the do-not-mail list), ` +
-        `${count(read.soft)} soft, ${count(read.sender)} that blamed the sender, ${count(read.other)} not bounces.\n` +
+      `${basename(path)}: ${counted(read.rows, 'row')}: ${counted(read.hard, 'hard bounce')} (${count(read.suppressed)} new on the do-not-mail list), ` +
+        `${count(read.soft)} soft, ${count(read.sender)} that blamed the sender, ${count(read.other)} not ${read.other === 1 ? 'a bounce' : 'bounces'}.\n` +
         (read.datedBy === 'file' ? 'The file has no date column: its bounces are dated by the file itself.\n' : '') +
         (read.refused > 0
           ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}`
@@ -268,7 +268,7 @@ function showLedger(dataDir: string, json: boolean, io: CliIo): number {
   }
   io.out(`${ledgerSentence(ledger.byVerdict)}\n\n`);
   const sent = (row: { sent: number }) => (ledger.sendsKnown ? count(row.sent) : '?').padStart(9);
-  io.out('checked on   verdict      checked      sent    hard    soft  blamed sender\n');
+  if (ledger.rows.length > 0) io.out('checked on   verdict      checked      sent    hard    soft  blamed sender\n');
   for (const row of ledger.rows)
     io.out(
       `${row.day}   ${row.result.padEnd(10)} ${count(row.checked).padStart(9)} ${sent(row)} ${count(row.hard).padStart(7)} ${count(row.soft).padStart(7)} ${count(row.refused).padStart(14)}\n`,

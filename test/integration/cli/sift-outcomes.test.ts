@@ -55,7 +55,7 @@ describe('sift outcomes', () => {
     const imported = await runSiftHere(['outcomes', 'import', file], env);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
-      '7 rows: 3 hard bounces (3 new on the do-not-mail list), 1 soft, 1 that blamed the sender, 1 not bounces.',
+      '7 rows: 3 hard bounces (3 new on the do-not-mail list), 1 soft, 1 that blamed the sender, 1 not a bounce.',
     );
     expect(imported.stdout).toContain('row 8: not an address');
     const again = await runSiftHere(['outcomes', 'import', file], env);
