@@ -4,20 +4,14 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { fileVault } from '../core/connections/key-vault.ts';
-import { connectionNamePattern, savedConnections } from '../core/connectors/saved-connections.ts';
-import {
-  checkMailbox,
-  defaultHandledFolder,
-  mailboxConnections,
-  MailboxError,
-  refusePlainElsewhere,
-} from '../core/outcomes/index.ts';
+import { connectionNamePattern } from '../core/connectors/saved-connections.ts';
+import { defaultHandledFolder, mailboxesIn, MailboxError, refusePlainElsewhere } from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parsePort, UsageError } from './cli-options.ts';
 import { privateDataDir } from './data-folder.ts';
 
 /** The bounce mailboxes of a data folder, their passwords in the same vault as the tools' secrets. */
-export const mailboxesOf = (dataDir: string) => mailboxConnections(dataDir, fileVault(join(dataDir, 'keys')));
+export const mailboxesOf = (dataDir: string) => mailboxesIn(dataDir, fileVault(join(dataDir, 'keys')));
 
 export async function connectMailbox(
   argv: string[],
@@ -43,26 +37,17 @@ export async function connectMailbox(
   if (!host) throw new CliExit(exitCodes.usage, '--host is needed: the IMAP server of the bounce mailbox.');
   if (!user) throw new CliExit(exitCodes.usage, "--user is needed: the bounce mailbox's user name.");
   const tls = !values.plain;
-  const port = values.port === undefined ? (tls ? 993 : 143) : parsePort(values.port);
+  const port = values.port === undefined ? undefined : parsePort(values.port);
   if (port === 0) throw new CliExit(exitCodes.usage, '--port must be a port from 1 to 65535.');
-  const settings = {
-    name,
-    host,
-    port,
-    tls,
-    user,
-    folder: values.folder,
-    handledFolder: defaultHandledFolder,
-    connectedAt: Date.now(),
-  };
+  // Refused before a password is asked for: plain IMAP elsewhere, a name a tool's connection has.
   try {
-    refusePlainElsewhere(settings);
+    refusePlainElsewhere({ host, tls });
   } catch (error) {
     throw new CliExit(exitCodes.usage, (error as Error).message);
   }
   const dataDir = privateDataDir(io);
-  if (savedConnections(dataDir, fileVault(join(dataDir, 'keys'))).get(name))
-    throw new CliExit(exitCodes.usage, `"${name}" is already the name of a mailing tool's connection: choose another.`);
+  const mailboxes = mailboxesOf(dataDir);
+  mailboxes.refuseName(name);
   let password = io.env.SIFT_IMAP_PASSWORD;
   if (!password) {
     if (!io.interactive || !process.stdin.isTTY)
@@ -71,10 +56,11 @@ export async function connectMailbox(
     if (!password) throw new CliExit(exitCodes.usage, 'No password was typed: nothing is saved.');
   }
   try {
-    const messages = await checkMailbox(settings, password);
-    mailboxesOf(dataDir).save(settings, password);
+    const request = { name, host, ...(port ? { port } : {}), user, password, folder: values.folder, plain: !tls };
+    const { messages, mailboxes: kept } = await mailboxes.connect(request);
+    const connected = kept.find((mailbox) => mailbox.name === name)!;
     io.out(
-      `Connected "${name}": ${user} at ${host}:${port}${tls ? '' : ' (plain, this computer)'}, ${settings.folder} holds ${messages.toLocaleString('en')} messages. ` +
+      `Connected "${name}": ${user} at ${host}:${connected.port}${tls ? '' : ' (plain, this computer)'}, ${values.folder} holds ${messages.toLocaleString('en')} messages. ` +
         `Bounces read are moved to "${defaultHandledFolder}"; nothing is deleted.\n`,
     );
     return exitCodes.done;

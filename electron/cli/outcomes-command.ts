@@ -12,7 +12,6 @@ import {
   ledgerSentence,
   MailboxError,
   openOutcomeStore,
-  readMailbox,
   readToolBounces,
   undoOutcome,
   type OutcomeStore,
@@ -182,43 +181,39 @@ async function readNamed(dataDir: string, name: string, since: string | undefine
         ? `"${name}" is a mailing tool's connection: name its list too (sift outcomes read ${name} LIST).`
         : `No bounce mailbox named "${name}": \`sift connect imap --name ${name} --host … --user …\` connects one.`,
     );
-  const password = mailboxes.password(name);
-  return withStore(dataDir, async (store) => {
-    const source = store.ensureSource(name, 'imap');
-    try {
-      const read = await readMailbox(dataDir, store, source, mailbox, password, {
-        ...(sinceDate ? { since: sinceDate } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
-        onProgress: (progress) => {
-          if (io.interactive)
-            io.err(
-              `\r${count(progress.read)} of ${count(progress.total)} messages read, ${count(progress.bounces)} bounces`,
-            );
-        },
-      });
-      if (io.interactive) io.err('\n');
-      io.out(
-        `${name}: ${counted(read.read, 'new message')}: ${counted(read.bounces, 'bounce')} (${count(read.hard)} hard, ${count(read.soft)} soft, ` +
-          `${count(read.refused)} that say nothing of the mailbox), moved to "${mailbox.handledFolder}"; ` +
-          `${count(read.others)} that ${read.others === 1 ? 'is not a bounce' : 'are not bounces'}, left where ${read.others === 1 ? 'it is' : 'they are'}.\n` +
-          `${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n` +
-          (read.tooLarge > 0
-            ? `${counted(read.tooLarge, 'message', 'messages')} larger than a bounce ${read.tooLarge === 1 ? 'was' : 'were'} passed over, not fetched.\n`
-            : '') +
-          (read.restarted
-            ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n'
-            : ''),
+  try {
+    const read = await mailboxes.read(name, {
+      ...(sinceDate ? { since: sinceDate } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      onProgress: (progress) => {
+        if (io.interactive)
+          io.err(
+            `\r${count(progress.read)} of ${count(progress.total)} messages read, ${count(progress.bounces)} bounces`,
+          );
+      },
+    });
+    if (io.interactive) io.err('\n');
+    io.out(
+      `${name}: ${counted(read.read, 'new message')}: ${counted(read.bounces, 'bounce')} (${count(read.hard)} hard, ${count(read.soft)} soft, ` +
+        `${count(read.refused)} that say nothing of the mailbox), moved to "${mailbox.handledFolder}"; ` +
+        `${count(read.others)} that ${read.others === 1 ? 'is not a bounce' : 'are not bounces'}, left where ${read.others === 1 ? 'it is' : 'they are'}.\n` +
+        `${counted(read.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n` +
+        (read.tooLarge > 0
+          ? `${counted(read.tooLarge, 'message', 'messages')} larger than a bounce ${read.tooLarge === 1 ? 'was' : 'were'} passed over, not fetched.\n`
+          : '') +
+        (read.restarted
+          ? 'The folder was renumbered (a new UIDVALIDITY): it was read again from the start; nothing was kept twice.\n'
+          : ''),
+    );
+    return exitCodes.done;
+  } catch (error) {
+    if (error instanceof MailboxError)
+      throw new CliExit(
+        error.kind === 'authentication' ? exitCodes.authentication : exitCodes.service,
+        `${error.message} What was read before is kept: run it again to go on.`,
       );
-      return exitCodes.done;
-    } catch (error) {
-      if (error instanceof MailboxError)
-        throw new CliExit(
-          error.kind === 'authentication' ? exitCodes.authentication : exitCodes.service,
-          `${error.message} What was read before is kept: run it again to go on.`,
-        );
-      throw error;
-    }
-  });
+    throw error;
+  }
 }
 
 async function readTool(dataDir: string, name: string, list: string, io: CliIo): Promise<number> {

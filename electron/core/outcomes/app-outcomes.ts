@@ -6,18 +6,12 @@ import type { KeyVault } from '../connections/key-vault.ts';
 import type { Connector } from '../connectors/connector.ts';
 import { savedConnections } from '../connectors/saved-connections.ts';
 import { accuracyLedger, ledgerSentence } from './ledger.ts';
-import { MailboxError, checkMailbox, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
+import { checkMailbox, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
 import { defaultHandledFolder, mailboxConnections, type MailboxSettings } from './mailbox-connections.ts';
 import { importOutcomeFile } from './outcome-file.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 import { readToolOutcomes } from './tool-outcomes.ts';
-
-/** A mailbox's failure as the app's error: a refused password is `unauthorized`, the rest in words. */
-function appErrorOf(error: unknown): unknown {
-  if (!(error instanceof MailboxError)) return error;
-  return new AppError(error.kind === 'authentication' ? 'unauthorized' : 'service_error', error.message);
-}
 
 /** The outcomes as History's panel sees them; each call opens the store, so nothing is held between calls. */
 export function outcomesIn(dataDir: string) {
@@ -67,8 +61,9 @@ export async function readToolBounces(
 }
 
 /**
- * The bounce mailboxes as the app keeps them: connected (the password tried, then kept in `vault`), read,
- * removed; no answer holds a password.
+ * The bounce mailboxes as the app and `sift connect imap` keep them: connected (the password tried, then
+ * kept in `vault`), read, removed; no answer holds a password. A mailbox's own failures are thrown as
+ * MailboxErrors, for each front end to say in its way.
  */
 export function mailboxesIn(dataDir: string, vault: KeyVault) {
   const mailboxes = mailboxConnections(dataDir, vault);
@@ -88,8 +83,19 @@ export function mailboxesIn(dataDir: string, vault: KeyVault) {
       store?.close();
     }
   };
+  /** A name a mailing tool's connection has is refused: `sift outcomes read NAME` must know which it is. */
+  const refuseName = (name: string) => {
+    if (savedConnections(dataDir, vault).get(name))
+      throw new AppError(
+        'bad_request',
+        `"${name}" is already the name of a mailing tool's connection: choose another.`,
+      );
+  };
   return {
     views,
+    get: mailboxes.get,
+    refuseName,
+    /** Tries the password, then keeps the mailbox; answers how many messages its folder holds. */
     async connect(request: {
       name: string;
       host: string;
@@ -99,11 +105,7 @@ export function mailboxesIn(dataDir: string, vault: KeyVault) {
       folder: string;
       plain: boolean;
     }) {
-      if (savedConnections(dataDir, vault).get(request.name))
-        throw new AppError(
-          'bad_request',
-          `"${request.name}" is already the name of a mailing tool's connection: choose another.`,
-        );
+      refuseName(request.name);
       const tls = !request.plain;
       const settings: MailboxSettings = {
         name: request.name,
@@ -115,26 +117,19 @@ export function mailboxesIn(dataDir: string, vault: KeyVault) {
         handledFolder: defaultHandledFolder,
         connectedAt: Date.now(),
       };
-      try {
-        refusePlainElsewhere(settings);
-        await checkMailbox(settings, request.password);
-      } catch (error) {
-        throw appErrorOf(error);
-      }
+      refusePlainElsewhere(settings);
+      const messages = await checkMailbox(settings, request.password);
       mailboxes.save(settings, request.password);
-      return views();
+      return { messages, mailboxes: views() };
     },
-    async read(name: string) {
+    /** Reads what is new in the mailbox since the last read. */
+    async read(name: string, options: Parameters<typeof readMailbox>[5] = {}) {
       const settings = mailboxes.get(name);
       if (!settings) throw new AppError('not_found', `No bounce mailbox named "${name}".`);
       const store = openOutcomeStore(dataDir);
       try {
-        const {
-          restarted: _restarted,
-          total: _total,
-          ...read
-        } = await readMailbox(dataDir, store, store.ensureSource(name, 'imap'), settings, mailboxes.password(name));
-        return read;
+        const source = store.ensureSource(name, 'imap');
+        return await readMailbox(dataDir, store, source, settings, mailboxes.password(name), options);
       } finally {
         store.close();
       }

@@ -4,8 +4,8 @@
 
 export { accuracyLedger, ledgerSentence } from './ledger.ts';
 export { importOutcomeFile } from './outcome-file.ts';
-export { checkMailbox, MailboxError, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
-export { defaultHandledFolder, mailboxConnections, type MailboxSettings } from './mailbox-connections.ts';
+export { MailboxError, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
+export { defaultHandledFolder, type MailboxSettings } from './mailbox-connections.ts';
 export { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
 export { forgetBounced, undoOutcome } from './record-outcomes.ts';
