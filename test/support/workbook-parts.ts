@@ -2,16 +2,31 @@
 // what a reader makes of each kind of cell: shared and inline strings, numbers and dates by their
 // number format, formulas with their cached values, sheets listed in an order their files are not in.
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import archiver from 'archiver';
 
+/** Strings of filler ('a's, packing a thousandfold, as a bomb's do) or of random letters (as text packs). */
+type ManyStrings = { count: number; length: number; text?: 'filler' | 'random' };
+
 /** A shared-strings part made a block at a time, never whole in memory. */
-function* manyStrings({ count, length }: { count: number; length: number }): Generator<string> {
+function* manyStrings({ count, length, text = 'filler' }: ManyStrings): Generator<string> {
   yield `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="${main}" count="${count}">`;
-  const item = `<si><t>${'a'.repeat(length)}</t></si>`;
-  const perBlock = Math.max(1, Math.floor((256 * 1024) / item.length));
-  for (let done = 0; done < count; done += perBlock) yield item.repeat(Math.min(perBlock, count - done));
+  const perBlock = Math.max(1, Math.floor((256 * 1024) / (length + 16)));
+  const filler = `<si><t>${'a'.repeat(length)}</t></si>`;
+  for (let done = 0; done < count; done += perBlock) {
+    const items = Math.min(perBlock, count - done);
+    if (text === 'filler') yield filler.repeat(items);
+    else {
+      // One draw of random letters for the block, cut into its strings.
+      const letters = randomBytes(Math.ceil((items * length * 3) / 4) + 3).toString('base64url');
+      yield Array.from(
+        { length: items },
+        (_, i) => `<si><t>${letters.slice(i * length, (i + 1) * length)}</t></si>`,
+      ).join('');
+    }
+  }
   yield '</sst>';
 }
 
@@ -34,8 +49,8 @@ export async function writeWorkbook(
     styles?: { numFmtId: number; formatCode?: string }[];
     /** The sheets stored before the shared strings, as some writers do. */
     sheetsFirst?: boolean;
-    /** Shared strings made as they are zipped (a bomb: `count` strings of `length` characters each). */
-    manyStrings?: { count: number; length: number };
+    /** Shared strings made as they are zipped: `count` strings of `length` characters each. */
+    manyStrings?: ManyStrings;
   },
 ): Promise<void> {
   const zip = archiver('zip');

@@ -1,6 +1,6 @@
 // A workbook's parts, taken from its zip by name (unzipper's directory) and parsed by exceljs' own part
 // parsers: the relationships and the workbook (its sheets and their order), the styles (number formats),
-// the shared strings, and a sheet's rows on request. The parsers are exceljs internals, of the exact
+// and a sheet's rows on request; the shared strings are read by xlsx-shared-strings.ts. The parsers are exceljs internals, of the exact
 // version package.json pins; xlsx-reader.ts says why they are used this way.
 import { Transform, type Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { lazyPackage } from '../lazy-package.ts';
 
 import { typedFormulaResults } from './xlsx-formula-results.ts';
+import { readSharedStrings } from './xlsx-shared-strings.ts';
+import { heldPart } from './xlsx-held-part.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -35,7 +37,6 @@ type ParsedBook = {
   _parseRels(entry: Readable): Promise<void>;
   _parseWorkbook(entry: Readable): Promise<void>;
   _parseStyles(entry: Readable): Promise<void>;
-  _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
 };
 
 type SheetEntry = { name: string; id: number; part: string };
@@ -57,6 +58,13 @@ const workbookLimits = {
   sharedStringsBytes: 64 * 1024 * 1024,
   sharedStrings: 2_000_000,
   smallPartBytes: 16 * 1024 * 1024,
+  // Shared strings that unpack to more than 100 times the packed bytes read, once past 100 KiB, are a
+  // bomb: Apache POI's ZipSecureFile refuses any part so (MIN_INFLATE_RATIO 0.01, GRACE_ENTRY_SIZE 100 KiB).
+  // Distinct strings, as a list's are, pack by 3 to 10 times; only filler packs a hundredfold. So a bomb is
+  // refused in its first MiBs, not at the byte limit with 64 MiB held. (Not the styles: a workbook's
+  // thousands of near-identical cell formats may pack that well.)
+  minPackedRatio: 0.01,
+  ratioGraceBytes: 100 * 1024,
 };
 
 /** A workbook past one of `workbookLimits`: said in words, as the file's own fault. */
@@ -64,33 +72,40 @@ export class WorkbookLimitError extends Error {}
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
-/** The part's bytes as they unpack, stopped with a WorkbookLimitError past `limit` bytes or `maxItems` `<si>`s. */
-function bounded(readable: Readable, name: string, limit: number, maxItems = Infinity): Readable {
+/**
+ * The part's bytes as they unpack, stopped with a WorkbookLimitError past `limit` bytes, `maxItems` `<si>`s,
+ * or, when `packedRead` counts the packed bytes taken, a hundred times those.
+ */
+function bounded(
+  readable: Readable,
+  name: string,
+  limit: number,
+  { maxItems = Infinity, packedRead }: { maxItems?: number; packedRead?: () => number } = {},
+): Readable {
   let size = 0;
   let items = 0;
   let tail = '';
+  const refuse = (done: (error: Error) => void, words: string) =>
+    done(new WorkbookLimitError(`${words}: it is not read (a damaged or hostile file).`));
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > limit) {
-        return done(
-          new WorkbookLimitError(
-            `unpacks its ${name} to more than ${mib(limit)}, more than a list holds: it is not read (a damaged or hostile file).`,
-          ),
+      if (packedRead && size > workbookLimits.ratioGraceBytes && packedRead() < size * workbookLimits.minPackedRatio)
+        return refuse(
+          done,
+          `unpacks its ${name} to more than ${1 / workbookLimits.minPackedRatio} times its packed size`,
         );
-      }
+      if (size > limit) return refuse(done, `unpacks its ${name} to more than ${mib(limit)}, more than a list holds`);
       if (Number.isFinite(maxItems)) {
         // Counted as the bytes pass, before the parser holds any of them (a tag may straddle two chunks).
         const text = tail + chunk.toString('latin1');
         items += text.match(/<si[ >]/g)?.length ?? 0;
         tail = text.slice(-3);
-        if (items > maxItems) {
-          return done(
-            new WorkbookLimitError(
-              `holds more than ${maxItems.toLocaleString('en')} shared strings, more than a list holds: it is not read (a damaged or hostile file).`,
-            ),
+        if (items > maxItems)
+          return refuse(
+            done,
+            `holds more than ${maxItems.toLocaleString('en')} shared strings, more than a list holds`,
           );
-        }
       }
       done(null, chunk);
     },
@@ -102,15 +117,16 @@ function bounded(readable: Readable, name: string, limit: number, maxItems = Inf
 /** A part's name as the zip holds it: some writers begin names with a slash. */
 const partName = (name: string) => name.replace(/^\/+/, '');
 
-export async function workbookParts(directory: unzipper.CentralDirectory): Promise<WorkbookParts> {
+/** The parts of the workbook at `path`, whose zip directory is `directory`. */
+export async function workbookParts(path: string, directory: unzipper.CentralDirectory): Promise<WorkbookParts> {
   const files = new Map(directory.files.map((file) => [partName(file.path), file]));
   const opened: Readable[] = [];
-  const stream = (name: string, limit = workbookLimits.smallPartBytes, maxItems?: number): Readable | undefined => {
+  const stream = (name: string, limit = workbookLimits.smallPartBytes): Readable | undefined => {
     const file = files.get(name);
     if (!file) return undefined;
     const readable = file.stream() as unknown as Readable;
     opened.push(readable);
-    return Number.isFinite(limit) ? bounded(readable, name, limit, maxItems) : readable;
+    return Number.isFinite(limit) ? bounded(readable, name, limit) : readable;
   };
   const book = new (exceljs().stream.xlsx.WorkbookReader)('', {
     sharedStrings: 'cache',
@@ -131,13 +147,17 @@ export async function workbookParts(directory: unzipper.CentralDirectory): Promi
   // The shared strings (most of a big workbook's text) only once rows are read: naming the sheets is quick.
   let stringsRead: Promise<void> | undefined;
   const readStrings = async () => {
-    const sharedStrings = stream(
-      'xl/sharedStrings.xml',
-      workbookLimits.sharedStringsBytes,
-      workbookLimits.sharedStrings,
+    const name = 'xl/sharedStrings.xml';
+    const file = files.get(name);
+    if (!file) return void (book.sharedStrings = []);
+    const part = await heldPart(path, file);
+    opened.push(part.unpacked);
+    book.sharedStrings = await readSharedStrings(
+      bounded(part.unpacked, name, workbookLimits.sharedStringsBytes, {
+        maxItems: workbookLimits.sharedStrings,
+        packedRead: part.packedRead,
+      }),
     );
-    if (sharedStrings) for await (const _ of book._parseSharedStrings(sharedStrings));
-    else book.sharedStrings = [];
   };
 
   const sheets: SheetEntry[] = [];

@@ -66,7 +66,7 @@ function unreadable(displayName: string, error: unknown): AppError {
 
 async function openParts(path: string, displayName: string): Promise<WorkbookParts> {
   try {
-    const parts = await workbookParts(await unzipper().Open.file(path));
+    const parts = await workbookParts(path, await unzipper().Open.file(path));
     if (parts.sheets.length === 0) throw new Error('no worksheet in it');
     return parts;
   } catch (error) {

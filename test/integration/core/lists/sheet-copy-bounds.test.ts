@@ -1,6 +1,6 @@
-// A workbook of a few kilobytes can name one huge shared string in every cell: copying its sheet as CSV would
-// write gigabytes. The copy refuses a cell longer than a CSV cell may be, and stops past its total, in words,
-// leaving no partial file behind.
+// A workbook can name one huge shared string in every cell: copying its sheet as CSV would write gigabytes.
+// A string of filler is refused as it unpacks; one of real text is refused by the copy, which takes no cell
+// longer than a CSV cell may be and stops past its total, in words, leaving no partial file behind.
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,13 +17,28 @@ const rows = (count: number) =>
   Array.from({ length: count }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>0</v></c></row>`);
 
 describe('a sheet copied as CSV', () => {
+  it('refuses a workbook of a few hundred KB that names one 32 MiB string of filler in 400 cells, before it copies', async () => {
+    const path = join(dir, 'filler-cell.xlsx');
+    await writeWorkbook(path, {
+      sheets: [{ name: 'Sheet1', rows: rows(400) }],
+      manyStrings: { count: 1, length: 32 * 1024 * 1024 },
+    });
+    expect(statSync(path).size).toBeLessThan(256 * 1024);
+    const run = await runSiftHere(['clean', path], { SIFT_DATA_DIR: join(dir, 'data') });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '"filler-cell.xlsx" unpacks its xl/sharedStrings.xml to more than 100 times its packed size: it is not read',
+    );
+    const written = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+    expect(written.filter((name) => /\.(csv|partial)$/.test(name))).toEqual([]);
+  });
+
   it('refuses a cell longer than a CSV cell may be, in words, with nothing written', async () => {
     const path = join(dir, 'long-cell.xlsx');
     await writeWorkbook(path, {
       sheets: [{ name: 'Sheet1', rows: rows(400) }],
-      manyStrings: { count: 1, length: 5 * 1024 * 1024 },
+      manyStrings: { count: 1, length: 5 * 1024 * 1024, text: 'random' },
     });
-    expect(statSync(path).size).toBeLessThan(64 * 1024);
     const run = await runSiftHere(['clean', path], { SIFT_DATA_DIR: join(dir, 'data') });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"long-cell.xlsx" has a cell longer than 4 MB in row 1: it is not a list');
@@ -35,7 +50,7 @@ describe('a sheet copied as CSV', () => {
     const path = join(dir, 'many-cells.xlsx');
     await writeWorkbook(path, {
       sheets: [{ name: 'Sheet1', rows: rows(40) }],
-      manyStrings: { count: 1, length: 1024 * 1024 },
+      manyStrings: { count: 1, length: 1024 * 1024, text: 'random' },
     });
     const csv = join(dir, 'copy.csv');
     await expect(
