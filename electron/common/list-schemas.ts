@@ -97,6 +97,8 @@ const scoreGroupSchema = z.object({
   validEarlier: z.boolean(),
   /** Google or Microsoft, where the service found the domain's mail hosts are theirs. */
   provider: z.string().nullable(),
+  /** What sends to the domain's catch-all addresses came to. */
+  learned: z.enum(['catch_all_bounces', 'catch_all_delivers']).nullable(),
   count,
 });
 export type ScoreGroup = z.infer<typeof scoreGroupSchema>;
@@ -169,5 +171,7 @@ export const explorerRowSchema = z.object({
   /** Its score (0-100) with the weights in use, and its reasons (`catch_all=55;role=-15`); null: none. */
   score: z.number().int().nullable(),
   scoreReasons: z.string(),
+  /** What sends to the address's catch-all domain came to, where that moved its score. */
+  catchAllEvidence: z.string().nullable(),
 });
 export type ExplorerRow = z.infer<typeof explorerRowSchema>;

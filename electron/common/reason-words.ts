@@ -94,3 +94,15 @@ export function verdictNote(row: { result: string; reason?: string | null | unde
   if (demo && !localResults.has(row.result) && !ruleActionOf(row.reason)) return demoRowNote;
   return reasonWords(row.reason ?? undefined);
 }
+
+/** What sends to a catch-all domain came to, as a score's reason says it. */
+export function catchAllEvidenceWords(evidence: {
+  domain: string;
+  sent: number;
+  bounced: number;
+  since: number;
+}): string {
+  const month = new Date(evidence.since).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const sends = `${evidence.sent.toLocaleString('en')} ${evidence.sent === 1 ? 'send' : 'sends'}`;
+  return `Catch-all at ${evidence.domain}: ${evidence.bounced.toLocaleString('en')} of ${sends} bounced since ${month}.`;
+}

@@ -1,6 +1,7 @@
 // A score from 0 to 100 for every checked address, with its reasons: built only from what Sift knows of
 // it (the verdict and its reason, role, disposable, a likely typo, a verdict reused from an earlier list,
-// a free mailbox, whose mail hosts a catch-all domain uses)
+// a free mailbox, whose mail hosts a catch-all domain uses, what mail to the domain's catch-all addresses
+// came to)
 // in one table kept as data, each line with why it is there. The same facts always give the same score.
 // These are Sift's own numbers, beside the service's verdicts; what they cannot know (whether anyone reads
 // the mailbox, spam traps) no score can.
@@ -61,7 +62,20 @@ export const scoreMoves: Record<string, ScoreLine> = {
     points: -10,
     why: 'Yahoo/AOL and Mail.ru accept every address when asked and bounce unknown ones later: the check proved nothing.',
   },
+  // What mail sent to the domain's catch-all addresses came to, when Sift read it back (outcomes'
+  // catch-all-evidence.ts: a Wilson bound against Amazon SES's 5% and 2%).
+  catch_all_bounces: {
+    points: -25,
+    why: "Mail to this catch-all domain's addresses bounced more than 1 time in 20, with enough sends to be sure.",
+  },
+  catch_all_delivers: {
+    points: 15,
+    why: "Mail to this catch-all domain's addresses bounced less than 1 time in 50, with enough sends to be sure.",
+  },
 };
+
+/** What a catch-all domain's sends came to, where Sift read them back: the move it earned. */
+export type CatchAllLearned = 'catch_all_bounces' | 'catch_all_delivers' | null;
 
 export type ScoreFacts = {
   result: string;
@@ -78,6 +92,8 @@ export type ScoreFacts = {
   provider: string | null;
   /** Valid at an earlier check too old to reuse (checked again for this list). */
   validEarlier: boolean;
+  /** What sends to the domain's catch-all addresses came to (none: not known, or not enough). */
+  learned: CatchAllLearned;
 };
 
 export type ScoreWeights = { starts?: Partial<Record<string, number>>; moves?: Partial<Record<string, number>> };
@@ -117,6 +133,7 @@ function tally(facts: ScoreFacts, weights: ScoreWeights, said?: (name: string, p
     if (facts.result === 'catch_all' && facts.provider === 'Google') move('catch_all_google');
     if (facts.result === 'catch_all' && facts.provider === 'Microsoft') move('catch_all_microsoft');
     else if (facts.result === 'catch_all' && facts.reason === 'accept_all_provider') move('accept_all_provider');
+    if (facts.result === 'catch_all' && facts.learned) move(facts.learned);
   }
   return Math.max(0, Math.min(100, score));
 }
@@ -142,6 +159,7 @@ export type ScoredAddress = {
   free: boolean;
   provider: string | null;
   validEarlier: boolean;
+  learned: CatchAllLearned;
 };
 
 /** What the score is made of, or none: not checked yet, or kept, left out or skipped by a rule. */
@@ -158,5 +176,6 @@ export function scoreFactsOfAddress(address: ScoredAddress): ScoreFacts | undefi
     free: address.free,
     provider: address.provider,
     validEarlier: address.validEarlier,
+    learned: address.learned,
   };
 }

@@ -3,6 +3,7 @@
 // verdict cache) and set beside Sift's own verdicts (the accuracy ledger). This is its face.
 
 export { accuracyLedger, ledgerSentence } from './ledger.ts';
+export { learnedCatchAllDomains } from './catch-all-evidence.ts';
 export { importOutcomeFile } from './outcome-file.ts';
 export { MailboxError, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
 export { defaultHandledFolder, type MailboxSettings } from './mailbox-connections.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const outcomeStoreVersion = 1;
+export const outcomeStoreVersion = 2;
 export const outcomeStoreFile = (dataDir: string) => join(dataDir, 'outcomes', 'outcomes.sqlite');
 
 const tables = `
@@ -41,8 +41,12 @@ export function openOutcomeDatabase(dataDir: string): Database {
   if (version() < outcomeStoreVersion)
     migrateOrRestore(path, db, () =>
       transaction(db, () => {
-        if (version() >= outcomeStoreVersion) return;
-        db.exec(tables);
+        const from = version();
+        if (from >= outcomeStoreVersion) return;
+        if (from < 1) db.exec(tables);
+        // 2: each send's domain, for what a catch-all domain's sends came to (catch-all-evidence.ts); the
+        // key is a keyed hash of the address, which names no domain. Sends kept before have none.
+        if (from < 2) db.exec('ALTER TABLE sends ADD COLUMN domain TEXT');
         db.exec(`PRAGMA user_version = ${outcomeStoreVersion}`);
       }),
     );

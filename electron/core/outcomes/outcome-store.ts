@@ -183,22 +183,37 @@ export function openOutcomeStore(dataDir: string) {
         kind,
       ) !== undefined,
     /** Keeps the last send to each address, with Sift's verdict then; answers how many were new or later. */
-    recordSends(sends: readonly { key: string; at: number; checked?: CheckedVerdict }[]): number {
+    recordSends(sends: readonly { key: string; domain: string; at: number; checked?: CheckedVerdict }[]): number {
       return transaction(db, () => {
         let changed = 0;
         for (const send of sends)
           changed += Number(
             sql(
               db,
-              `INSERT INTO sends (key, at, checked_result, checked_at) VALUES (?, ?, ?, ?)
-               ON CONFLICT (key) DO UPDATE SET at = excluded.at,
+              `INSERT INTO sends (key, at, checked_result, checked_at, domain) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT (key) DO UPDATE SET at = excluded.at, domain = excluded.domain,
                  checked_result = coalesce(excluded.checked_result, sends.checked_result),
                  checked_at = coalesce(excluded.checked_at, sends.checked_at)
                WHERE excluded.at > sends.at`,
-            ).run(send.key, send.at, send.checked?.result ?? null, send.checked?.checkedAt ?? null).changes,
+            ).run(send.key, send.at, send.checked?.result ?? null, send.checked?.checkedAt ?? null, send.domain)
+              .changes,
           );
         return changed;
       });
+    },
+    /**
+     * Per domain, the sends to addresses Sift had called catch-all before them, and how many of those
+     * addresses bounced hard after their check (a bounce undone does not count); with the first send.
+     */
+    catchAllSends(): { domain: string; sent: number; bounced: number; since: number }[] {
+      return sql(
+        db,
+        `SELECT domain, COUNT(*) AS sent, MIN(at) AS since,
+           SUM(EXISTS (SELECT 1 FROM outcomes AS o WHERE o.key = s.key AND o.kind = 'hard'
+             AND o.undone_at IS NULL AND o.at >= s.checked_at)) AS bounced
+         FROM sends AS s WHERE checked_result = 'catch_all' AND domain IS NOT NULL AND at >= checked_at
+         GROUP BY domain`,
+      ).all() as { domain: string; sent: number; bounced: number; since: number }[];
     },
     /** Whether any source reported who it sent to. */
     sendsKnown: () => sql(db, 'SELECT 1 AS found FROM sends LIMIT 1').get() !== undefined,

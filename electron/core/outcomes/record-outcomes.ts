@@ -81,7 +81,11 @@ export function outcomeRecorder(dataDir: string, store: OutcomeStore) {
     /** Keeps sends a tool reported, with Sift's live verdict of each address then; answers how many were new. */
     sends(sends: readonly { address: string; at: number }[]): number {
       if (sends.length === 0) return 0;
-      const keyed = sends.map((send) => ({ key: cache.keyOf(send.address), at: send.at }));
+      const keyed = sends.map((send) => ({
+        key: cache.keyOf(send.address),
+        domain: send.address.slice(send.address.lastIndexOf('@') + 1).toLowerCase(),
+        at: send.at,
+      }));
       const checked = cache.verdictsOf(keyed.map((send) => send.key));
       return store.recordSends(
         keyed.map((send) => {

@@ -32,7 +32,10 @@ export function scoreOfRow(row: ExplorerRow) {
   const lines = row.scoreReasons.split(';').map((part) => {
     const [name, points] = part.split('=') as [string, string];
     const line = scoreStarts[name] ?? scoreMoves[name];
-    return { name, points: Number(points), start: name in scoreStarts, why: line?.why ?? '' };
+    // A catch-all domain's sends: the numbers behind the move, not only the rule.
+    const learned = row.catchAllEvidence !== null && name in learnedMoves;
+    const why = learned ? `${row.catchAllEvidence} ${line?.why ?? ''}` : (line?.why ?? '');
+    return { name, points: Number(points), start: name in scoreStarts, why };
   });
   return { score: row.score, lines };
 }
@@ -68,7 +71,12 @@ const moveWords: Record<string, string> = {
   catch_all_google: 'Catch-all at Google',
   catch_all_microsoft: 'Catch-all at Microsoft',
   accept_all_provider: 'Provider accepts every address',
+  catch_all_bounces: 'Catch-all whose mail bounced',
+  catch_all_delivers: 'Catch-all whose mail arrived',
 };
+
+/** The moves a catch-all domain's sends earn, whose numbers a row's reason gives. */
+const learnedMoves = { catch_all_bounces: true, catch_all_delivers: true };
 
 /** A line of the score's table in words, as the explorer's reasons and Settings name it. */
 export const scoreLineWords = (name: string) => moveWords[name] ?? verdictWord(name);

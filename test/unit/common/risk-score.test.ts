@@ -18,6 +18,7 @@ const plain: ScoreFacts = {
   disposable: false,
   typo: false,
   reused: false,
+  learned: null,
   free: false,
   provider: null,
   validEarlier: false,
@@ -55,6 +56,8 @@ describe('the score', () => {
     ['catch_all_google', { provider: 'Google' }, 10],
     ['catch_all_microsoft', { provider: 'Microsoft' }, -10],
     ['valid_earlier', { validEarlier: true }, 10],
+    ['catch_all_bounces', { learned: 'catch_all_bounces' }, -25],
+    ['catch_all_delivers', { learned: 'catch_all_delivers' }, 15],
   ] as const)('moves by %s, %i points', (name, fact, points) => {
     const moved = scoreAddress({ ...plain, ...fact });
     expect(moved.score).toBe(55 + points);
@@ -79,6 +82,14 @@ describe('the score', () => {
       score: 85,
       reasons: 'valid=90;free=-5',
     });
+  });
+
+  it("moves only a catch-all by its domain's sends: a valid address at a learned domain stays as it is", () => {
+    expect(scoreAddress({ ...plain, result: 'valid', learned: 'catch_all_bounces' })).toEqual({
+      score: 90,
+      reasons: 'valid=90',
+    });
+    expect(scoreValue({ ...plain, learned: 'catch_all_delivers' }, { moves: { catch_all_delivers: 30 } })).toBe(85);
   });
 
   it('counts an earlier valid check only where the verdict was not itself reused from it', () => {

@@ -43,6 +43,11 @@ export const scoreFactsOf = (address: VerdictColumns): ScoreFacts | undefined =>
     free: hasFlag(address, 'free'),
     provider: hasFlag(address, 'google') ? 'Google' : hasFlag(address, 'microsoft') ? 'Microsoft' : null,
     validEarlier: hasFlag(address, 'validEarlier'),
+    learned: hasFlag(address, 'catchAllBounces')
+      ? 'catch_all_bounces'
+      : hasFlag(address, 'catchAllDelivers')
+        ? 'catch_all_delivers'
+        : null,
   });
 
 const scoreOfAddress = (address: VerdictColumns, weights: ScoreWeights): AddressScore | undefined => {
@@ -168,7 +173,9 @@ export function annotationBytesWriter(
     verdictFlag.free |
     verdictFlag.google |
     verdictFlag.microsoft |
-    verdictFlag.validEarlier;
+    verdictFlag.validEarlier |
+    verdictFlag.catchAllBounces |
+    verdictFlag.catchAllDelivers;
   return (verdict: RowVerdict): Buffer => {
     const address = verdict.address;
     if (!address) return noAddressTail;

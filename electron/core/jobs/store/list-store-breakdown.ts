@@ -2,7 +2,7 @@
 // domain), the most used domains, and why the unknown ones are unknown. One pass over the list's addresses each, when results are shown.
 import type { ScoreGroup } from '../../../common/list-schemas.ts';
 import { sql, type Database } from '../../storage/sqlite.ts';
-import { freeMailboxSql } from './score-columns.ts';
+import { catchAllLearnedSql, freeMailboxSql } from './score-columns.ts';
 
 const domainOfKey = "substr(key, instr(key, '@') + 1)";
 
@@ -49,10 +49,10 @@ export function scoreGroups(db: Database): ScoreGroup[] {
     `SELECT COALESCE(result, 'unverified') AS result, reason, role, disposable, suggestion IS NOT NULL AS suggested,
        accepted, cached_at IS NOT NULL AS cached, ${freeMailboxSql} AS free,
        CASE WHEN provider IN ('Google', 'Microsoft') THEN provider END AS provider,
-       earlier_valid_at IS NOT NULL AS valid_earlier, COUNT(*) AS count
+       earlier_valid_at IS NOT NULL AS valid_earlier, ${catchAllLearnedSql} AS learned, COUNT(*) AS count
      FROM address_verdicts WHERE sendable = 1 OR reason LIKE 'rule\\_%' ESCAPE '\\'
-     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 ORDER BY count DESC`,
-  ).all() as (Pick<ScoreGroup, 'result' | 'reason' | 'provider' | 'count'> & Record<string, number>)[];
+     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ORDER BY count DESC`,
+  ).all() as (Pick<ScoreGroup, 'result' | 'reason' | 'provider' | 'learned' | 'count'> & Record<string, number>)[];
   return rows.map((row) => ({
     result: row.result,
     reason: row.reason,
@@ -64,6 +64,7 @@ export function scoreGroups(db: Database): ScoreGroup[] {
     free: row.free === 1,
     provider: row.provider,
     validEarlier: row.valid_earlier === 1,
+    learned: row.learned,
     count: row.count,
   }));
 }

@@ -1,6 +1,6 @@
 // What the row explorer reads from a job's list file: the rows' own text (kept in chunks the first time a
 // list is explored), the address id of any row, and the facts of the addresses on a page.
-import { freeMailboxSql } from './score-columns.ts';
+import { catchAllLearnedSql, freeMailboxSql } from './score-columns.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import type { AddressFacts, RowTextStore } from './list-types.ts';
 
@@ -8,7 +8,8 @@ import type { AddressFacts, RowTextStore } from './list-types.ts';
 export const rowsPerTextChunk = 512;
 
 /** An address's facts as the explorer reads them (AddressFacts). */
-const factColumns = `id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at, ${freeMailboxSql} AS free, provider, earlier_valid_at`;
+const factColumns = `id, first_row, result, role, disposable, reason, suggestion, accepted, cached_at, ${freeMailboxSql} AS free, provider, earlier_valid_at, ${catchAllLearnedSql} AS learned,
+  CASE WHEN ${catchAllLearnedSql} IS NOT NULL THEN substr(key, instr(key, '@') + 1) END AS learned_domain`;
 
 /** One of the list's running totals by name; undefined where it was never set. */
 export function counterValue(db: Database, name: string): number | undefined {

@@ -3,7 +3,7 @@ import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-export const listStoreVersion = 10;
+export const listStoreVersion = 11;
 const schemaVersion = listStoreVersion;
 
 export type AddressRow = {
@@ -104,6 +104,12 @@ function migrateInOne(db: Database): void {
     if (!has) db.exec('ALTER TABLE addresses ADD COLUMN earlier_valid_at INTEGER');
     db.exec(`DROP VIEW IF EXISTS address_verdicts; ${verdictView}`);
   }
+  // 11: what sends to catch-all domains had come to when the list was checked (list-store-evidence.ts).
+  if (version < 11)
+    db.exec(`CREATE TABLE IF NOT EXISTS catch_all_evidence (
+      domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
+      move TEXT NOT NULL
+    ) WITHOUT ROWID`);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

@@ -3,7 +3,7 @@
 // thread (verdict-reader-worker.ts) loads this and SQLite alone.
 import { openDatabaseReadOnly, sql, type Database } from '../../storage/sqlite.ts';
 import { verdictFlag, type ListVerdictReads, type VerdictColumns } from './list-types.ts';
-import { freeMailboxSql } from './score-columns.ts';
+import { catchAllLearnedSql, freeMailboxSql } from './score-columns.ts';
 
 export function listVerdicts(db: Database): ListVerdictReads {
   const flags =
@@ -11,7 +11,9 @@ export function listVerdicts(db: Database): ListVerdictReads {
     ` + accepted * ${verdictFlag.accepted} + (cached_at IS NOT NULL) * ${verdictFlag.cached}` +
     ` + ${freeMailboxSql} * ${verdictFlag.free}` +
     ` + (provider IS 'Google') * ${verdictFlag.google} + (provider IS 'Microsoft') * ${verdictFlag.microsoft}` +
-    ` + (earlier_valid_at IS NOT NULL) * ${verdictFlag.validEarlier}`;
+    ` + (earlier_valid_at IS NOT NULL) * ${verdictFlag.validEarlier}` +
+    ` + CASE ${catchAllLearnedSql} WHEN 'catch_all_bounces' THEN ${verdictFlag.catchAllBounces}` +
+    ` WHEN 'catch_all_delivers' THEN ${verdictFlag.catchAllDelivers} ELSE 0 END`;
   // The day of the verdict cache's verdict a row relies on: the one reused, or the earlier valid check.
   const cachedOn =
     "CASE WHEN cached_at IS NOT NULL THEN date(cached_at / 1000, 'unixepoch') " +

@@ -17,6 +17,7 @@ import { migrateListStore, toAddress, type AddressRow } from './list-store-schem
 import { partsOf } from './list-store-parts.ts';
 import { counterValue, rowTextStore } from './list-store-rows.ts';
 import { rowSearch } from './list-store-search.ts';
+import { catchAllEvidenceStore } from './list-store-evidence.ts';
 import { domainCounts, providerCounts, scoreGroups, unknownReasonCounts } from './list-store-breakdown.ts';
 import type { AddressRecord, ListStore, VerdictRow } from './list-types.ts';
 
@@ -230,5 +231,7 @@ export function openListStore(path: string): ListStore {
     checkedCount(): number {
       return counterValue(db, 'checked') ?? 0;
     },
+
+    catchAllEvidence: catchAllEvidenceStore(db),
   };
 }

@@ -1,6 +1,8 @@
 // What a job's list file holds and what may be asked of it, declared once: the store modules implement
 // these (list-store.ts and the query modules beside it), everything else reads and writes a list through
 // them and never through its database handle.
+import type { CatchAllLearned } from '../../../common/risk-score.ts';
+import type { CatchAllEvidenceStore } from './list-store-evidence.ts';
 import type { CacheHit } from '../../cache/cache-lookup.ts';
 import type { RuleAction } from '../../../common/domain-rules.ts';
 import type { ScoreGroup, VerdictChanges } from '../../../common/list-schemas.ts';
@@ -26,6 +28,9 @@ export const verdictFlag = {
   microsoft: 128,
   /** Valid at an earlier check too old to reuse (the verdict cache). */
   validEarlier: 256,
+  /** Sends to the domain's catch-all addresses bounced often, or seldom (score-columns.ts). */
+  catchAllBounces: 512,
+  catchAllDelivers: 1024,
 } as const;
 // verdict-chunks.ts packs these in 15 bits beside its own; a flag past them would be lost on the way.
 
@@ -164,6 +169,9 @@ export type AddressFacts = {
   provider: string | null;
   /** When it was valid at an earlier check too old to reuse (ms); null: no such check. */
   earlier_valid_at: number | null;
+  /** What sends to its catch-all domain came to, when the list was checked; and that domain. */
+  learned: CatchAllLearned;
+  learned_domain: string | null;
 };
 
 /** The rows' own text, kept the first time a list is explored, and the addresses behind a page (list-store-rows.ts). */
@@ -211,6 +219,8 @@ export type ListStore = ListParts &
     recordChanges(changes: VerdictChanges): void;
     /** How many sent addresses have their verdict. */
     checkedCount(): number;
+    /** What sends to catch-all domains had come to when the list was checked. */
+    catchAllEvidence: CatchAllEvidenceStore;
     /** The rows' own text and the explorer's reads. */
     rowText(): RowTextStore;
     /** The rows' search index (built by search-index.ts once the row text is kept). */

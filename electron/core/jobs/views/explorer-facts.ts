@@ -37,6 +37,7 @@ export const storedScoreFacts = (address: AddressFacts) =>
     free: address.free === 1,
     provider: address.provider,
     validEarlier: address.earlier_valid_at !== null,
+    learned: address.learned,
   });
 
 /** Every address's facts, from the list's verdicts (one pass), scored with `weights`. */

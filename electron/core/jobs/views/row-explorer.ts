@@ -4,6 +4,7 @@
 import type { ExplorerFilter, ExplorerRow } from '../../../common/contract.ts';
 import type { ExplorerQuery, ExplorerSort } from '../../../common/list-schemas.ts';
 import { badSyntaxResult, noAddressResult } from '../../../common/list-funnel.ts';
+import { catchAllEvidenceWords } from '../../../common/reason-words.ts';
 import { addressFacts, noScore, shows, storedScoreFacts, type Facts } from './explorer-facts.ts';
 import { scoreAddress, type ScoreWeights } from '../../../common/risk-score.ts';
 import type { SearchIndexes } from './search-index.ts';
@@ -189,6 +190,11 @@ export function createRowExplorer(
     }
     const facts = text.facts([...new Set(idOf.values())].filter((id) => id !== 0));
     const weighed = weights();
+    const list = store.list(job.id);
+    const evidenceOf = (address: AddressFacts) => {
+      const evidence = address.learned_domain !== null && list.catchAllEvidence.of(address.learned_domain);
+      return evidence ? catchAllEvidenceWords(evidence) : null;
+    };
     return rowNumbers.map((row) => {
       const address: AddressFacts | undefined = facts.get(idOf.get(row)!);
       const scoreFacts = address && storedScoreFacts(address);
@@ -209,6 +215,7 @@ export function createRowExplorer(
         earlierValidAt: address?.earlier_valid_at ?? null,
         score: scored?.score ?? null,
         scoreReasons: scored?.reasons ?? '',
+        catchAllEvidence: address ? evidenceOf(address) : null,
       };
     });
   }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { folderSnapshot } from '../../../support/folder-snapshot.ts';
 import { appStoreFiles } from '../../../../electron/core/app/data-stores.ts';
 import { openListStore } from '../../../../electron/core/jobs/store/list-store.ts';
+import { listStoreVersion } from '../../../../electron/core/jobs/store/list-store-schema.ts';
 import { openSuppressionStore } from '../../../../electron/core/suppression/index.ts';
 import {
   MigrationFailedError,
@@ -63,7 +64,7 @@ describe('a store an older Sift wrote', () => {
       `Sift 0.2.0 brings job_1.sqlite up to date; a copy of each as it was is beside it: ${list}.before-0.2.0`,
     ]);
     openListStore(list).close();
-    expect(userVersionOnDisk(list)).toBe(10);
+    expect(userVersionOnDisk(list)).toBe(listStoreVersion);
 
     setUserVersion(list, 8);
     openDataFolder(dir, appStoreFiles, '0.3.0', say);
