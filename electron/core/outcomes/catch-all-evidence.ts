@@ -8,6 +8,7 @@
 // 5% (docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html). A domain surely above 5% bounces enough to
 // hurt a sender; one surely below 2% delivers as a good list does.
 import { existsSync } from 'node:fs';
+import type { CatchAllLearned } from '../../common/risk-score.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 
@@ -18,7 +19,7 @@ export type CatchAllEvidence = {
   bounced: number;
   /** When the first of these sends was. */
   since: number;
-  move: 'catch_all_bounces' | 'catch_all_delivers' | null;
+  move: CatchAllLearned;
 };
 
 const z = 1.96;
