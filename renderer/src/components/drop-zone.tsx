@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
+import { listFileTypes, onPickedFile } from '../ui/list-file-field.tsx';
 import './drop-zone.css';
 
 type DropZoneProps = { busy: boolean; onFile(file: File): void };
@@ -46,13 +47,9 @@ export function DropZone({ busy, onFile }: DropZoneProps) {
         // The "Choose a file" button opens it; one tab stop is enough.
         tabIndex={-1}
         type="file"
-        accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
+        accept={listFileTypes}
         data-testid="file-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) onFile(file);
-        }}
+        onChange={onPickedFile(onFile)}
       />
     </section>
   );

@@ -23,7 +23,7 @@ export function BounceMailboxes() {
     <div className="what-happened__mailboxes" data-testid="bounce-mailboxes">
       <h4 className="what-happened__subtitle">Bounce mailboxes</h4>
       {mailboxes && mailboxes.length > 0 && (
-        <ul className="what-happened__mailbox-list">
+        <ul className="plain-list">
           {mailboxes.map((mailbox) => (
             <li key={mailbox.name}>
               <span>

@@ -5,6 +5,7 @@ import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.t
 import './what-happened.css';
 import { LedgerTable, verdictWordsOf } from '../../components/ledger-table.tsx';
 import { BounceMailboxes } from './bounce-mailboxes.tsx';
+import { ListFileField } from '../../ui/list-file-field.tsx';
 
 const BounceBars = lazy(() => import('./bounce-bars.tsx'));
 
@@ -117,20 +118,12 @@ function ImportBounces() {
   const [kind, setKind] = useState<'' | 'hard' | 'soft'>('');
   return (
     <div className="what-happened__import">
-      <label className="form-field">
-        <span>A bounce or suppression export (CSV, TSV or Excel) from your sending service</span>
-        <input
-          type="file"
-          data-testid="outcomes-file"
-          accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
-          disabled={busy}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) void outcomesActions.importFile(file, kind || undefined);
-          }}
-        />
-      </label>
+      <ListFileField
+        label="A bounce or suppression export (CSV, TSV or Excel) from your sending service"
+        testId="outcomes-file"
+        disabled={busy}
+        onFile={(file) => void outcomesActions.importFile(file, kind || undefined)}
+      />
       <label className="form-field">
         <span>When the file does not say which rows are hard or soft</span>
         <select value={kind} onChange={(event) => setKind(event.target.value as '' | 'hard' | 'soft')} disabled={busy}>

@@ -6,6 +6,7 @@ import { rulesActions, useRulesStore } from '../../stores/rules-store.ts';
 import { ChangeNotices } from '../../ui/change-notices.tsx';
 import { TableHead } from '../../ui/table-head.tsx';
 import { useFocusHeading } from '../../use-focus-heading.ts';
+import { ListFileField } from '../../ui/list-file-field.tsx';
 import '../suppression/suppression-screen.css';
 
 /** Rules per domain: what each does, how many rows it decided in the last list, setting and removing them. */
@@ -84,20 +85,12 @@ function AddRules() {
         </button>
       </form>
       <div className="suppression__file">
-        <label className="form-field">
-          <span>Or a file of domains (text, CSV, TSV or .xlsx), with the rule chosen</span>
-          <input
-            type="file"
-            data-testid="rules-file"
-            accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
-            disabled={busy}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = '';
-              if (file) void rulesActions.importFile(file, action);
-            }}
-          />
-        </label>
+        <ListFileField
+          label="Or a file of domains (text, CSV, TSV or .xlsx), with the rule chosen"
+          testId="rules-file"
+          disabled={busy}
+          onFile={(file) => void rulesActions.importFile(file, action)}
+        />
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { suppressionActions, suppressionPageSize, useSuppressionStore } from '..
 import { ChangeNotices } from '../../ui/change-notices.tsx';
 import { TableHead } from '../../ui/table-head.tsx';
 import { useFocusHeading } from '../../use-focus-heading.ts';
+import { ListFileField } from '../../ui/list-file-field.tsx';
 import './suppression-screen.css';
 
 /** The do-not-mail list: what is on it, adding to it (typed or from a file), searching and removing. */
@@ -71,20 +72,12 @@ function AddFromFile() {
   const busy = useSuppressionStore((state) => state.busy);
   return (
     <div className="suppression__file">
-      <label className="form-field">
-        <span>Or a file: CSV, TSV, text (one per line) or Excel (.xlsx)</span>
-        <input
-          type="file"
-          data-testid="suppression-file"
-          accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain"
-          disabled={busy}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) void suppressionActions.importFile(file);
-          }}
-        />
-      </label>
+      <ListFileField
+        label="Or a file: CSV, TSV, text (one per line) or Excel (.xlsx)"
+        testId="suppression-file"
+        disabled={busy}
+        onFile={(file) => void suppressionActions.importFile(file)}
+      />
     </div>
   );
 }
