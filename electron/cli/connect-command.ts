@@ -7,12 +7,8 @@ import { parseArgs } from 'node:util';
 import { withoutControls } from '../common/terminal-text.ts';
 import { fileVault } from '../core/connections/key-vault.ts';
 import { ConnectorError, connectorKinds, toolNames, type ConnectorKind } from '../core/connectors/connector.ts';
-import {
-  connectionNamePattern,
-  connectorFor,
-  savedConnections,
-  type SavedConnections,
-} from '../core/connectors/saved-connections.ts';
+import { connectionNamePattern } from '../common/connector-schemas.ts';
+import { connectorFor, savedConnections, type SavedConnections } from '../core/connectors/saved-connections.ts';
 import { openScheduleStore } from '../core/connectors/schedule-store.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { privateDataDir } from './data-folder.ts';

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { fileVault } from '../core/connections/key-vault.ts';
-import { connectionNamePattern } from '../core/connectors/saved-connections.ts';
+import { connectionNamePattern } from '../common/connector-schemas.ts';
 import { defaultHandledFolder, mailboxesIn, MailboxError, refusePlainElsewhere } from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parsePort, UsageError } from './cli-options.ts';

@@ -56,8 +56,10 @@ const readChoiceRequest = {
   include: z.array(z.enum(extraStatuses)).max(extraStatuses.length).default([]),
   segment: segmentIdSchema.nullable().default(null),
 };
-/** A name as `sift sync NAME` types it: letters, digits, dots, dashes and underscores. */
-const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+/** A connection's name as `sift sync NAME` types it (a bounce mailbox's too): letters, digits, dots, dashes
+ * and underscores. */
+export const connectionNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const connectionNameSchema = z.string().regex(connectionNamePattern, {
   message: 'A name is letters, digits, dots, dashes and underscores (at most 64).',
 });
 const audienceIdSchema = z.string().trim().min(1).max(200);
@@ -155,7 +157,7 @@ export const connectorCalls = {
   'connectors:add': {
     request: z.strictObject({
       kind: z.enum(connectorKinds),
-      name: nameSchema,
+      name: connectionNameSchema,
       secret: z.string().trim().min(1).max(512),
       apiUrl: z.string().trim().max(2048).default(''),
       user: z.string().trim().max(200).default(''),
@@ -163,13 +165,16 @@ export const connectorCalls = {
     result: connectionsPageSchema,
   },
   /** The kept secret tried again now: what it reaches, in words. */
-  'connectors:test': { request: z.strictObject({ name: nameSchema }), result: z.object({ reaches: z.string() }) },
+  'connectors:test': {
+    request: z.strictObject({ name: connectionNameSchema }),
+    result: z.object({ reaches: z.string() }),
+  },
   /** Forgets the connection and its secret (the tool is not touched). */
-  'connectors:remove': { request: z.strictObject({ name: nameSchema }), result: connectionsPageSchema },
-  'connectors:audiences': { request: z.strictObject({ name: nameSchema }), result: z.array(audienceSchema) },
+  'connectors:remove': { request: z.strictObject({ name: connectionNameSchema }), result: connectionsPageSchema },
+  'connectors:audiences': { request: z.strictObject({ name: connectionNameSchema }), result: z.array(audienceSchema) },
   /** A Mailchimp audience's segments and tags, to read one of them only. */
   'connectors:segments': {
-    request: z.strictObject({ name: nameSchema, audience: audienceIdSchema }),
+    request: z.strictObject({ name: connectionNameSchema, audience: audienceIdSchema }),
     result: z.array(segmentSchema),
   },
   /**
@@ -178,7 +183,7 @@ export const connectorCalls = {
    */
   'connectors:read': {
     request: z.strictObject({
-      name: nameSchema,
+      name: connectionNameSchema,
       audience: audienceIdSchema,
       /** The list's name as the tool shows it, for the list's name in History ("shop · Newsletter"). */
       listName: z.string().trim().max(200).optional(),
@@ -193,7 +198,7 @@ export const connectorCalls = {
    * read: hard bounces go on the do-not-mail list; History's "What happened" panel shows the rest.
    */
   'connectors:bounces': {
-    request: z.strictObject({ name: nameSchema, audience: audienceIdSchema }),
+    request: z.strictObject({ name: connectionNameSchema, audience: audienceIdSchema }),
     result: z.object({ hard: count, soft: count, refused: count, sends: count, suppressed: count }),
   },
   /** Plans what the finished list's verdicts call for in the tool; nothing is written. */
@@ -212,7 +217,7 @@ export const connectorCalls = {
   /** Syncs a list again every 1, 7 or 30 days while the app is open (and `sift sync --due`), or stops. */
   'connectors:schedule': {
     request: z.strictObject({
-      name: nameSchema,
+      name: connectionNameSchema,
       audience: audienceIdSchema,
       everyDays: z.union(scheduleDays.map((days) => z.literal(days))).nullable(),
       writeBack: z.boolean().default(false),

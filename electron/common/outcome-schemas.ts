@@ -2,6 +2,7 @@
 // addresses Sift checked live, by its verdict, how many were sent to and how many bounced since), where
 // outcomes came from, and a bounce export brought in from a file.
 import { z } from 'zod';
+import { connectionNameSchema } from './connector-schemas.ts';
 import { fileRefSchema } from './file-schemas.ts';
 import { jobIdSchema } from './job-schemas.ts';
 
@@ -55,10 +56,6 @@ const outcomeImportSchema = z.object({
 });
 export type OutcomeImport = z.infer<typeof outcomeImportSchema>;
 
-const mailboxNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
-  message: 'A name of letters, digits, dots, dashes and underscores.',
-});
-
 /** A bounce mailbox as the app shows it: where it is and who reads it, never its password. */
 const mailboxViewSchema = z.object({
   name: z.string(),
@@ -97,7 +94,7 @@ export const outcomeCalls = {
    */
   'outcomes:connectMailbox': {
     request: z.strictObject({
-      name: mailboxNameSchema,
+      name: connectionNameSchema,
       host: z.string().trim().min(1).max(253),
       port: z.number().int().min(1).max(65535).optional(),
       user: z.string().trim().min(1).max(320),
@@ -108,10 +105,10 @@ export const outcomeCalls = {
     result: z.array(mailboxViewSchema),
   },
   /** Reads what is new in a bounce mailbox since the last read; bounces are moved to Sift's folder. */
-  'outcomes:readMailbox': { request: z.strictObject({ name: mailboxNameSchema }), result: mailboxReadSchema },
+  'outcomes:readMailbox': { request: z.strictObject({ name: connectionNameSchema }), result: mailboxReadSchema },
   /** Forgets a mailbox and its password (what was read from it stays, until forgotten from the CLI). */
   'outcomes:removeMailbox': {
-    request: z.strictObject({ name: mailboxNameSchema }),
+    request: z.strictObject({ name: connectionNameSchema }),
     result: z.array(mailboxViewSchema),
   },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */
