@@ -110,59 +110,33 @@ describe.skipIf(missing.length > 0)('a real bounce mailbox (Postfix writes, Dove
     );
     expect(await folderCounts()).toEqual({ INBOX: 5, [defaultHandledFolder]: 0 });
 
-    const refused = await runSiftHere(
-      [
-        'connect',
-        'imap',
-        '--name',
-        'bounces',
-        '--host',
-        ip,
-        '--port',
-        String(mailbox.imap.port),
-        '--user',
-        mailbox.imap.user,
-        '--plain',
-      ],
-      { ...env, SIFT_IMAP_PASSWORD: 'wrong' },
-    );
+    // `sift connect imap` to the test's Dovecot, as bounces@send.test, with `password`.
+    const connect = (port: number, password: string, ...more: string[]) =>
+      runSiftHere(
+        [
+          'connect',
+          'imap',
+          '--name',
+          'bounces',
+          '--host',
+          ip,
+          '--port',
+          String(port),
+          '--user',
+          mailbox.imap.user,
+          ...more,
+        ],
+        { ...env, SIFT_IMAP_PASSWORD: password },
+      );
+    const refused = await connect(mailbox.imap.port, 'wrong', '--plain');
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('refused the user name or password for bounces@send.test. Nothing is saved.');
     expect(refused.stderr).not.toContain('wrong');
     // TLS unless --plain: Dovecot's self-signed certificate is refused in words, and nothing is kept.
-    const untrusted = await runSiftHere(
-      [
-        'connect',
-        'imap',
-        '--name',
-        'bounces',
-        '--host',
-        ip,
-        '--port',
-        String(mailbox.imap.tlsPort),
-        '--user',
-        mailbox.imap.user,
-      ],
-      { ...env, SIFT_IMAP_PASSWORD: mailbox.imap.password },
-    );
+    const untrusted = await connect(mailbox.imap.tlsPort!, mailbox.imap.password);
     expect(untrusted.code).toBe(5);
     expect(untrusted.stderr).toMatch(/has a TLS certificate this computer does not trust \(\w+\)\. Nothing is saved\./);
-    const connected = await runSiftHere(
-      [
-        'connect',
-        'imap',
-        '--name',
-        'bounces',
-        '--host',
-        ip,
-        '--port',
-        String(mailbox.imap.port),
-        '--user',
-        mailbox.imap.user,
-        '--plain',
-      ],
-      { ...env, SIFT_IMAP_PASSWORD: mailbox.imap.password },
-    );
+    const connected = await connect(mailbox.imap.port, mailbox.imap.password, '--plain');
     expect(connected.code, connected.stderr).toBe(0);
     expect(connected.stdout).toContain('INBOX holds 5 messages');
     const elsewhere = await runSiftHere(
