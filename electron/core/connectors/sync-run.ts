@@ -138,6 +138,23 @@ export async function planChanges(
   return { alreadyDone: seen - kept };
 }
 
+/**
+ * A page of changes as rounds: each member's first change still to write, then its second, and so on. Within
+ * a round a member appears once, so its changes may be grouped by kind (one call pattern each) and still be
+ * written in the order the plan lists them, wherever a page began (a page may begin with a member's archive
+ * whose tag closed the page before).
+ */
+export function inMemberOrder(pending: readonly PlannedChange[]): PlannedChange[][] {
+  const rounds: PlannedChange[][] = [];
+  const changesOf = new Map<string, number>();
+  for (const each of pending) {
+    const round = changesOf.get(each.memberId) ?? 0;
+    changesOf.set(each.memberId, round + 1);
+    (rounds[round] ??= []).push(each);
+  }
+  return rounds;
+}
+
 /** Writes every planned change not yet written, a page at a time; each outcome is kept as it comes. */
 export async function writeChanges(
   store: SyncStore,
@@ -153,13 +170,14 @@ export async function writeChanges(
     signal?.throwIfAborted();
     const pending = store.pending(sync.id, changesPerPage);
     if (pending.length === 0) return;
-    for (const change of new Set(pending.map((each) => each.change))) {
-      const members = pending.filter((each) => each.change === change);
-      await connector.apply(sync.audience, change, members, (outcome) =>
-        store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words),
-      );
-      written += members.length;
-    }
+    for (const round of inMemberOrder(pending))
+      for (const change of new Set(round.map((each) => each.change))) {
+        const members = round.filter((each) => each.change === change);
+        await connector.apply(sync.audience, change, members, (outcome) =>
+          store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words),
+        );
+        written += members.length;
+      }
     onPage(written);
   }
 }

@@ -45,7 +45,7 @@ beforeAll(async () => {
   add('invalid.bounced@example.com', 'cleaned');
   add('valid.pending@example.com', 'pending');
   chimp.audiences.set('aud1', { name: 'Newsletter', members });
-  env = await syncTestEnv(service, 2000, { SIFT_MAILCHIMP_KEY: chimp.key });
+  env = await syncTestEnv(service, 2200, { SIFT_MAILCHIMP_KEY: chimp.key });
 });
 afterAll(async () => {
   await Promise.all([chimp?.close(), service?.close()]);
@@ -309,6 +309,34 @@ it('archives invalid members only when asked, at the plan and again at the writi
     expect(order.indexOf(`POST ${hash}/tags`)).toBeLessThan(order.indexOf(`DELETE members/${hash}`));
   }
   expect(order).toHaveLength(5);
+});
+
+it('writes each member its changes in the planned order across pages: tagged, then archived', async () => {
+  // One valid member, then 52 invalid ones: 105 changes, so the second page of 100 begins with the archive of
+  // the member whose tag closed the first.
+  const members = new Map<string, ChimpMember>();
+  for (const email of [
+    'valid.o0@o.example.com',
+    ...Array.from({ length: 52 }, (_, i) => `invalid.o${i + 1}@o.example.com`),
+  ])
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set() });
+  chimp.audiences.set('aud9', { name: 'Order', members });
+  const writesBefore = chimp.writes.length;
+  const written = await runSiftHere(
+    ['sync', 'shop', 'aud9', '--base-url', service.baseUrl, '--archive-invalid', '--write-back'],
+    env,
+  );
+  expect(written.code, written.stderr).toBe(0);
+  expect(written.stdout).toContain('Written: 105 changes.');
+  const order = chimp.writes.slice(writesBefore).map((write) => `${write.method} ${write.path}`);
+  expect(order).toHaveLength(105);
+  for (const [hash, member] of members) {
+    const tagged = order.indexOf(`POST /3.0/lists/aud9/members/${hash}/tags`);
+    expect(tagged, member.email).toBeGreaterThanOrEqual(0);
+    if (member.email.startsWith('valid.')) continue;
+    expect(order.indexOf(`DELETE /3.0/lists/aud9/members/${hash}`), member.email).toBeGreaterThan(tagged);
+    expect([member.status, ...member.tags]).toEqual(['archived', 'sift-invalid']);
+  }
 });
 
 it('tags sift-risky a verdict kept only from a score the member did not reach', async () => {
