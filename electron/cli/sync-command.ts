@@ -186,7 +186,7 @@ async function estimateMembers(
   const code = await runClean([membersFile, '--column', 'email', '--resume', ...passed], io, { estimateOnly: true });
   if (code !== exitCodes.done) return code;
   const changes = writtenResults
-    .flatMap((result) => connector.changesFor({ result, risky: false, scored: true }, choices))
+    .flatMap((result) => connector.changesFor({ result, risky: false, scored: true, status: '' }, choices))
     .map((change) => connector.describe(change));
   io.out(
     `Nothing was sent or written (--plan). Once checked, a member gets what its verdict calls for: ${changes.join('; ')}. ` +

@@ -11,7 +11,9 @@
 //   an error").
 // - 100 requests per 10 seconds per app (free and starter; 190 for professional and enterprise), then 429
 //   with `policyName` TEN_SECONDLY_ROLLING (developers.hubspot.com/docs/developer-tooling/platform/
-//   usage-guidelines).
+//   usage-guidelines); past a day's allowance, 429 with `policyName` DAILY (ibid.). Every answer says the
+//   window in X-HubSpot-RateLimit-Max, -Remaining and -Interval-Milliseconds (HubSpot's developer changelog,
+//   2018-11-06). A test may shorten the window (`windowMs`) to keep its run short; the rules are the same.
 // - CRM search answers at most 10,000 results for a query: paging past them is a 400 ("The search endpoints
 //   are limited to 10,000 total results for any given query", developers.hubspot.com/docs/api/crm/search,
 //   Limitations, as AWS Glue's HubSpot connector documents it). Reading every contact is the contacts list
@@ -41,12 +43,18 @@ export type HubspotServer = {
   updates: { id: string; properties: HubContact }[][];
   failNext(prefix: string, status: number, times: number): void;
   failedCalls: () => number;
+  /** How many calls were answered 429 for the window or the day. */
+  limitedCalls: () => number;
+  /** The day turns: the day's allowance (`perDay`) is whole again. */
+  newDay(): void;
   close(): Promise<void>;
 };
 
 const builtInProperties = ['email', 'firstname', 'lastname', 'lifecyclestage', 'hs_email_optout'];
 
-export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}): Promise<HubspotServer> {
+export async function startHubspot(
+  options: { perTenSeconds?: number; windowMs?: number; perDay?: number } = {},
+): Promise<HubspotServer> {
   const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
   const contacts = new Map<string, HubContact>();
   const lists = new Map<string, { name: string; members: string[]; manual?: boolean }>();
@@ -55,9 +63,18 @@ export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}):
   const updates: HubspotServer['updates'] = [];
   const failures: { prefix: string; status: number; times: number }[] = [];
   const recent: number[] = [];
+  const windowMs = options.windowMs ?? 10_000;
+  const perWindow = options.perTenSeconds ?? 100;
   let failed = 0;
+  let limited = 0;
+  let today = 0;
   const send = (response: ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { 'Content-Type': 'application/json;charset=utf-8' });
+    response.writeHead(status, {
+      'Content-Type': 'application/json;charset=utf-8',
+      'X-HubSpot-RateLimit-Interval-Milliseconds': String(windowMs),
+      'X-HubSpot-RateLimit-Max': String(perWindow),
+      'X-HubSpot-RateLimit-Remaining': String(Math.max(0, perWindow - recent.length)),
+    });
     response.end(JSON.stringify(body));
   };
   const error = (response: ServerResponse, status: number, category: string, message: string, more = {}) =>
@@ -76,13 +93,25 @@ export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}):
     if (request.headers.authorization !== `Bearer ${token}`)
       return error(response, 401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
     const now = Date.now();
-    while (recent.length && recent[0]! < now - 10_000) recent.shift();
-    if (recent.length >= (options.perTenSeconds ?? 100))
-      return error(response, 429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
-        errorType: 'RATE_LIMIT',
-        policyName: 'TEN_SECONDLY_ROLLING',
-      });
+    while (recent.length && recent[0]! <= now - windowMs) recent.shift();
+    if (options.perDay !== undefined && today >= options.perDay)
+      return (
+        (limited += 1),
+        error(response, 429, 'RATE_LIMITS', 'You have reached your daily limit.', {
+          errorType: 'RATE_LIMIT',
+          policyName: 'DAILY',
+        })
+      );
+    if (recent.length >= perWindow)
+      return (
+        (limited += 1),
+        error(response, 429, 'RATE_LIMITS', 'You have reached your ten_secondly_rolling limit.', {
+          errorType: 'RATE_LIMIT',
+          policyName: 'TEN_SECONDLY_ROLLING',
+        })
+      );
     recent.push(now);
+    today += 1;
     const url = new URL(request.url!, 'http://127.0.0.1');
     const failure = failures.find((each) => url.pathname.startsWith(each.prefix) && each.times > 0);
     if (failure) {
@@ -239,6 +268,8 @@ export async function startHubspot(options: { perTenSeconds?: 100 | 190 } = {}):
     updates,
     failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),
     failedCalls: () => failed,
+    limitedCalls: () => limited,
+    newDay: () => void (today = 0),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

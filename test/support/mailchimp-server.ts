@@ -29,8 +29,9 @@
 //   In Compliance State", "… is in a compliance state due to unsubscribe, bounce, or compliance review and
 //   cannot be subscribed." (the answer public clients of the API test against, e.g. those that fall back to
 //   `pending` on it). Sift never sends one: the tests' whole-audience comparisons would show it.
-// - Archiving (DELETE a member) of a cleaned member: 405 "This list member cannot be removed" (the same
-//   fixture); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
+// - Archiving (DELETE a member) of a cleaned, pending or archived member: 405 "Method Not Allowed", "This
+//   list member cannot be removed. Can not archive a contact that is bounced, pending or archived" (Mailchimp's
+//   answer as amro/gibbon#320 quotes it); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
 //   its plan lists.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -281,12 +282,12 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       member.fields = after;
       return json(response, { id: parts[3], email_address: member.email, status: member.status, merge_fields: after });
     }
-    if (request.method === 'DELETE' && member.status === 'cleaned')
+    if (request.method === 'DELETE' && ['cleaned', 'pending', 'archived'].includes(member.status))
       return problem(
         response,
         405,
         'Method Not Allowed',
-        'This list member cannot be removed.  Please contact support.',
+        'This list member cannot be removed. Can not archive a contact that is bounced, pending or archived',
       );
     // Archiving: the member is kept, its status `archived` (Mailchimp's API definition: "Archive a list
     // member. To permanently delete, use the delete-permanent action"); 204 with no body.

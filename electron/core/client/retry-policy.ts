@@ -84,7 +84,7 @@ function backoffWaitMs(retry: number, random: () => number, baseMs = 500, capMs 
 }
 
 /** Retry-After in seconds, or as an HTTP date; a missing or odd value counts as one second. */
-function parseRetryAfter(value: string | null, nowMs: number): number {
+export function parseRetryAfter(value: string | null, nowMs: number): number {
   if (value === null) return 1;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
   const date = Date.parse(value);

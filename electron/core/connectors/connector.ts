@@ -26,11 +26,17 @@ export {
 /** A list, audience or contact list of the tool, as `sift audiences` names it. */
 type Audience = { id: string; name: string; size: number };
 
-/** A person the tool would mail: its own id for them, and their address as the tool holds it. */
-type Member = { id: string; email: string; name: string };
+/**
+ * A person the tool would mail: its own id for them, their address as the tool holds it, and their status
+ * there where the tool has one (Mailchimp's subscribed, pending, transactional).
+ */
+type Member = { id: string; email: string; name: string; status?: string };
 
-/** A page of members and where the next one starts (none after the last). */
-type MemberPage = { members: Member[]; next?: string };
+/**
+ * A page of members and where the next one starts (none after the last); `claimed`: how many members the
+ * tool says the collection this page is from holds (`of` names it: a status, a roster), where it says.
+ */
+type MemberPage = { members: Member[]; next?: string; claimed?: { of: string; count: number } };
 
 /** A read choice as `sift sync`'s flags, as a schedule keeps them. */
 export const readChoiceFlags = (choice: ReadChoice): string[] => [
@@ -148,9 +154,13 @@ export type Connector = {
   /**
    * The changes a verdict (`valid`, `invalid`, `catch_all`, `unknown`) calls for here, in the order they are
    * written. `risky`: the verdict is kept only from a score and this member's is below it; `scored`: the row
-   * has a score; `choices`: what the person chose besides.
+   * has a score; `status`: the member's at the tool ('' where none is known); `choices`: what the person
+   * chose besides.
    */
-  changesFor(verdict: { result: string; risky: boolean; scored: boolean }, choices: PlanChoices): MemberChange[];
+  changesFor(
+    verdict: { result: string; risky: boolean; scored: boolean; status: string },
+    choices: PlanChoices,
+  ): MemberChange[];
   /** This tool's own step for an invalid member, taken only when the person chooses it. */
   readonly invalidStep: InvalidStep;
   /** What `change` does, in the tool's own terms, for a plan: "delivery turned off (by moderator)". */

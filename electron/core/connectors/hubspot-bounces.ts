@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { ConnectorError } from './connector.ts';
 import type { BounceReader, ToolBounce } from './tool-bounces.ts';
 import type { ToolHttp } from './tool-http.ts';
+import { toolPath } from './tool-path.ts';
 
 const pageSize = 200;
 const searchCap = 10_000;
@@ -67,7 +68,7 @@ export function hubspotBounces(http: ToolHttp): BounceReader {
     const kept: Cursor = text ? cursorSchema.parse(JSON.parse(text)) : { since: 0, after: 0, began: 0, lastSeen: 0 };
     const cursor = kept.began === 0 ? { ...kept, began: now } : kept;
     const since = { propertyName: 'lastmodifieddate', operator: 'GTE', value: String(cursor.since) };
-    const { body } = await http.call('POST', '/crm/v3/objects/contacts/search', {
+    const { body } = await http.call('POST', toolPath`/crm/v3/objects/contacts/search`, {
       json: {
         filterGroups: [
           { filters: [{ propertyName: 'hs_email_hard_bounce_reason_enum', operator: 'HAS_PROPERTY' }, since] },

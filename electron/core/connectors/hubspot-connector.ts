@@ -10,7 +10,7 @@
 //   the ids it is about in `context.ids` (update-contacts.md: "Provided property values will be overwritten.
 //   Read-only and non-existent properties will result in an error").
 // - Rate limits: 100 or 190 requests per 10 seconds by tier, answered 429 with `policyName`
-//   (TEN_SECONDLY_ROLLING or DAILY), usage-guidelines: waited out by the client's retry policy.
+//   (TEN_SECONDLY_ROLLING or DAILY), usage-guidelines: paced and waited out as hubspot-limits.ts reads them.
 // - a static list (v3 lists): fetched by name at GET /crm/v3/lists/object-type-id/0-1/name/{listName}, made with
 //   POST /crm/v3/lists (`processingType: MANUAL`), records added with PUT /crm/v3/lists/{listId}/memberships/add
 //   ("Records that do not exist or that are already members of the list are ignored"; its answer names the
@@ -20,7 +20,10 @@
 import { z } from 'zod';
 import { ConnectorError, invalidStepOf, writtenResults, type Connector, type MemberChange } from './connector.ts';
 import { hubspotBounces } from './hubspot-bounces.ts';
+import { hubspotLimits } from './hubspot-limits.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
+import { checkedId, hubspotRecordId } from './tool-ids.ts';
+import { toolPath, type ToolPath } from './tool-path.ts';
 
 /** The pseudo-list of every contact, as `sift audiences` names it. */
 const allContacts = 'all';
@@ -84,13 +87,13 @@ const batchAnswer = z.object({
 
 export function hubspotConnector(apiUrl: string | undefined, token: string): Connector {
   const base = toolBaseUrl('HubSpot', apiUrl || 'https://api.hubapi.com');
-  const http = toolHttp('HubSpot', base, `Bearer ${token}`, token);
+  const http = toolHttp('HubSpot', base, `Bearer ${token}`, token, { limits: hubspotLimits() });
   const contactsOf = (results: z.infer<typeof page>['results']) =>
     results.flatMap((contact) =>
       contact.properties.email
         ? [
             {
-              id: contact.id,
+              id: checkedId('HubSpot', http.host, hubspotRecordId, contact.id, contact.properties.email),
               email: contact.properties.email,
               name: [contact.properties.firstname, contact.properties.lastname].filter(Boolean).join(' '),
             },
@@ -98,7 +101,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
         : [],
     );
   /** Makes a group or property, or finds it there already (409). */
-  const made = async (path: string, body: unknown) => {
+  const made = async (path: ToolPath, body: unknown) => {
     try {
       await http.call('POST', path, { json: body });
     } catch (error) {
@@ -110,13 +113,13 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
   const invalidList = () =>
     (invalidListId ??= (async () => {
       try {
-        const path = `/crm/v3/lists/object-type-id/0-1/name/${encodeURIComponent(invalidListName)}`;
+        const path = toolPath`/crm/v3/lists/object-type-id/0-1/name/${invalidListName}`;
         return String(http.parse(listAnswer, (await http.call('GET', path)).body, 'its list').list.listId);
       } catch (error) {
         if (!(error instanceof ConnectorError && error.kind === 'not_found')) throw error;
       }
       const json = { name: invalidListName, objectTypeId: '0-1', processingType: 'MANUAL' };
-      const { body } = await http.call('POST', '/crm/v3/lists', { json });
+      const { body } = await http.call('POST', toolPath`/crm/v3/lists`, { json });
       return String(http.parse(listAnswer, body, 'the list it made').list.listId);
     })().catch((error: unknown) => {
       invalidListId = undefined;
@@ -126,7 +129,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
     const listId = await invalidList();
     for (let at = 0; at < members.length; at += batchSize) {
       const ids = members.slice(at, at + batchSize).map((member) => member.memberId);
-      const path = `/crm/v3/lists/${encodeURIComponent(listId)}/memberships/add`;
+      const path = toolPath`/crm/v3/lists/${listId}/memberships/add`;
       const { body } = await http.call('PUT', path, { json: ids });
       const missing = new Set((http.parse(addedAnswer, body, 'a list addition').recordIdsMissing ?? []).map(String));
       for (const id of ids)
@@ -142,15 +145,17 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
     bounces: hubspotBounces(http),
     async check() {
       // Reading one contact proves the token and its contacts scope at once.
-      await http.call('GET', '/crm/v3/objects/contacts?limit=1&properties=email');
+      await http.call('GET', toolPath`/crm/v3/objects/contacts?limit=1&properties=email`);
       return `HubSpot at ${http.host}`;
     },
     async audiences() {
-      const { body: counted } = await http.call('POST', '/crm/v3/objects/contacts/search', { json: { limit: 1 } });
+      const { body: counted } = await http.call('POST', toolPath`/crm/v3/objects/contacts/search`, {
+        json: { limit: 1 },
+      });
       const total = http.parse(z.object({ total: z.number() }), counted, 'its contacts');
       const audiences = [{ id: allContacts, name: 'All contacts', size: total.total }];
       for (let offset = 0; ;) {
-        const { body } = await http.call('POST', '/crm/v3/lists/search', {
+        const { body } = await http.call('POST', toolPath`/crm/v3/lists/search`, {
           json: { count: 500, offset, processingTypes: ['MANUAL', 'DYNAMIC', 'SNAPSHOT'] },
         });
         const found = http.parse(listsAnswer, body, 'its lists');
@@ -166,11 +171,11 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       }
     },
     async readPage(audience, cursor) {
-      const after = cursor === undefined ? '' : `&after=${encodeURIComponent(cursor)}`;
+      const from = (path: ToolPath) => (cursor === undefined ? path : toolPath`${path}&after=${cursor}`);
       if (audience === allContacts) {
         const { body } = await http.call(
           'GET',
-          `/crm/v3/objects/contacts?limit=${batchSize}&properties=email,firstname,lastname${after}`,
+          from(toolPath`/crm/v3/objects/contacts?limit=${batchSize}&properties=email,firstname,lastname`),
         );
         const found = http.parse(page, body, 'its contacts');
         return { members: contactsOf(found.results), ...(found.paging?.next ? { next: found.paging.next.after } : {}) };
@@ -178,14 +183,16 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       // A page of memberships (HubSpot's most, 250), its contacts read 100 at a time (a batch read's most).
       const { body } = await http.call(
         'GET',
-        `/crm/v3/lists/${encodeURIComponent(audience)}/memberships?limit=${membershipsPerPage}${after}`,
+        from(toolPath`/crm/v3/lists/${audience}/memberships?limit=${membershipsPerPage}`),
       );
       const listed = http.parse(memberships, body, "a list's members");
       const members = [];
       for (let at = 0; at < listed.results.length; at += batchSize) {
-        const { body: read } = await http.call('POST', '/crm/v3/objects/contacts/batch/read', {
+        const { body: read } = await http.call('POST', toolPath`/crm/v3/objects/contacts/batch/read`, {
           json: {
-            inputs: listed.results.slice(at, at + batchSize).map((each) => ({ id: each.recordId })),
+            inputs: listed.results
+              .slice(at, at + batchSize)
+              .map((each) => ({ id: checkedId('HubSpot', http.host, hubspotRecordId, each.recordId) })),
             properties: ['email', 'firstname', 'lastname'],
           },
         });
@@ -194,8 +201,8 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       return { members, ...(listed.paging?.next ? { next: listed.paging.next.after } : {}) };
     },
     async prepare() {
-      await made('/crm/v3/properties/contacts/groups', propertyGroup);
-      for (const property of properties) await made('/crm/v3/properties/contacts', property);
+      await made(toolPath`/crm/v3/properties/contacts/groups`, propertyGroup);
+      for (const property of properties) await made(toolPath`/crm/v3/properties/contacts`, property);
     },
     scoreKept: () => ['score', 'reasons'],
     offersScoreFields: false,
@@ -216,7 +223,7 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
             sift_checked_at: checkedAt,
           },
         }));
-        const { body } = await http.call('POST', '/crm/v3/objects/contacts/batch/update', { json: { inputs } });
+        const { body } = await http.call('POST', toolPath`/crm/v3/objects/contacts/batch/update`, { json: { inputs } });
         // A 207 names the contacts it refused; the rest of the batch was written.
         const refused = new Map<string, string>();
         for (const error of http.parse(batchAnswer, body, 'a batch update').errors ?? [])

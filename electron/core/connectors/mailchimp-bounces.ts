@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import type { BouncePage, BounceReader } from './tool-bounces.ts';
 import type { ToolHttp } from './tool-http.ts';
+import { toolPath } from './tool-path.ts';
 
 const pageSize = 1000;
 
@@ -51,15 +52,13 @@ export function mailchimpBounces(http: ToolHttp): BounceReader {
       : { step: 'cleaned', offset: 0, began: '', campaigns: [] };
     // A read begins: what changes from now on is the next read's.
     const cursor = kept.began === '' ? { ...kept, began: now } : kept;
-    const list = encodeURIComponent(audience);
     const page: BouncePage = { bounces: [], sends: [], next: '', done: false };
     let next: Cursor;
     if (cursor.step === 'cleaned') {
-      const since = cursor.cleanedSince ? `&since_last_changed=${encodeURIComponent(cursor.cleanedSince)}` : '';
+      const cleaned = toolPath`/lists/${audience}/members?status=cleaned&count=${pageSize}&offset=${cursor.offset}&fields=members.email_address,members.last_changed,total_items`;
       const { body } = await http.call(
         'GET',
-        `/lists/${list}/members?status=cleaned&count=${pageSize}&offset=${cursor.offset}${since}` +
-          '&fields=members.email_address,members.last_changed,total_items',
+        cursor.cleanedSince ? toolPath`${cleaned}&since_last_changed=${cursor.cleanedSince}` : cleaned,
       );
       const { members } = http.parse(membersAnswer, body, 'cleaned members');
       for (const member of members)
@@ -74,11 +73,10 @@ export function mailchimpBounces(http: ToolHttp): BounceReader {
           ? { ...cursor, offset: cursor.offset + pageSize }
           : { ...cursor, step: 'campaigns', offset: 0 };
     } else if (cursor.step === 'campaigns') {
-      const since = cursor.sentSince ? `&since_send_time=${encodeURIComponent(cursor.sentSince)}` : '';
+      const sent = toolPath`/campaigns?list_id=${audience}&status=sent&count=${pageSize}&offset=${cursor.offset}&sort_field=send_time&sort_dir=ASC&fields=campaigns.id,campaigns.send_time,total_items`;
       const { body } = await http.call(
         'GET',
-        `/campaigns?list_id=${list}&status=sent&count=${pageSize}&offset=${cursor.offset}${since}` +
-          '&sort_field=send_time&sort_dir=ASC&fields=campaigns.id,campaigns.send_time,total_items',
+        cursor.sentSince ? toolPath`${sent}&since_send_time=${cursor.sentSince}` : sent,
       );
       const found = http.parse(campaignsAnswer, body, 'sent campaigns').campaigns;
       // `since_send_time` is inclusive of the last campaign read before: it is read once.
@@ -98,8 +96,7 @@ export function mailchimpBounces(http: ToolHttp): BounceReader {
       else {
         const { body } = await http.call(
           'GET',
-          `/reports/${encodeURIComponent(campaign.id)}/sent-to?count=${pageSize}&offset=${cursor.offset}` +
-            '&fields=sent_to.email_address,sent_to.status,total_items',
+          toolPath`/reports/${campaign.id}/sent-to?count=${pageSize}&offset=${cursor.offset}&fields=sent_to.email_address,sent_to.status,total_items`,
         );
         const recipients = http.parse(sentToAnswer, body, "a campaign's recipients").sent_to;
         const at = dateOf(campaign.sent, Date.parse(cursor.began));

@@ -18,7 +18,7 @@
 //   delete-permanent action" (Mailchimp's API definition, as its Node client's ListsApi documents
 //   deleteListMember). Sift archives only when the person chooses it, and never deletes permanently.
 // Concurrency: "each user account [is limited] to 10 concurrent connections", beyond which Mailchimp answers
-// with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift keeps 4.
+// with a too-many-connections error (Mailchimp's API announcement, http://eepurl.com/4cIXv); Sift uses them.
 import { z } from 'zod';
 import {
   ConnectorError,
@@ -31,13 +31,21 @@ import {
 import { mailchimpBounces } from './mailchimp-bounces.ts';
 import { readyScoreFields, type ScoreFieldsState } from './mailchimp-fields.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
+import { checkedId, mailchimpMemberId } from './tool-ids.ts';
+import { toolPath, type ToolPath } from './tool-path.ts';
 
 /** Members per page: Mailchimp's most. */
 const pageSize = 1000;
 /** Members each page re-reads of the page before (overlappingPage). */
 const overlap = 100;
-/** Calls at once: under Mailchimp's 10 per account, leaving room for the person's other tools. */
-const connectionsAtOnce = 4;
+/**
+ * Calls at once: Mailchimp's documented 10 per account. A call refused for too many connections (the
+ * person's other tools share them) is a 429, waited out and tried again.
+ */
+const connectionsAtOnce = 10;
+
+/** Statuses Mailchimp will not archive (cleaned and archived members are never read). */
+const unarchivable = new Set(['pending', 'cleaned', 'archived']);
 
 const tagOf: Record<string, (typeof verdictTags)[number]> = {
   valid: 'sift-valid',
@@ -82,12 +90,6 @@ const segmentsAnswer = z.object({
 });
 const memberFields = 'members.id,members.email_address,members.full_name,members.status,total_items';
 
-const memberOf = (member: z.infer<typeof membersAnswer>['members'][number]) => ({
-  id: member.id,
-  email: member.email_address,
-  name: member.full_name ?? '',
-});
-
 /**
  * Where a read is: "status:offset:lastId" (a bare offset is a subscribed page, as an earlier version kept
  * it), `lastId` being the last member the page before ended with.
@@ -101,7 +103,12 @@ function cursorOf(cursor: string | undefined): { scope: string; offset: number; 
 export function mailchimpConnector(apiUrl: string | undefined, key: string): Connector {
   const base = toolBaseUrl('Mailchimp', mailchimpApiUrl(key, apiUrl));
   const http = toolHttp('Mailchimp', base, `Basic ${Buffer.from(`sift:${key}`).toString('base64')}`, key);
-  const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
+  const listPath = (audience: string) => toolPath`/lists/${audience}`;
+  /** A member as Sift keeps it, its id refused unless it is the subscriber hash of its address. */
+  const memberOf = (member: z.infer<typeof membersAnswer>['members'][number]) => {
+    const id = checkedId('Mailchimp', http.host, mailchimpMemberId, member.id, member.email_address);
+    return { id, email: member.email_address, name: member.full_name ?? '', status: member.status ?? '' };
+  };
   /**
    * A page from `at`, starting `overlap` members early: Mailchimp pages by offset only, so a member who
    * leaves during the read moves the rest back one place, and a plain next page would skip the member at
@@ -109,9 +116,9 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
    * found (more left than the overlap, or that member itself), the whole overlap is taken again: a member
    * read twice is planned once, a member skipped would never be.
    */
-  const overlappingPage = async (path: string, at: ReturnType<typeof cursorOf>, what: string) => {
+  const overlappingPage = async (path: ToolPath, at: ReturnType<typeof cursorOf>, what: string) => {
     const from = at.lastId ? Math.max(0, at.offset - overlap) : at.offset;
-    const { body } = await http.call('GET', `${path}&count=${pageSize}&offset=${from}`);
+    const { body } = await http.call('GET', toolPath`${path}&count=${pageSize}&offset=${from}`);
     const page = http.parse(membersAnswer, body, what);
     const seen = at.lastId ? page.members.findIndex((member) => member.id === at.lastId) : -1;
     const next = from + page.members.length;
@@ -121,17 +128,18 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       // Ended: nothing past where the page before ended, or the total reached.
       end: next <= at.offset || next >= page.total_items || !last,
       next: `${next}:${last}`,
+      total: page.total_items,
     };
   };
   /** Every item of a collection Mailchimp pages by offset (its audiences, an audience's segments). */
   const everyPage = async <Key extends string, Item>(
-    path: string,
+    path: ToolPath,
     parse: (body: unknown) => Record<Key, Item[]> & { total_items: number },
     key: Key,
   ): Promise<Item[]> => {
     const items: Item[] = [];
     for (let offset = 0; ; offset += pageSize) {
-      const page = parse((await http.call('GET', `${path}&count=${pageSize}&offset=${offset}`)).body);
+      const page = parse((await http.call('GET', toolPath`${path}&count=${pageSize}&offset=${offset}`)).body);
       items.push(...page[key]);
       if (page[key].length === 0 || offset + pageSize >= page.total_items) return items;
     }
@@ -142,12 +150,12 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
     kind: 'mailchimp',
     bounces: mailchimpBounces(http),
     async check() {
-      const { body } = await http.call('GET', '/?fields=account_name,login_id');
+      const { body } = await http.call('GET', toolPath`/?fields=account_name,login_id`);
       const root = http.parse(rootAnswer, body, 'its account');
       return `Mailchimp account ${root.account_name ?? root.login_id ?? '(unnamed)'} at ${http.host}`;
     },
     async audiences() {
-      const path = '/lists?fields=lists.id,lists.name,lists.stats.member_count,total_items';
+      const path = toolPath`/lists?fields=lists.id,lists.name,lists.stats.member_count,total_items`;
       const lists = await everyPage(path, (body) => http.parse(listsAnswer, body, 'its audiences'), 'lists');
       return lists.map((list) => ({ id: list.id, name: list.name, size: list.stats?.member_count ?? 0 }));
     },
@@ -157,25 +165,29 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       const statuses = ['subscribed', ...choice.include];
       const at = cursorOf(cursor);
       if (choice.segment !== null) {
-        const extra = choice.include.includes('transactional') ? '&include_transactional=true' : '';
-        const path = `${listPath(audience)}/segments/${encodeURIComponent(choice.segment)}/members?fields=${memberFields}${extra}`;
+        const members = toolPath`${listPath(audience)}/segments/${choice.segment}/members?fields=${memberFields}`;
+        const path = choice.include.includes('transactional')
+          ? toolPath`${members}&include_transactional=true`
+          : members;
         const page = await overlappingPage(path, at, "a segment's members");
         return {
           members: page.fresh.filter((member) => statuses.includes(member.status ?? '')).map(memberOf),
+          claimed: { of: 'segment', count: page.total },
           ...(page.end ? {} : { next: `segment:${page.next}` }),
         };
       }
       const status = at.scope === 'segment' ? 'subscribed' : at.scope;
-      const path = `${listPath(audience)}/members?status=${status}&fields=${memberFields}`;
+      const path = toolPath`${listPath(audience)}/members?status=${status}&fields=${memberFields}`;
       const page = await overlappingPage(path, at, "an audience's members");
       const following = statuses[statuses.indexOf(status) + 1];
       return {
         members: page.fresh.map(memberOf),
+        claimed: { of: status, count: page.total },
         ...(!page.end ? { next: `${status}:${page.next}` } : following ? { next: `${following}:0` } : {}),
       };
     },
     async segments(audience) {
-      const path = `${listPath(audience)}/segments?fields=segments.id,segments.name,segments.type,segments.member_count,total_items`;
+      const path = toolPath`${listPath(audience)}/segments?fields=segments.id,segments.name,segments.type,segments.member_count,total_items`;
       const parse = (body: unknown) => http.parse(segmentsAnswer, body, "an audience's segments");
       return (await everyPage(path, parse, 'segments')).map((segment) => ({
         id: String(segment.id),
@@ -204,13 +216,13 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       const worker = async () => {
         for (let member = queue.shift(); member !== undefined; member = queue.shift()) {
           const { memberId } = member;
-          const memberPath = `${listPath(audience)}/members/${encodeURIComponent(memberId)}`;
+          const memberPath = toolPath`${listPath(audience)}/members/${memberId}`;
           try {
-            if (tag) await http.call('POST', `${memberPath}/tags`, { json: { tags, is_syncing: true } });
+            if (tag) await http.call('POST', toolPath`${memberPath}/tags`, { json: { tags, is_syncing: true } });
             else if (fields?.ready) {
               // Planned only for a scored row (changesFor): never a made-up 0.
               if (member.score === null) throw new Error('A score change was planned for a row with no score.');
-              await http.call('PATCH', `${memberPath}?skip_merge_validation=true`, {
+              await http.call('PATCH', toolPath`${memberPath}?skip_merge_validation=true`, {
                 json: { merge_fields: fields.mergeFields(member.score) },
               });
             } else await http.call('DELETE', memberPath);
@@ -223,11 +235,13 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
     },
     // The score's fields before archiving (an archived member is not written to); archived after its tag is
-    // written: the tag says why, and archiving is what Mailchimp undoes by re-adding.
-    changesFor: ({ result, risky, scored }, { withInvalidStep, withScoreFields }) => [
+    // written: the tag says why, and archiving is what Mailchimp undoes by re-adding. A pending member is
+    // never planned for archiving: Mailchimp refuses it, 405 "Can not archive a contact that is bounced,
+    // pending or archived" (its answer as amro/gibbon#320 quotes it).
+    changesFor: ({ result, risky, scored, status }, { withInvalidStep, withScoreFields }) => [
       ...(tagOf[result] ? [`tag:${risky ? 'sift-risky' : tagOf[result]}` as MemberChange] : []),
       ...(withScoreFields && scored ? ['score_fields' as const] : []),
-      ...(withInvalidStep && result === 'invalid' ? ['archive' as const] : []),
+      ...(withInvalidStep && result === 'invalid' && !unarchivable.has(status) ? ['archive' as const] : []),
     ],
     invalidStep: invalidStepOf.mailchimp,
     describe: (change) =>

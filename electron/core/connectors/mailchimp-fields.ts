@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { ConnectorError } from './connector.ts';
 import type { toolHttp } from './tool-http.ts';
+import { toolPath, type ToolPath } from './tool-path.ts';
 
 /** The fields as Sift makes them; a field of the same tag with another name or type is not Sift's. */
 const scoreFields = [
@@ -52,12 +53,12 @@ export type ScoreFieldsState =
 /** Finds Sift's fields in the audience, making those missing; answers how to write them, or why it cannot. */
 export async function readyScoreFields(
   http: ReturnType<typeof toolHttp>,
-  listPath: string,
+  listPath: ToolPath,
   now = new Date(),
 ): Promise<ScoreFieldsState> {
   const { body } = await http.call(
     'GET',
-    `${listPath}/merge-fields?count=1000&fields=merge_fields.tag,merge_fields.name,merge_fields.type,merge_fields.options`,
+    toolPath`${listPath}/merge-fields?count=1000&fields=merge_fields.tag,merge_fields.name,merge_fields.type,merge_fields.options`,
   );
   const found = http.parse(fieldsAnswer, body, "an audience's fields").merge_fields;
   let dateFormat: string = scoreFields[1].options.date_format;
@@ -74,7 +75,9 @@ export async function readyScoreFields(
       continue;
     }
     try {
-      await http.call('POST', `${listPath}/merge-fields`, { json: { ...wanted, public: false, required: false } });
+      await http.call('POST', toolPath`${listPath}/merge-fields`, {
+        json: { ...wanted, public: false, required: false },
+      });
     } catch (error) {
       if (!(error instanceof ConnectorError) || error.kind !== 'refused') throw error;
       return {

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { BounceReader } from './tool-bounces.ts';
 import type { ToolHttp } from './tool-http.ts';
+import { toolPath } from './tool-path.ts';
 
 const pageSize = 500;
 
@@ -27,14 +28,10 @@ const foundAnswer = z.object({
 export function mailmanBounces(http: ToolHttp): BounceReader {
   return async (audience, cursor) => {
     const page = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 1;
-    const query = new URLSearchParams({
-      list_id: audience,
-      role: 'member',
-      delivery_status: 'by_bounces',
-      count: String(pageSize),
-      page: String(page),
-    });
-    const { body } = await http.call('GET', `/members/find?${query}`);
+    const { body } = await http.call(
+      'GET',
+      toolPath`/members/find?list_id=${audience}&role=member&delivery_status=by_bounces&count=${pageSize}&page=${page}`,
+    );
     const found = http.parse(foundAnswer, body, 'members disabled by bounces');
     const entries = found.entries ?? [];
     const bounces = entries.map((entry) => {

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { invalidStepOf, memberRefusal, type Connector } from './connector.ts';
 import { mailmanBounces } from './mailman-bounces.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
+import { checkedId, mailmanMemberId } from './tool-ids.ts';
+import { toolPath } from './tool-path.ts';
 
 /** Members read a page at a time: the roster's pages are counted by Mailman, not by a cursor. */
 const pageSize = 500;
@@ -42,17 +44,16 @@ const deliveryOff = 'by_moderator';
 export function mailmanConnector(apiUrl: string, user: string, password: string): Connector {
   const base = toolBaseUrl('Mailman', apiUrl.replace(/\/+$/, '').replace(/\/3\.1$/, '') + '/3.1');
   const http = toolHttp('Mailman', base, `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, password);
-  const listPath = (audience: string) => `/lists/${encodeURIComponent(audience)}`;
   return {
     kind: 'mailman',
     bounces: mailmanBounces(http),
     async check() {
-      const { body } = await http.call('GET', '/system/versions');
+      const { body } = await http.call('GET', toolPath`/system/versions`);
       const versions = http.parse(versionsAnswer, body, 'its versions');
       return `${versions.mailman_version} (REST API ${versions.api_version}) at ${http.host}`;
     },
     async audiences() {
-      const { body } = await http.call('GET', '/lists');
+      const { body } = await http.call('GET', toolPath`/lists`);
       return (http.parse(listsAnswer, body, 'its lists').entries ?? []).map((list) => ({
         id: list.list_id,
         name: list.fqdn_listname,
@@ -61,15 +62,22 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
     },
     async readPage(audience, cursor) {
       const page = cursor === undefined ? 1 : Number(cursor);
-      const { body } = await http.call('GET', `${listPath(audience)}/roster/member?count=${pageSize}&page=${page}`);
+      const { body } = await http.call(
+        'GET',
+        toolPath`/lists/${audience}/roster/member?count=${pageSize}&page=${page}`,
+      );
       const roster = http.parse(rosterAnswer, body, "a list's members");
       const members = (roster.entries ?? []).map((entry) => ({
-        id: String(entry.member_id),
+        id: checkedId('Mailman', http.host, mailmanMemberId, String(entry.member_id), entry.email),
         email: entry.email,
         name: entry.display_name ?? '',
       }));
       const more = page * pageSize < roster.total_size && members.length > 0;
-      return { members, ...(more ? { next: String(page + 1) } : {}) };
+      return {
+        members,
+        claimed: { of: 'roster', count: roster.total_size },
+        ...(more ? { next: String(page + 1) } : {}),
+      };
     },
     scoreKept: () => [],
     offersScoreFields: false,
@@ -77,10 +85,10 @@ export function mailmanConnector(apiUrl: string, user: string, password: string)
       if (change !== 'delivery_off' && change !== 'unsubscribe') throw new Error(`Mailman makes no ${change} change.`);
       const form = { delivery_status: deliveryOff };
       for (const { memberId } of members) {
-        const memberPath = `/members/${encodeURIComponent(memberId)}`;
+        const memberPath = toolPath`/members/${memberId}`;
         try {
           if (change === 'unsubscribe') await http.call('DELETE', memberPath);
-          else await http.call('PATCH', `${memberPath}/preferences`, { form });
+          else await http.call('PATCH', toolPath`${memberPath}/preferences`, { form });
           onOutcome({ memberId, done: true });
         } catch (error) {
           // A member who left since the read is no longer there to change: said, and the rest go on.

@@ -2,15 +2,20 @@
 // the verdicts call for planned from the cleaned list's annotated file, and the planned changes written to
 // the tool, each once. Every step keeps where it is in the sync store (sync-store.ts), so a sync stopped
 // anywhere goes on from there; the cleaning between is a job like any list's (resumed, never billed twice).
-import { open, truncate } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, statfs, truncate } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
-import { changeKind, verdictsOnly, type Connector, type PlanChoices } from './connector.ts';
+import { changeKind, ConnectorError, toolNames, verdictsOnly, type Connector, type PlanChoices } from './connector.ts';
 import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
 
-/** The members file's columns: what the person sees in the cleaned list, and the tool's id to write back by. */
-export const memberColumns = ['email', 'name', 'member_id'] as const;
+/**
+ * The members file's columns: what the person sees in the cleaned list, the tool's id to write back by, and
+ * the member's status at the tool where it has one (what a change may be planned for depends on it).
+ */
+export const memberColumns = ['email', 'name', 'member_id', 'status'] as const;
+/** The columns of a members file an earlier version began: a sync it left part way goes on in them. */
+const earlierMemberColumns = ['email', 'name', 'member_id'] as const;
 
 /**
  * Where a sync keeps its files in the data folder, and their stem: the list's id, as the members file, what
@@ -24,6 +29,41 @@ export function syncFiles(dataDir: string, sync: Pick<SyncRecord, 'id' | 'audien
 
 /** Changes per write call and per page planned: a page, never the whole list, in memory. */
 const changesPerPage = 100;
+
+/**
+ * How far a read may run past what the tool claimed: twice its count, and a page more (people join while it
+ * is read; Mailchimp's overlapping pages may take up to a tenth again). Past it, the tool's pages do not end
+ * as it said they would, and the read stops rather than fill the disk.
+ */
+const readsPastClaim = (claimed: number) => 2 * claimed + 1000;
+
+/**
+ * A read stopped before it fills the disk or outruns what the tool claimed: the members still to come (by the
+ * tool's count) must fit the disk at the bytes a member took so far.
+ */
+async function checkReadBounds(
+  connector: Connector,
+  path: string,
+  claims: ReadonlyMap<string, number>,
+  read: { members: number; bytes: number },
+): Promise<void> {
+  if (claims.size === 0) return;
+  const tool = toolNames[connector.kind];
+  const claimed = [...claims.values()].reduce((sum, count) => sum + count, 0);
+  if (read.members > readsPastClaim(claimed))
+    throw new ConnectorError(
+      'unreachable',
+      `${tool} said the list holds ${claimed.toLocaleString('en')} members, yet its pages went on to ${read.members.toLocaleString('en')} and more: Sift stopped reading (it reads at most twice what a tool claims, and a page more). Nothing was written.`,
+    );
+  const disk = await statfs(dirname(path));
+  const free = disk.bavail * disk.bsize;
+  const needed = Math.max(0, claimed - read.members) * Math.max(1, read.bytes / Math.max(1, read.members));
+  if (needed > free)
+    throw new ConnectorError(
+      'unreachable',
+      `${tool} says the list holds ${claimed.toLocaleString('en')} members: about ${Math.ceil(needed / 1e6).toLocaleString('en')} MB more to keep, and the disk holding ${dirname(path)} has ${Math.floor(free / 1e6).toLocaleString('en')} MB free. Sift stopped reading; free some space and sync again to go on. Nothing was written.`,
+    );
+}
 
 /**
  * Reads the members not read yet into `path`: from the page after the last one kept, with the file cut back
@@ -43,22 +83,38 @@ export async function readMembers(
   if (sync.phase !== 'reading') return sync;
   const file = await open(path, fileBytes === 0 ? 'w' : 'r+', 0o600);
   try {
+    let columns: readonly string[] = memberColumns;
     if (fileBytes === 0) {
       fileBytes = (await file.write(`${lineOf(memberColumns)}\n`)).bytesWritten;
     } else {
       await truncate(path, fileBytes);
+      const header = `${lineOf(earlierMemberColumns)}\n`;
+      const { buffer } = await file.read(Buffer.alloc(header.length), 0, header.length, 0);
+      if (buffer.toString() === header) columns = earlierMemberColumns;
     }
+    // What the tool claims for each collection read in this run, and what this run read of it.
+    const claims = new Map<string, number>();
+    const thisRun = { members: 0, bytes: 0 };
     for (;;) {
       signal?.throwIfAborted();
       const page = await connector.readPage(sync.audience, cursor, sync.readChoice);
-      const text = page.members.map((member) => `${lineOf([member.email, member.name, member.id])}\n`).join('');
+      if (page.claimed && !claims.has(page.claimed.of)) claims.set(page.claimed.of, page.claimed.count);
+      const text = page.members
+        .map(
+          (member) =>
+            `${lineOf([member.email, member.name, member.id, member.status ?? ''].slice(0, columns.length))}\n`,
+        )
+        .join('');
       const { bytesWritten } = await file.write(text, fileBytes);
       await file.sync();
       fileBytes += bytesWritten;
       members += page.members.length;
+      thisRun.members += page.members.length;
+      thisRun.bytes += bytesWritten;
       store.pageRead(sync.id, fileBytes, members, page.next);
       onPage(members);
       if (page.next === undefined) break;
+      await checkReadBounds(connector, path, claims, thisRun);
       cursor = page.next;
     }
   } finally {
@@ -100,7 +156,8 @@ export async function planChanges(
     store.addPlanned(sync.id, needed);
     return needed.length;
   };
-  let columns: { id: number; email: number; result: number; score: number; reasons: number } | undefined;
+  let columns:
+    { id: number; email: number; result: number; score: number; reasons: number; status: number } | undefined;
   let page: PlannedChange[] = [];
   await readCsvRows(annotatedPath, 'the cleaned members', (row) => {
     if (columns === undefined) {
@@ -110,8 +167,11 @@ export async function planChanges(
         result: row.indexOf('sift_result'),
         score: row.indexOf('sift_score'),
         reasons: row.indexOf('sift_score_reasons'),
+        // None in a file an earlier version read.
+        status: row.indexOf('status'),
       };
-      if (Object.values(columns).includes(-1)) throw new Error(`${annotatedPath} is not a sync's annotated list.`);
+      if (Object.entries(columns).some(([name, at]) => at === -1 && name !== 'status'))
+        throw new Error(`${annotatedPath} is not a sync's annotated list.`);
       return;
     }
     const score = row[columns.score] ?? '';
@@ -119,7 +179,8 @@ export async function planChanges(
     const atLeast = choices.keepAtScore?.[result];
     const scored = /^\d+$/.test(score);
     const risky = atLeast !== undefined && scored && Number(score) < atLeast;
-    for (const change of connector.changesFor({ result, risky, scored }, { ...verdictsOnly, ...choices }))
+    const status = row[columns.status] ?? '';
+    for (const change of connector.changesFor({ result, risky, scored, status }, { ...verdictsOnly, ...choices }))
       page.push({
         memberId: row[columns.id]!,
         email: row[columns.email]!,
@@ -144,7 +205,7 @@ export async function planChanges(
  * written in the order the plan lists them, wherever a page began (a page may begin with a member's archive
  * whose tag closed the page before).
  */
-export function inMemberOrder(pending: readonly PlannedChange[]): PlannedChange[][] {
+function inMemberOrder(pending: readonly PlannedChange[]): PlannedChange[][] {
   const rounds: PlannedChange[][] = [];
   const changesOf = new Map<string, number>();
   for (const each of pending) {

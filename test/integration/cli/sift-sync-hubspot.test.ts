@@ -21,7 +21,8 @@ const kinds = ['valid', 'invalid', 'catchall', 'unknown'] as const;
 const resultOf = { valid: 'valid', invalid: 'invalid', catchall: 'catch_all', unknown: 'unknown' } as const;
 
 beforeAll(async () => {
-  [hub, service] = await Promise.all([startHubspot(), startTestService()]);
+  // A window of a second in place of HubSpot's ten: the 429 below is waited out as HubSpot says, in a second.
+  [hub, service] = await Promise.all([startHubspot({ windowMs: 1000 }), startTestService()]);
   // 230 contacts; the list "Newsletter" holds the 150 with an even id, and one contact without an address.
   for (let id = 1; id <= 230; id += 1) {
     const kind = kinds[id % 4]!;
