@@ -5,7 +5,8 @@
 // servers on loopback (`--engine-only` runs just that), the service's throughput with several worker
 // processes on PostgreSQL (`--workers-only` runs just that), and the single executable against the
 // repository's sift (`--binary-only` runs just that), and bounces read back from a Dovecot mailbox with the
-// accuracy ledger (`--outcomes-only`).
+// accuracy ledger (`--outcomes-only`), and a 100,000-member audience read from and written back to Mailchimp
+// and HubSpot test servers (`--connectors-only`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { runEngineBench } from './engine-bench.ts';
 import { runWorkersBench } from './workers-bench.ts';
 import { runBinaryBench } from './binary-bench.ts';
 import { runOutcomesBench } from './outcomes-bench.ts';
+import { runConnectorsBench } from './connectors-bench.ts';
 import { marketingColumns, writeMarketingList } from './marketing-list.ts';
 import { writeCachedRows } from './cached-list.ts';
 
@@ -28,10 +30,15 @@ const { values } = parseArgs({
     'workers-only': { type: 'boolean', default: false },
     'binary-only': { type: 'boolean', default: false },
     'outcomes-only': { type: 'boolean', default: false },
+    'connectors-only': { type: 'boolean', default: false },
   },
 });
 const sizes =
-  values['engine-only'] || values['workers-only'] || values['binary-only'] || values['outcomes-only']
+  values['engine-only'] ||
+  values['workers-only'] ||
+  values['binary-only'] ||
+  values['outcomes-only'] ||
+  values['connectors-only']
     ? []
     : (values.rows ?? `100000,1000000${values['10m'] ? ',10000000' : ''}`).split(',').map(Number);
 /** `sift` runs with the Node flags its own first line gives (a smaller young generation keeps its memory low). */
@@ -181,7 +188,12 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
-const only = values['engine-only'] || values['workers-only'] || values['binary-only'] || values['outcomes-only'];
+const only =
+  values['engine-only'] ||
+  values['workers-only'] ||
+  values['binary-only'] ||
+  values['outcomes-only'] ||
+  values['connectors-only'];
 // The single executable against the repository's sift: starts, and a 1M-row clean (or the largest size asked).
 if (!only || values['binary-only'])
   await runBinaryBench(sizes.length > 0 ? Math.min(Math.max(...sizes), 1_000_000) : 1_000_000);
@@ -191,3 +203,5 @@ if (!only || values['engine-only']) await runEngineBench();
 if (!only || values['workers-only']) await runWorkersBench();
 // Bounces read back from a Dovecot bounce mailbox, and the accuracy ledger (root and Dovecot, else skipped).
 if (!only || values['outcomes-only']) await runOutcomesBench();
+// A 100,000-member audience read and written back, against the Mailchimp and HubSpot test servers.
+if (!only || values['connectors-only']) await runConnectorsBench();

@@ -18,7 +18,8 @@
 //   are limited to 10,000 total results for any given query", developers.hubspot.com/docs/api/crm/search,
 //   Limitations, as AWS Glue's HubSpot connector documents it). Reading every contact is the contacts list
 //   endpoint's, which has no such cap. The 400's words are this server's.
-// - A property or group of a name there already: 409 (the properties API reference).
+// - A property or group of a name there already: 409 (the properties API reference). Values written are
+//   checked against each property's type and options as HubSpot does (hubspot-values.ts).
 // - Search's filters, sorts and properties: hubspot-search.ts.
 // - Lists (v3): POST /crm/v3/lists with `name`, `objectTypeId` and `processingType` answers `{ list: { listId,
 //   … } }`; GET /crm/v3/lists/object-type-id/{objectTypeId}/name/{listName} fetches one by name (404 when there
@@ -28,6 +29,7 @@
 //   get-list, memberships/add-to-list). The answer's recordIdsAdded and recordIdsMissing are its fields.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { searchIds, type SearchBody } from './hubspot-search.ts';
+import { builtInTypes, refusedValues, typeOf, type PropertyType } from './hubspot-values.ts';
 
 type HubContact = Record<string, string>;
 
@@ -50,16 +52,15 @@ export type HubspotServer = {
   close(): Promise<void>;
 };
 
-const builtInProperties = ['email', 'firstname', 'lastname', 'lifecyclestage', 'hs_email_optout'];
-
 export async function startHubspot(
-  options: { perTenSeconds?: number; windowMs?: number; perDay?: number } = {},
+  options: { perTenSeconds?: number; windowMs?: number; perDay?: number; delayMs?: number } = {},
 ): Promise<HubspotServer> {
   const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
   const contacts = new Map<string, HubContact>();
   const lists = new Map<string, { name: string; members: string[]; manual?: boolean }>();
   const groups = new Set<string>();
-  const properties = new Set<string>(builtInProperties);
+  const properties = new Set<string>(Object.keys(builtInTypes));
+  const types = new Map<string, PropertyType>(Object.entries(builtInTypes));
   const updates: HubspotServer['updates'] = [];
   const failures: { prefix: string; status: number; times: number }[] = [];
   const recent: number[] = [];
@@ -159,7 +160,13 @@ export async function startHubspot(
         name: list.name,
         additionalProperties: { hs_list_size: String(list.members.length) },
       }));
-      return send(response, 200, { lists: all, hasMore: false, offset: all.length, total: all.length });
+      // Paged by `count` (at most 500) from `offset`, as the lists search is (api-reference/…/crm/lists,
+      // search-lists: `offset`, `count`; the answer's `hasMore` and next `offset`).
+      const count = Math.min(Number(body.count ?? 20), 500);
+      const offset = Number(body.offset ?? 0);
+      const page = all.slice(offset, offset + count);
+      const hasMore = offset + page.length < all.length;
+      return send(response, 200, { lists: page, hasMore, offset: offset + page.length, total: all.length });
     }
     const byName = /^GET \/crm\/v3\/lists\/object-type-id\/0-1\/name\/(.+)$/.exec(path);
     if (byName) {
@@ -217,6 +224,7 @@ export async function startHubspot(
       if (!path.endsWith('groups') && !groups.has(body.groupName))
         return error(response, 400, 'VALIDATION_ERROR', `No property group ${body.groupName}.`);
       kept.add(body.name);
+      if (!path.endsWith('groups')) types.set(body.name, typeOf(body));
       return send(response, 201, body);
     }
     if (path === 'POST /crm/v3/objects/contacts/batch/update') {
@@ -230,6 +238,8 @@ export async function startHubspot(
           'VALIDATION_ERROR',
           `Property values were not valid: ${unknown[0]} does not exist.`,
         );
+      const refused = refusedValues(inputs, types);
+      if (refused) return error(response, 400, 'VALIDATION_ERROR', refused);
       updates.push(inputs);
       const missing = inputs.filter((input) => !contacts.has(input.id)).map((input) => input.id);
       for (const input of inputs) if (contacts.has(input.id)) Object.assign(contacts.get(input.id)!, input.properties);
@@ -253,8 +263,11 @@ export async function startHubspot(
     }
     return error(response, 404, 'OBJECT_NOT_FOUND', `No route ${path} on this test server.`);
   };
+  // Each call answered after `delayMs`, as over a network (none unless asked).
   const server = createServer((request, response) => {
-    handle(request, response).catch((cause: unknown) => error(response, 500, 'INTERNAL', String(cause)));
+    setTimeout(() => {
+      handle(request, response).catch((cause: unknown) => error(response, 500, 'INTERNAL', String(cause)));
+    }, options.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -3,6 +3,7 @@
 // source; where the documents name a rule but not its exact answer, the answer is this server's and says so.
 // - Basic auth with any user and the key; another key: 401 "API Key Invalid" (Mailchimp's error glossary,
 //   https://mailchimp.com/developer/marketing/docs/errors/).
+// - `fields=` honoured: an answer holds only the fields asked for (onlyFields).
 // - `count` above 1000 refused: "Maximum value is 1000" (mailchimp-marketing-typescript-sdk,
 //   src/api/resources/lists/client/requests/ListMembersListsRequest.ts). The 400's words are this server's.
 // - More than 10 calls at once refused with 429: "each user account [is limited] to 10 concurrent
@@ -31,10 +32,13 @@
 //   `pending` on it). Sift never sends one: the tests' whole-audience comparisons would show it.
 // - Archiving (DELETE a member) of a cleaned, pending or archived member: 405 "Method Not Allowed", "This
 //   list member cannot be removed. Can not archive a contact that is bounced, pending or archived" (Mailchimp's
-//   answer as amro/gibbon#320 quotes it); of another, its status becomes `archived`. Every write is recorded: Sift makes none but those
-//   its plan lists.
+//   answer as amro/gibbon#320 quotes it); of another, its status becomes `archived`. Every write is
+//   recorded: Sift makes none but those its plan lists.
+// - Batch operations (POST /batches, GET /batches/{id}, the results archive): mailchimp-batches.ts.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { chimpBatches } from './mailchimp-batches.ts';
+import { onlyFields } from './mailchimp-only-fields.ts';
 import { reportsAnswer, type ChimpCampaign } from './mailchimp-reports.ts';
 
 export type ChimpMember = {
@@ -47,7 +51,14 @@ export type ChimpMember = {
   /** When its status last changed (`last_changed`, ISO 8601). */
   lastChanged?: string;
 };
-type ChimpField = { tag: string; name: string; type: string; required?: boolean; options?: { date_format?: string } };
+type ChimpField = {
+  tag: string;
+  name: string;
+  type: string;
+  required?: boolean;
+  public?: boolean;
+  options?: { date_format?: string };
+};
 /** The fields every audience is made with. */
 export const defaultFields = (): ChimpField[] =>
   ['FNAME', 'LNAME', 'ADDRESS', 'PHONE'].map((tag) => ({
@@ -80,6 +91,12 @@ export type MailchimpServer = {
   afterMembersPage?: (audience: string, offset: number) => void;
   /** The most calls in flight at once. */
   peakConnections: () => number;
+  /** How many batches Sift sent (mailchimp-batches.ts). */
+  batchesRun: () => number;
+  /** Batches sent stay pending until this is turned off again. */
+  holdBatches(on: boolean): void;
+  /** How often Sift asked how a batch was going: it does once it has kept the batch's id. */
+  batchPolls: () => number;
   /** Makes the next call to a path that starts with `prefix` fail `times` times with `status`. */
   failNext(prefix: string, status: number, times: number): void;
   /** How many calls failed as asked. */
@@ -104,16 +121,28 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       JSON.stringify({ type: 'https://mailchimp.com/developer/marketing/docs/errors/', title, status, detail }),
     );
   };
+  /** The `fields=` each call asked for: its answer holds those and no others. */
+  const fieldsAsked = new WeakMap<ServerResponse, string[]>();
   const json = (response: ServerResponse, body: unknown) => {
     response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
-    response.end(JSON.stringify(body));
+    const fields = fieldsAsked.get(response);
+    response.end(JSON.stringify(fields ? onlyFields(body, fields) : body));
   };
   const bodyOf = async (request: IncomingMessage) => {
     let text = '';
     for await (const chunk of request) text += chunk;
     return text ? JSON.parse(text) : undefined;
   };
-  const handle = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+  let origin = '';
+  const batchRoutes = chimpBatches(
+    (request, response, url) => handle(request, response, url),
+    () => origin,
+  );
+  const handle = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
+    // The results of a batch, at a signed address of Mailchimp's storage: no key asked.
+    if (await batchRoutes.results(url, response)) return;
+    const fields = url.searchParams.get('fields');
+    if (fields) fieldsAsked.set(response, fields.split(','));
     // Any user name; the key is the password.
     const given = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const givenKey = given ? Buffer.from(given, 'base64').toString().split(':').slice(1).join(':') : '';
@@ -140,6 +169,10 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       .split('/')
       .filter(Boolean)
       .map(decodeURIComponent);
+    if (parts[0] === 'batches') {
+      const given = request.method === 'POST' ? await bodyOf(request) : undefined;
+      if (await batchRoutes.handle(request, response, parts, given)) return;
+    }
     const memberView = ([id, member]: [string, ChimpMember]) => ({
       id,
       email_address: member.email,
@@ -159,8 +192,9 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
     }
     const report = request.method === 'GET' ? reportsAnswer(campaigns, parts, url) : undefined;
     if (report) {
+      if (report.status === 200) return json(response, report.body);
       response.writeHead(report.status, { 'Content-Type': 'application/json; charset=utf-8' });
-      return response.end(JSON.stringify(report.body));
+      return void response.end(JSON.stringify(report.body));
     }
     const list = parts[0] === 'lists' ? audiences.get(parts[1] ?? '') : undefined;
     if (!list) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
@@ -221,6 +255,8 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
         name: body.name,
         type: body.type,
         required: body.required === true,
+        // Shown on signup forms unless made with `public: false` (CreateMergeFieldListsRequest.ts).
+        public: body.public !== false,
         ...(body.options ? { options: body.options } : {}),
       };
       fields.push(made);
@@ -313,6 +349,7 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
+  origin = `http://127.0.0.1:${port}`;
   const chimp: MailchimpServer = {
     url: `http://127.0.0.1:${port}/3.0`,
     key,
@@ -320,6 +357,9 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
     campaigns,
     writes,
     peakConnections: () => peak,
+    batchesRun: () => batchRoutes.batches.size,
+    holdBatches: (on) => batchRoutes.hold(on),
+    batchPolls: () => batchRoutes.polls(),
     failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),
     failedCalls: () => failed,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -142,6 +142,23 @@ export type Connector = {
     members: readonly { memberId: string; score: number | null; reasons: string }[],
     onOutcome: (outcome: ChangeOutcome) => void,
   ): Promise<void>;
+  /**
+   * The tool's bulk route for one change to many members (Mailchimp's batch operations), where one call per
+   * member would take too long. `send` answers the job's id (undefined: not for bulk, written by `apply`),
+   * kept before its results are awaited, so a sync stopped while the job runs reads its results when run
+   * again and never sends it twice.
+   */
+  bulk?: {
+    /** The fewest members, and the most, one job is sent for; fewer go one call each. */
+    readonly from: number;
+    readonly most: number;
+    send(
+      audience: string,
+      change: MemberChange,
+      members: readonly { memberId: string; score: number | null }[],
+    ): Promise<string | undefined>;
+    collect(job: string, onOutcome: (outcome: ChangeOutcome) => void, signal?: AbortSignal): Promise<void>;
+  };
   /** What of a member's score this change writes to the tool: a new one alone writes the change again. */
   scoreKept(change: MemberChange): readonly ('score' | 'reasons')[];
   /** The tool can keep a score and its date in fields of Sift's own (Mailchimp's merge fields). */

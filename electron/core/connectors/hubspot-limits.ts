@@ -5,8 +5,8 @@
 //   will be included in HTTP responses"; developers.hubspot.com/docs/api/usage-details).
 // - A 429 names the limit met in its body's `policyName`: TEN_SECONDLY_ROLLING, the window, which passes;
 //   DAILY, the day's calls, which do not come back until HubSpot's day turns (usage-details, "Rate limits").
-// Sift paces by what is left, so a sync rarely meets a 429: with one call left in the window, the next waits
-// until the oldest of the window's calls has left it.
+// Sift paces by what is left, so a sync rarely meets a 429: with one call left in the window, each next call
+// waits until the oldest of the window's calls has left it, which keeps to the allowance's own pace.
 import type { ToolLimits } from './tool-http.ts';
 
 const windowHeader = 'x-hubspot-ratelimit-interval-milliseconds';
@@ -30,8 +30,12 @@ export function hubspotLimits(now: () => number = Date.now): ToolLimits {
       calls.push(at);
       while (calls.length > 0 && calls[0]! <= at - windowMs) calls.shift();
       if (left === undefined || left > 1) return 0;
-      // The window's calls Sift made are known; when others share the allowance, a whole window is waited.
-      const oldest = allowed !== undefined && calls.length >= allowed ? calls[calls.length - allowed]! : at;
+      // The window holds `used` calls by HubSpot's count: the next may go when the oldest of them has left
+      // it. Sift knows its own calls' times (a little after HubSpot counted them, so the wait is on the safe
+      // side); when HubSpot counts more calls than Sift made (other apps share the allowance), a whole
+      // window is waited.
+      const used = allowed === undefined ? undefined : allowed - left;
+      const oldest = used !== undefined && used > 0 && calls.length >= used ? calls[calls.length - used]! : at;
       return Math.max(0, oldest + windowMs - at);
     },
     onLimit(headers, body) {

@@ -28,6 +28,7 @@ import {
   type Connector,
   type MemberChange,
 } from './connector.ts';
+import { collectBatch, submitBatch, type BatchCall } from './mailchimp-batches.ts';
 import { mailchimpBounces } from './mailchimp-bounces.ts';
 import { readyScoreFields, type ScoreFieldsState } from './mailchimp-fields.ts';
 import { toolBaseUrl, toolHttp } from './tool-http.ts';
@@ -43,6 +44,14 @@ const overlap = 100;
  * person's other tools share them) is a 429, waited out and tried again.
  */
 const connectionsAtOnce = 10;
+/**
+ * A change (one tag, the score fields, the archive) goes to this many members or more in one batch
+ * (mailchimp-batches.ts), up to the most: fewer are written a call each, 10 at once, which takes about as
+ * long as a batch's round trip. Mailchimp documents no most for a batch; 5,000 keeps each results archive
+ * small.
+ */
+const batchFrom = 500;
+const batchMost = 5_000;
 
 /** Statuses Mailchimp will not archive (cleaned and archived members are never read). */
 const unarchivable = new Set(['pending', 'cleaned', 'archived']);
@@ -146,6 +155,36 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
   };
   /** Each audience's score fields, found or made before its first score is written. */
   const scoreFieldsOf = new Map<string, ScoreFieldsState>();
+  /**
+   * The call that makes `change` to a member, the same alone or in a batch; or why none may be made (Sift's
+   * score fields not there), in words for each member.
+   */
+  const callsFor = (
+    audience: string,
+    change: MemberChange,
+  ): { call: (member: { memberId: string; score: number | null }) => BatchCall } | { words: string } => {
+    const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
+    if (!tag && change !== 'archive' && change !== 'score_fields')
+      throw new Error(`Mailchimp makes no ${change} change.`);
+    // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
+    const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
+    const fields = change === 'score_fields' ? scoreFieldsOf.get(audience) : undefined;
+    if (fields && !fields.ready) return { words: fields.words };
+    return {
+      call: ({ memberId, score }) => {
+        const memberPath = toolPath`${listPath(audience)}/members/${memberId}`;
+        if (tag)
+          return { memberId, method: 'POST', path: toolPath`${memberPath}/tags`, body: { tags, is_syncing: true } };
+        if (fields?.ready) {
+          // Planned only for a scored row (changesFor): never a made-up 0.
+          if (score === null) throw new Error('A score change was planned for a row with no score.');
+          const path = toolPath`${memberPath}?skip_merge_validation=true`;
+          return { memberId, method: 'PATCH', path, body: { merge_fields: fields.mergeFields(score) } };
+        }
+        return { memberId, method: 'DELETE', path: memberPath };
+      },
+    };
+  };
   return {
     kind: 'mailchimp',
     bounces: mailchimpBounces(http),
@@ -202,30 +241,18 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
       if (changes.has('score_fields')) scoreFieldsOf.set(audience, await readyScoreFields(http, listPath(audience)));
     },
     async apply(audience, change, members, onOutcome) {
-      const tag = change.startsWith('tag:') ? change.slice(4) : undefined;
-      if (!tag && change !== 'archive' && change !== 'score_fields')
-        throw new Error(`Mailchimp makes no ${change} change.`);
-      // One sift tag at a time: the verdict's made active, every other sift tag made inactive.
-      const tags = verdictTags.map((name) => ({ name, status: name === tag ? 'active' : 'inactive' }));
-      const fields = change === 'score_fields' ? scoreFieldsOf.get(audience) : undefined;
-      if (fields && !fields.ready) {
-        for (const { memberId } of members) onOutcome({ memberId, done: false, words: fields.words });
+      const callOf = callsFor(audience, change);
+      if ('words' in callOf) {
+        for (const { memberId } of members) onOutcome({ memberId, done: false, words: callOf.words });
         return;
       }
       const queue = [...members];
       const worker = async () => {
         for (let member = queue.shift(); member !== undefined; member = queue.shift()) {
           const { memberId } = member;
-          const memberPath = toolPath`${listPath(audience)}/members/${memberId}`;
           try {
-            if (tag) await http.call('POST', toolPath`${memberPath}/tags`, { json: { tags, is_syncing: true } });
-            else if (fields?.ready) {
-              // Planned only for a scored row (changesFor): never a made-up 0.
-              if (member.score === null) throw new Error('A score change was planned for a row with no score.');
-              await http.call('PATCH', toolPath`${memberPath}?skip_merge_validation=true`, {
-                json: { merge_fields: fields.mergeFields(member.score) },
-              });
-            } else await http.call('DELETE', memberPath);
+            const call = callOf.call(member);
+            await http.call(call.method, call.path, call.body === undefined ? undefined : { json: call.body });
             onOutcome({ memberId, done: true });
           } catch (error) {
             onOutcome({ memberId, done: false, words: memberRefusal(error) });
@@ -233,6 +260,15 @@ export function mailchimpConnector(apiUrl: string | undefined, key: string): Con
         }
       };
       await Promise.all(Array.from({ length: Math.min(connectionsAtOnce, members.length) }, worker));
+    },
+    bulk: {
+      from: batchFrom,
+      most: batchMost,
+      async send(audience, change, members) {
+        const callOf = callsFor(audience, change);
+        return 'words' in callOf ? undefined : submitBatch(http, members.map(callOf.call));
+      },
+      collect: (job, onOutcome, signal) => collectBatch(http, job, onOutcome, signal),
     },
     // The score's fields before archiving (an archived member is not written to); archived after its tag is
     // written: the tag says why, and archiving is what Mailchimp undoes by re-adding. A pending member is

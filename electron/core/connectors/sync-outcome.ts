@@ -40,7 +40,9 @@ export function choicesWaiting(
   const waiting = (change: MemberChange) => {
     const ofChange = counts.filter((each) => each.change === change);
     if (ofChange.length === 0) return null;
-    return ofChange.filter((each) => each.state === 'planned').reduce((sum, each) => sum + each.count, 0);
+    return ofChange
+      .filter((each) => each.state === 'planned' || each.state === 'sent')
+      .reduce((sum, each) => sum + each.count, 0);
   };
   return { withInvalidStep: waiting(connector.invalidStep), withScoreFields: waiting('score_fields') };
 }

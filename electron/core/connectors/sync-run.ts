@@ -6,7 +6,16 @@ import { open, statfs, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readCsvRows } from '../lists/csv-reader.ts';
 import { csvLineWriter } from '../lists/csv-writer.ts';
-import { changeKind, ConnectorError, toolNames, verdictsOnly, type Connector, type PlanChoices } from './connector.ts';
+import {
+  changeKind,
+  ConnectorError,
+  toolNames,
+  verdictsOnly,
+  type ChangeOutcome,
+  type Connector,
+  type MemberChange,
+  type PlanChoices,
+} from './connector.ts';
 import type { PlannedChange, SyncRecord, SyncStore } from './sync-store.ts';
 
 /**
@@ -225,20 +234,38 @@ export async function writeChanges(
   signal?: AbortSignal,
 ): Promise<void> {
   let written = 0;
+  const { bulk } = connector;
+  const outcomeOf = (change: MemberChange) => (outcome: ChangeOutcome) =>
+    store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words);
+  /** A bulk job's results, read as they come; a change they do not name is refused in words. */
+  const collect = async (job: string, change: MemberChange) => {
+    await bulk!.collect(job, outcomeOf(change), signal);
+    store.jobRead(sync.id, job, `${toolNames[connector.kind]}'s results of job ${job} did not name this change.`);
+  };
+  // A job sent before a stop: its results are read, never the job sent again.
+  for (const { job, change } of store.sentJobs(sync.id)) await collect(job, change);
   const planned = store.counts(sync.id).filter((each) => each.state === 'planned');
   if (planned.length > 0) await connector.prepare?.(sync.audience, new Set(planned.map((each) => each.change)));
   for (;;) {
     signal?.throwIfAborted();
-    const pending = store.pending(sync.id, changesPerPage);
+    const pending = store.pending(sync.id, bulk?.most ?? changesPerPage);
     if (pending.length === 0) return;
     for (const round of inMemberOrder(pending))
       for (const change of new Set(round.map((each) => each.change))) {
         const members = round.filter((each) => each.change === change);
-        await connector.apply(sync.audience, change, members, (outcome) =>
-          store.outcome(sync.id, outcome.memberId, change, outcome.done, outcome.done ? undefined : outcome.words),
-        );
+        const job = bulk && members.length >= bulk.from ? await bulk.send(sync.audience, change, members) : undefined;
+        if (job === undefined) await connector.apply(sync.audience, change, members, outcomeOf(change));
+        else {
+          store.sent(
+            sync.id,
+            job,
+            change,
+            members.map((each) => each.memberId),
+          );
+          await collect(job, change);
+        }
         written += members.length;
+        onPage(written);
       }
-    onPage(written);
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const syncStoreVersion = 2;
+export const syncStoreVersion = 3;
 export const syncStoreFile = (dataDir: string) => join(dataDir, 'connectors', 'syncs.sqlite');
 
 const tables = `
@@ -30,6 +30,8 @@ CREATE TABLE schedules (
 const steps: Record<number, string> = {
   // Which members a sync reads (connector.ts's readChoiceKey): '' for a list's subscribed ones, as before.
   2: "ALTER TABLE syncs ADD COLUMN read_choice TEXT NOT NULL DEFAULT ''",
+  // The tool's bulk job a change went in (state 'sent'), while its results are awaited (sync-run.ts).
+  3: 'ALTER TABLE planned_changes ADD COLUMN batch TEXT',
 };
 
 /** The file, made with its tables when new, and brought up to this version in one transaction. */

@@ -37,7 +37,8 @@ export type PlannedChange = {
   score: number | null;
   reasons: string;
 };
-type ChangeState = 'planned' | 'done' | 'refused';
+/** `sent`: in a bulk job of the tool's, its outcome not read yet. */
+type ChangeState = 'planned' | 'sent' | 'done' | 'refused';
 
 export type SyncStore = {
   get(id: number): SyncRecord | undefined;
@@ -70,6 +71,12 @@ export type SyncStore = {
   refused(id: number, after: number, limit: number): (PlannedChange & { row: number; words: string })[];
   /** An outcome of a change, as the tool gave it. */
   outcome(id: number, memberId: string, change: MemberChange, done: boolean, words?: string): void;
+  /** Changes sent in the tool's bulk job `job`, before its results are awaited. */
+  sent(id: number, job: string, change: MemberChange, memberIds: readonly string[]): void;
+  /** The bulk jobs whose results are still to read, each with its one change. */
+  sentJobs(id: number): { job: string; change: MemberChange }[];
+  /** A job's results are read: a change they did not name is refused with `words`. */
+  jobRead(id: number, job: string, words: string): void;
   finish(id: number): void;
   close(): void;
 };
@@ -219,6 +226,27 @@ export function openSyncStore(dataDir: string): SyncStore {
         memberId,
         change,
       );
+    },
+    sent(id, job, change, memberIds) {
+      transaction(db, () => {
+        const mark = sql(
+          db,
+          "UPDATE planned_changes SET state = 'sent', batch = ? WHERE sync_id = ? AND member_id = ? AND change = ?",
+        );
+        for (const memberId of memberIds) mark.run(job, id, memberId, change);
+      });
+    },
+    sentJobs(id) {
+      return sql(
+        db,
+        "SELECT DISTINCT batch AS job, change FROM planned_changes WHERE sync_id = ? AND state = 'sent' ORDER BY batch",
+      ).all(id) as { job: string; change: MemberChange }[];
+    },
+    jobRead(id, job, words) {
+      sql(
+        db,
+        "UPDATE planned_changes SET state = 'refused', words = ? WHERE sync_id = ? AND batch = ? AND state = 'sent'",
+      ).run(words, id, job);
     },
     finish(id) {
       sql(db, "UPDATE syncs SET phase = 'done' WHERE id = ?").run(id);

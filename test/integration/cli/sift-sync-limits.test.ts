@@ -97,3 +97,17 @@ it('refuses a member id that is a path step, a formula or not the address its ow
     expect(chimp.audiences.has(audience), audience).toBe(true);
   }
 });
+
+it("names every HubSpot list, past the 500 a page of HubSpot's lists search holds", async () => {
+  const hub = await hubspotWith('many', 1, {});
+  try {
+    for (let id = 1; id <= 620; id += 1) hub.lists.set(String(id), { name: `List ${id}`, members: [] });
+    const listed = await runSiftHere(['audiences', 'many', '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (JSON.parse(listed.stdout) as { name: string }[]).map((list) => list.name);
+    expect(names).toHaveLength(621);
+    expect(names.at(-1)).toBe('List 620');
+  } finally {
+    await hub.close();
+  }
+});

@@ -448,8 +448,15 @@ it("writes each score and its day in fields of Sift's own only when asked, where
   expect(written.stdout).toContain('Written: 4 changes.');
   const fields = chimp.audiences.get('aud7')!.mergeFields!;
   expect(fields.slice(-2)).toMatchObject([
-    { tag: 'SIFTSCORE', name: 'Sift score', type: 'number', required: false },
-    { tag: 'SIFTDATE', name: 'Sift scored on', type: 'date', options: { date_format: 'MM/DD/YYYY' } },
+    { tag: 'SIFTSCORE', name: 'Sift score', type: 'number', required: false, public: false },
+    {
+      tag: 'SIFTDATE',
+      name: 'Sift scored on',
+      type: 'date',
+      required: false,
+      public: false,
+      options: { date_format: 'MM/DD/YYYY' },
+    },
   ]);
   const valid = members.get(subscriberHash('valid.aud7@f.example.com'))!.fields!;
   const invalid = members.get(subscriberHash('invalid.aud7@f.example.com'))!.fields!;
@@ -521,4 +528,24 @@ it('misses no member when people leave and join the audience while it is read', 
   } finally {
     chimp.afterMembersPage = undefined;
   }
+});
+
+it('writes nothing back from demo verdicts, even with --write-back', async () => {
+  const members = new Map<string, ChimpMember>();
+  for (const email of ['valid.demo1@demo.example.com', 'invalid.demo2@demo.example.com'])
+    members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set(['VIP']) });
+  chimp.audiences.set('aud10', { name: 'Demo', members });
+  const writesBefore = chimp.writes.length;
+  // No key and no service: Sift's own service with demo verdicts, which no mail server gave.
+  const run = await runSiftHere(['sync', 'shop', 'aud10', '--write-back', '--archive-invalid'], {
+    ...env,
+    SIFT_API_KEY: undefined,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain('Nothing is written to Mailchimp: these are demo verdicts.');
+  expect(chimp.writes.length).toBe(writesBefore);
+  expect([...members.values()].map((member) => [member.email, member.status, [...member.tags]])).toEqual([
+    ['valid.demo1@demo.example.com', 'subscribed', ['VIP']],
+    ['invalid.demo2@demo.example.com', 'subscribed', ['VIP']],
+  ]);
 });
