@@ -15,6 +15,13 @@ export type ServedReply = {
 };
 
 const crlf = (reply: string) => `${reply.split('\n').join('\r\n')}\r\n`;
+/**
+ * The reply as its server would say it to the recipient asked: a real reply names the address it was
+ * asked about, so the address the source printed gives way to the one Sift asked (else Sift would rightly
+ * read it as about someone else).
+ */
+const namingAsked = (reply: string, command: string) =>
+  reply.replace(/([<[])[^<>[\]\s@]+@[^<>[\]\s]+([>\]])/g, `$1${command.slice(9).replace(/[<>\s]/g, '')}$2`);
 const userUnknown = '550 5.1.1 <probe>: Recipient address rejected: User unknown in virtual mailbox table\r\n';
 
 /** A server that answers the entry's stage with the entry's reply, and everything else as Postfix would. */
@@ -34,9 +41,9 @@ function serverFor(entry: ServedReply, name: string): RawScript {
       recipients += 1;
       const probe = /^RCPT TO:<sift-/i.test(command);
       if (entry.secondRecipientOnly)
-        return recipients > 1 ? crlf(entry.reply) : probe ? userUnknown : '250 2.1.5 Ok\r\n';
+        return recipients > 1 ? crlf(namingAsked(entry.reply, command)) : probe ? userUnknown : '250 2.1.5 Ok\r\n';
       if (probe && entry.refusesProbe) return userUnknown;
-      return crlf(entry.reply);
+      return crlf(namingAsked(entry.reply, command));
     }
     if (/^RSET/i.test(command)) return '250 2.0.0 Ok\r\n';
     return '502 5.5.2 Error: command not recognized\r\n';

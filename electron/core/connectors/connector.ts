@@ -159,6 +159,11 @@ export type Connector = {
     ): Promise<string | undefined>;
     collect(job: string, onOutcome: (outcome: ChangeOutcome) => void, signal?: AbortSignal): Promise<void>;
   };
+  /**
+   * Changes read from the sync store per page of writing, where the tool's batch calls need more than the
+   * default 100 to be full (a page splits by change: HubSpot's four verdicts would make batches of 25).
+   */
+  readonly writePage?: number;
   /** What of a member's score this change writes to the tool: a new one alone writes the change again. */
   scoreKept(change: MemberChange): readonly ('score' | 'reasons')[];
   /** The tool can keep a score and its date in fields of Sift's own (Mailchimp's merge fields). */

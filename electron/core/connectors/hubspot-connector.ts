@@ -205,6 +205,8 @@ export function hubspotConnector(apiUrl: string | undefined, token: string): Con
       for (const property of properties) await made(toolPath`/crm/v3/properties/contacts`, property);
     },
     scoreKept: () => ['score', 'reasons'],
+    // A page of 2,000 changes holds about 500 of each verdict: batches of 100, HubSpot's most.
+    writePage: 2_000,
     offersScoreFields: false,
     async apply(audience, change, members, onOutcome) {
       if (change === 'invalid_list') return addToInvalidList(audience, change, members, onOutcome);

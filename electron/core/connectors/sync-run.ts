@@ -248,7 +248,7 @@ export async function writeChanges(
   if (planned.length > 0) await connector.prepare?.(sync.audience, new Set(planned.map((each) => each.change)));
   for (;;) {
     signal?.throwIfAborted();
-    const pending = store.pending(sync.id, bulk?.most ?? changesPerPage);
+    const pending = store.pending(sync.id, bulk?.most ?? connector.writePage ?? changesPerPage);
     if (pending.length === 0) return;
     for (const round of inMemberOrder(pending))
       for (const change of new Set(round.map((each) => each.change))) {

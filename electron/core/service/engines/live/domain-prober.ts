@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { MailHost } from './mx-lookup.ts';
 import {
   meaningOf,
+  type AskedAbout,
   refusalReason,
   refusesSender,
   replyLine,
@@ -161,8 +162,10 @@ async function converse(
   settleAll: (outcome: AddressOutcome) => void,
 ): Promise<void> {
   let stage: ReplyStage = 'greeting';
-  const refuse = (reply: SmtpReply, beforeRecipients: boolean) => {
-    const meaning = meaningOf(reply);
+  /** A recipient as a reply is read about it: a reply that names another address is not about it. */
+  const askedOf = (recipient: string): AskedAbout => ({ recipient, sender: request.settings.mailFrom });
+  const refuse = (reply: SmtpReply, beforeRecipients: boolean, asked?: AskedAbout) => {
+    const meaning = meaningOf(reply, asked);
     if (wantsMessage(reply)) {
       // The session has hung up on it; a server that asks for a message says nothing about anyone.
       result.end = 'failed';
@@ -177,7 +180,7 @@ async function converse(
       return;
     }
     // Every reply that blames us (a blocklist, our name, our address) feeds the refused-sender finding.
-    if (refusesSender(reply, beforeRecipients)) result.senderRefused = replyLine(reply);
+    if (refusesSender(reply, beforeRecipients, asked)) result.senderRefused = replyLine(reply);
     if (meaning.kind === 'busy') {
       result.end = 'busy';
       settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply), giveUp: meaning.reason });
@@ -206,7 +209,7 @@ async function converse(
   let failed = 0;
   /** The catch-all probe was deferred (greylisting): an acceptance now cannot be told from a catch-all's. */
   let probeDeferred = false;
-  const refusedUs = (reply: SmtpReply) => refusesSender(reply, false);
+  const refusedUs = (reply: SmtpReply, asked: AskedAbout) => refusesSender(reply, false, asked);
   const answered = async (meaning: ReplyMeaning) => {
     const rateLimited = meaning.kind === 'busy' && meaning.reason === 'rate_limited';
     if (rateLimited) result.rateLimited = true;
@@ -214,10 +217,11 @@ async function converse(
   };
   if (request.knownCatchAll === undefined) {
     if (!(await request.nextSlot())) return;
-    const reply = await session.send(`RCPT TO:<${improbableLocalPart(request.domain)}@${request.domain}>`);
-    const meaning = meaningOf(reply);
+    const probe = askedOf(`${improbableLocalPart(request.domain)}@${request.domain}`);
+    const reply = await session.send(`RCPT TO:<${probe.recipient}>`);
+    const meaning = meaningOf(reply, probe);
     await answered(meaning);
-    if (wantsMessage(reply) || refusedUs(reply) || meaning.kind === 'busy') return refuse(reply, false);
+    if (wantsMessage(reply) || refusedUs(reply, probe) || meaning.kind === 'busy') return refuse(reply, false, probe);
     if (meaning.kind === 'accepted') result.catchAll = true;
     else if (meaning.kind === 'rejected' || meaning.kind === 'unread' || meaning.kind === 'unclear')
       result.catchAll = false;
@@ -235,11 +239,12 @@ async function converse(
     // The rest are not asked on this connection (not a try): the next conversation takes them up.
     if (failed >= request.settings.failedRcptPerConnection) break;
     if (!(await request.nextSlot())) break;
+    const asked = askedOf(address);
     const reply = await session.send(`RCPT TO:<${address}>`);
-    const meaning = meaningOf(reply);
+    const meaning = meaningOf(reply, asked);
     await answered(meaning);
     const line = replyLine(reply);
-    if (wantsMessage(reply) || refusedUs(reply)) return refuse(reply, false);
+    if (wantsMessage(reply) || refusedUs(reply, asked)) return refuse(reply, false, asked);
     if (meaning.kind === 'busy') {
       // A rate reply: this address is asked again after the host's back-off (a try, so a server that
       // always says so cannot hold a batch for ever); the rest were not asked, and that is not a try.

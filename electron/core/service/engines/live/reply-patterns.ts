@@ -25,6 +25,23 @@ export type ReplyPattern = { reason: ReplyReason; words: RegExp; seen: string };
 const sisimai = (file: string) => `sisimai/p5-sisimai lib/Sisimai/${file}`;
 const reacher = 'reacherhq/check-if-email-exists core/src/smtp/parser.rs';
 
+/** What a mailbox sentence is about: the mailbox, its user or account, the recipient, the address. */
+const mailboxSubject =
+  '(local |virtual |e-?mail |mail |destination )?(user(name)?|mail ?box|mail drop|account|recipient|addressee|address|alias|person)';
+/** The words a server puts between: "the user you are trying to reach does not exist". */
+const fewWords = '[^.;!?\\n]{0,32}?\\s';
+const missingStates =
+  "(unknown|not (be )?found|not known|not recogni[sz]ed|does ?n[o']?t exists?|do not exist|not exists?|nonexistent|non-existent|inexistent|invalid|not valid|no longer (valid|on (this )?server)|not a member of|not active|unavailable|illegal)\\b";
+const missingBefore = '(no such|unknown|invalid|nonexistent|non-existent|inexistent|illegal)';
+const closedStates = '(disabled|deactivated|inactive|suspended|closed|locked|expired)\\b';
+/** The same in the table's other languages (French, German, Italian, Spanish) and Polish. */
+const missingElsewhere =
+  '(utilisateur|destinataire|adresse) (inconnue?|inexistante?|invalide)|(benutzer|empf(ä|ae)nger|adressat|postfach) (\\S+ ){0,2}(unbekannt|existiert nicht|nicht gefunden)|(destinatario|indirizzo|utente) (errato|sconosciuto|inesistente)|destin\\. sconosciuto|(usuario|destinatario|direcci(ó|o)n) (\\S+ ){0,2}(desconocido|inexistente|no existe)|nie istnieje|nie ma takiego konta';
+const closedElsewhere =
+  'bo(i|î)te aux lettres d(é|e)sactiv(é|e)e|(postfach|mailbox) (\\S+ ){0,1}deaktiviert|mailbox disatt?ivata|estado: inactivo|casilla ha expirado|konto jest zablokowane|nieaktywne|bloccato per inutilizzo';
+const grammarSeen =
+  'cfortune/PHP-Bounce-Handler bounce_responses.php (its 5.1.1 and 5.2.1 phrasings, in English, Italian, Polish, Spanish, French, German); issue 60\'s sets ("the local user does not exist", "recipient nonexistent", "account closed due to inactivity", "user is not a member of this domain", "address not active at this host")';
+
 export const replyPatterns: readonly ReplyPattern[] = [
   // The sender's reverse DNS and HELO name: before the blocklists, as Google's and Postfix's PTR replies
   // also say "blocked" or "rate limited".
@@ -60,6 +77,14 @@ export const replyPatterns: readonly ReplyPattern[] = [
       /spamhaus|spamcop|barracuda|uceprotect|\bpsbl\b|abusix|\bsorbs\b|\bdnsbl|banned sending ip|banned sender|on our block|blocked - see|refused - see|administratively denied|from your location|client host (\[[^\]]*\] )?(rejected|blocked)|\bclient host\b.*\b(access denied|blocked)|\bip address\b.*\b(blocked|denied|rejected|banned)|ip you'?re using|not accepted from (this|your) ip|\bip \S+ is blocked|(connections?|mail) (not accepted|refused|will not be accepted) from|not accepting (connections|mail) from|dynamic ips?\b|host network not allowed|junkmail rejected|open proxy|your access .*(has been )?rejected|ip not in (whitelist|allowlist)/i,
     seen: `${sisimai('Reason/Blocked.pm')}; ${reacher} (is_err_ip_blacklisted); https://support.google.com/mail/?p=NotAuthorizedError; Microsoft 5.7.606-649, 5.7.708 (${sisimai('Rhost/Microsoft.pm')}); Google Workspace "421 4.7.0 IP not in whitelist for RCPT domain" (${sisimai('Rhost/Google.pm')})`,
   },
+  // Sending itself turned off, or the sending account or domain at fault: about the sender, whatever mailbox
+  // word stands beside it ("Sending has been disabled for this account" is the sender's account).
+  {
+    reason: 'sender_address',
+    words:
+      /\b(sending|outbound|outgoing)( (mail|email|messages?))? (is |has been |was )?(disabled|suspended|blocked|restricted|not (allowed|permitted))|\b(disabled|suspended|blocked|restricted) (for|from) (sending|outbound|outgoing)|\byour (e-?mail )?account (is |has been |was )?(disabled|suspended|blocked|locked|restricted)|\bsender (is )?unknown|\bunknown sender|\bunauthori[sz]ed sender|\bsender (is )?not (authori[sz]ed|allowed|permitted)|\byour domain (has no|does not have|lacks|is not|doesn'?t)|\b(no|missing) (mx|a|dns|mx or a) records? (found )?for (your|the sender'?s?) domain|\bsender'?s? domain (has no|does not resolve|doesn'?t resolve|not found|dns)/i,
+    seen: `${sisimai('Reason/SecurityError.pm')} (sending account suspended); ${sisimai('Reason/Rejected.pm')} ("sender unknown", "unauthorized sender"); Postfix reject_unknown_sender_domain ("Sender address rejected: Domain not found", postconf(5)); issue 60's fourth set (sending disabled for the sending account; the sender's domain's DNS)`,
+  },
   {
     reason: 'sender_address',
     words:
@@ -91,6 +116,26 @@ export const replyPatterns: readonly ReplyPattern[] = [
     words:
       /user(name)? (is )?unknown|unknown (user|recipient|mailbox|local part|address)|no such (user|mailbox|recipient|person|address|account)|(user|recipient|mailbox|address|account|email account|email address|email) (does ?n[o']?t|did not|not) exists?|dosn't exist|(user|recipient|mailbox|address) not found|(recipient|mailbox|address) (is )?(invalid|unavailable|unknown)|invalid (recipient|mailbox|address|email address|user)|not a valid (mailbox|recipient|user)|no (mailbox|account) (here|by that name|found)|doesn'?t have an? .*account|have an account|could not be found|no one at this address|not (a )?(known|local) (user|address)|address error|recipient not ok|unrouteable|not handled by this system|utilisateur inconnu|destinataire inconnu|unbekannt|nessun utente|no existe|\bbad address\b|mailbox unavail|domain not found|5\.4\.1 ([<[][^>\]]*[>\]]:? )?recipient address rejected: access denied|invalid-recipient|not in (the )?recipient list|address is marked as invalid|addressee unknown|mailbox name not allowed|user not local/i,
     seen: `${sisimai('Reason/UserUnknown.pm')}; ${reacher} (is_invalid); Postfix's local/virtual/relay recipient table replies (LOCAL_RECIPIENT_README); RFC 3463 X.1.1; RFC 5321 §4.2.2 (551 "User not local", 553 "mailbox name not allowed"); Microsoft Learn, Directory-Based Edge Blocking (550 5.4.1 … Access denied); ActiveCampaign/smtp-field-manual data/codes/550.json and 554.json (Proofpoint "marked as invalid", Trend Micro "Invalid-Recipient", ZeroSpam "Not in recipient list")`,
+  },
+  // Mailbox words by their grammar, for the phrasings the sentences above lack: a subject (user, mailbox,
+  // account, recipient, address) and a state (unknown, not found, does not exist, invalid, closed, locked, …)
+  // in either order with a few words between, in the languages the table has. After the sender's words, so
+  // "sender unknown" or "your account is disabled" never reads as a mailbox.
+  {
+    reason: 'mailbox_disabled',
+    words: new RegExp(
+      `\\b${mailboxSubject}\\b${fewWords}(is |was |has been |are |have been |got )?${closedStates}|\\b${closedStates} (\\S+ ){0,2}${mailboxSubject}\\b|not currently being accepted for this mailbox|${closedElsewhere}`,
+      'i',
+    ),
+    seen: grammarSeen,
+  },
+  {
+    reason: 'mailbox_not_found',
+    words: new RegExp(
+      `\\b${mailboxSubject}\\b${fewWords}(is |was |has been |are )?${missingStates}|\\b${missingBefore} (\\S+ ){0,2}${mailboxSubject}\\b|\\bno (mail ?box|mailbox|account|user|one|such mail drop)\\b(\\s+\\S+){0,4}?\\s+(available|here|with that|by that name|found|defined)\\b|handle mail for (that|this) user|(unable to|could not|cannot|can't) find (the )?(alias |recipient |user |mailbox )|bad destination mailbox|not found in (the )?ldap|${missingElsewhere}`,
+      'i',
+    ),
+    seen: grammarSeen,
   },
   // The server itself, or its limits.
   {

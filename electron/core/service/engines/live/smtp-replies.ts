@@ -46,8 +46,40 @@ export function enhancedCodeOf(reply: SmtpReply): string | undefined {
   return undefined;
 }
 
+/**
+ * RFC 5321's own text for a 550 ("Requested action not taken: mailbox unavailable"): the generic phrase a
+ * server puts on its first line whatever the reason its last line gives.
+ */
+const genericPhrase = /(requested action not taken:?\s*)?mailbox (is )?unavailable/gi;
+
+/**
+ * What the words say, every line of the reply read: a specific reason anywhere wins over the generic phrase,
+ * which counts only when nothing else does ("550-Mailbox unavailable / 550 Your domain has no MX record" is
+ * about the sender).
+ */
 function reasonInWords(text: string): ReplyReason | undefined {
-  return replyPatterns.find((pattern) => pattern.words.test(text))?.reason;
+  const find = (words: string) => replyPatterns.find((pattern) => pattern.words.test(words))?.reason;
+  return find(text.replace(genericPhrase, ' ')) ?? find(text);
+}
+
+/** Who a reply is to be read about: the recipient asked, and Sift's own MAIL FROM. */
+export type AskedAbout = { recipient: string; sender?: string };
+
+/** The addresses a reply names in angle or square brackets, as servers quote them. */
+const namedAddresses = (text: string) =>
+  [...text.matchAll(/[<[]([^<>[\]\s@]+@[^<>[\]\s]+)[>\]]/g)].map((match) => match[1]!.toLowerCase());
+
+/**
+ * Whom a refusal names, when it is not the recipient asked: Sift's own address (then it is about the sender)
+ * or another (then it is about neither this mailbox nor settled); undefined when it names the recipient or
+ * no address at all. A 550 5.1.1 "<bounce@sift.example>: … User unknown" is about Sift's return path.
+ */
+function namesAnother(reply: SmtpReply, asked: AskedAbout | undefined): 'sender' | 'other' | undefined {
+  // A 551 names the forward-path to try instead (RFC 5321 §3.4): about the recipient, not another.
+  if (!asked || reply.code === 551) return undefined;
+  const named = namedAddresses(reply.text);
+  if (named.length === 0 || named.includes(asked.recipient.toLowerCase())) return undefined;
+  return asked.sender && named.includes(asked.sender.toLowerCase()) ? 'sender' : 'other';
 }
 
 /**
@@ -86,8 +118,8 @@ function reasonFromCodes(code: number, enhanced: string | undefined): ReplyReaso
  */
 const vagueReasons: ReadonlySet<ReplyReason> = new Set(['server_error', 'greylisted']);
 
-/** What a reply to RCPT TO says about the address asked. */
-export function meaningOf(reply: SmtpReply): ReplyMeaning {
+/** What a reply to RCPT TO says about the address asked (`asked`: whom; a reply naming another is not about it). */
+export function meaningOf(reply: SmtpReply, asked?: AskedAbout): ReplyMeaning {
   const { code } = reply;
   if (code === 250 || code === 251) return { kind: 'accepted' };
   const temporary = code >= 400 && code < 500;
@@ -98,6 +130,14 @@ export function meaningOf(reply: SmtpReply): ReplyMeaning {
   const byCode = code >= 500 ? mailboxCodeReason(enhanced) : undefined;
   const read = words && !(byCode && vagueReasons.has(words)) ? words : reasonFromCodes(code, enhanced);
   if (read === 'refused_unread') return { kind: 'unread', reason: read };
+  // A mailbox reason about an address that is not the one asked: never this recipient's mailbox.
+  const other = mailboxReasons.has(read) ? namesAnother(reply, asked) : undefined;
+  if (other === 'sender')
+    return temporary
+      ? { kind: 'deferred', reason: 'sender_address', blamesSender: true }
+      : { kind: 'unclear', reason: 'sender_address', blamesSender: true };
+  if (other === 'other')
+    return temporary ? { kind: 'deferred', reason: 'policy' } : { kind: 'unclear', reason: 'policy' };
   if (senderRefusalReasons.has(read)) {
     // Turned away for who we are: a temporary one waits on the greylisting schedule like any deferral
     // (it is not a rate reply, so no pace is probed); neither is ever `invalid`.
@@ -122,15 +162,17 @@ export function meaningOf(reply: SmtpReply): ReplyMeaning {
 
 const unclear = (): ReplyMeaning => ({ kind: 'unclear', reason: 'server_error' });
 
+const mailboxReasons: ReadonlySet<ReplyReason> = new Set(['mailbox_not_found', 'mailbox_disabled', 'mailbox_full']);
+
 /**
  * Whether a refusal is of the sender (this machine's address, its name, a blocklist it is on) rather than
  * one recipient. Before any recipient was named (the greeting, EHLO, MAIL FROM), any refusal can only be
  * of us, whatever its code or words; a rate reply there is about our pace, not who we are.
  */
-export function refusesSender(reply: SmtpReply, beforeRecipients: boolean): boolean {
+export function refusesSender(reply: SmtpReply, beforeRecipients: boolean, asked?: AskedAbout): boolean {
   if (reply.code < 400 || reply.code >= 600) return false;
   if (beforeRecipients) return meaningOf(reply).kind !== 'busy';
-  return meaningOf(reply).blamesSender === true;
+  return meaningOf(reply, asked).blamesSender === true;
 }
 
 /**

@@ -8,19 +8,21 @@ import { runBatch, startEngineService, type EngineRun } from '../../../../../sup
 import { startMailWorld, type MailWorld } from '../../../../../support/mail-world.ts';
 import type { RawScript } from '../../../../../support/raw-smtp-host.ts';
 
-/** Postfix's dialogue, with RCPT answered by `rcpt(address, nthInTransaction)`. */
-function server(rcpt: (address: string, nth: number) => string): RawScript {
+/** Postfix's dialogue, with RCPT answered by `rcpt(address, nthInTransaction, mailFrom)`. */
+function server(rcpt: (address: string, nth: number, mailFrom: string) => string): RawScript {
   let nth = 0;
+  let mailFrom = '';
   return (command) => {
     if (command === undefined) return '220 mx ESMTP\r\n';
     if (/^(EHLO|HELO) /i.test(command)) return '250 mx\r\n';
     if (/^MAIL FROM:/i.test(command)) {
       nth = 0;
+      mailFrom = /^MAIL FROM:<([^>]*)>/i.exec(command)?.[1] ?? '';
       return '250 2.1.0 Ok\r\n';
     }
     if (/^RCPT TO:</i.test(command)) {
       nth += 1;
-      return `${rcpt(/^RCPT TO:<([^>]*)>/i.exec(command)![1]!, nth)}\r\n`;
+      return `${rcpt(/^RCPT TO:<([^>]*)>/i.exec(command)![1]!, nth, mailFrom)}\r\n`;
     }
     if (/^RSET/i.test(command)) return '250 2.0.0 Ok\r\n';
     return '502 5.5.2 Error: command not recognized\r\n';
@@ -130,5 +132,30 @@ describe('a provider that accepts every recipient', () => {
     run = await startEngineService(world);
     const { rows } = await runBatch(run, ['someone@yahoo.test']);
     expect(rows.get('someone@yahoo.test')).toMatchObject({ result: 'catch_all', reason: 'accept_all_provider' });
+  }, 30_000);
+});
+
+describe('a refusal that names another address than the one asked', () => {
+  it("is about Sift's return path when it names it, about no one asked when it names someone else", async () => {
+    const unknownUser = (named: string) =>
+      `550 5.1.1 <${named}>: Recipient address rejected: User unknown in local recipient table`;
+    world = await startMailWorld({
+      hosts: {
+        // A server whose check of Sift's return path failed, naming it in a mailbox code (issue 60).
+        'mx.ours.test': { ip: '127.0.9.31', raw: server((_address, _nth, mailFrom) => unknownUser(mailFrom)) },
+        'mx.else.test': { ip: '127.0.9.32', raw: server(() => unknownUser('carol@elsewhere.test')) },
+        'mx.self.test': { ip: '127.0.9.33', raw: server((address) => unknownUser(address)) },
+      },
+      domains: {
+        'ours.test': { mx: ['mx.ours.test'] },
+        'else.test': { mx: ['mx.else.test'] },
+        'self.test': { mx: ['mx.self.test'] },
+      },
+    });
+    run = await startEngineService(world);
+    const { rows } = await runBatch(run, ['ann@ours.test', 'bob@else.test', 'dan@self.test']);
+    expect(rows.get('ann@ours.test')).toMatchObject({ result: 'unknown', reason: 'sender_address', billed: false });
+    expect(rows.get('bob@else.test')).toMatchObject({ result: 'unknown', reason: 'policy', billed: false });
+    expect(rows.get('dan@self.test')).toMatchObject({ result: 'invalid', reason: 'mailbox_not_found', billed: true });
   }, 30_000);
 });
