@@ -52,11 +52,28 @@ export type HubspotServer = {
   close(): Promise<void>;
 };
 
+/** A Map that counts its changes, so what is derived from it is made again only when it changed. */
+class VersionedMap<K, V> extends Map<K, V> {
+  version = 0;
+  override set(key: K, value: V) {
+    this.version += 1;
+    return super.set(key, value);
+  }
+  override delete(key: K) {
+    this.version += 1;
+    return super.delete(key);
+  }
+  override clear() {
+    this.version += 1;
+    super.clear();
+  }
+}
+
 export async function startHubspot(
   options: { perTenSeconds?: number; windowMs?: number; perDay?: number; delayMs?: number } = {},
 ): Promise<HubspotServer> {
   const token = `pat-na1-${'0123456789ab'.repeat(3)}`;
-  const contacts = new Map<string, HubContact>();
+  const contacts = new VersionedMap<string, HubContact>();
   const lists = new Map<string, { name: string; members: string[]; manual?: boolean }>();
   const groups = new Set<string>();
   const properties = new Set<string>(Object.keys(builtInTypes));
@@ -85,7 +102,13 @@ export async function startHubspot(
     const next = start + limit < items.length ? { paging: { next: { after: String(start + limit) } } } : {};
     return { slice: items.slice(start, start + limit), next };
   };
-  const ids = () => [...contacts.keys()].sort((a, b) => Number(a) - Number(b));
+  // Sorted once per change of the contacts, not per page: a 100,000-contact bench reads 1,000 pages.
+  let sorted: { version: number; ids: string[] } | undefined;
+  const ids = () => {
+    if (sorted?.version !== contacts.version)
+      sorted = { version: contacts.version, ids: [...contacts.keys()].sort((a, b) => Number(a) - Number(b)) };
+    return sorted.ids;
+  };
   const shown = (id: string, wanted: string[]) => ({
     id,
     properties: Object.fromEntries(wanted.map((name) => [name, contacts.get(id)![name] ?? null])),

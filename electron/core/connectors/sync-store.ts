@@ -69,8 +69,11 @@ export type SyncStore = {
   counts(id: number): { change: MemberChange; state: ChangeState; count: number }[];
   /** The changes the tool refused, with its words, a page at a time from `after` (a row number). */
   refused(id: number, after: number, limit: number): (PlannedChange & { row: number; words: string })[];
-  /** An outcome of a change, as the tool gave it. */
-  outcome(id: number, memberId: string, change: MemberChange, done: boolean, words?: string): void;
+  /** Outcomes of changes as the tool gave them, kept together (one transaction, one write to the disk). */
+  outcomes(
+    id: number,
+    outcomes: readonly { memberId: string; change: MemberChange; done: boolean; words?: string }[],
+  ): void;
   /** Changes sent in the tool's bulk job `job`, before its results are awaited. */
   sent(id: number, job: string, change: MemberChange, memberIds: readonly string[]): void;
   /** The bulk jobs whose results are still to read, each with its one change. */
@@ -218,14 +221,15 @@ export function openSyncStore(dataDir: string): SyncStore {
       ).all(id, after, limit) as (ChangeRow & { row: number; words: string })[];
       return rows.map((row) => ({ ...changeOf(row), row: row.row, words: row.words }));
     },
-    outcome(id, memberId, change, done, words) {
-      sql(db, 'UPDATE planned_changes SET state = ?, words = ? WHERE sync_id = ? AND member_id = ? AND change = ?').run(
-        done ? 'done' : 'refused',
-        words ?? null,
-        id,
-        memberId,
-        change,
-      );
+    outcomes(id, outcomes) {
+      transaction(db, () => {
+        const kept = sql(
+          db,
+          'UPDATE planned_changes SET state = ?, words = ? WHERE sync_id = ? AND member_id = ? AND change = ?',
+        );
+        for (const { memberId, change, done, words } of outcomes)
+          kept.run(done ? 'done' : 'refused', words ?? null, id, memberId, change);
+      });
     },
     sent(id, job, change, memberIds) {
       transaction(db, () => {
