@@ -9,8 +9,6 @@ import {
   type Connector,
   type PlanChoices,
 } from '../core/connectors/connector.ts';
-import { choicesWaiting, otherChoice } from '../core/connectors/sync-outcome.ts';
-import type { SyncStore } from '../core/connectors/sync-store.ts';
 import { CliExit, exitCodes } from './cli-io.ts';
 
 /** The flags, for parseArgs. */
@@ -54,15 +52,13 @@ const flagOf = (connector: Connector): Record<keyof PlanChoices, string> => ({
   withScoreFields: scoreFieldsFlag,
 });
 
-/** A plan waiting is written as planned: with each chosen change only if its flag is given again. */
-export function samePlanChoices(store: SyncStore, syncId: number, connector: Connector, choices: PlanChoices): void {
-  const other = otherChoice(choicesWaiting(store, syncId, connector), choices, connector);
-  if (!other) return;
-  const flag = flagOf(connector)[other.choice];
-  throw new CliExit(
+/** A plan waiting is written as planned: the words for one a run chose otherwise, with the flag that would go on. */
+export function planChoiceExit(connector: Connector, choice: keyof PlanChoices, has: string | null): CliExit {
+  const flag = flagOf(connector)[choice];
+  return new CliExit(
     exitCodes.usage,
-    other.has
-      ? `The plan waiting has ${other.has}: give ${flag} again to write it, or --restart to plan again without.`
+    has
+      ? `The plan waiting has ${has}: give ${flag} again to write it, or --restart to plan again without.`
       : `The plan waiting was made without ${flag}: run without it to write that plan, or with --restart ${flag} to plan again.`,
   );
 }

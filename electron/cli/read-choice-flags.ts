@@ -1,10 +1,8 @@
 // `sift sync`'s and `sift schedule`'s flags for which of a list's members a sync reads: Mailchimp's pending
 // and transactional members on request (--include), and one segment or tag (--segment, an id `sift audiences
 // NAME LIST` names). Without them a sync reads the list's subscribed members, as every tool does.
-import { readChoiceWords } from '../common/connector-schemas.ts';
 import {
   extraStatuses,
-  readChoiceKey,
   subscribedOnly,
   toolNames,
   type Connector,
@@ -45,13 +43,4 @@ export function readChoiceOf(connector: Connector, values: ReadChoiceValues): Re
       `--segment takes a segment's or tag's id, as \`sift audiences NAME LIST\` names it.`,
     );
   return { include: [...new Set(include)] as ReadChoice['include'], segment };
-}
-
-/** A sync going on reads as it began: another choice is refused in words, with the way to start again. */
-export function sameReadChoice(kept: ReadChoice, asked: ReadChoice): void {
-  if (readChoiceKey(kept) !== readChoiceKey(asked))
-    throw new CliExit(
-      exitCodes.usage,
-      `The unfinished sync of this list reads its ${readChoiceWords(kept)}: give the same flags to go on, or --restart to read ${readChoiceWords(asked)} instead.`,
-    );
 }

@@ -2,7 +2,6 @@
 // file (same flags, same files, same cache and cost), and the changes its verdicts call for planned and
 // said. With --write-back, and only with live verdicts, the plan is written to the tool, each change once;
 // a sync stopped anywhere goes on from there when run again (sync-store.ts).
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoVerdictsNote } from '../common/demo-verdicts.ts';
@@ -12,17 +11,27 @@ import {
   writtenResults,
   type Connector,
   type PlanChoices,
+  type ReadChoice,
 } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
-import { planChanges, readMembers, syncFiles, writeChanges } from '../core/connectors/sync-run.ts';
+import { syncFiles } from '../core/connectors/sync-run.ts';
+import {
+  checkPlanChoices,
+  planStep,
+  readStep,
+  SyncStepRefusal,
+  unfinishedSync,
+  writeStep,
+  type SyncContext,
+} from '../core/connectors/sync-steps.ts';
 import { readOutcomesFirst } from './sync-outcomes.ts';
 import { describePlan, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { privateDataDir } from './data-folder.ts';
-import { planChoiceOptions, planChoicesOf, samePlanChoices } from './plan-choice-flags.ts';
-import { readChoiceOf, readChoiceOptions, sameReadChoice } from './read-choice-flags.ts';
+import { planChoiceExit, planChoiceOptions, planChoicesOf } from './plan-choice-flags.ts';
+import { readChoiceOf, readChoiceOptions } from './read-choice-flags.ts';
 import { readChoiceWords } from '../common/connector-schemas.ts';
 
 export const syncUsage = `sift sync NAME LIST [--plan | --write-back] [--archive-invalid | --unsubscribe-invalid | --list-invalid] [--merge-fields] [--include pending,transactional] [--segment ID] [--restart] [--out DIR] [--keep …] [--remove …] [--base-url URL] | sift sync --due`;
@@ -76,22 +85,29 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
   const choices = planChoicesOf(connector, values);
   const readChoice = readChoiceOf(connector, values);
   const store = openSyncStore(dataDir);
+  let planned = 0;
+  const context: SyncContext = {
+    dataDir,
+    store,
+    connector,
+    ...(io.signal ? { signal: io.signal } : {}),
+    onProgress: (step, count) =>
+      io.interactive &&
+      io.err(step === 'reading' ? `\rRead ${count} members…` : `\rWrote ${count} of ${planned} changes…`),
+  };
   try {
-    let sync = store.unfinished(name, audience);
-    if (sync && values.restart) {
-      store.finish(sync.id);
-      sync = undefined;
-    }
-    if (sync) {
-      sameReadChoice(sync.readChoice, readChoice);
-      io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
-    }
+    let sync = inFlagWords(connector, readChoice, () =>
+      unfinishedSync(store, name, audience, readChoice, values.restart),
+    );
+    if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
     if (values.plan && sync?.phase === 'planned') {
       io.out(`Plan waiting for --write-back: ${describePlan(store, sync.id, connector)}\n`);
       io.out(`Nothing was sent or written (--plan).\n`);
       return exitCodes.done;
     }
-    if (sync?.phase === 'planned') samePlanChoices(store, sync.id, connector, choices);
+    const waiting = sync;
+    if (waiting?.phase === 'planned')
+      inFlagWords(connector, readChoice, () => checkPlanChoices(context, waiting, choices));
     if (!sync) {
       // A new sync: what bounced since the last one is read first (only for a list read back before).
       await readOutcomesFirst(dataDir, name, audience, connector, io).catch((error: unknown) => {
@@ -99,45 +115,31 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       });
       sync = store.start(name, audience, Date.now(), readChoice);
     }
-    const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const { folder, stem } = syncFiles(dataDir, sync);
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
 
-    sync = await readMembers(
-      store,
-      connector,
-      sync,
-      membersFile,
-      (count) => io.interactive && io.err(`\rRead ${count} members…`),
-      io.signal,
-    ).catch((error: unknown) => {
+    sync = await readStep(context, sync).catch((error: unknown) => {
       throw goOnLater(error);
     });
     io.err(
       `${io.interactive ? '\r\x1b[K' : ''}Read ${sync.members} ${sync.members === 1 ? 'member' : 'members'} of ${audience}${readChoiceKey(readChoice) === '' ? '' : ` (${readChoiceWords(readChoice)})`}.\n`,
     );
-    if (sync.members === 0) {
-      store.finish(sync.id);
+    if (sync.phase === 'done') {
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
       return exitCodes.done;
     }
+    const membersFile = syncFiles(dataDir, sync).members;
     if (values.plan)
       return await estimateMembers(membersFile, cleanFlagsOf(values), connector, choices, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
-    if (sync.phase === 'cleaning') {
-      store.cleaned(sync.id, cleaned.job);
-      const { keepAtScore } = parseKeep(values.keep ?? 'valid');
-      const { alreadyDone } = await planChanges(store, connector, sync, cleaned.annotated, {
-        ...choices,
-        keepAtScore,
-      });
-      sync = { ...sync, phase: 'planned' };
-      if (alreadyDone > 0)
-        io.out(
-          `${alreadyDone} ${alreadyDone === 1 ? 'member has' : 'members have'} what the verdict calls for from an earlier sync: left as ${alreadyDone === 1 ? 'it is' : 'they are'}.\n`,
-        );
-    }
-    const planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
+    const { keepAtScore } = parseKeep(values.keep ?? 'valid');
+    const plan = await planStep(context, sync, cleaned, { ...choices, keepAtScore });
+    sync = plan.sync;
+    if (plan.alreadyDone > 0)
+      io.out(
+        `${plan.alreadyDone} ${plan.alreadyDone === 1 ? 'member has' : 'members have'} what the verdict calls for from an earlier sync: left as ${plan.alreadyDone === 1 ? 'it is' : 'they are'}.\n`,
+      );
+    planned = store.counts(sync.id).reduce((sum, each) => sum + each.count, 0);
     io.out(`Plan: ${describePlan(store, sync.id, connector)}\n`);
     if (cleaned.demo) {
       io.out(`Nothing is written to ${toolNames[connector.kind]}: these are demo verdicts. ${demoVerdictsNote}\n`);
@@ -150,20 +152,37 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       else store.finish(sync.id);
       return exitCodes.done;
     }
-    await writeChanges(
-      store,
-      connector,
-      sync,
-      (count) => io.interactive && io.err(`\rWrote ${count} of ${planned} changes…`),
-      io.signal,
-    ).catch((error: unknown) => {
-      throw goOnLater(error);
+    await writeStep(context, sync, { demo: cleaned.demo, choices }).catch((error: unknown) => {
+      throw error instanceof SyncStepRefusal ? refusalExit(connector, readChoice, error) : goOnLater(error);
     });
-    store.finish(sync.id);
     return await sayOutcome(store, sync, join(outDir, `${stem}.refused.csv`), io);
   } finally {
     store.close();
   }
+}
+
+/** A step's refusal in the CLI's words (the flags that would go on); anything else as it came. */
+function inFlagWords<T>(connector: Connector, readChoice: ReadChoice, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw refusalExit(connector, readChoice, error);
+  }
+}
+
+function refusalExit(connector: Connector, readChoice: ReadChoice, error: unknown): unknown {
+  if (!(error instanceof SyncStepRefusal)) return error;
+  const { refusal } = error;
+  if (refusal.kind === 'other_read')
+    return new CliExit(
+      exitCodes.usage,
+      `The unfinished sync of this list reads its ${readChoiceWords(refusal.reading)}: give the same flags to go on, or --restart to read ${readChoiceWords(readChoice)} instead.`,
+    );
+  if (refusal.kind === 'other_choice') return planChoiceExit(connector, refusal.choice, refusal.has);
+  return new CliExit(
+    exitCodes.usage,
+    `Nothing is written to ${toolNames[connector.kind]}: these are demo verdicts. ${demoVerdictsNote}`,
+  );
 }
 
 /** A tool's failure mid-sync: what was read and written is kept, and the same command goes on from there. */

@@ -101,7 +101,7 @@ export function createAppSchedules(deps: {
     // A plan a person left waiting is theirs: written by the schedule only as the schedule would have made it.
     const otherChoice = deps.syncs.otherChoiceWords(sync.id, choices);
     if (otherChoice) return `not written: ${otherChoice}; it waits on the Mailing tools screen`;
-    sync = await deps.syncs.writeBack(sync.id);
+    sync = await deps.syncs.writeBack(sync.id, choices);
     return `written: ${sync.written}${sync.refused > 0 ? `; refused by the tool: ${sync.refused}` : ''}`;
   };
 

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
 import type { ExportFile } from '../../common/job-schemas.ts';
 import {
-  readChoiceWords,
   type ConnectionsPage,
   type ReadChoice,
   type SegmentView,
@@ -17,20 +16,31 @@ import {
 } from '../../common/connector-schemas.ts';
 import type { Emit } from './event-hub.ts';
 import {
-  ConnectorError,
   readChoiceKey,
   subscribedOnly,
   toolNames,
   type ConnectorKind,
+  type Connector,
   type PlanChoices,
 } from '../connectors/connector.ts';
 import { connectorFor, savedConnections, type SavedConnections } from '../connectors/saved-connections.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../connectors/sync-store.ts';
 import { openedWhenUsed, syncStoreFile } from '../connectors/sync-store-schema.ts';
-import { planChanges, readMembers, syncFiles, writeChanges } from '../connectors/sync-run.ts';
-import { choicesWaiting, otherChoice, outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
+import { syncFiles } from '../connectors/sync-run.ts';
+import { outcomeCounts, writeRefusals } from '../connectors/sync-outcome.ts';
+import {
+  checkPlanChoices,
+  choicesOfPlan,
+  planStep,
+  readStep,
+  SyncStepRefusal,
+  unfinishedSync,
+  writeStep,
+  type SyncContext,
+} from '../connectors/sync-steps.ts';
 import { exportFolder, exportedFiles } from '../jobs/store/index.ts';
 import { syncViews } from './app-sync-views.ts';
+import { inWords, refusalWords } from './app-sync-words.ts';
 import { readToolBounces, type ToolRead } from '../outcomes/index.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
@@ -52,7 +62,8 @@ export type AppSyncs = {
   segments(name: string, audience: string): Promise<SegmentView[]>;
   read(name: string, audience: string, listName?: string, choice?: ReadChoice): Promise<SyncView>;
   plan(syncId: number, choices?: Partial<PlanChoices>): Promise<SyncView>;
-  writeBack(syncId: number): Promise<SyncView>;
+  /** Writes the plan waiting; `choices`, when given, must be the ones it was planned with (a schedule's). */
+  writeBack(syncId: number, choices?: PlanChoices): Promise<SyncView>;
   /**
    * Why a plan waiting may not be written by a run that made other choices (the step for invalid members,
    * the score fields): a person planned it otherwise; null when it may.
@@ -66,21 +77,6 @@ export type AppSyncs = {
   /** Stops reads and writes under way where they are (each goes on from there next time). */
   stop(): void;
   close(): void;
-};
-
-/** A tool's refusal or silence as the app's error: a refused secret is `unauthorized`, in the tool's words. */
-function appErrorOf(error: unknown): unknown {
-  if (!(error instanceof ConnectorError)) return error;
-  const code = { authentication: 'unauthorized', not_found: 'not_found' }[error.kind as string] ?? 'service_error';
-  return new AppError(code as 'unauthorized' | 'not_found' | 'service_error', error.message);
-}
-
-const inWords = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    throw appErrorOf(error);
-  }
 };
 
 /** A synced list's name in History and on its files: the connection's name and the list's, as a file may be named. */
@@ -127,6 +123,31 @@ export function createAppSyncs(deps: {
     }
   };
 
+  /** What a step of a sync needs, its progress told as the app's events. */
+  const progressOf =
+    (syncId: number): SyncContext['onProgress'] =>
+    (step, count) =>
+      deps.emit('connectors:didProgress', { syncId, step, count });
+  const contextOf = (connector: Connector): SyncContext => ({
+    dataDir: deps.dataDir,
+    store,
+    connector,
+    signal: stopping.signal,
+  });
+  /** A step whose refusal becomes the app's words. */
+  const refused = <T>(kind: ConnectorKind, step: () => T, asked?: ReadChoice): T => {
+    const wordsOf = (error: unknown) =>
+      error instanceof SyncStepRefusal ? new AppError('bad_request', refusalWords(error, kind, asked)) : error;
+    try {
+      const result = step();
+      return (
+        result instanceof Promise ? result.catch((error: unknown) => Promise.reject(wordsOf(error))) : result
+      ) as T;
+    } catch (error) {
+      throw wordsOf(error);
+    }
+  };
+
   return {
     page,
     kindOf: (name) => connections.get(name)?.kind,
@@ -165,27 +186,12 @@ export function createAppSyncs(deps: {
             'bad_request',
             `${toolNames[connector.kind]} lists are read whole (their subscribed members).`,
           );
-        const unfinished = store.unfinished(name, audience);
-        if (unfinished && readChoiceKey(unfinished.readChoice) !== readChoiceKey(choice))
-          throw new AppError(
-            'bad_request',
-            `A sync of this list reading its ${readChoiceWords(unfinished.readChoice)} is not finished: go on with it, or set it aside to read ${readChoiceWords(choice)}.`,
-          );
-        let sync = unfinished ?? store.start(name, audience, Date.now(), choice);
+        const context = contextOf(connector);
+        let sync = refused(connector.kind, () => unfinishedSync(store, name, audience, choice), choice);
+        sync ??= store.start(name, audience, Date.now(), choice);
         const files = syncFiles(deps.dataDir, sync);
-        await mkdir(files.folder, { recursive: true, mode: 0o700 });
-        sync = await readMembers(
-          store,
-          connector,
-          sync,
-          files.members,
-          (count) => deps.emit('connectors:didProgress', { syncId: sync.id, step: 'reading', count }),
-          stopping.signal,
-        );
-        if (sync.members === 0) {
-          store.finish(sync.id);
-          return viewOf({ ...sync, phase: 'done' });
-        }
+        sync = await readStep({ ...context, onProgress: progressOf(sync.id) }, sync);
+        if (sync.phase === 'done') return viewOf(sync);
         if (sync.jobId === null) {
           const job = await deps.jobs.create(
             { path: files.members, fileName: listFileName(name, listName ?? audience), isUpload: false },
@@ -206,13 +212,14 @@ export function createAppSyncs(deps: {
           if (job.phase !== 'done')
             throw new AppError('bad_request', 'Clean the list first: the plan comes from its verdicts.');
           const { path, keepAtScore } = await deps.jobs.annotatedCsv(sync.jobId, syncFiles(deps.dataDir, sync).folder);
-          await planChanges(store, connections.open(sync.connection), sync, path, { ...choices, keepAtScore });
-          sync = syncOf(syncId);
+          const context = contextOf(connections.open(sync.connection));
+          sync = (await planStep(context, sync, { job: sync.jobId, annotated: path }, { ...choices, keepAtScore }))
+            .sync;
         }
         return viewOf(sync);
       }),
 
-    writeBack: (syncId) =>
+    writeBack: (syncId, choices) =>
       exclusive(`sync ${syncId}`, async () => {
         const sync = syncOf(syncId);
         if (sync.phase !== 'planned') throw new AppError('bad_request', 'There is no plan waiting to be written.');
@@ -223,30 +230,23 @@ export function createAppSyncs(deps: {
             'bad_request',
             'The list this plan came from was removed from History, so Sift cannot stand behind its verdicts: read the list again.',
           );
-        if (cleaned.demo)
-          throw new AppError(
-            'bad_request',
-            `Nothing is written to ${toolNames[connector.kind]}: the list has demo verdicts, which no mail server gave.`,
-          );
-        await writeChanges(
-          store,
-          connector,
-          sync,
-          (count) => deps.emit('connectors:didProgress', { syncId, step: 'writing', count }),
-          stopping.signal,
-        );
-        store.finish(syncId);
+        const context = { ...contextOf(connector), onProgress: progressOf(syncId) };
+        // Written as planned: with the plan's own choices from the screen, a schedule's checked against it.
+        const chosen = choices ?? choicesOfPlan(context, sync);
+        await refused(connector.kind, () => writeStep(context, sync, { demo: cleaned.demo, choices: chosen }));
         return viewOf(syncOf(syncId));
       }),
 
     otherChoiceWords(syncId, choices) {
-      const connector = connections.open(syncOf(syncId).connection);
-      const other = otherChoice(choicesWaiting(store, syncId, connector), choices, connector);
-      if (!other) return null;
-      const chosen = other.choice === 'withInvalidStep' ? 'the step for invalid members' : "Sift's score fields";
-      return other.has
-        ? `the plan waiting has ${other.has}, which this schedule does not choose`
-        : `the plan waiting was made without ${chosen}, which this schedule chooses`;
+      const sync = syncOf(syncId);
+      const connector = connections.open(sync.connection);
+      try {
+        checkPlanChoices(contextOf(connector), sync, choices);
+        return null;
+      } catch (error) {
+        if (error instanceof SyncStepRefusal) return refusalWords(error, connector.kind);
+        throw error;
+      }
     },
 
     async refusals(syncId) {
