@@ -43,6 +43,8 @@ export type HubspotServer = {
   properties: Set<string>;
   /** Every batch update's inputs, in order. */
   updates: { id: string; properties: HubContact }[][];
+  /** How many inputs each batch update asked for, before any rule is checked (refused ones too). */
+  updateSizes: number[];
   failNext(prefix: string, status: number, times: number): void;
   failedCalls: () => number;
   /** How many calls were answered 429 for the window or the day. */
@@ -79,6 +81,7 @@ export async function startHubspot(
   const properties = new Set<string>(Object.keys(builtInTypes));
   const types = new Map<string, PropertyType>(Object.entries(builtInTypes));
   const updates: HubspotServer['updates'] = [];
+  const updateSizes: number[] = [];
   const failures: { prefix: string; status: number; times: number }[] = [];
   const recent: number[] = [];
   const windowMs = options.windowMs ?? 10_000;
@@ -252,6 +255,7 @@ export async function startHubspot(
     }
     if (path === 'POST /crm/v3/objects/contacts/batch/update') {
       const inputs = body.inputs as { id: string; properties: HubContact }[];
+      updateSizes.push(inputs.length);
       if (tooMany(inputs)) return;
       const unknown = inputs.flatMap((input) => Object.keys(input.properties)).filter((name) => !properties.has(name));
       if (unknown.length)
@@ -302,6 +306,7 @@ export async function startHubspot(
     groups,
     properties,
     updates,
+    updateSizes,
     failNext: (prefix, status, times) => void failures.push({ prefix, status, times }),
     failedCalls: () => failed,
     limitedCalls: () => limited,

@@ -3,10 +3,7 @@
 // with HubSpot's documented rules): the property group and properties made once and found again, batches
 // of at most 100, a 429 with its policyName waited out, a 207's refused contact listed with HubSpot's words,
 // and every contact outside the list, and every other property, exactly as it was.
-import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
 import { startHubspot, type HubspotServer } from '../../support/hubspot-server.ts';
@@ -37,15 +34,6 @@ beforeAll(async () => {
   hub.lists.set('8', { name: 'Nobody yet', members: ['2'] });
   env = await syncTestEnv(service, 1000, { SIFT_HUBSPOT_TOKEN: hub.token });
 });
-/** The annotated file of the first sync of `list` (each sync has a folder of its own in the data folder). */
-const annotatedOf = (list: string) => {
-  const connectors = join(env.SIFT_DATA_DIR!, 'connectors');
-  const folder = readdirSync(connectors)
-    .sort((a, b) => Number(a.replace('sync-', '')) - Number(b.replace('sync-', '')))
-    .find((name) => existsSync(join(connectors, name, `${list}.annotated.csv`)));
-  return join(connectors, folder!, `${list}.annotated.csv`);
-};
-
 afterAll(async () => {
   await Promise.all([hub?.close(), service?.close()]);
 });
@@ -93,19 +81,21 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
   expect([...hub.groups]).toEqual(['sift']);
   for (const name of ['sift_result', 'sift_score', 'sift_reasons', 'sift_checked_at'])
     expect(hub.properties.has(name), name).toBe(true);
-  for (const batch of hub.updates) expect(batch.length).toBeLessThanOrEqual(100);
+  // Every batch update Sift sent, the ones the server refused too, held at most HubSpot's 100.
+  expect(hub.updateSizes.length).toBeGreaterThan(0);
+  expect(Math.max(...hub.updateSizes)).toBeLessThanOrEqual(100);
   const refused = await readFile(/with its words: (\S+)\)/.exec(written.stdout)![1]!, 'utf8');
   expect(refused).toContain('Could not get some CONTACT objects');
 
   const today = new Date().toISOString().slice(0, 10);
-  // The score and its reasons are the cleaned list's (the score's own suites check them): HubSpot gets the
-  // annotated file's, row for row.
-  const annotated = Papa.parse<Record<string, string>>(
-    (await readFile(annotatedOf('7'), 'utf8')).replace(/^\uFEFF/, ''),
-    { header: true, skipEmptyLines: true },
-  ).data;
-  const scored = new Map(annotated.map((row) => [row.member_id!, row]));
-  expect(new Set(annotated.map((row) => row.sift_score)).size).toBeGreaterThan(2);
+  // Each verdict's score and reasons as the score's table gives them for these addresses (no move besides the
+  // verdict's own points: docs/score-and-rules.md), fixed here rather than read back from Sift's own files.
+  const scoreOf = {
+    valid: ['90', 'valid=90'],
+    catchall: ['55', 'catch_all=55'],
+    invalid: ['0', 'invalid=0'],
+    unknown: ['40', 'unknown=40'],
+  } as const;
   const expected = structuredClone(before);
   delete expected['4'];
   for (const id of hub.lists.get('7')!.members) {
@@ -114,8 +104,8 @@ it("writes each list member's verdict to Sift's own properties, once, and nothin
     const kind = kinds.find((each) => contact.email!.startsWith(`${each}.`))!;
     Object.assign(contact, {
       sift_result: resultOf[kind],
-      sift_score: scored.get(id)!.sift_score,
-      sift_reasons: scored.get(id)!.sift_score_reasons,
+      sift_score: scoreOf[kind][0],
+      sift_reasons: scoreOf[kind][1],
       sift_checked_at: today,
     });
   }
