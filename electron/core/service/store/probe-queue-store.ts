@@ -50,6 +50,27 @@ export async function dueDomains(db: SqlConnection, now: number, limit: number):
   return rows.map((row) => row.domain);
 }
 
+/** A domain's addresses due by a time, the longest waiting first, up to a number. */
+const dueWorkSql = `SELECT b.id AS "batchId", q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
+  FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
+  WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.row_id LIMIT ?`;
+
+/**
+ * Up to `limit` more of a domain's due addresses than the conversation was given (`taken`), for an answer
+ * that holds for every address of the domain now (a refusal of the sender). The caller holds the domain.
+ */
+export async function moreDueWork(
+  db: SqlConnection,
+  domain: string,
+  now: number,
+  taken: readonly QueuedAddress[],
+  limit: number,
+): Promise<QueuedAddress[]> {
+  const rows = await db.all<QueuedAddress>(dueWorkSql, [domain, now, limit + taken.length]);
+  const given = new Set(taken.map((item) => `${item.batchId}\n${item.seq}`));
+  return rows.filter((row) => !given.has(`${row.batchId}\n${row.seq}`)).slice(0, limit);
+}
+
 /** A domain's work, and the process whose lease on it ran out before it finished (a takeover). */
 export type DomainWork = { items: QueuedAddress[]; takenFrom?: string };
 
@@ -73,12 +94,7 @@ export async function takeDomainWork(
       [domain, now],
     );
     if (!due) return { items: [] };
-    const rows = await tx.all<QueuedAddress>(
-      `SELECT b.id AS "batchId", q.row_id & ${seqMask} AS seq, r.email AS email, q.tries AS tries
-       FROM probe_queue q JOIN batch_rows r ON r.id = q.row_id JOIN batches b ON b.row_key = q.row_id >> 32
-       WHERE q.domain = ? AND q.not_before <= ? ORDER BY q.not_before, q.row_id LIMIT ?`,
-      [domain, now, limit],
-    );
+    const rows = await tx.all<QueuedAddress>(dueWorkSql, [domain, now, limit]);
     if (rows.length > 0) {
       await tx.run('UPDATE probe_domains SET next_at = ?, lease_owner = ? WHERE domain = ?', [
         lease.until,

@@ -47,6 +47,11 @@ export type DomainProbe = {
   proxyFailure?: ProxyFailure;
   /** The server refused us, the sender (a blocklist, our address or name), not an address: its reply. */
   senderRefused?: string;
+  /**
+   * What a refusal of the sender settled for every address of this conversation: the answer the server
+   * gives any address of the domain now, asked or not (the engine gives it to the domain's other due ones).
+   */
+  forEveryone?: AddressOutcome;
   /** Turned away at the greeting while others of ours were open there: it allows fewer at once. */
   crowded?: boolean;
   /** A recipient got a rate reply ("too many recipients"): the server rations them per client. */
@@ -180,20 +185,26 @@ async function converse(
       return;
     }
     // Every reply that blames us (a blocklist, our name, our address) feeds the refused-sender finding.
-    if (refusesSender(reply, beforeRecipients, asked)) result.senderRefused = replyLine(reply);
+    const ofSender = refusesSender(reply, beforeRecipients, asked);
+    if (ofSender) result.senderRefused = replyLine(reply);
+    let outcome: AddressOutcome;
     if (meaning.kind === 'busy') {
       result.end = 'busy';
-      settleAll({ kind: 'retry', reason: 'host_busy', reply: replyLine(reply), giveUp: meaning.reason });
+      outcome = { kind: 'retry', reason: 'host_busy', reply: replyLine(reply), giveUp: meaning.reason };
     } else if (meaning.kind === 'deferred') {
       result.end = 'deferred';
       result.deferrals += 1;
-      settleAll({ kind: 'retry', reason: 'greylisted', reply: replyLine(reply), giveUp: meaning.reason });
+      outcome = { kind: 'retry', reason: 'greylisted', reply: replyLine(reply), giveUp: meaning.reason };
     } else {
       // The server will not talk to us at all, or refused us ourselves: nothing is learned about any address.
       result.end = 'ok';
       const reason = beforeRecipients ? refusalReason(reply, stage) : unclearReason(meaning);
-      settleAll({ kind: 'verdict', result: 'unknown', reason, reply: replyLine(reply) });
+      outcome = { kind: 'verdict', result: 'unknown', reason, reply: replyLine(reply) };
     }
+    settleAll(outcome);
+    // A refusal of us, not of an address, is what any address of the domain would get now (a rate reply is
+    // about our pace, and is learned as one).
+    if (ofSender && meaning.kind !== 'busy') result.forEveryone = outcome;
   };
   if (session.banner.code !== 220) return refuse(session.banner, true);
   stage = 'ehlo';

@@ -16,6 +16,7 @@ import {
   renewDomainLeases,
   takeDomainWork,
   type QueuedAddress,
+  moreDueWork,
 } from '../../store/probe-queue-store.ts';
 import { renewEveryMs, tellTakeover } from '../../work-leases.ts';
 import { outcomeWrites } from './outcome-writes.ts';
@@ -49,6 +50,8 @@ export type LiveEngine = VerificationEngine & {
 
 /** A batch's estimate is worked out at most this often; status calls in between get the last one. */
 const estimateEveryMs = 2000;
+/** The most of a domain's other due addresses one refusal of the sender answers for (work per page, bounded). */
+const sameAnswerAtMost = 1000;
 
 export function createLiveEngine(
   db: SqlConnection,
@@ -173,7 +176,12 @@ export function createLiveEngine(
     }
     await learnFromProbe(db, settings, domain, answer.probe, config.now(), busyDomains, answer.egress);
     const context = { domain, provider, settings, now: config.now(), port25: (await port25Finding(db)).state };
-    await write(domain, decideProbe(items, answer.probe, context));
+    // The server refused us, not an address: its answer is every due address's of the domain now, so they
+    // keep one schedule and a batch ends on it, rather than each group asking in turn at the host's pace.
+    const same = answer.probe.forEveryone;
+    const more = same ? await moreDueWork(db, domain, config.now(), items, sameAnswerAtMost) : [];
+    for (const item of more) answer.probe.outcomes.set(rcptAddress(item.email, domain), same!);
+    await write(domain, decideProbe([...items, ...more], answer.probe, context));
   }
 
   // The domains this process works are held on a short lease, renewed while it lives: after a crash
