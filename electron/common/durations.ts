@@ -9,8 +9,11 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
 }
 
-/** Where the time left comes from the service's politeness bound: where most of it goes. */
-export type PolitePace = { largest?: { name: string; pending: number } };
+/**
+ * Where the time left comes from the service's politeness bound: where most of it goes; `learning` when that
+ * server's pace is still being learned from its rate replies (no number yet stands on anything).
+ */
+export type PolitePace = { largest?: { name: string; pending: number }; learning?: boolean };
 
 /**
  * The time left in words: "about 3 h 20 min left", or, from the politeness bound, "about 3 h 20 min at a
@@ -18,6 +21,7 @@ export type PolitePace = { largest?: { name: string; pending: number } };
  */
 export function describeTimeLeft(seconds: number, polite?: PolitePace): string {
   if (!polite) return `about ${formatDuration(seconds)} left`;
+  if (polite.learning) return `learning ${polite.largest ? `${polite.largest.name}'s` : "a mail server's"} pace`;
   const largest = polite.largest
     ? `; most of it ${polite.largest.pending.toLocaleString('en')} ${polite.largest.pending === 1 ? 'address' : 'addresses'} at ${polite.largest.name}`
     : '';

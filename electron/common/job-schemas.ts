@@ -16,7 +16,9 @@ export const jobProgressSchema = z.object({
   parts: z.object({ sent: count, total: count }).optional(),
   etaSeconds: count.optional(),
   /** The seconds left are the service's politeness bound (each mail server at its pace), and where most of them go. */
-  politePace: z.object({ largest: z.object({ name: z.string(), pending: count }).optional() }).optional(),
+  politePace: z
+    .object({ largest: z.object({ name: z.string(), pending: count }).optional(), learning: z.boolean().optional() })
+    .optional(),
 });
 export type JobProgressView = z.infer<typeof jobProgressSchema>;
 

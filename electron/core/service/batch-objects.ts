@@ -36,7 +36,7 @@ function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEs
   return {
     estimate: {
       seconds_left: estimate.secondsLeft,
-      pace: 'polite',
+      pace: estimate.learning ? 'learning' : 'polite',
       ...(estimate.largest ? { largest: estimate.largest } : {}),
     },
   };

@@ -36,8 +36,10 @@ export const createdStatus = 201;
 /**
  * SIFT'S OWN: a live batch on Sift's own service says how long it has left at a polite pace (each mail
  * server asked at most its rate), and where most of that time goes: `{ seconds_left, pace: "polite",
- * largest: { name, pending } }`. Spec: "Other batch fields are not shown." Readers take it only when it
- * is there and has this shape; anything else under that name is ignored, never a failure.
+ * largest: { name, pending } }`; `pace: "learning"` while that server's pace is still being learned from
+ * its rate replies (seconds_left is then the pace so far, shown as no number). Spec: "Other batch fields
+ * are not shown." Readers take it only when it is there and has this shape; anything else under that name
+ * is ignored, never a failure.
  */
 const batchEstimateSchema = z.looseObject({
   seconds_left: z.number().nonnegative(),

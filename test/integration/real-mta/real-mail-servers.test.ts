@@ -266,12 +266,19 @@ describe.skipIf(missing.length > 0)('live checks against real mail servers', () 
     const run = await startEngineService(world, engine());
     onTestFinished(() => run.service.close());
     const started = Date.now();
+    const recorder = estimateRecorder();
     const { status, rows } = await runBatch(
       run,
       rationed.map((local) => `${local}@rationed.test`),
       120_000,
+      { onStatus: recorder.onStatus, everyMs: 500 },
     );
     const took = (Date.now() - started) / 1000;
+    // While Postfix's window is probed for, the estimate says the pace is being learned, not a number. Its
+    // numbers once the window is learned are not yet within 20% here (issue 60, item 4): printed, not held.
+    const estimates = recorder.judge();
+    console.info(`rationed estimate: ${JSON.stringify({ ...estimates, off: estimates.off.slice(0, 8) })}`);
+    expect(estimates.learning).toBeGreaterThan(0);
     expect(status.status).toBe('complete');
     for (const row of rows.values()) expect(row).toMatchObject({ result: 'valid', billed: true });
     expect(took).toBeLessThanOrEqual(rationedLimitSeconds * 1.5);

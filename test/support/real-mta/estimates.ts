@@ -1,16 +1,19 @@
 // A live batch's estimate as it ran, judged as a person watching it would: from the batch's first third
-// on, each estimate within 20% (or 2 s) of the time the batch then took.
-type EstimateSample = { at: number; secondsLeft?: number; largest?: unknown };
+// on, each estimate given as a number within 20% (or 2 s) of the time the batch then took. While a server's
+// pace is being learned the estimate says so (`pace: "learning"`) and gives a person no number: such a
+// sample is counted, not judged.
+type EstimateSample = { at: number; secondsLeft?: number; largest?: unknown; learning?: boolean };
 
 export function estimateRecorder() {
   const samples: EstimateSample[] = [];
   return {
     samples,
     onStatus(body: Record<string, unknown>) {
-      const estimate = body.estimate as { seconds_left?: number } | undefined;
+      const estimate = body.estimate as { seconds_left?: number; pace?: string } | undefined;
       samples.push({
         at: Date.now(),
         ...(estimate?.seconds_left === undefined ? {} : { secondsLeft: estimate.seconds_left }),
+        ...(estimate?.pace === 'learning' ? { learning: true } : {}),
         largest: (estimate as { largest?: unknown } | undefined)?.largest,
       });
     },
@@ -18,8 +21,9 @@ export function estimateRecorder() {
     judge() {
       const start = samples[0]!.at;
       const end = Date.now();
+      const learning = samples.filter((sample) => sample.learning).length;
       const judged = samples
-        .filter((sample) => sample.at >= start + (end - start) / 3)
+        .filter((sample) => sample.at >= start + (end - start) / 3 && !sample.learning)
         .map((sample) => ({
           t: Math.round((sample.at - start) / 100) / 10,
           left: sample.secondsLeft,
@@ -30,7 +34,13 @@ export function estimateRecorder() {
         (sample) =>
           sample.left === undefined || Math.abs(sample.left - sample.actual) > Math.max(2, sample.actual * 0.2),
       );
-      return { within: judged.length > 0 && off.length === 0, took: (end - start) / 1000, judged: judged.length, off };
+      return {
+        within: judged.length > 0 && off.length === 0,
+        took: (end - start) / 1000,
+        judged: judged.length,
+        learning,
+        off,
+      };
     },
   };
 }

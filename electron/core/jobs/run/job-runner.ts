@@ -169,7 +169,10 @@ export async function runJob(
     const timing = polite
       ? {
           etaSeconds: Math.ceil(polite.seconds_left),
-          politePace: polite.largest ? { largest: { name: polite.largest.name, pending: polite.largest.pending } } : {},
+          politePace: {
+            ...(polite.largest ? { largest: { name: polite.largest.name, pending: polite.largest.pending } } : {}),
+            ...(polite.pace === 'learning' ? { learning: true } : {}),
+          },
         }
       : { etaSeconds: eta(checked, total) };
     options.onProgress?.({ phase: 'verifying', checked, total, ...timing, ...parts });

@@ -240,7 +240,9 @@ export function createLiveEngine(
     estimate(rowKey) {
       const now = config.now();
       const asked = (domain: string) => settled.get(domain) ?? 0;
-      return estimates(rowKey, now, () => estimatePace(db, rowKey, settings, egressLabels(proxies, now), now, asked));
+      return estimates(rowKey, now, () =>
+        estimatePace(db, rowKey, settings, egressLabels(proxies, now), now, asked, (key) => paces.probing(key, now)),
+      );
     },
 
     async reconfigure(next) {

@@ -15,10 +15,12 @@ export type PaceEstimate = {
   secondsLeft: number;
   /** Where most of the time goes: the budget that finishes last, and this batch's addresses there. */
   largest?: { name: string; pending: number };
+  /** That budget's pace is still being learned from its rate replies: the seconds stand on nothing yet. */
+  learning?: boolean;
 };
 
-/** A budget as the estimate sees it: its key, what a person calls it, its pace now. */
-export type BudgetPace = { key: string; name: string; rate: number; nextSlotAt: number };
+/** A budget as the estimate sees it: its key, what a person calls it, its pace now, and whether it is learned. */
+export type BudgetPace = { key: string; name: string; rate: number; nextSlotAt: number; probing?: boolean };
 
 /** Pure: the estimate from each domain's load and the budget its mail server spends. */
 export function estimateFromLoads(
@@ -36,7 +38,7 @@ export function estimateFromLoads(
     budget.waitUntil = Math.max(budget.waitUntil, load.latestAt);
     budgets.set(pace.key, budget);
   }
-  let slowest: { seconds: number; name: string; pending: number } | undefined;
+  let slowest: { seconds: number; name: string; pending: number; probing: boolean } | undefined;
   let allSeconds = 0;
   for (const { pace, probes, mine, waitUntil } of budgets.values()) {
     // Slots are handed out at most slotHorizonMs ahead, to probes under way (waiting for their slot) whose
@@ -51,11 +53,16 @@ export function estimateFromLoads(
     const paced = Math.max(0, gap - handedOut * interval) + work;
     const seconds = Math.max(paced, (waitUntil - now) / 1000);
     allSeconds += seconds;
-    if (mine > 0 && (!slowest || seconds > slowest.seconds)) slowest = { seconds, name: pace.name, pending: mine };
+    if (mine > 0 && (!slowest || seconds > slowest.seconds))
+      slowest = { seconds, name: pace.name, pending: mine, probing: pace.probing === true };
   }
   if (!slowest) return undefined;
   const secondsLeft = Math.ceil(Math.max(slowest.seconds, allSeconds / concurrency));
-  return { secondsLeft, largest: { name: slowest.name, pending: slowest.pending } };
+  return {
+    secondsLeft,
+    largest: { name: slowest.name, pending: slowest.pending },
+    ...(slowest.probing ? { learning: true } : {}),
+  };
 }
 
 /**
@@ -70,6 +77,8 @@ export async function estimatePace(
   now: number,
   /** Addresses at a domain that conversations under way have answered, still queued until they end. */
   answered: (domain: string) => number = () => 0,
+  /** Whether a budget's pace is being probed for (rate-learning.ts): no basis for its seconds yet. */
+  probing: (key: string) => boolean = () => false,
 ): Promise<PaceEstimate | undefined> {
   const loads = (await queuedLoads(db, rowKey)).map((load) => ({
     ...load,
@@ -100,7 +109,12 @@ export async function estimatePace(
     (domain) => {
       const budget = budgetFor.get(domain)!;
       const pace = paces.get(budget.key);
-      return { ...budget, rate: pace?.rate ?? settings.perHostRate, nextSlotAt: pace?.nextSlotAt ?? 0 };
+      return {
+        ...budget,
+        rate: pace?.rate ?? settings.perHostRate,
+        nextSlotAt: pace?.nextSlotAt ?? 0,
+        probing: probing(budget.key),
+      };
     },
     settings.concurrency,
     now,

@@ -33,6 +33,8 @@ export type RateLearning = {
   answered(key: string, sentAt: number, refused: boolean, now: number, configuredRate: number): PaceUpdate | undefined;
   /** Whether this budget's pace is learned or being learned: its rate then moves only by what it teaches. */
   learning(key: string, now: number): boolean;
+  /** Whether the server said no and its window is still being probed for: its pace is not known yet. */
+  probing(key: string, now: number): boolean;
   /** Whether a rate refusal counts a try for its address: once the pace is learned and still refused, or probing long. */
   refusalCountsTry(key: string, now: number): boolean;
 };
@@ -87,6 +89,7 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
       const phase = current(key, now)?.phase;
       return phase === 'probing' || phase === 'paced';
     },
+    probing: (key, now) => current(key, now)?.phase === 'probing',
     refusalCountsTry(key, now) {
       const state = current(key, now);
       return state?.phase === 'paced' || (state?.phase === 'probing' && state.refusals > freeRefusals);

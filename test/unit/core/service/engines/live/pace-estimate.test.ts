@@ -72,5 +72,23 @@ describe('the politeness bound', () => {
       'about 3 h 20 min at a polite pace; most of it 41,000 addresses at Microsoft',
     );
     expect(describeTimeLeft(90)).toBe('about 1 min 30 s left');
+    // While the slowest server's pace is being learned, no number is said: it would stand on nothing.
+    expect(describeTimeLeft(28, { largest: { name: 'mx.shop.test', pending: 14 }, learning: true })).toBe(
+      "learning mx.shop.test's pace",
+    );
+  });
+
+  it("says the slowest server's pace is being learned while its window is probed for, and only then", () => {
+    const probing = { ...paces['shop.test']!, probing: true };
+    const learning = estimateFromLoads([load('shop.test', 10)], () => probing, 20, now);
+    expect(learning).toEqual({ secondsLeft: 5, largest: { name: 'mx.shop.test', pending: 10 }, learning: true });
+    // A probed server that is not the slowest does not make the batch's estimate a guess.
+    const elsewhere = estimateFromLoads(
+      [load('shop.test', 2), load('ms.test', 400)],
+      (domain) => (domain === 'shop.test' ? probing : paces[domain]!),
+      20,
+      now,
+    );
+    expect(elsewhere).toEqual({ secondsLeft: 200, largest: { name: 'Microsoft', pending: 400 } });
   });
 });
