@@ -15,6 +15,15 @@ export function formatDuration(seconds: number): string {
  */
 export type PolitePace = { largest?: { name: string; pending: number }; learning?: boolean };
 
+/** The pace as the service's estimate gives it (its `largest`, and `pace: "learning"`), for the screens. */
+export const politePaceOf = (estimate: {
+  largest?: { name: string; pending: number };
+  pace?: string | undefined;
+}): PolitePace => ({
+  ...(estimate.largest ? { largest: { name: estimate.largest.name, pending: estimate.largest.pending } } : {}),
+  ...(estimate.pace === 'learning' ? { learning: true } : {}),
+});
+
 /**
  * The time left in words: "about 3 h 20 min left", or, from the politeness bound, "about 3 h 20 min at a
  * polite pace; most of it 41,000 addresses at Microsoft".

@@ -15,7 +15,7 @@ import type { AddressIndex } from '../../email/address-index.ts';
 import { downloadPartResults, pagePartResults } from './part-results.ts';
 import { partFile, partKeyFor, planJobParts, submitParts, type SubmitProgress } from './part-submission.ts';
 import { createEta } from './progress-eta.ts';
-import type { PolitePace } from '../../../common/durations.ts';
+import { politePaceOf, type PolitePace } from '../../../common/durations.ts';
 
 export type JobProgress =
   | { phase: 'importing'; rows: number }
@@ -167,13 +167,7 @@ export async function runJob(
     // says), else the pace seen in this run.
     const polite = [...estimates.values()].sort((a, b) => b.seconds_left - a.seconds_left)[0];
     const timing = polite
-      ? {
-          etaSeconds: Math.ceil(polite.seconds_left),
-          politePace: {
-            ...(polite.largest ? { largest: { name: polite.largest.name, pending: polite.largest.pending } } : {}),
-            ...(polite.pace === 'learning' ? { learning: true } : {}),
-          },
-        }
+      ? { etaSeconds: Math.ceil(polite.seconds_left), politePace: politePaceOf(polite) }
       : { etaSeconds: eta(checked, total) };
     options.onProgress?.({ phase: 'verifying', checked, total, ...timing, ...parts });
   };
