@@ -38,8 +38,11 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { chimpBatches } from './mailchimp-batches.ts';
+import { defaultFields, madeField, mergeFieldErrors, type ChimpField } from './mailchimp-merge-fields.ts';
 import { onlyFields } from './mailchimp-only-fields.ts';
 import { reportsAnswer, type ChimpCampaign } from './mailchimp-reports.ts';
+
+export { defaultFields } from './mailchimp-merge-fields.ts';
 
 export type ChimpMember = {
   email: string;
@@ -51,21 +54,6 @@ export type ChimpMember = {
   /** When its status last changed (`last_changed`, ISO 8601). */
   lastChanged?: string;
 };
-type ChimpField = {
-  tag: string;
-  name: string;
-  type: string;
-  required?: boolean;
-  public?: boolean;
-  options?: { date_format?: string };
-};
-/** The fields every audience is made with. */
-export const defaultFields = (): ChimpField[] =>
-  ['FNAME', 'LNAME', 'ADDRESS', 'PHONE'].map((tag) => ({
-    tag,
-    name: tag,
-    type: tag === 'ADDRESS' ? 'address' : 'text',
-  }));
 type ChimpWrite = { method: string; path: string; body: unknown };
 /** A segment (`saved`) or tag (`static`) of an audience: its members' subscriber hashes. */
 type ChimpSegment = { name: string; type: 'saved' | 'static'; members: Set<string> };
@@ -236,31 +224,10 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
         return json(response, { merge_fields: fields.slice(offset, offset + count), total_items: fields.length });
       const body = (await bodyOf(request)) as ChimpField & { public?: boolean };
       writes.push({ method: request.method!, path: url.pathname, body });
-      if (fields.length >= 30)
-        return problem(
-          response,
-          400,
-          'Invalid Resource',
-          "This audience has 30 fields, its most (this server's words).",
-        );
-      if (fields.some((field) => field.tag === body.tag))
-        return problem(
-          response,
-          400,
-          'Invalid Resource',
-          `A field with the tag ${body.tag} is there (this server's words).`,
-        );
-      const made = {
-        tag: body.tag,
-        name: body.name,
-        type: body.type,
-        required: body.required === true,
-        // Shown on signup forms unless made with `public: false` (CreateMergeFieldListsRequest.ts).
-        public: body.public !== false,
-        ...(body.options ? { options: body.options } : {}),
-      };
-      fields.push(made);
-      return json(response, made);
+      const made = madeField(fields, body);
+      if ('refused' in made) return problem(response, 400, 'Invalid Resource', made.refused);
+      fields.push(made.field);
+      return json(response, made.field);
     }
     const member = parts[2] === 'members' ? list.members.get(parts[3] ?? '') : undefined;
     if (!member) return problem(response, 404, 'Resource Not Found', 'The requested resource could not be found.');
@@ -294,20 +261,7 @@ export async function startMailchimp(options: { delayMs?: number } = {}): Promis
       >;
       const fields = (list.mergeFields ??= defaultFields());
       const after = { ...member.fields, ...given };
-      const errors = [
-        ...Object.entries(given).flatMap(([tag, value]) => {
-          const field = fields.find((each) => each.tag === tag);
-          if (!field) return [{ field: tag, message: "This field does not exist (this server's words)" }];
-          return field.type === 'number' && Number.isNaN(Number(value))
-            ? [{ field: tag, message: 'Please enter a number' }]
-            : [];
-        }),
-        ...(url.searchParams.get('skip_merge_validation') === 'true'
-          ? []
-          : fields
-              .filter((field) => field.required && !after[field.tag])
-              .map((field) => ({ field: field.tag, message: 'Please enter a value' }))),
-      ];
+      const errors = mergeFieldErrors(fields, given, after, url.searchParams.get('skip_merge_validation') === 'true');
       if (errors.length > 0) {
         response.writeHead(400, { 'Content-Type': 'application/problem+json; charset=utf-8' });
         response.end(
