@@ -11,7 +11,6 @@ import {
   writtenResults,
   type Connector,
   type PlanChoices,
-  type ReadChoice,
 } from '../core/connectors/connector.ts';
 import { openSyncStore, type SyncRecord, type SyncStore } from '../core/connectors/sync-store.ts';
 import { syncFiles } from '../core/connectors/sync-run.ts';
@@ -96,9 +95,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.err(step === 'reading' ? `\rRead ${count} members…` : `\rWrote ${count} of ${planned} changes…`),
   };
   try {
-    let sync = inFlagWords(connector, readChoice, () =>
-      unfinishedSync(store, name, audience, readChoice, values.restart),
-    );
+    let sync = inFlagWords(connector, () => unfinishedSync(store, name, audience, readChoice, values.restart));
     if (sync) io.err(`Going on with the sync of ${audience} started ${new Date(sync.startedAt).toISOString()}.\n`);
     if (values.plan && sync?.phase === 'planned') {
       io.out(`Plan waiting for --write-back: ${describePlan(store, sync.id, connector)}\n`);
@@ -106,8 +103,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.done;
     }
     const waiting = sync;
-    if (waiting?.phase === 'planned')
-      inFlagWords(connector, readChoice, () => checkPlanChoices(context, waiting, choices));
+    if (waiting?.phase === 'planned') inFlagWords(connector, () => checkPlanChoices(context, waiting, choices));
     if (!sync) {
       // A new sync: what bounced since the last one is read first (only for a list read back before).
       await readOutcomesFirst(dataDir, name, audience, connector, io).catch((error: unknown) => {
@@ -115,7 +111,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       });
       sync = store.start(name, audience, Date.now(), readChoice);
     }
-    const { folder, stem } = syncFiles(dataDir, sync);
+    const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);
     const outDir = values.out === undefined ? folder : resolve(io.env.INIT_CWD ?? process.cwd(), values.out);
 
     sync = await readStep(context, sync).catch((error: unknown) => {
@@ -128,7 +124,6 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       io.out(`${audience} has no members Sift would check: nothing is cleaned or written.\n`);
       return exitCodes.done;
     }
-    const membersFile = syncFiles(dataDir, sync).members;
     if (values.plan)
       return await estimateMembers(membersFile, cleanFlagsOf(values), connector, choices, [name, audience], io);
     const cleaned = await cleanMembers(membersFile, outDir, cleanFlagsOf(values), io);
@@ -153,7 +148,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.done;
     }
     await writeStep(context, sync, { demo: cleaned.demo, choices }).catch((error: unknown) => {
-      throw error instanceof SyncStepRefusal ? refusalExit(connector, readChoice, error) : goOnLater(error);
+      throw error instanceof SyncStepRefusal ? refusalExit(connector, error) : goOnLater(error);
     });
     return await sayOutcome(store, sync, join(outDir, `${stem}.refused.csv`), io);
   } finally {
@@ -162,21 +157,21 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** A step's refusal in the CLI's words (the flags that would go on); anything else as it came. */
-function inFlagWords<T>(connector: Connector, readChoice: ReadChoice, step: () => T): T {
+function inFlagWords<T>(connector: Connector, step: () => T): T {
   try {
     return step();
   } catch (error) {
-    throw refusalExit(connector, readChoice, error);
+    throw refusalExit(connector, error);
   }
 }
 
-function refusalExit(connector: Connector, readChoice: ReadChoice, error: unknown): unknown {
+function refusalExit(connector: Connector, error: unknown): unknown {
   if (!(error instanceof SyncStepRefusal)) return error;
   const { refusal } = error;
   if (refusal.kind === 'other_read')
     return new CliExit(
       exitCodes.usage,
-      `The unfinished sync of this list reads its ${readChoiceWords(refusal.reading)}: give the same flags to go on, or --restart to read ${readChoiceWords(readChoice)} instead.`,
+      `The unfinished sync of this list reads its ${readChoiceWords(refusal.reading)}: give the same flags to go on, or --restart to read ${readChoiceWords(refusal.asked)} instead.`,
     );
   if (refusal.kind === 'other_choice') return planChoiceExit(connector, refusal.choice, refusal.has);
   return new CliExit(

@@ -134,20 +134,6 @@ export function createAppSyncs(deps: {
     connector,
     signal: stopping.signal,
   });
-  /** A step whose refusal becomes the app's words. */
-  const refused = <T>(kind: ConnectorKind, step: () => T, asked?: ReadChoice): T => {
-    const wordsOf = (error: unknown) =>
-      error instanceof SyncStepRefusal ? new AppError('bad_request', refusalWords(error, kind, asked)) : error;
-    try {
-      const result = step();
-      return (
-        result instanceof Promise ? result.catch((error: unknown) => Promise.reject(wordsOf(error))) : result
-      ) as T;
-    } catch (error) {
-      throw wordsOf(error);
-    }
-  };
-
   return {
     page,
     kindOf: (name) => connections.get(name)?.kind,
@@ -187,10 +173,10 @@ export function createAppSyncs(deps: {
             `${toolNames[connector.kind]} lists are read whole (their subscribed members).`,
           );
         const context = contextOf(connector);
-        let sync = refused(connector.kind, () => unfinishedSync(store, name, audience, choice), choice);
-        sync ??= store.start(name, audience, Date.now(), choice);
-        const files = syncFiles(deps.dataDir, sync);
-        sync = await readStep({ ...context, onProgress: progressOf(sync.id) }, sync);
+        const started =
+          unfinishedSync(store, name, audience, choice) ?? store.start(name, audience, Date.now(), choice);
+        const files = syncFiles(deps.dataDir, started);
+        let sync = await readStep({ ...context, onProgress: progressOf(started.id) }, started);
         if (sync.phase === 'done') return viewOf(sync);
         if (sync.jobId === null) {
           const job = await deps.jobs.create(
@@ -233,7 +219,7 @@ export function createAppSyncs(deps: {
         const context = { ...contextOf(connector), onProgress: progressOf(syncId) };
         // Written as planned: with the plan's own choices from the screen, a schedule's checked against it.
         const chosen = choices ?? choicesOfPlan(context, sync);
-        await refused(connector.kind, () => writeStep(context, sync, { demo: cleaned.demo, choices: chosen }));
+        await writeStep(context, sync, { demo: cleaned.demo, choices: chosen });
         return viewOf(syncOf(syncId));
       }),
 
@@ -244,7 +230,7 @@ export function createAppSyncs(deps: {
         checkPlanChoices(contextOf(connector), sync, choices);
         return null;
       } catch (error) {
-        if (error instanceof SyncStepRefusal) return refusalWords(error, connector.kind);
+        if (error instanceof SyncStepRefusal) return refusalWords(error);
         throw error;
       }
     },

@@ -6,7 +6,7 @@
 // plan is made once from one cleaned list, a plan waiting is written only with the choices it was made with,
 // and demo verdicts are never written.
 import { mkdir } from 'node:fs/promises';
-import { readChoiceKey, type Connector, type PlanChoices, type ReadChoice } from './connector.ts';
+import { readChoiceKey, type Connector, type ConnectorKind, type PlanChoices, type ReadChoice } from './connector.ts';
 import { planChanges, readMembers, syncFiles, writeChanges } from './sync-run.ts';
 import { choicesWaiting, otherChoice, outcomeCounts } from './sync-outcome.ts';
 import type { SyncRecord, SyncStore } from './sync-store.ts';
@@ -23,9 +23,9 @@ export type SyncContext = {
 /** A step refused for a reason the caller words its own way (a flag in the CLI, a button in the app). */
 export class SyncStepRefusal extends Error {
   readonly refusal:
-    | { kind: 'other_read'; reading: ReadChoice }
+    | { kind: 'other_read'; reading: ReadChoice; asked: ReadChoice }
     | { kind: 'other_choice'; choice: keyof PlanChoices; has: string | null }
-    | { kind: 'demo' };
+    | { kind: 'demo'; tool: ConnectorKind };
   constructor(refusal: SyncStepRefusal['refusal']) {
     super(`The sync step was refused: ${refusal.kind}.`);
     this.name = 'SyncStepRefusal';
@@ -50,7 +50,7 @@ export function unfinishedSync(
     return undefined;
   }
   if (sync && readChoiceKey(sync.readChoice) !== readChoiceKey(readChoice))
-    throw new SyncStepRefusal({ kind: 'other_read', reading: sync.readChoice });
+    throw new SyncStepRefusal({ kind: 'other_read', reading: sync.readChoice, asked: readChoice });
   return sync;
 }
 
@@ -108,7 +108,7 @@ export async function writeStep(
   sync: SyncRecord,
   written: { demo: boolean; choices: PlanChoices },
 ): Promise<{ written: number; refused: number }> {
-  if (written.demo) throw new SyncStepRefusal({ kind: 'demo' });
+  if (written.demo) throw new SyncStepRefusal({ kind: 'demo', tool: context.connector.kind });
   checkPlanChoices(context, sync, written.choices);
   await writeChanges(
     context.store,
