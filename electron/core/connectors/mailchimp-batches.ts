@@ -21,7 +21,7 @@ import type TarStream from 'tar-stream';
 import { z } from 'zod';
 import { isLoopback } from '../client/base-url.ts';
 import { lazyPackage } from '../lazy-package.ts';
-import { readLimitedBody, SizeLimitError } from '../streams/size-limit.ts';
+import { readLimitedBody, readLimitedResponse, SizeLimitError } from '../streams/size-limit.ts';
 import { ConnectorError, type ChangeOutcome } from './connector.ts';
 import type { ToolHttp } from './tool-http.ts';
 import { toolPath, type ToolPath } from './tool-path.ts';
@@ -117,7 +117,7 @@ async function readResults(address: string): Promise<z.infer<typeof resultsFile>
   const refused = () =>
     new ConnectorError('unreachable', `Mailchimp's batch results are larger than ${archiveLimit / 1024 / 1024} MB.`);
   try {
-    const packed = await readLimitedBody(response.body, archiveLimit);
+    const packed = await readLimitedResponse(response, archiveLimit);
     const results: z.infer<typeof resultsFile> = [];
     let unpacked = 0;
     const reader = tarStream().extract();

@@ -10,7 +10,7 @@ import { isLoopback } from '../client/base-url.ts';
 import { keyMaskingFor } from '../client/client-errors.ts';
 import { createRetryPolicy, parseRetryAfter, type Outcome } from '../client/retry-policy.ts';
 import { AppError } from '../../common/app-error.ts';
-import { readLimitedBody, SizeLimitError } from '../streams/size-limit.ts';
+import { readLimitedResponse, SizeLimitError } from '../streams/size-limit.ts';
 import { ConnectorError } from './connector.ts';
 import type { ToolPath } from './tool-path.ts';
 
@@ -225,13 +225,8 @@ async function readAnswer(response: Response, tool: string, host: string, callNa
       'unreachable',
       `${tool} at ${host} answered ${callName} with more than ${answerLimitBytes / 1024 / 1024} MB: no page Sift asks for is near that size, so Sift read no further.`,
     );
-  if (Number(response.headers.get('content-length') ?? 0) > answerLimitBytes) {
-    await response.body?.cancel();
-    throw refused();
-  }
-  if (!response.body) return Buffer.alloc(0);
   try {
-    return await readLimitedBody(response.body, answerLimitBytes);
+    return await readLimitedResponse(response, answerLimitBytes);
   } catch (error) {
     if (error instanceof SizeLimitError) throw refused();
     throw error;

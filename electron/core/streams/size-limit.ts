@@ -23,6 +23,18 @@ export async function readLimitedBody(body: AsyncIterable<Uint8Array>, maxBytes:
   return Buffer.concat(chunks);
 }
 
+/**
+ * A fetch answer's whole body, refused before reading when its Content-Length says it is past `maxBytes` (the
+ * body is let go), and else as soon as what arrives passes it.
+ */
+export async function readLimitedResponse(response: Response, maxBytes: number): Promise<Buffer> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new SizeLimitError(maxBytes);
+  }
+  return response.body ? readLimitedBody(response.body, maxBytes) : Buffer.alloc(0);
+}
+
 /** A pass-through that fails the pipeline past `maxBytes`; `onChunk` sees every byte that passes. */
 export function sizeLimit(maxBytes: number, onChunk: (chunk: Buffer) => void = () => {}): Transform {
   let size = 0;
