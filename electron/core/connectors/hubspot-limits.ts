@@ -18,12 +18,15 @@ const numberIn = (headers: Headers, name: string) => {
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 };
 
+/** The window an answer names, at most a minute (HubSpot's is ten seconds). */
+const windowOf = (headers: Headers) => Math.min(numberIn(headers, windowHeader) ?? defaultWindowMs, 60_000);
+
 /** HubSpot's limits for one connection: the times of its recent calls are what the pace is read from. */
 export function hubspotLimits(now: () => number = Date.now): ToolLimits {
   const calls: number[] = [];
   return {
     paceMs(headers) {
-      const windowMs = Math.min(numberIn(headers, windowHeader) ?? defaultWindowMs, 60_000);
+      const windowMs = windowOf(headers);
       const allowed = numberIn(headers, 'x-hubspot-ratelimit-max');
       const left = numberIn(headers, 'x-hubspot-ratelimit-remaining');
       const at = now();
@@ -45,8 +48,7 @@ export function hubspotLimits(now: () => number = Date.now): ToolLimits {
         return {
           stop: `HubSpot's daily allowance of API calls is used up${typeof message === 'string' ? ` ("${message.slice(0, 200)}")` : ''}: the sync stops here and goes on from where it stopped when run again tomorrow, once HubSpot's day has turned.`,
         };
-      if (policy === 'TEN_SECONDLY_ROLLING' || policy === 'SECONDLY')
-        return { waitMs: Math.min(numberIn(headers, windowHeader) ?? defaultWindowMs, 60_000) };
+      if (policy === 'TEN_SECONDLY_ROLLING' || policy === 'SECONDLY') return { waitMs: windowOf(headers) };
       return undefined;
     },
   };
