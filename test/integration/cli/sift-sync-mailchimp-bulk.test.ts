@@ -3,27 +3,12 @@
 // member's in the order the plan lists them, and a sync stopped while its batch runs reads that batch's
 // results when run again, never sending it twice.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
-import {
-  startMailchimp,
-  subscriberHash,
-  type ChimpMember,
-  type MailchimpServer,
-} from '../../support/mailchimp-server.ts';
+import { subscriberHash, type ChimpMember } from '../../support/mailchimp-server.ts';
+import { startMailchimpSync, verdictKinds as kinds, type MailchimpSync } from '../../support/mailchimp-sync.ts';
 import { runSift } from '../../support/run-sift.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
-import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
 
-let chimp: MailchimpServer;
-let service: VerificationService;
-let env: Record<string, string>;
-
-const kinds = [
-  ['valid', 'sift-valid'],
-  ['invalid', 'sift-invalid'],
-  ['catchall', 'sift-catch-all'],
-  ['unknown', 'sift-unknown'],
-] as const;
+let shop: MailchimpSync;
 
 /** An audience of `size` subscribed members, a quarter of each verdict. */
 function audience(id: string, size: number) {
@@ -32,38 +17,33 @@ function audience(id: string, size: number) {
     const email = `${kinds[i % 4]![0]}.${id}${i}@${id}${i % 30}.example.com`;
     members.set(subscriberHash(email), { email, name: '', status: 'subscribed', tags: new Set(['VIP']) });
   }
-  chimp.audiences.set(id, { name: id, members });
+  shop.chimp.audiences.set(id, { name: id, members });
   return members;
 }
 
 beforeAll(async () => {
-  [chimp, service] = await Promise.all([startMailchimp(), startTestService()]);
-  env = await syncTestEnv(service, 6000, { SIFT_MAILCHIMP_KEY: chimp.key });
-  const connected = await runSiftHere(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], env);
-  expect(connected.code, connected.stderr).toBe(0);
+  shop = await startMailchimpSync(6000);
 });
-afterAll(async () => {
-  await Promise.all([chimp?.close(), service?.close()]);
-});
+afterAll(() => shop?.close());
 
 it('writes 2,400 tags in a batch for each tag, then archives each invalid member after its tag', async () => {
   const members = audience('big', 2400);
-  const writesBefore = chimp.writes.length;
+  const writesBefore = shop.chimp.writes.length;
   const written = await runSiftHere(
-    ['sync', 'shop', 'big', '--base-url', service.baseUrl, '--archive-invalid', '--write-back'],
-    env,
+    ['sync', 'shop', 'big', '--base-url', shop.service.baseUrl, '--archive-invalid', '--write-back'],
+    shop.env,
   );
   expect(written.code, written.stderr).toBe(0);
   expect(written.stdout).toContain('Written: 3000 changes.');
   // A batch for each of the four tags, and one for the 600 archives.
-  expect(chimp.batchesRun()).toBe(5);
+  expect(shop.chimp.batchesRun()).toBe(5);
   for (const member of members.values()) {
     const [kind, tag] = kinds.find(([prefix]) => member.email.startsWith(`${prefix}.`))!;
     expect([member.status, ...[...member.tags].sort()], member.email).toEqual(
       kind === 'invalid' ? ['archived', 'VIP', tag] : ['subscribed', 'VIP', tag],
     );
   }
-  const writes = chimp.writes.slice(writesBefore);
+  const writes = shop.chimp.writes.slice(writesBefore);
   expect(writes).toHaveLength(3000);
   // The same call as alone: every sift tag but the verdict's made inactive, sent as a sync.
   const first = writes.find((write) => write.path.endsWith('/tags'))!;
@@ -87,26 +67,29 @@ it('writes 2,400 tags in a batch for each tag, then archives each invalid member
 
 it('reads the results of a batch sent before a stop, never sending it again', async () => {
   const members = audience('stop', 2100);
-  chimp.holdBatches(true);
-  const batchesBefore = chimp.batchesRun();
-  const pollsBefore = chimp.batchPolls();
-  const run = runSift(['sync', 'shop', 'stop', '--base-url', service.baseUrl, '--write-back'], env);
+  shop.chimp.holdBatches(true);
+  const batchesBefore = shop.chimp.batchesRun();
+  const pollsBefore = shop.chimp.batchPolls();
+  const run = runSift(['sync', 'shop', 'stop', '--base-url', shop.service.baseUrl, '--write-back'], shop.env);
   // Stopped once Sift has kept the batch's id and waits for it (it asks how it is going). A batch whose id
   // had not come back when Sift stopped may be sent again: docs/connectors.md says so.
-  for (const started = Date.now(); chimp.batchPolls() === pollsBefore && Date.now() - started < 60_000;)
+  for (const started = Date.now(); shop.chimp.batchPolls() === pollsBefore && Date.now() - started < 60_000;)
     await new Promise((resolve) => setTimeout(resolve, 10));
   run.child.kill('SIGKILL');
   expect((await run).signal).toBe('SIGKILL');
-  expect(chimp.batchesRun()).toBe(batchesBefore + 1);
-  chimp.holdBatches(false);
+  expect(shop.chimp.batchesRun()).toBe(batchesBefore + 1);
+  shop.chimp.holdBatches(false);
 
-  const resumed = await runSiftHere(['sync', 'shop', 'stop', '--base-url', service.baseUrl, '--write-back'], env);
+  const resumed = await runSiftHere(
+    ['sync', 'shop', 'stop', '--base-url', shop.service.baseUrl, '--write-back'],
+    shop.env,
+  );
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(resumed.stdout).toContain('Written: 2100 changes.');
   // The batch sent before the stop read back, and one for each of the other three tags.
-  expect(chimp.batchesRun()).toBe(batchesBefore + 4);
+  expect(shop.chimp.batchesRun()).toBe(batchesBefore + 4);
   const sends = new Map<string, number>();
-  for (const write of chimp.writes.filter((each) => each.path.startsWith('/3.0/lists/stop/')))
+  for (const write of shop.chimp.writes.filter((each) => each.path.startsWith('/3.0/lists/stop/')))
     sends.set(write.path, (sends.get(write.path) ?? 0) + 1);
   expect(sends.size).toBe(2100);
   expect([...sends.values()].every((count) => count === 1)).toBe(true);

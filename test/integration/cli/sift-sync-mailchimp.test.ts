@@ -15,6 +15,7 @@ import {
   type ChimpMember,
   type MailchimpServer,
 } from '../../support/mailchimp-server.ts';
+import { verdictKinds as kinds } from '../../support/mailchimp-sync.ts';
 import { runSift } from '../../support/run-sift.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
@@ -22,14 +23,6 @@ import { startTestService, syncTestEnv } from '../../support/service-harness.ts'
 let chimp: MailchimpServer;
 let service: VerificationService;
 let env: Record<string, string>;
-
-/** What a subscribed member's address is made of, and the tag its verdict gives. */
-const kinds = [
-  ['valid', 'sift-valid'],
-  ['invalid', 'sift-invalid'],
-  ['catchall', 'sift-catch-all'],
-  ['unknown', 'sift-unknown'],
-] as const;
 
 beforeAll(async () => {
   [chimp, service] = await Promise.all([startMailchimp(), startTestService()]);
