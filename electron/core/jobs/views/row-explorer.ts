@@ -61,11 +61,13 @@ export function createRowExplorer(
       indexInBackground(job);
       return Promise.resolve();
     }
-    let pass = keeping.get(job.id);
-    if (!pass) {
-      pass = keepTextSomewhere(job).finally(() => keeping.delete(job.id));
-      keeping.set(job.id, pass);
-    }
+    const under = keeping.get(job.id);
+    if (under) return under;
+    // Still wanted while it is this job's pass: a list deleted or read again meanwhile is not kept.
+    const pass: Promise<void> = keepTextSomewhere(job, () => keeping.get(job.id) === pass).finally(() => {
+      if (keeping.get(job.id) === pass) keeping.delete(job.id);
+    });
+    keeping.set(job.id, pass);
     return pass;
   }
 
@@ -78,10 +80,10 @@ export function createRowExplorer(
   });
 
   /** The row text kept on the index's thread, which then builds the index; on this one where it cannot. */
-  async function keepTextSomewhere(job: JobRecord): Promise<void> {
+  async function keepTextSomewhere(job: JobRecord, wanted: () => boolean): Promise<void> {
     if (indexes && (await indexes.prepare(job.id, store.listPath(job.id), sourceOf(job)).textKept)) return;
-    // The next start keeps it: the store is about to close.
-    if (closing) return;
+    // The next start keeps it: the store is about to close. A list forgotten meanwhile has no input left.
+    if (closing || !wanted()) return;
     await writeRowText(store.list(job.id).rowText(), sourceOf(job));
     indexInBackground(job);
   }
@@ -245,6 +247,7 @@ export function createRowExplorer(
 
     async forget(jobId) {
       kept.delete(jobId);
+      keeping.delete(jobId);
       await indexes?.stop(jobId);
     },
 
