@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { metaContentSecurityPolicy } from './electron/common/content-security-policy.ts';
-import { testCompileCache } from './test/support/test-compile-cache.ts';
+import { quietExperimentalWarnings, testCompileCache } from './test/support/test-compile-cache.ts';
 
 const nodeExternals = ['electron', ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
@@ -51,6 +51,7 @@ export default defineConfig(({ mode }) => {
     };
   }
   if (mode === 'test') {
+    quietExperimentalWarnings();
     return {
       test: {
         environment: 'node',

@@ -2,10 +2,11 @@ import { basename } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { browserTierFiles, tieredFiles, tierFiles } from '../tiers.ts';
 import { chromiumArgs, chromiumExecutablePath } from './browser.ts';
-import { testCompileCache } from '../support/test-compile-cache.ts';
+import { quietExperimentalWarnings, testCompileCache } from '../support/test-compile-cache.ts';
 
 // The web hosts and `sift` services the tests start share one compiled-module cache, as vitest's do.
 process.env.NODE_COMPILE_CACHE ??= testCompileCache;
+quietExperimentalWarnings();
 // Chromium unpacked once, by the runner, into the system's temp folder: the workers load this file again
 // after the run's own temp folder is set (temp-root.ts), and must not each unpack it there while another
 // starts it (ETXTBSY).
@@ -24,6 +25,9 @@ export default defineConfig({
   ...files,
   outputDir: '../../test-results/e2e',
   timeout: 30_000,
+  // npm test runs the browser tests beside vitest's files on the same cores: a screen may take longer to
+  // change than Playwright's 5 s default while both are busy.
+  expect: { timeout: 10_000 },
   // Every temporary file of the run under a folder of its own, removed when it ends (temp-root.ts).
   globalSetup: './temp-root.ts',
   workers: 2,
