@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { stoppedWithTest } from './test-children.ts';
 
 const entry = new URL('./service-child.ts', import.meta.url).pathname;
 
@@ -20,19 +21,21 @@ export async function startChildService(
   /** Which parts it runs (a worker has no base URL: `baseUrl` is then 'worker'), and its live engine. */
   parts: { role?: 'all' | 'api' | 'worker'; liveEngine?: 'sandbox' | 'smtp' } = {},
 ): Promise<ChildService> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...nodeArgs,
-      '--disable-warning=ExperimentalWarning',
-      entry,
-      JSON.stringify(config),
-      parts.role ?? 'all',
-      parts.liveEngine ?? 'sandbox',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const child = stoppedWithTest(
+    spawn(
+      process.execPath,
+      [
+        ...nodeArgs,
+        '--disable-warning=ExperimentalWarning',
+        entry,
+        JSON.stringify(config),
+        parts.role ?? 'all',
+        parts.liveEngine ?? 'sandbox',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   const log: ChildService['log'] = [];
   let partial = '';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { stoppedWithTest } from './test-children.ts';
 
 const sift = new URL('../../electron/cli/sift.ts', import.meta.url).pathname;
 
@@ -21,11 +22,13 @@ export function runSift(
   const [command, commandArgs] = binary
     ? [binary.path, args]
     : [process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args]];
-  const child = spawn(command, commandArgs, {
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...((binary?.cwd ?? cwd) ? { cwd: binary?.cwd ?? cwd } : {}),
-  });
+  const child = stoppedWithTest(
+    spawn(command, commandArgs, {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...((binary?.cwd ?? cwd) ? { cwd: binary?.cwd ?? cwd } : {}),
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -2,7 +2,8 @@
 // the top of the file goes there too, and removed when its tests end, whether they passed or failed.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
+import { markTestRunning, stopLeftChildren } from './test-children.ts';
 
 const root = process.env.SIFT_TEST_TEMP_ROOT;
 if (root) {
@@ -12,8 +13,17 @@ if (root) {
   // Which file it is, beside it: what is left in it says which file's tests made it (temp-root.ts names it).
   writeFileSync(`${folder}.owner`, expect.getState().testPath ?? 'unknown');
   process.env.TMPDIR = folder;
+  // A process a test started and left running (it failed, or timed out waiting) is stopped with the test, so
+  // it neither works on in a folder about to go nor runs into the next file's tests.
+  beforeEach(() => void markTestRunning(true));
+  afterEach(async () => {
+    markTestRunning(false);
+    const left = await stopLeftChildren('tests');
+    if (left.length > 0) process.stderr.write(`Stopped what the test left running: ${left.join('; ')}\n`);
+  });
   // Retried: a process a test ended may still be closing files in it for a moment.
-  afterAll(() => {
+  afterAll(async () => {
+    await stopLeftChildren('all');
     rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     rmSync(`${folder}.owner`, { force: true });
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPrinted } from '../../support/printed.ts';
 import { runSift } from '../../support/run-sift.ts';
+import { stoppedWithTest } from '../../support/test-children.ts';
 
 const sift = new URL('../../../electron/cli/sift.ts', import.meta.url).pathname;
 let umaskBefore: number;
@@ -32,10 +33,12 @@ function openToOthers(dir: string): string[] {
 
 /** Starts a long-running `sift` command, waits for `ready` on its output, then stops it as Ctrl-C does. */
 async function runUntil(args: string[], ready: RegExp, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
+  const child = stoppedWithTest(
+    spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    }),
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await untilPrinted(child, ready, `sift ${args[0]}`, 30_000);
   child.kill('SIGINT');

@@ -9,18 +9,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSift } from '../../support/run-sift.ts';
 import { untilPrinted } from '../../support/printed.ts';
+import { stoppedWithTest } from '../../support/test-children.ts';
 
 const sift = new URL('../../../electron/cli/sift.ts', import.meta.url).pathname;
 
 describe('sift (the app)', () => {
   it('serves the app until the page quits it, then ends with code 0', async () => {
     const data = mkdtempSync(join(tmpdir(), 'sift-app-'));
-    const child = spawn(
-      process.execPath,
-      ['--disable-warning=ExperimentalWarning', sift, '--no-open', '--data', data],
-      {
+    const child = stoppedWithTest(
+      spawn(process.execPath, ['--disable-warning=ExperimentalWarning', sift, '--no-open', '--data', data], {
         stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      }),
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let output = '';

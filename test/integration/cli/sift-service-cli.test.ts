@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stoppedWithTest } from '../../support/test-children.ts';
 
 const sift = new URL('../../../electron/cli/sift.ts', import.meta.url).pathname;
 
@@ -14,7 +15,7 @@ function runService(
   readyWhen = /Press Ctrl-C/,
 ): Promise<{ output: string; stop(): Promise<void> }> {
   const args = ['--disable-warning=ExperimentalWarning', sift, 'service', '--data', dataDir, ...extra];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = stoppedWithTest(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no start in 15 s: ${output}`)), 15_000);

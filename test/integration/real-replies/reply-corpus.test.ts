@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('the real replies through the whole engine', () => {
   it('gives each address the reason and verdict its reply calls for, billed only when definitive', async () => {
     const { run, emails } = corpus;
-    const { status, rows } = await runBatch(run, emails, 120_000);
+    const { status, rows } = await runBatch(run, emails, 100_000);
     expect(status.status).toBe('complete');
     const wrong = replyCorpus.flatMap((entry, index) => {
       const row = rows.get(emails[index]!)!;

@@ -143,7 +143,7 @@ describe('electron main', () => {
     await call('settings:useOwn', { mode: 'sandbox' });
     await call('jobs:start', { jobId: job.jobId });
     await vi.waitFor(async () => expect((await call('jobs:get', { jobId: job.jobId })).phase).toBe('done'), {
-      timeout: 20_000,
+      timeout: 15_000,
     });
     const exported = await call('jobs:export', { jobId: job.jobId, keep: ['valid'] });
     const cleaned = (exported.files as { kind: string; downloadPath: string }[]).find(

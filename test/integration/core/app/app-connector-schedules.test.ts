@@ -69,7 +69,7 @@ it('catches up on a run missed while it was closed, says so, and writes its plan
     expect(first.caughtUp).toMatch(/^Caught up on a scheduled sync missed while Sift was closed: shop · aud1 \(due /);
     await waitFor(
       async () => (await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun !== null,
-      20_000,
+      15_000,
     );
     const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
     expect(page.schedules[0]).toMatchObject({ lastOutcome: 'written: 2; refused by the tool: 1' });
@@ -158,7 +158,7 @@ it("keeps a schedule's step for invalid members, and never writes a plan a perso
   try {
     await waitFor(
       async () => (await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun !== null,
-      20_000,
+      15_000,
     );
     const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
     expect(page.schedules[0]!.lastOutcome).toBe(
@@ -203,7 +203,7 @@ it("runs a schedule of one Mailchimp tag's members, made in the app", async () =
   try {
     await waitFor(
       async () => ((await call<ConnectionsPage>(runtime, 'connectors:list', {})).schedules[0]?.lastRun ?? 0) >= since,
-      20_000,
+      15_000,
     );
     const page = await call<ConnectionsPage>(runtime, 'connectors:list', {});
     expect(page.syncs[0]).toMatchObject({ members: 1, readChoice: { include: [], segment: '9' } });

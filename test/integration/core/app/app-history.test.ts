@@ -52,7 +52,7 @@ describe('history', () => {
       await call(runtime, 'jobs:start', { jobId: again.jobId });
       await waitFor(
         async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: again.jobId })).phase === 'done',
-        20_000,
+        15_000,
       );
       await call(runtime, 'jobs:export', { jobId: again.jobId, keep: ['valid'], perStatusFiles: true });
       const [listed] = await call<JobListItem[]>(runtime, 'jobs:list', {});

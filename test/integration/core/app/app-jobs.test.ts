@@ -49,7 +49,7 @@ describe('jobs in the app', () => {
       const done = await waitFor(async () => {
         const job = await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId });
         return job.phase === 'done' && job;
-      }, 20_000);
+      }, 15_000);
       expect(done.summary).toMatchObject({
         rows: 52,
         bad_syntax: 1,
@@ -121,7 +121,7 @@ describe('jobs in the app', () => {
     await call(first, 'jobs:start', { jobId: created.jobId });
     await waitFor(
       async () => (await call<JobOverview>(first, 'jobs:get', { jobId: created.jobId })).phase === 'reading',
-      20_000,
+      15_000,
       5,
     );
     await first.close();
@@ -140,13 +140,13 @@ describe('jobs in the app', () => {
       const done = await waitFor(async () => {
         const job = await call<JobOverview>(second, 'jobs:get', { jobId: created.jobId });
         return job.phase === 'done' && job;
-      }, 30_000);
+      }, 15_000);
       expect(done.summary).toMatchObject({ rows: 3002, to_check: 3000, unverified: 0 });
       expect(done.progress).toEqual({ checked: 3000, total: 3000 });
     } finally {
       await second.close();
     }
-  });
+  }, 40_000);
 });
 
 describe('several jobs at once', () => {
@@ -172,7 +172,7 @@ describe('several jobs at once', () => {
           waitFor(async () => {
             const current = await call<JobOverview>(runtime, 'jobs:get', { jobId: job.jobId });
             return current.phase === 'done' && current;
-          }, 20_000),
+          }, 15_000),
         ),
       );
       expect(done[0]!.summary).toMatchObject({ to_check: 800, valid: 800, invalid: 0 });
@@ -229,7 +229,7 @@ describe('canceling a job', () => {
       const done = await waitFor(async () => {
         const job = await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId });
         return job.phase === 'done' && job;
-      }, 40_000);
+      }, 30_000);
       expect(done.summary).toMatchObject({ to_check: total, valid: total, unverified: 0 });
       const list = new DatabaseSync(join(dataDir, 'jobs', `${created.jobId}.sqlite`), { readOnly: true });
       try {

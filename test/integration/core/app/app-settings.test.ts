@@ -109,7 +109,7 @@ describe('settings: a hosted service', () => {
       await call(runtime, 'jobs:start', { jobId: created.jobId });
       await waitFor(
         async () => (await call<JobOverview>(runtime, 'jobs:get', { jobId: created.jobId })).phase === 'done',
-        20_000,
+        15_000,
       );
       expect((await hosted.dashboard.account()).freeRemaining).toBe(97);
       await runtime.close();

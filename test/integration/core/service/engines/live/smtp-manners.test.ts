@@ -55,7 +55,7 @@ it('slows the whole host on a 450 4.7.1 rate reply instead of pressing on', asyn
   const run = await startEngineService(world, { backoffMs: 1000, greylistRetryMs: [100, 100, 100, 100] });
   onTestFinished(() => run.service.close());
   const emails = Array.from({ length: 12 }, (_, i) => `person${i}@rated.test`);
-  const { status, rows } = await runBatch(run, emails, 30_000);
+  const { status, rows } = await runBatch(run, emails, 15_000);
   expect(status.status).toBe('complete');
   for (const email of emails) expect(rows.get(email)).toMatchObject({ result: 'catch_all', billed: true });
   // Each rate reply ended its conversation and paused the host: a handful, not one per address asked.

@@ -49,7 +49,7 @@ it('keeps every mail host, and each big provider as a whole, within its rate', a
     ...Array.from({ length: 15 }, (_, i) => `two${i}@workspace-two.test`),
   ];
   const jitter = watchDeliveryJitter();
-  const { status } = await runBatch(run, emails, 30_000);
+  const { status } = await runBatch(run, emails, 15_000);
   const jitterMs = jitter.jitterMs();
   expect(status.summary).toMatchObject({ valid: 0, catch_all: emails.length, billed: emails.length });
   for (const name of otherHosts) {
@@ -71,7 +71,7 @@ it('keeps every mail host, and each big provider as a whole, within its rate', a
 it('holds one budget and one connection cap per mail server, however many MX names point at it', async () => {
   const emails = tenants.flatMap((name) => Array.from({ length: 12 }, (_, i) => `member${i}@${name}.test`));
   const jitter = watchDeliveryJitter();
-  const { status } = await runBatch(run, emails, 30_000);
+  const { status } = await runBatch(run, emails, 15_000);
   const jitterMs = jitter.jitterMs();
   expect(status.summary).toMatchObject({ catch_all: emails.length, billed: emails.length });
   const log = world.logs['mx1.hoster.test']!;

@@ -135,7 +135,7 @@ it('holds each egress to its own budget at a shared mail server', async () => {
   const startedAt = log.rcpts.length;
   const emails = tenants.flatMap((name) => Array.from({ length: 15 }, (_, i) => `member${i}@${name}.test`));
   const jitter = watchDeliveryJitter();
-  const { status } = await runBatch(run, emails, 30_000);
+  const { status } = await runBatch(run, emails, 15_000);
   const jitterMs = jitter.jitterMs();
   expect(status.summary).toMatchObject({ catch_all: emails.length, billed: emails.length });
   const rcpts = log.rcpts.slice(startedAt);
