@@ -13,9 +13,11 @@ export async function startEngineService(
   world: MailWorld,
   smtp: Partial<SmtpSettings> = {},
   now?: () => number,
+  /** Its data (a service started again passes the same); a new place by default. */
+  place?: { dataDir: string; database?: string },
 ): Promise<EngineRun> {
   const service = await startVerificationService({
-    ...(await testServicePlace()),
+    ...(place ?? (await testServicePlace())),
     ...(now ? { now } : {}),
     smtp: {
       helo: 'probe.sift.test',

@@ -142,6 +142,7 @@ export async function startVerificationService(
   }
   const { port } = server.address() as AddressInfo;
   const background = role === 'all' ? startBackground(db, config, engines, presence.id) : undefined;
+  let closing: Promise<void> | undefined;
   const service: VerificationService = {
     baseUrl: `http://${config.host}:${port}${apiPrefix}`,
     port,
@@ -160,16 +161,18 @@ export async function startVerificationService(
       config.smtp = next;
       await engines.live.reconfigure?.(next);
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await handler.settled();
-      await background?.stop();
-      await engines.live.stop?.();
-      await presence.stop();
-      await db.close();
-    },
+    // Once: a second close (a signal during a close, a test's own and its cleanup's) waits for the first.
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await handler.settled();
+        await background?.stop();
+        await engines.live.stop?.();
+        await presence.stop();
+        await db.close();
+      })()),
   };
   return service;
 }

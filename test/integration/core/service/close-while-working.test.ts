@@ -45,3 +45,11 @@ describe('closing while a call is worked', () => {
     }
   }, 60_000);
 });
+
+describe('closing twice', () => {
+  it('closes once: a second close, at once or later, waits for the first and fails nothing', async () => {
+    const service = await startVerificationService(await testServicePlace(), sandboxEngine);
+    await expect(Promise.all([service.close(), service.close()])).resolves.toBeDefined();
+    await expect(service.close()).resolves.toBeUndefined();
+  });
+});

@@ -3,8 +3,12 @@
 // per anvil_rate_time_unit, counted from the first), so halving the rate and pausing minutes on every
 // "too many recipients" crawls. Instead: count what the server took before it first said no, then probe
 // upward (each probe a little later than the last refused one) until it takes one again; that time is the
-// window, and N per window the rate, kept evenly paced. A refusal at the learned pace lowers it a fifth.
-// Per process, for an hour, like the learned connection limits.
+// window, and N per window the rate, kept evenly paced. That window is measured from our first probe, but
+// the server's may have begun before it (at an earlier connection of ours: a test of port 25, another
+// batch), so it is provisional: the accepted probe began a new window there, and if the next window
+// refuses at the learned pace, the probing runs again from that known start. A window that passes without
+// a refusal confirms the pace; a refusal at a confirmed pace lowers it a fifth. Per process, for an hour,
+// like the learned connection limits.
 
 /** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
 type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
@@ -12,10 +16,33 @@ type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
 type State =
   /** Counting what the server takes, from the first probe. */
   | { phase: 'watching'; start: number; taken: number; touched: number }
-  /** It said no after taking `taken` since `start`; the window is longer than `shortest`. */
-  | { phase: 'probing'; start: number; taken: number; shortest: number; refusals: number; touched: number }
-  /** Learned: this many probes a second. */
-  | { phase: 'paced'; rate: number; touched: number };
+  /**
+   * It said no after taking `taken` since `start`; the window is longer than `shortest`. `startKnown`: the
+   * server's window began at `start` (a window after the first), not perhaps before it.
+   */
+  | {
+      phase: 'probing';
+      start: number;
+      taken: number;
+      shortest: number;
+      refusals: number;
+      touched: number;
+      startKnown: boolean;
+    }
+  /**
+   * Learned: this many probes a second. The server's window began at `windowStart` (the probe it took
+   * again), and `takenSince` went in since. Until a probe sent from `confirmAt` on (a window later) is
+   * taken, the pace stands on a window that may have begun before our first probe: not `confirmed`.
+   */
+  | {
+      phase: 'paced';
+      rate: number;
+      touched: number;
+      windowStart: number;
+      takenSince: number;
+      confirmAt: number;
+      confirmed: boolean;
+    };
 
 /** Each probe after a refusal goes this much later (from the window's start) than the last refused one. */
 const probeStep = 1.25;
@@ -33,7 +60,10 @@ export type RateLearning = {
   answered(key: string, sentAt: number, refused: boolean, now: number, configuredRate: number): PaceUpdate | undefined;
   /** Whether this budget's pace is learned or being learned: its rate then moves only by what it teaches. */
   learning(key: string, now: number): boolean;
-  /** Whether the server said no and its window is still being probed for: its pace is not known yet. */
+  /**
+   * Whether the server said no and its window is still being probed for, or the pace found stands on a
+   * window not yet seen whole: its pace is not known yet.
+   */
   probing(key: string, now: number): boolean;
   /** Whether a rate refusal counts a try for its address: once the pace is learned and still refused, or probing long. */
   refusalCountsTry(key: string, now: number): boolean;
@@ -58,27 +88,35 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
       const hold = now + keptMs;
       if (!refused) {
         if (state?.phase === 'probing') {
-          // It takes one again: the window was at most this long.
-          const rate = Math.min(configuredRate, (state.taken * 1000) / Math.max(1, sentAt - state.start));
-          set(key, { phase: 'paced', rate, touched: now });
+          // It takes one again: the window was at most this long, and a new one begins with this probe.
+          const windowMs = Math.max(1, sentAt - state.start);
+          const rate = Math.min(configuredRate, (state.taken * 1000) / windowMs);
+          const [windowStart, confirmAt, confirmed] = [sentAt, sentAt + windowMs, state.startKnown];
+          set(key, { phase: 'paced', rate, touched: now, windowStart, takenSince: 1, confirmAt, confirmed });
           return { rate, notBefore: sentAt + 1000 / rate, holdUntil: hold };
         }
-        if (state?.phase === 'paced') state.touched = now;
-        else if (state) Object.assign(state, { taken: state.taken + 1, touched: now });
+        if (state?.phase === 'paced') {
+          const confirmed = state.confirmed || sentAt >= state.confirmAt;
+          Object.assign(state, { touched: now, takenSince: state.takenSince + 1, confirmed });
+        } else if (state) Object.assign(state, { taken: state.taken + 1, touched: now });
         else set(key, { phase: 'watching', start: sentAt, taken: 1, touched: now });
         return undefined;
       }
-      if (state?.phase === 'paced') {
+      if (state?.phase === 'paced' && state.confirmed) {
         const rate = state.rate * 0.8;
-        set(key, { phase: 'paced', rate, touched: now });
+        set(key, { ...state, rate, touched: now });
         return { rate, notBefore: now + 1000 / rate, holdUntil: hold };
       }
-      const start = state?.start ?? sentAt;
-      const taken = Math.max(1, state?.taken ?? 1);
+      // Refused within the first window at the learned pace: the window is longer than measured, and
+      // began when the server took a probe again. Probed for again from there.
+      const again = state?.phase === 'paced';
+      const start = again ? state.windowStart : (state?.start ?? sentAt);
+      const taken = Math.max(1, again ? state.takenSince : (state?.taken ?? 1));
+      const startKnown = again || (state?.phase === 'probing' && state.startKnown);
       const minWaitMs = leastWaitMs();
       const shortest = Math.max(minWaitMs, sentAt - start);
       const refusals = state?.phase === 'probing' ? state.refusals + 1 : 1;
-      set(key, { phase: 'probing', start, taken, shortest, refusals, touched: now });
+      set(key, { phase: 'probing', start, taken, shortest, refusals, touched: now, startKnown });
       // The window is longer than `shortest`; until it is found, the rate said (in the batch's estimate
       // too) is what a window between the next probe's (the least it can be) and the one after would
       // allow. The probes keep their own times.
@@ -89,10 +127,14 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
       const phase = current(key, now)?.phase;
       return phase === 'probing' || phase === 'paced';
     },
-    probing: (key, now) => current(key, now)?.phase === 'probing',
+    probing(key, now) {
+      const state = current(key, now);
+      return state?.phase === 'probing' || (state?.phase === 'paced' && !state.confirmed);
+    },
     refusalCountsTry(key, now) {
       const state = current(key, now);
-      return state?.phase === 'paced' || (state?.phase === 'probing' && state.refusals > freeRefusals);
+      if (state?.phase === 'paced') return state.confirmed;
+      return state?.phase === 'probing' && state.refusals > freeRefusals;
     },
   };
 }

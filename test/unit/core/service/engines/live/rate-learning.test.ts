@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createRateLearning } from '../../../../../../electron/core/service/engines/live/rate-learning.ts';
 
 /** Postfix's smtpd_client_recipient_rate_limit: `max` per `windowMs`, the window starting at its first recipient. */
-function anvil(max: number, windowMs: number) {
-  let start = -Infinity;
+function anvil(max: number, windowMs: number, begunAt = -Infinity) {
+  let start = begunAt;
   let count = 0;
   return (at: number) => {
     if (at - start >= windowMs) [start, count] = [at, 0];
@@ -34,7 +34,15 @@ function run(server: (at: number) => boolean, addresses: number, configured: num
     next = pace ? pace.notBefore : at + 1000 / rate;
     if (pace) rate = pace.rate;
   }
-  return { sent, refused, lastMs: last, rate, refusedAt, learning: paces.learning('host', last) };
+  return {
+    sent,
+    refused,
+    lastMs: last,
+    rate,
+    refusedAt,
+    learning: paces.learning('host', last),
+    probing: paces.probing('host', last),
+  };
 }
 
 describe('the pace a server allows', () => {
@@ -49,6 +57,40 @@ describe('the pace a server allows', () => {
     // Refusals only while finding the window: none once the pace is learned.
     expect(outcome.refusedAt.every((at) => at < 25_000)).toBe(true);
     expect(outcome.learning).toBe(true);
+  });
+
+  it('learns the window again from where it is known to begin when it began before the first probe', () => {
+    // A connection of ours 12 s before the batch (a test of port 25, say) began the server's window: the
+    // first refusal and the probe taken again are 8 s apart, not 20.
+    const outcome = run(anvil(6, 20_000, -12_000), 30, 5);
+    expect(outcome.sent).toBe(30);
+    expect(outcome.rate).toBeGreaterThanOrEqual(0.3 * 0.8);
+    expect(outcome.rate).toBeLessThanOrEqual(0.3);
+    // One more round of probing, from the window the server began when it took a probe again; none after.
+    expect(outcome.refusedAt.every((at) => at < 60_000)).toBe(true);
+    expect(outcome.probing).toBe(false);
+  });
+
+  it('calls a pace learned but not yet seen through a whole window still being learned', () => {
+    const paces = createRateLearning(() => 250);
+    const server = anvil(6, 20_000);
+    let at = 0;
+    let rate = 5;
+    const probing: { at: number; probing: boolean }[] = [];
+    for (let probes = 0; probes < 60 && at < 70_000; probes += 1) {
+      const pace = paces.answered('host', at, !server(at), at, 5);
+      probing.push({ at, probing: paces.probing('host', at) });
+      at = pace ? pace.notBefore : at + 1000 / rate;
+      if (pace) rate = pace.rate;
+    }
+    // Learning from the first refusal (the 7th probe) until a window at the learned pace passed whole.
+    expect(probing.slice(0, 6).every((sample) => !sample.probing)).toBe(true);
+    expect(probing[6]!.probing).toBe(true);
+    // The window is found about 22 s in; the pace stands on it, unconfirmed, for one window more.
+    const unconfirmed = probing.filter((sample) => sample.at > 25_000 && sample.at < 40_000);
+    expect(unconfirmed.length).toBeGreaterThan(2);
+    expect(unconfirmed.every((sample) => sample.probing)).toBe(true);
+    expect(probing.filter((sample) => sample.at > 50_000).every((sample) => !sample.probing)).toBe(true);
   });
 
   it('learns a short window as well, and keeps to the configured rate when the server says nothing', () => {
