@@ -3,12 +3,15 @@
 // read, and the ledger sets its bounces beside Sift's live verdicts (kept in the data folder's real
 // verdict cache before the app starts). Screenshots light and dark, and axe-core finds nothing serious.
 // A list checked live shows on its results what happened to its own addresses once bounces are read back.
+// A catch-all domain learned by a campaign's sends moves the next list's scores, and the explorer says why.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { cacheKeysOf } from '../../electron/core/cache/index.ts';
 import { openVerdictCache } from '../../electron/core/cache/verdict-cache-store.ts';
+import { startMailchimp, subscriberHash } from '../support/mailchimp-server.ts';
+import { runSift } from '../support/run-sift.ts';
 import { startSpecPeer } from '../support/spec-peer.ts';
 import { cleanCsv, expect, startHost, stopChild, test } from './web-host-fixture.ts';
 
@@ -110,5 +113,86 @@ test('a list checked live shows what happened to its addresses once bounces are 
     await page.screenshot({ path: 'test-results/screens/outcomes/list-results.png', fullPage: true });
   } finally {
     await peer.close();
+  }
+});
+
+test('a catch-all domain’s sends move its addresses’ scores, and the explorer says by how many bounced', async ({
+  page,
+}) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-catch-all-'));
+  // Sift called them all catch-all on 3 March (its verdict cache, as a list checked then leaves it).
+  const bouncy = Array.from({ length: 12 }, (_, i) => `catchall.${i}@bouncy.example`);
+  const steady = Array.from({ length: 200 }, (_, i) => `catchall.${i}@steady.example`);
+  const key = cacheKeysOf(dataDir);
+  const cache = openVerdictCache(dataDir);
+  cache.remember('live', 'https://verify.example', Date.UTC(2026, 2, 3), [
+    [...bouncy, ...steady].map((email) => [key(email), 'catch_all', 'accept_all_domain'] as const),
+  ]);
+  cache.close();
+  // A campaign to all of them on 10 March, read back from Mailchimp's report: 4 of bouncy's 12 bounced hard.
+  const chimp = await startMailchimp();
+  const liveKey = 'svc_live_catchAllE2E0123456789a';
+  const peer = await startSpecPeer({ apiKey: liveKey });
+  try {
+    const everyone = [...bouncy, ...steady];
+    chimp.audiences.set('aud1', {
+      name: 'Newsletter',
+      members: new Map(
+        everyone.map((email) => [
+          subscriberHash(email),
+          { email, name: '', status: 'subscribed', tags: new Set<string>(), lastChanged: '2026-01-01T00:00:00+00:00' },
+        ]),
+      ),
+    });
+    const recipients = new Map<string, 'sent' | 'hard' | 'soft'>(everyone.map((email) => [email, 'sent']));
+    for (const email of bouncy.slice(0, 4)) recipients.set(email, 'hard');
+    chimp.campaigns.set('c1', { list: 'aud1', sendTime: '2026-03-10T09:00:00+00:00', recipients });
+    const env = { SIFT_DATA_DIR: dataDir, SIFT_MAILCHIMP_KEY: chimp.key };
+    const connected = await runSift(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], env);
+    expect(connected.code, connected.stderr).toBe(0);
+    const read = await runSift(['outcomes', 'read', 'shop', 'aud1'], env);
+    expect(read.stdout).toContain('4 new hard bounces, 0 soft, 212 sends');
+
+    const app = await startHost(dataDir);
+    try {
+      await page.goto(app.url);
+      await page.getByTestId('nav-settings').click();
+      await page.getByLabel('Service URL').fill(peer.baseUrl);
+      await page.getByLabel('API key').fill(liveKey);
+      await page.getByRole('button', { name: 'Save and use this service' }).click();
+      await expect(page.getByTestId('account-badge')).toHaveText('Live', { timeout: 15_000 });
+      await page.getByTestId('nav-clean').click();
+      await cleanCsv(
+        page,
+        'april.csv',
+        'email\ncatchall.new@bouncy.example\ncatchall.new@steady.example\ncatchall.new@other.example\n',
+      );
+      await page.getByTestId('explorer-sort').selectOption('score_low');
+      const rows = page.getByTestId('explorer-row');
+      await expect(rows).toHaveCount(3);
+      await expect(rows.nth(0)).toContainText('catchall.new@bouncy.example');
+      await rows.nth(0).focus();
+      const reasons = page.getByTestId('row-reasons');
+      await expect(reasons).toContainText('score 30');
+      await expect(reasons).toContainText('Catch-all at bouncy.example: 4 of 12 sends bounced since March 2026.');
+      await rows.nth(2).focus();
+      await expect(reasons).toContainText('score 70');
+      await expect(reasons).toContainText('Catch-all at steady.example: 0 of 200 sends bounced since March 2026.');
+      await rows.nth(1).focus();
+      await expect(reasons).toContainText('score 55');
+      await expect(reasons).not.toContainText('sends bounced');
+      await rows.nth(0).focus();
+      // The verdicts' chart drawn (it grows in) before the screens are shot.
+      await expect(page.locator('.recharts-bar-rectangle path').first()).toBeVisible();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: `test-results/screens/outcomes/catch-all-${colorScheme}.png`, fullPage: true });
+      }
+    } finally {
+      await stopChild(app.child);
+    }
+  } finally {
+    await Promise.all([peer.close(), chimp.close()]);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
