@@ -17,6 +17,11 @@ export type RecipientReport = {
   status?: string;
   /** RFC 3464 §2.3.6's text without its type: the remote server's reply, or the MTA's own words. */
   diagnostic?: string;
+  /**
+   * The addresses the report gives this recipient (Original- and Final-Recipient, or the one a plain bounce
+   * names): a diagnostic that names another address (the sender's, say) is not about this mailbox.
+   */
+  recipients?: readonly string[];
 };
 
 export type BounceMeaning = { kind: BounceKind; reason: string };
@@ -42,7 +47,8 @@ export function bounceMeaning(report: RecipientReport): BounceMeaning | undefine
   // The status stands for the code when the words carry none ("x-postfix; unknown user").
   if (reply.enhanced === undefined && statusClass !== undefined && !/[245]\.\d{1,3}\.\d{1,3}/.test(reply.text))
     reply.enhanced = report.status!.trim();
-  const meaning = meaningOf(reply);
+  const [recipient, ...alsoKnownAs] = report.recipients ?? [];
+  const meaning = meaningOf(reply, recipient === undefined ? undefined : { recipient, alsoKnownAs });
   const reason = 'reason' in meaning ? meaning.reason : 'accepted';
   if (meaning.blamesSender) return { kind: 'refused', reason };
   if (!permanent || reply.code < 500) return { kind: 'soft', reason: reason === 'accepted' ? 'delayed' : reason };

@@ -96,11 +96,11 @@ function dsnRecipients(text: string, verp: string | undefined): BouncedRecipient
   const recipients: BouncedRecipient[] = [];
   let named = 0;
   for (const group of groups) {
+    const original = typedValue(group.get('original-recipient'))?.value;
+    const final = typedValue(group.get('final-recipient'))?.value;
     const address =
       // The address as the sender gave it (§2.3.1) before any alias or forward the server expanded it to.
-      keyOf(typedValue(group.get('original-recipient'))?.value) ??
-      keyOf(typedValue(group.get('final-recipient'))?.value) ??
-      (groups.length === 1 ? verp : undefined);
+      keyOf(original) ?? keyOf(final) ?? (groups.length === 1 ? verp : undefined);
     if (address === undefined) continue;
     named += 1;
     const status = group.get('status')?.split(/\s/)[0];
@@ -109,6 +109,7 @@ function dsnRecipients(text: string, verp: string | undefined): BouncedRecipient
       action: group.get('action')!,
       ...(status ? { status } : {}),
       ...(diagnostic ? { diagnostic } : {}),
+      recipients: [original, final, verp].flatMap((name) => (name ? [name.replace(/^<|>$/g, '')] : [])),
     });
     if (meaning)
       recipients.push({ address, ...meaning, ...(status ? { status } : {}), ...(diagnostic ? { diagnostic } : {}) });
@@ -124,7 +125,12 @@ function recipientOf(address: string, diagnostic: string): BouncedRecipient | un
   if (key === undefined) return undefined;
   const words = diagnostic.replace(/\s+/g, ' ').trim();
   const status = enhancedInText.exec(words)?.[1];
-  const meaning = bounceMeaning({ action: 'failed', ...(status ? { status } : {}), diagnostic: words });
+  const meaning = bounceMeaning({
+    action: 'failed',
+    ...(status ? { status } : {}),
+    diagnostic: words,
+    recipients: [address.replace(/^<|>$/g, '')],
+  });
   return (
     meaning && { address: key, ...meaning, ...(status ? { status } : {}), ...(words ? { diagnostic: words } : {}) }
   );

@@ -39,6 +39,27 @@ describe('reading a bounce', () => {
     }
   });
 
+  it('reads a diagnostic naming another address than the recipient as not about its mailbox', async () => {
+    // Postfix's report for kijitora@example.org, which an alias sent on to r@mx.example.jp, with the
+    // Diagnostic-Code a remote server might have given instead of procmail's.
+    const withDiagnostic = (diagnostic: string) =>
+      readMessage(
+        fixture('postfix-user-unknown.eml')
+          .toString('latin1')
+          .replace(/^Diagnostic-Code: .*(\r?\n[ \t].*)*/m, `Diagnostic-Code: smtp; ${diagnostic}`),
+      );
+    // The address after the alias is still the recipient: a hard bounce of the address sent to.
+    const forwarded = await withDiagnostic('550 5.1.1 <r@mx.example.jp>: Recipient address rejected: User unknown');
+    expect(forwarded.kind === 'bounce' && forwarded.recipients).toEqual([
+      expect.objectContaining({ address: 'kijitora@example.org', kind: 'hard', reason: 'mailbox_not_found' }),
+    ]);
+    // Someone else's address (the sending one) under a 5.1.1: kept, never a hard bounce.
+    const other = await withDiagnostic('550 5.1.1 <news@sender.example>: User unknown in local recipient table');
+    expect(other.kind === 'bounce' && other.recipients).toEqual([
+      expect.objectContaining({ address: 'kijitora@example.org', kind: 'refused' }),
+    ]);
+  });
+
   it('reads a delayed delivery to a full mailbox as soft', async () => {
     const message = await read('postfix-delayed.eml');
     expect(message.kind === 'bounce' && message.recipients).toEqual([

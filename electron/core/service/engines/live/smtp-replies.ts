@@ -63,7 +63,11 @@ function reasonInWords(text: string): ReplyReason | undefined {
 }
 
 /** Who a reply is to be read about: the recipient asked, and Sift's own MAIL FROM. */
-export type AskedAbout = { recipient: string; sender?: string };
+/**
+ * Whom a reply answers about: the recipient asked (and its other names: a bounce's Original- and
+ * Final-Recipient, before and after an alias), and the sender when it is known.
+ */
+export type AskedAbout = { recipient: string; alsoKnownAs?: readonly string[]; sender?: string };
 
 /** The addresses a reply names in angle or square brackets, as servers quote them. */
 const namedAddresses = (text: string) =>
@@ -78,7 +82,8 @@ function namesAnother(reply: SmtpReply, asked: AskedAbout | undefined): 'sender'
   // A 551 names the forward-path to try instead (RFC 5321 §3.4): about the recipient, not another.
   if (!asked || reply.code === 551) return undefined;
   const named = namedAddresses(reply.text);
-  if (named.length === 0 || named.includes(asked.recipient.toLowerCase())) return undefined;
+  const own = [asked.recipient, ...(asked.alsoKnownAs ?? [])].map((address) => address.toLowerCase());
+  if (named.length === 0 || own.some((address) => named.includes(address))) return undefined;
   return asked.sender && named.includes(asked.sender.toLowerCase()) ? 'sender' : 'other';
 }
 
