@@ -30,6 +30,7 @@ export default defineConfig(({ mode }) => {
             'verdict-reader-worker': 'electron/core/jobs/export/verdict-reader-worker.ts',
             'cache-writer-worker': 'electron/core/cache/cache-writer-worker.ts',
             'search-index-worker': 'electron/core/jobs/views/search-index-worker.ts',
+            'bounce-parse-worker': 'electron/core/outcomes/bounce-parse-worker.ts',
           },
           external: nodeExternals,
           // Everything in one folder, so a module finds the worker's file beside it wherever rollup put it.

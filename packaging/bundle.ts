@@ -11,6 +11,7 @@ export const threadEntries = {
   'verdict-reader-worker': 'electron/core/jobs/export/verdict-reader-worker.ts',
   'cache-writer-worker': 'electron/core/cache/cache-writer-worker.ts',
   'search-index-worker': 'electron/core/jobs/views/search-index-worker.ts',
+  'bounce-parse-worker': 'electron/core/outcomes/bounce-parse-worker.ts',
   'embedded-service-worker': 'electron/core/service/embedded-service-worker.ts',
 };
 

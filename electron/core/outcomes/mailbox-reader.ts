@@ -5,7 +5,9 @@
 // that is no bounce is left where it is, and so is a message too large to be one (skipped by its size,
 // never fetched).
 import { ImapFlow } from 'imapflow';
-import { readMessage, type BouncedRecipient } from './bounce-message.ts';
+import type { BouncedRecipient, MessageRead } from './bounce-message.ts';
+import { startBounceParser } from './bounce-parser.ts';
+import { pages, uidSet } from './mailbox-pages.ts';
 import type { OutcomeSource, OutcomeStore } from './outcome-store.ts';
 import { outcomeRecorder, type ReadOutcome } from './record-outcomes.ts';
 import type { MailboxSettings } from './mailbox-connections.ts';
@@ -14,9 +16,6 @@ import type { MailboxSettings } from './mailbox-connections.ts';
 const largestBounce = 2 * 1024 * 1024;
 /** What is kept of each bounce to open later: its report comes first; the original message may be cut. */
 const keptBytes = 256 * 1024;
-/** What one page's messages may add up to in memory, and how many a page holds. */
-const pageBytes = 16 * 1024 * 1024;
-const pageMessages = 2000;
 /**
  * Bounces kept are moved once this many wait (and at the end of a read): Dovecot rewrites a Maildir's
  * UID list with every MOVE, so a MOVE per page costs a large folder its size each time.
@@ -108,25 +107,6 @@ const outcomesOf = (recipients: readonly BouncedRecipient[], at: number): ReadOu
     at,
   }));
 
-/** The UIDs of a page: in order, as many as fit the page's count and bytes. */
-function pages(uids: readonly number[], sizes: ReadonlyMap<number, number>, most = pageMessages): number[][] {
-  const out: number[][] = [];
-  let page: number[] = [];
-  let bytes = 0;
-  for (const uid of uids) {
-    const size = sizes.get(uid) ?? 0;
-    if (page.length > 0 && (page.length >= most || bytes + size > pageBytes)) {
-      out.push(page);
-      page = [];
-      bytes = 0;
-    }
-    page.push(uid);
-    bytes += size;
-  }
-  if (page.length > 0) out.push(page);
-  return out;
-}
-
 export async function readMailbox(
   dataDir: string,
   store: OutcomeStore,
@@ -143,6 +123,7 @@ export async function readMailbox(
 ): Promise<MailboxRead> {
   const client = clientFor(settings, password);
   const recorder = outcomeRecorder(dataDir, store);
+  const parser = startBounceParser();
   const result: MailboxRead = {
     read: 0,
     total: 0,
@@ -194,17 +175,12 @@ export async function readMailbox(
         sizes,
         options.pageMessages,
       );
-      // The next page is asked for while this one is read and kept: the server works while Sift does.
-      let coming = all.length > 0 ? fetchPage(all[0]!) : undefined;
-      for (const [index, page] of all.entries()) {
-        options.signal?.throwIfAborted();
-        const fetched = await coming!;
-        coming = index + 1 < all.length ? fetchPage(all[index + 1]!) : undefined;
-        // Not left unhandled while this page is read: a failure is thrown where it is awaited.
-        coming?.catch(() => undefined);
+      type Parsed = { page: number[]; fetched: Awaited<ReturnType<typeof fetchPage>>; reads: MessageRead[] };
+      /** Keeps a page read: its bounces and the cursor past it, in one transaction, then moves them in time. */
+      const keep = async ({ page, fetched, reads }: Parsed) => {
         const messages = [];
-        for (const { uid, raw, at } of fetched) {
-          const read = await readMessage(raw);
+        for (const [index, { uid, raw, at }] of fetched.entries()) {
+          const read = reads[index]!;
           if (read.kind !== 'bounce') {
             result.others += 1;
             continue;
@@ -237,6 +213,29 @@ export async function readMailbox(
           waiting = 0;
         }
         options.onProgress?.({ ...result });
+      };
+      // Three pages at once: the next is fetched (the server works) and this one parsed (on the parser's
+      // thread) while the last one is kept and moved (on this one).
+      let coming = all.length > 0 ? fetchPage(all[0]!) : undefined;
+      let parsing: Promise<Parsed> | undefined;
+      for (const [index, page] of all.entries()) {
+        options.signal?.throwIfAborted();
+        const fetched = await coming!.catch(async (error: unknown) => {
+          // The page already read is kept before the failure is said: the next read goes on after it.
+          if (parsing) await keep(await parsing).catch(() => undefined);
+          throw error;
+        });
+        coming = index + 1 < all.length ? fetchPage(all[index + 1]!) : undefined;
+        // Not left unhandled while this page is read: a failure is thrown where it is awaited.
+        coming?.catch(() => undefined);
+        const parsed = parser.read(fetched.map(({ raw }) => raw)).then((reads) => ({ page, fetched, reads }));
+        parsed.catch(() => undefined);
+        if (parsing) await keep(await parsing);
+        parsing = parsed;
+      }
+      if (parsing) {
+        options.signal?.throwIfAborted();
+        await keep(await parsing);
       }
       await moveHandled(client, store, source, settings, validity);
       // Large messages after the last page: passed over all the same.
@@ -253,22 +252,10 @@ export async function readMailbox(
     throw mailboxFailure(error, settings);
   } finally {
     recorder.close();
+    await parser.close();
     await client.logout().catch(() => client.close());
   }
   return result;
-}
-
-/** UIDs as an IMAP sequence set, runs folded into ranges (`1:500,502`): a page's set stays short. */
-function uidSet(uids: readonly number[]): string {
-  const sorted = [...uids].sort((a, b) => a - b);
-  const runs: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    runs.push(i === j ? String(sorted[i]) : `${sorted[i]}:${sorted[j]}`);
-    i = j + 1;
-  }
-  return runs.join(',');
 }
 
 /** Moves the bounces kept but still in the folder (this read's, or one that stopped before moving). */

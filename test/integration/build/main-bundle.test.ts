@@ -41,6 +41,7 @@ describe('the main bundle', () => {
       'verdict-reader-worker',
       'cache-writer-worker',
       'search-index-worker',
+      'bounce-parse-worker',
     ]) {
       expect(main).toContain(`startThread(import.meta.url, "${thread}"`);
       await access(join(outDir, `${thread}.js`));
