@@ -54,8 +54,8 @@ export async function startHostedService(world: MailWorld, flags: string[] = [])
   return { baseUrl, liveKey, output: () => output, stop: () => stopChild(child) };
 }
 
-/** The app, from its Settings screen, sends lists to this service with its live key. */
-export async function useHostedService(page: Page, hosted: HostedService): Promise<void> {
+/** The app, from its Settings screen, sends lists to this service (or any at a URL) with its live key. */
+export async function useHostedService(page: Page, hosted: Pick<HostedService, 'baseUrl' | 'liveKey'>): Promise<void> {
   await page.getByTestId('nav-settings').click();
   await page.getByLabel('Service URL').fill(hosted.baseUrl);
   await page.getByLabel('API key').fill(hosted.liveKey);

@@ -13,6 +13,7 @@ import { openVerdictCache } from '../../electron/core/cache/verdict-cache-store.
 import { startMailchimp, subscriberHash } from '../support/mailchimp-server.ts';
 import { runSift } from '../support/run-sift.ts';
 import { startSpecPeer } from '../support/spec-peer.ts';
+import { useHostedService } from './hosted-service.ts';
 import { cleanCsv, expect, startHost, stopChild, test } from './web-host-fixture.ts';
 
 test('bounces brought in from a file show how Sift’s verdicts turned out', async ({ page }) => {
@@ -88,10 +89,7 @@ test('a list checked live shows what happened to its addresses once bounces are 
   const peer = await startSpecPeer({ apiKey: liveKey });
   try {
     await page.goto(hostUrl);
-    await page.getByTestId('nav-settings').click();
-    await page.getByLabel('Service URL').fill(peer.baseUrl);
-    await page.getByLabel('API key').fill(liveKey);
-    await page.getByRole('button', { name: 'Save and use this service' }).click();
+    await useHostedService(page, { baseUrl: peer.baseUrl, liveKey });
     await expect(page.getByTestId('account-badge')).toHaveText('Live', { timeout: 15_000 });
     await page.getByTestId('nav-clean').click();
     await cleanCsv(page, 'march.csv', 'email\nvalid.a@shop.example\nvalid.b@shop.example\ncatchall.c@shop.example\n');
@@ -156,10 +154,7 @@ test('a catch-all domain’s sends move its addresses’ scores, and the explore
     const app = await startHost(dataDir);
     try {
       await page.goto(app.url);
-      await page.getByTestId('nav-settings').click();
-      await page.getByLabel('Service URL').fill(peer.baseUrl);
-      await page.getByLabel('API key').fill(liveKey);
-      await page.getByRole('button', { name: 'Save and use this service' }).click();
+      await useHostedService(page, { baseUrl: peer.baseUrl, liveKey });
       await expect(page.getByTestId('account-badge')).toHaveText('Live', { timeout: 15_000 });
       await page.getByTestId('nav-clean').click();
       await cleanCsv(
