@@ -181,7 +181,11 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       if (running.length === 0) out('No batch is running.');
       for (const batch of running) {
         const left = batch.estimate
-          ? `; ${describeTimeLeft(batch.estimate.secondsLeft, { ...(batch.estimate.largest ? { largest: batch.estimate.largest } : {}), ...(batch.estimate.learning ? { learning: true } : {}) })}`
+          ? `; ${describeTimeLeft(batch.estimate.secondsLeft, {
+              ...(batch.estimate.largest ? { largest: batch.estimate.largest } : {}),
+              ...(batch.estimate.learning === 'window' ? { learning: true } : {}),
+              ...(batch.estimate.learning === 'confirming' ? { confirming: true } : {}),
+            })}`
           : '';
         const done = `${batch.done.toLocaleString('en')} of ${batch.unique.toLocaleString('en')} checked`;
         out(`${batch.id}  ${batch.mode}  ${JSON.stringify(batch.name)}  ${done}${left}`);

@@ -11,9 +11,10 @@ export function formatDuration(seconds: number): string {
 
 /**
  * Where the time left comes from the service's politeness bound: where most of it goes; `learning` when that
- * server's pace is still being learned from its rate replies (no number yet stands on anything).
+ * server's pace is still being learned from its rate replies (no number yet stands on anything);
+ * `confirming` when the pace found is not yet seen through a whole window (the number holds if it is right).
  */
-export type PolitePace = { largest?: { name: string; pending: number }; learning?: boolean };
+export type PolitePace = { largest?: { name: string; pending: number }; learning?: boolean; confirming?: boolean };
 
 /** The pace as the service's estimate gives it (its `largest`, and `pace: "learning"`), for the screens. */
 export const politePaceOf = (estimate: {
@@ -22,6 +23,7 @@ export const politePaceOf = (estimate: {
 }): PolitePace => ({
   ...(estimate.largest ? { largest: { name: estimate.largest.name, pending: estimate.largest.pending } } : {}),
   ...(estimate.pace === 'learning' ? { learning: true } : {}),
+  ...(estimate.pace === 'confirming' ? { confirming: true } : {}),
 });
 
 /**
@@ -30,7 +32,9 @@ export const politePaceOf = (estimate: {
  */
 export function describeTimeLeft(seconds: number, polite?: PolitePace): string {
   if (!polite) return `about ${formatDuration(seconds)} left`;
-  if (polite.learning) return `learning ${polite.largest ? `${polite.largest.name}'s` : "a mail server's"} pace`;
+  const whose = polite.largest ? `${polite.largest.name}'s` : "a mail server's";
+  if (polite.learning) return `learning ${whose} pace`;
+  if (polite.confirming) return `about ${formatDuration(seconds)} if ${whose} pace holds (still confirming it)`;
   const largest = polite.largest
     ? `; most of it ${polite.largest.pending.toLocaleString('en')} ${polite.largest.pending === 1 ? 'address' : 'addresses'} at ${polite.largest.name}`
     : '';

@@ -17,7 +17,11 @@ export const jobProgressSchema = z.object({
   etaSeconds: count.optional(),
   /** The seconds left are the service's politeness bound (each mail server at its pace), and where most of them go. */
   politePace: z
-    .object({ largest: z.object({ name: z.string(), pending: count }).optional(), learning: z.boolean().optional() })
+    .object({
+      largest: z.object({ name: z.string(), pending: count }).optional(),
+      learning: z.boolean().optional(),
+      confirming: z.boolean().optional(),
+    })
     .optional(),
 });
 export type JobProgressView = z.infer<typeof jobProgressSchema>;

@@ -36,7 +36,7 @@ function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEs
   return {
     estimate: {
       seconds_left: estimate.secondsLeft,
-      pace: estimate.learning ? 'learning' : 'polite',
+      pace: estimate.learning === 'window' ? 'learning' : estimate.learning === 'confirming' ? 'confirming' : 'polite',
       ...(estimate.largest ? { largest: estimate.largest } : {}),
     },
   };

@@ -37,7 +37,9 @@ export const createdStatus = 201;
  * SIFT'S OWN: a live batch on Sift's own service says how long it has left at a polite pace (each mail
  * server asked at most its rate), and where most of that time goes: `{ seconds_left, pace: "polite",
  * largest: { name, pending } }`; `pace: "learning"` while that server's pace is still being learned from
- * its rate replies (seconds_left is then the pace so far, shown as no number). Spec: "Other batch fields
+ * its rate replies (seconds_left is then the pace so far, shown as no number), and `pace: "confirming"`
+while the pace found is not yet seen through a whole window (seconds_left holds if it is right, and is shown
+as such). A reader that knows neither takes the seconds as polite. Spec: "Other batch fields
  * are not shown." Readers take it only when it is there and has this shape; anything else under that name
  * is ignored, never a failure.
  */

@@ -315,6 +315,7 @@ describe.skipIf(missing.length > 0)('live checks against real mail servers', () 
     for (const row of second.rows.values()) expect(row).toMatchObject({ result: 'valid', billed: true });
     const laterEstimates = later.judge({ from: 0 });
     expect(laterEstimates.learning).toBe(0);
+    expect(laterEstimates.confirming).toBe(0);
     expect(laterEstimates.within, JSON.stringify(laterEstimates)).toBe(true);
     const refusedAfter = ((await servers['mx.rationed.test']!.log()).match(/rate limit exceeded/g) ?? []).length;
     expect(refusedAfter - refusedBefore).toBe(0);

@@ -1,8 +1,9 @@
 // A live batch's estimate as it ran, judged as a person watching it would: from the batch's first third
 // on, each estimate given as a number within 20% (or 5 s, issue 60) of the time the batch then took. While a server's
-// pace is being learned the estimate says so (`pace: "learning"`) and gives a person no number: such a
-// sample is counted, not judged.
-type EstimateSample = { at: number; secondsLeft?: number; largest?: unknown; learning?: boolean };
+// pace is being learned the estimate says so (`pace: "learning"`) and gives a person no number, and while
+// the pace found is confirmed over a whole window its number says it holds only if the pace does (`pace:
+// "confirming"`): such samples are counted, not judged.
+type EstimateSample = { at: number; secondsLeft?: number; largest?: unknown; learning?: boolean; confirming?: boolean };
 
 export function estimateRecorder() {
   const samples: EstimateSample[] = [];
@@ -14,6 +15,8 @@ export function estimateRecorder() {
         at: Date.now(),
         ...(estimate?.seconds_left === undefined ? {} : { secondsLeft: estimate.seconds_left }),
         ...(estimate?.pace === 'learning' ? { learning: true } : {}),
+        // A number said to hold if the pace found is right, while a whole window confirms it.
+        ...(estimate?.pace === 'confirming' ? { confirming: true } : {}),
         largest: (estimate as { largest?: unknown } | undefined)?.largest,
       });
     },
@@ -25,11 +28,12 @@ export function estimateRecorder() {
       const start = samples[0]!.at;
       const end = Date.now();
       const learning = samples.filter((sample) => sample.learning).length;
+      const confirming = samples.filter((sample) => sample.confirming).length;
       // A batch has no estimate until the engine's next round queues it (a moment): from then on, one is due.
       const given = samples.find((sample) => sample.secondsLeft !== undefined || sample.learning)?.at ?? end;
       const judgedFrom = Math.max(given, start + (end - start) * from);
       const judged = samples
-        .filter((sample) => sample.at >= judgedFrom && !sample.learning)
+        .filter((sample) => sample.at >= judgedFrom && !sample.learning && !sample.confirming)
         .map((sample) => ({
           t: Math.round((sample.at - start) / 100) / 10,
           left: sample.secondsLeft,
@@ -45,6 +49,7 @@ export function estimateRecorder() {
         took: (end - start) / 1000,
         judged: judged.length,
         learning,
+        confirming,
         off,
       };
     },

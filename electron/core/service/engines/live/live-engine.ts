@@ -241,7 +241,7 @@ export function createLiveEngine(
       const now = config.now();
       const asked = (domain: string) => settled.get(domain) ?? 0;
       return estimates(rowKey, now, () =>
-        estimatePace(db, rowKey, settings, egressLabels(proxies, now), now, asked, (key) => paces.probing(key, now)),
+        estimatePace(db, rowKey, settings, egressLabels(proxies, now), now, asked, (key) => paces.stage(key, now)),
       );
     },
 

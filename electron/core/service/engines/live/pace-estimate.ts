@@ -9,18 +9,22 @@ import { cachedRoutes, knownCatchAlls } from '../../store/mail-domains-store.ts'
 import { hostPaces, slotHorizonMs } from '../../store/mail-hosts-store.ts';
 import { queuedLoads, type DomainLoad } from '../../store/probe-queue-store.ts';
 import { budgetKeyOf, providerOfMailHost } from './mail-hosts.ts';
+import type { PaceLearning } from './rate-learning.ts';
 import type { SmtpSettings } from './smtp-settings.ts';
 
 export type PaceEstimate = {
   secondsLeft: number;
   /** Where most of the time goes: the budget that finishes last, and this batch's addresses there. */
   largest?: { name: string; pending: number };
-  /** That budget's pace is still being learned from its rate replies: the seconds stand on nothing yet. */
-  learning?: boolean;
+  /**
+   * That budget's pace is still being learned from its rate replies: its window probed for (the seconds
+   * stand on nothing yet), or found and being confirmed (the seconds hold if the window was measured whole).
+   */
+  learning?: PaceLearning;
 };
 
 /** A budget as the estimate sees it: its key, what a person calls it, its pace now, and whether it is learned. */
-export type BudgetPace = { key: string; name: string; rate: number; nextSlotAt: number; probing?: boolean };
+export type BudgetPace = { key: string; name: string; rate: number; nextSlotAt: number; learning?: PaceLearning };
 
 /** Pure: the estimate from each domain's load and the budget its mail server spends. */
 export function estimateFromLoads(
@@ -38,7 +42,7 @@ export function estimateFromLoads(
     budget.waitUntil = Math.max(budget.waitUntil, load.latestAt);
     budgets.set(pace.key, budget);
   }
-  let slowest: { seconds: number; name: string; pending: number; probing: boolean } | undefined;
+  let slowest: { seconds: number; name: string; pending: number; learning: PaceLearning | undefined } | undefined;
   let allSeconds = 0;
   for (const { pace, probes, mine, waitUntil } of budgets.values()) {
     // Slots are handed out at most slotHorizonMs ahead, to probes under way (waiting for their slot) whose
@@ -54,14 +58,14 @@ export function estimateFromLoads(
     const seconds = Math.max(paced, (waitUntil - now) / 1000);
     allSeconds += seconds;
     if (mine > 0 && (!slowest || seconds > slowest.seconds))
-      slowest = { seconds, name: pace.name, pending: mine, probing: pace.probing === true };
+      slowest = { seconds, name: pace.name, pending: mine, learning: pace.learning };
   }
   if (!slowest) return undefined;
   const secondsLeft = Math.ceil(Math.max(slowest.seconds, allSeconds / concurrency));
   return {
     secondsLeft,
     largest: { name: slowest.name, pending: slowest.pending },
-    ...(slowest.probing ? { learning: true } : {}),
+    ...(slowest.learning ? { learning: slowest.learning } : {}),
   };
 }
 
@@ -77,8 +81,8 @@ export async function estimatePace(
   now: number,
   /** Addresses at a domain that conversations under way have answered, still queued until they end. */
   answered: (domain: string) => number = () => 0,
-  /** Whether a budget's pace is being probed for (rate-learning.ts): no basis for its seconds yet. */
-  probing: (key: string) => boolean = () => false,
+  /** How far a budget's pace is still being learned (rate-learning.ts), if at all. */
+  learningOf: (key: string) => PaceLearning | undefined = () => undefined,
 ): Promise<PaceEstimate | undefined> {
   const loads = (await queuedLoads(db, rowKey)).map((load) => ({
     ...load,
@@ -113,7 +117,7 @@ export async function estimatePace(
         ...budget,
         rate: pace?.rate ?? settings.perHostRate,
         nextSlotAt: pace?.nextSlotAt ?? 0,
-        probing: probing(budget.key),
+        learning: learningOf(budget.key),
       };
     },
     settings.concurrency,

@@ -11,6 +11,13 @@
 // like the learned connection limits.
 
 /** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
+/**
+ * How far a server's pace is from known: its window still probed for (`window`: no number stands on
+ * anything), or found but not yet seen whole at the pace it gives (`confirming`: a number that holds if the
+ * window began with our first probe).
+ */
+export type PaceLearning = 'window' | 'confirming';
+
 type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
 
 type State =
@@ -60,11 +67,8 @@ export type RateLearning = {
   answered(key: string, sentAt: number, refused: boolean, now: number, configuredRate: number): PaceUpdate | undefined;
   /** Whether this budget's pace is learned or being learned: its rate then moves only by what it teaches. */
   learning(key: string, now: number): boolean;
-  /**
-   * Whether the server said no and its window is still being probed for, or the pace found stands on a
-   * window not yet seen whole: its pace is not known yet.
-   */
-  probing(key: string, now: number): boolean;
+  /** Whether the pace is still being learned, and how far (undefined: known, or never refused). */
+  stage(key: string, now: number): PaceLearning | undefined;
   /** Whether a rate refusal counts a try for its address: once the pace is learned and still refused, or probing long. */
   refusalCountsTry(key: string, now: number): boolean;
 };
@@ -127,9 +131,10 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
       const phase = current(key, now)?.phase;
       return phase === 'probing' || phase === 'paced';
     },
-    probing(key, now) {
+    stage(key, now) {
       const state = current(key, now);
-      return state?.phase === 'probing' || (state?.phase === 'paced' && !state.confirmed);
+      if (state?.phase === 'probing') return 'window';
+      return state?.phase === 'paced' && !state.confirmed ? 'confirming' : undefined;
     },
     refusalCountsTry(key, now) {
       const state = current(key, now);

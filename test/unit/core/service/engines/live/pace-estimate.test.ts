@@ -76,12 +76,23 @@ describe('the politeness bound', () => {
     expect(describeTimeLeft(28, { largest: { name: 'mx.shop.test', pending: 14 }, learning: true })).toBe(
       "learning mx.shop.test's pace",
     );
+    // Once found and until a whole window confirms it, the number with what it stands on.
+    expect(describeTimeLeft(28, { largest: { name: 'mx.shop.test', pending: 14 }, confirming: true })).toBe(
+      "about 28 s if mx.shop.test's pace holds (still confirming it)",
+    );
   });
 
   it("says the slowest server's pace is being learned while its window is probed for, and only then", () => {
-    const probing = { ...paces['shop.test']!, probing: true };
+    const probing = { ...paces['shop.test']!, learning: 'window' as const };
     const learning = estimateFromLoads([load('shop.test', 10)], () => probing, 20, now);
-    expect(learning).toEqual({ secondsLeft: 5, largest: { name: 'mx.shop.test', pending: 10 }, learning: true });
+    expect(learning).toEqual({ secondsLeft: 5, largest: { name: 'mx.shop.test', pending: 10 }, learning: 'window' });
+    const confirming = estimateFromLoads(
+      [load('shop.test', 10)],
+      () => ({ ...probing, learning: 'confirming' }),
+      20,
+      now,
+    );
+    expect(confirming).toMatchObject({ secondsLeft: 5, learning: 'confirming' });
     // A probed server that is not the slowest does not make the batch's estimate a guess.
     const elsewhere = estimateFromLoads(
       [load('shop.test', 2), load('ms.test', 400)],

@@ -41,7 +41,7 @@ function run(server: (at: number) => boolean, addresses: number, configured: num
     rate,
     refusedAt,
     learning: paces.learning('host', last),
-    probing: paces.probing('host', last),
+    stage: paces.stage('host', last),
   };
 }
 
@@ -68,7 +68,7 @@ describe('the pace a server allows', () => {
     expect(outcome.rate).toBeLessThanOrEqual(0.3);
     // One more round of probing, from the window the server began when it took a probe again; none after.
     expect(outcome.refusedAt.every((at) => at < 60_000)).toBe(true);
-    expect(outcome.probing).toBe(false);
+    expect(outcome.stage).toBeUndefined();
   });
 
   it('calls a pace learned but not yet seen through a whole window still being learned', () => {
@@ -76,21 +76,21 @@ describe('the pace a server allows', () => {
     const server = anvil(6, 20_000);
     let at = 0;
     let rate = 5;
-    const probing: { at: number; probing: boolean }[] = [];
+    const stages: { at: number; stage: string | undefined }[] = [];
     for (let probes = 0; probes < 60 && at < 70_000; probes += 1) {
       const pace = paces.answered('host', at, !server(at), at, 5);
-      probing.push({ at, probing: paces.probing('host', at) });
+      stages.push({ at, stage: paces.stage('host', at) });
       at = pace ? pace.notBefore : at + 1000 / rate;
       if (pace) rate = pace.rate;
     }
-    // Learning from the first refusal (the 7th probe) until a window at the learned pace passed whole.
-    expect(probing.slice(0, 6).every((sample) => !sample.probing)).toBe(true);
-    expect(probing[6]!.probing).toBe(true);
-    // The window is found about 22 s in; the pace stands on it, unconfirmed, for one window more.
-    const unconfirmed = probing.filter((sample) => sample.at > 25_000 && sample.at < 40_000);
+    // The window probed for from the first refusal (the 7th probe); found about 22 s in, the pace stands on
+    // it, unconfirmed, for one window more; then it is known.
+    expect(stages.slice(0, 6).every((sample) => sample.stage === undefined)).toBe(true);
+    expect(stages[6]!.stage).toBe('window');
+    const unconfirmed = stages.filter((sample) => sample.at > 25_000 && sample.at < 40_000);
     expect(unconfirmed.length).toBeGreaterThan(2);
-    expect(unconfirmed.every((sample) => sample.probing)).toBe(true);
-    expect(probing.filter((sample) => sample.at > 50_000).every((sample) => !sample.probing)).toBe(true);
+    expect(unconfirmed.every((sample) => sample.stage === 'confirming')).toBe(true);
+    expect(stages.filter((sample) => sample.at > 50_000).every((sample) => sample.stage === undefined)).toBe(true);
   });
 
   it('learns a short window as well, and keeps to the configured rate when the server says nothing', () => {
