@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { withoutControls } from '../common/terminal-text.ts';
 import {
   accuracyLedger,
+  exportOutcomes,
   forgetBounced,
   importOutcomeFile,
   ledgerSentence,
@@ -27,6 +28,7 @@ export const outcomesUsage = `sift outcomes [--json]                            
        sift outcomes read NAME LIST                          a connected tool's list (Mailchimp, HubSpot, Mailman 3)
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
        sift outcomes list [--kind hard|soft|refused] [--search TEXT] [--json]
+       sift outcomes export FILE                             every outcome into a CSV, with what Sift had said before
        sift outcomes show ID | undo ID | forget NAME`;
 
 const count = (value: number) => value.toLocaleString('en');
@@ -93,6 +95,13 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
           ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}`
           : ''),
     );
+    return exitCodes.done;
+  }
+  if (verb === 'export') {
+    if (rest.length !== 1) throw usage();
+    const path = resolve(rest[0]!);
+    const written = await withStore(dataDir, (store) => exportOutcomes(store, path));
+    io.out(`${counted(written, 'outcome')} written to ${path}.\n`);
     return exitCodes.done;
   }
   if (verb === 'list') {

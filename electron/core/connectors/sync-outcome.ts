@@ -1,8 +1,7 @@
 // What a sync plans and did, in the tool's words: the plan's lines (a count per change), the outcome's
 // counts, and the refusals written to a CSV a page at a time. The CLI prints them; the app shows them.
-import { open, rename, rm } from 'node:fs/promises';
 import { nothingElseWords } from '../../common/connector-schemas.ts';
-import { csvLineWriter } from '../lists/csv-writer.ts';
+import { writeCsvPages } from '../lists/csv-writer.ts';
 import type { Connector, MemberChange, PlanChoices } from './connector.ts';
 import type { SyncStore } from './sync-store.ts';
 
@@ -75,28 +74,15 @@ export function outcomeCounts(store: SyncStore, syncId: number): { written: numb
   return { written: sum('done'), refused: sum('refused') };
 }
 
-/**
- * Every refusal with the tool's words into a CSV at `path`: a page at a time, never the whole list in memory.
- * Written as the exports are: a new file beside it (never one already there, nor whatever a link there points
- * at), renamed into place when whole.
- */
+/** Every refusal with the tool's words into a CSV at `path`, a page at a time (writeCsvPages). */
 export async function writeRefusals(store: SyncStore, syncId: number, path: string): Promise<void> {
-  const lineOf = csvLineWriter(',');
-  const partial = `${path}.partial`;
-  await rm(partial, { force: true });
-  const file = await open(partial, 'wx', 0o600);
-  try {
-    await file.write(`${lineOf(['email', 'member_id', 'change', 'refused_with'])}\n`);
+  function* pages() {
     for (let after = 0; ;) {
       const page = store.refused(syncId, after, 500);
-      if (page.length === 0) break;
-      await file.write(
-        page.map((each) => `${lineOf([each.email, each.memberId, each.change, each.words])}\n`).join(''),
-      );
+      if (page.length === 0) return;
+      yield page.map((each) => [each.email, each.memberId, each.change, each.words]);
       after = page.at(-1)!.row;
     }
-  } finally {
-    await file.close();
   }
-  await rename(partial, path);
+  await writeCsvPages(path, ['email', 'member_id', 'change', 'refused_with'], pages());
 }

@@ -1,9 +1,10 @@
 // Writing CSV fast and safely: lines quoted the way papaparse quotes them, written through a file
 // handle whose every failure (missing folder, no permission, full disk) comes back as a rejected promise
 // with a message a person can act on, never as an unhandled stream 'error' event.
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppError } from '../../common/app-error.ts';
+import { neutraliseFormula } from './formula-guard.ts';
 
 /**
  * One CSV cell as it is written in a line, quoted as papaparse's unparse quotes: when it has a quote, a
@@ -192,5 +193,34 @@ export class BufferedFileWriter {
     await this.handle?.close().catch(() => {});
     this.handle = null;
     await rm(this.path, { force: true }).catch(() => {});
+  }
+}
+
+/**
+ * A CSV of `header` and rows given a page at a time (never the whole of them in memory), written as the
+ * exports are: a new file beside `path` (never one already there, nor whatever a link there points at),
+ * renamed into place when whole. Every cell goes through the formula guard: these files hold words from
+ * outside (a tool's refusals, a mail server's replies).
+ */
+export async function writeCsvPages(
+  path: string,
+  header: readonly string[],
+  pages: Iterable<readonly (readonly string[])[]>,
+): Promise<void> {
+  const lineOf = csvLineWriter(',');
+  const partial = `${path}.partial`;
+  try {
+    await rm(partial, { force: true });
+    const file = await open(partial, 'wx', 0o600);
+    try {
+      await file.write(`${lineOf(header)}\n`);
+      for (const rows of pages) await file.write(rows.map((row) => `${lineOf(row, neutraliseFormula)}\n`).join(''));
+    } finally {
+      await file.close();
+    }
+    await rename(partial, path);
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => undefined);
+    throw error instanceof AppError ? error : writeFailure(error, path);
   }
 }

@@ -7,6 +7,7 @@ export { learnedCatchAllDomains } from './catch-all-evidence.ts';
 export { importOutcomeFile } from './outcome-file.ts';
 export { MailboxError, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
 export { defaultHandledFolder, type MailboxSettings } from './mailbox-connections.ts';
+export { exportOutcomes } from './outcome-export.ts';
 export { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
 export { forgetBounced, undoOutcome } from './record-outcomes.ts';

@@ -5,6 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheKeysOf } from '../../../electron/core/cache/index.ts';
 import { openVerdictCache } from '../../../electron/core/cache/verdict-cache-store.ts';
@@ -110,6 +111,32 @@ describe('sift outcomes', () => {
       hard: 0,
     });
     expect((await runSiftHere(['suppress', 'list', '--search', 'v3@'], env)).stdout).toBe('');
+
+    // Every outcome into a CSV of the person's own, with what Sift had said before and what was undone.
+    const exported = join(dir, 'outcomes.csv');
+    const exporting = await runSiftHere(['outcomes', 'export', exported], env);
+    expect(exporting.stdout).toBe(`5 outcomes written to ${exported}.\n`);
+    const csv = Papa.parse<Record<string, string>>(await readFile(exported, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(csv.map((row) => row.email).sort()).toEqual([
+      'c1@acme.example',
+      'c2@acme.example',
+      'stranger@else.example',
+      'v3@shop.example',
+      'v5@shop.example',
+    ]);
+    expect(csv.find((row) => row.email === 'v3@shop.example')).toMatchObject({
+      kind: 'hard',
+      server_words: '550 5.1.1 <v3@shop.example>: Recipient address rejected: User unknown',
+      bounced_at: '2026-03-10T08:00:00.000Z',
+      source: 'file:ses-bounces.csv',
+      sift_said: 'valid',
+      sift_checked_at: new Date(checkedOn).toISOString(),
+      undone_at: expect.stringMatching(/^20\d\d-/),
+    });
+    expect((await runSiftHere(['outcomes', 'export'], env)).code).toBe(2);
 
     const forgot = await runSiftHere(['outcomes', 'forget', 'file:ses-bounces.csv'], env);
     expect(forgot.stdout).toContain('and 2 do-not-mail entries its bounces had made.');
