@@ -92,6 +92,8 @@ const exportKinds = [
   'suppressed',
   /** A sync's changes the mailing tool refused, with its words (connectors:refusals). */
   'refused',
+  /** Every outcome read back, with what Sift had said before (outcomes:export). */
+  'outcomes',
 ] as const;
 export type ExportKind = (typeof exportKinds)[number];
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { connectionNameSchema } from './connector-schemas.ts';
 import { fileRefSchema } from './file-schemas.ts';
-import { jobIdSchema } from './job-schemas.ts';
+import { exportFileSchema, jobIdSchema } from './job-schemas.ts';
 
 const count = z.number().int().nonnegative();
 
@@ -82,6 +82,8 @@ const mailboxReadSchema = z.object({
 /** History's outcome calls, spread into the contract's. */
 export const outcomeCalls = {
   'outcomes:ledger': { request: z.strictObject({}), result: outcomeLedgerSchema },
+  /** Every outcome into a CSV the person can take anywhere (what `sift outcomes export` writes). */
+  'outcomes:export': { request: z.strictObject({}), result: exportFileSchema },
   /** What happened to one list's addresses after it was checked (the results screen). */
   'outcomes:forList': {
     request: z.strictObject({ jobId: jobIdSchema }),

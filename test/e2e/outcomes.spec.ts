@@ -4,7 +4,7 @@
 // verdict cache before the app starts). Screenshots light and dark, and axe-core finds nothing serious.
 // A list checked live shows on its results what happened to its own addresses once bounces are read back.
 // A catch-all domain learned by a campaign's sends moves the next list's scores, and the explorer says why.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -68,6 +68,20 @@ test('bounces brought in from a file show how Sift’s verdicts turned out', asy
     // The file refused first left nothing behind.
     await expect(panel).toContainText('From ses-bounces.csv (file). Who was sent to is not known');
     await expect(page.getByTestId('bounce-chart').locator('.recharts-bar-rectangle')).toHaveCount(2);
+    // Every outcome, the person's to take anywhere: written by main, downloaded from the page.
+    await page.getByTestId('save-outcomes').click();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('download-outcomes').click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^sift-outcomes-\d{4}-\d\d-\d\d\.csv$/);
+    const lines = readFileSync((await saved.path())!, 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe(
+      'email,kind,reason,status,server_words,bounced_at,source,undone_at,sift_said,sift_checked_at',
+    );
+    expect(lines).toHaveLength(5);
+    expect(lines.find((line) => line.startsWith('c1@acme.example,hard,'))).toContain(',catch_all,2026-03-03T');
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: `test-results/screens/outcomes/history-${colorScheme}.png`, fullPage: true });

@@ -78,7 +78,12 @@ export function createAppHandlers(deps: AppDeps): Handlers {
     ...suppressionHandlers(deps.suppression, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
     ...connectorHandlers(deps.syncs, deps.schedules),
     ...ruleHandlers(deps.rules, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
-    ...outcomeHandlers(deps.outcomes, deps.mailboxes, (ref, context) => resolveFileRef(ref, context, deps.uploads)),
+    ...outcomeHandlers(
+      deps.outcomes,
+      deps.mailboxes,
+      (ref, context) => resolveFileRef(ref, context, deps.uploads),
+      deps.exportsDir,
+    ),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),
     'app:getInfo': async (_request, context) => ({

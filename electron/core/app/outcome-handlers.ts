@@ -1,7 +1,10 @@
 // What main does for History's "What happened" panel: the accuracy ledger, a bounce export brought in, and
 // the bounce mailboxes (connected with their password kept in main's vault, read, removed).
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FileRef } from '../../common/contract.ts';
 import { AppError } from '../../common/app-error.ts';
+import { exportedFiles, outcomesExportFolder } from '../jobs/store/index.ts';
 import { MailboxError, type MailboxesView, type OutcomesView } from '../outcomes/index.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
 
@@ -21,8 +24,17 @@ export function outcomeHandlers(
   outcomes: OutcomesView,
   mailboxes: MailboxesView,
   resolveFile: (ref: FileRef, context: CallContext) => { path: string; fileName: string },
+  exportsDir: string,
 ): Pick<Handlers, OutcomeCall> {
   return {
+    'outcomes:export': async () => {
+      const folder = join(exportsDir, outcomesExportFolder);
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const path = join(folder, `sift-outcomes-${new Date().toISOString().slice(0, 10)}.csv`);
+      await outcomes.exportTo(path);
+      const [file] = await exportedFiles(outcomesExportFolder, [{ kind: 'outcomes' as const, path }]);
+      return file!;
+    },
     'outcomes:mailboxes': async () => mailboxes.views(),
     'outcomes:connectMailbox': ({ name, host, port, user, password, folder, plain }) =>
       inWords(async () => {

@@ -1,6 +1,6 @@
 // Serving the built renderer, for the web host and for Electron's app:// protocol alike.
 import { extname, join, normalize, sep } from 'node:path';
-import { downloadsFolder } from '../jobs/store/index.ts';
+import { downloadsFolder, outcomesExportFolder } from '../jobs/store/index.ts';
 
 export { isDownloadPath } from '../jobs/store/index.ts';
 
@@ -41,9 +41,10 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
   return full.startsWith(rootWithSep) ? full : null;
 }
 
-/** An exported file named by `downloads/<jobId>/<file name>`, or null for anything else. */
+/** An exported file named by `downloads/<jobId or outcomes>/<file name>`, or null for anything else. */
 export function resolveDownloadPath(exportsDir: string, urlPath: string): string | null {
-  const match = new RegExp(`^/?${downloadsFolder}/(job_[0-9a-f]{16})/([^/\\\\]+)$`).exec(urlPath);
+  const folders = `job_[0-9a-f]{16}|${outcomesExportFolder}`;
+  const match = new RegExp(`^/?${downloadsFolder}/(${folders})/([^/\\\\]+)$`).exec(urlPath);
   if (!match) return null;
   let name: string;
   try {

@@ -9,6 +9,7 @@ import { accuracyLedger, ledgerSentence } from './ledger.ts';
 import { checkMailbox, readMailbox, refusePlainElsewhere } from './mailbox-reader.ts';
 import { defaultHandledFolder, mailboxConnections, type MailboxSettings } from './mailbox-connections.ts';
 import { importOutcomeFile } from './outcome-file.ts';
+import { exportOutcomes } from './outcome-export.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 import { readToolOutcomes } from './tool-outcomes.ts';
@@ -30,6 +31,8 @@ export function outcomesIn(dataDir: string) {
         const sources = store.sources().map(({ name, kind, readAt }) => ({ name, kind, readAt }));
         return { ...ledger, sentence: ledgerSentence(ledger.byVerdict), sources };
       }),
+    /** Writes every outcome to `path`; answers how many. */
+    exportTo: (path: string) => using((store) => exportOutcomes(store, path)),
     importFile: (path: string, fileName: string, kind?: 'hard' | 'soft') =>
       using((store) =>
         importOutcomeFile(dataDir, store, `file:${fileName}`, path, fileName, {

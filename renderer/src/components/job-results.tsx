@@ -50,6 +50,7 @@ const fileLabels: Record<ExportFile['kind'], string> = {
   disposable: 'Disposable addresses',
   suppressed: 'Suppressed addresses',
   refused: 'Refused by the mailing tool',
+  outcomes: 'Outcomes read back',
 };
 
 const removable: [keyof ExportChoices['remove'], string][] = [

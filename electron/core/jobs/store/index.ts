@@ -20,6 +20,7 @@ export {
   appFilesOf,
   appJobFolders,
   exportedFiles,
+  outcomesExportFolder,
   downloadsFolder,
   exportFolder,
   inputCopyPath,

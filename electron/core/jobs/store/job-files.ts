@@ -13,8 +13,13 @@ export const appJobFolders = {
 
 export const inputCopyPath = (dataDir: string, jobId: string) => join(dataDir, appJobFolders.inputs, `${jobId}.csv`);
 export const exportFolder = (dataDir: string, jobId: string) => join(dataDir, appJobFolders.exports, jobId);
+/** The export folder of what is not a job's: the outcomes, exported from History. */
+export const outcomesExportFolder = 'outcomes';
 
-/** Where both transports serve a job's exported files: `downloads/<jobId>/<file name>`. */
+/**
+ * Where both transports serve a job's exported files, `downloads/<jobId>/<file name>`, and the outcomes
+ * exported from History, `downloads/outcomes/<file name>` (`<data>/exports/outcomes/`).
+ */
 export const downloadsFolder = 'downloads';
 const downloadPathOf = (jobId: string, name: string) => `${downloadsFolder}/${jobId}/${encodeURIComponent(name)}`;
 /** Whether a URL path asks for an exported file (static-files.ts resolves it, refusing anything else). */

@@ -6,6 +6,8 @@ import './what-happened.css';
 import { LedgerTable, verdictWordsOf } from '../../components/ledger-table.tsx';
 import { BounceMailboxes } from './bounce-mailboxes.tsx';
 import { ListFileField } from '../../ui/list-file-field.tsx';
+import { SaveWrittenFile } from '../../components/save-written-file.tsx';
+import { sift } from '../../bridge.ts';
 
 const BounceBars = lazy(() => import('./bounce-bars.tsx'));
 
@@ -109,6 +111,15 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
           ? 'Rates are of the addresses checked.'
           : 'Who was sent to is not known from a bounce mailbox or file: rates are of the addresses checked.'}
       </p>
+      <div className="card__actions">
+        <SaveWrittenFile
+          id="outcomes"
+          label="Save every outcome, with what Sift had said (CSV)…"
+          busyLabel="Writing the outcomes…"
+          savedLabel="Outcomes"
+          write={() => sift.outcomes.export()}
+        />
+      </div>
     </>
   );
 }

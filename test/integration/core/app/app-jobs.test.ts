@@ -249,12 +249,15 @@ describe('canceling a job', () => {
 });
 
 describe('resolveDownloadPath', () => {
-  it('serves only exported files of a job', () => {
+  it('serves only exported files of a job, and the outcomes exported from History', () => {
     expect(resolveDownloadPath('/data/exports', 'downloads/job_0123456789abcdef/list.cleaned.csv')).toBe(
       '/data/exports/job_0123456789abcdef/list.cleaned.csv',
     );
     expect(resolveDownloadPath('/data/exports', '/downloads/job_0123456789abcdef/l%C3%A9.summary.json')).toBe(
       '/data/exports/job_0123456789abcdef/lé.summary.json',
+    );
+    expect(resolveDownloadPath('/data/exports', '/downloads/outcomes/sift-outcomes-2026-11-29.csv')).toBe(
+      '/data/exports/outcomes/sift-outcomes-2026-11-29.csv',
     );
     for (const bad of [
       '/downloads/job_x/list.csv',
@@ -262,6 +265,9 @@ describe('resolveDownloadPath', () => {
       '/downloads/job_0123456789abcdef/.hidden.csv',
       '/downloads/job_0123456789abcdef/a.exe',
       '/other/job_0123456789abcdef/a.csv',
+      '/downloads/outcomesx/sift-outcomes.csv',
+      '/downloads/outcomes/../jobs.sqlite',
+      '/downloads/outcomes/sub/sift-outcomes.csv',
     ]) {
       expect(resolveDownloadPath('/data/exports', bad)).toBeNull();
     }
