@@ -8,7 +8,7 @@ import { withoutControls } from '../common/terminal-text.ts';
 import {
   accuracyLedger,
   exportOutcomes,
-  forgetBounced,
+  forgetSource,
   importOutcomeFile,
   ledgerSentence,
   MailboxError,
@@ -168,9 +168,11 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
     if (rest.length !== 1) throw usage();
     const name = rest[0]!;
     return withStore(dataDir, (store) => {
-      if (!store.source(name)) throw new CliExit(exitCodes.usage, `No outcomes from "${name}".`);
-      const removed = forgetBounced(dataDir, store, store.removeSource(name));
-      io.out(`Forgot every outcome from "${name}", and ${count(removed)} do-not-mail entries its bounces had made.\n`);
+      const forgot = forgetSource(dataDir, store, name);
+      if (!forgot) throw new CliExit(exitCodes.usage, `No outcomes from "${name}".`);
+      io.out(
+        `Forgot every outcome from "${name}", and ${count(forgot.unsuppressed)} do-not-mail entries its bounces had made.\n`,
+      );
       return exitCodes.done;
     });
   }

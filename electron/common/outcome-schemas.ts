@@ -108,10 +108,18 @@ export const outcomeCalls = {
   },
   /** Reads what is new in a bounce mailbox since the last read; bounces are moved to Sift's folder. */
   'outcomes:readMailbox': { request: z.strictObject({ name: connectionNameSchema }), result: mailboxReadSchema },
-  /** Forgets a mailbox and its password (what was read from it stays, until forgotten from the CLI). */
+  /** Forgets a mailbox and its password (what was read from it stays, until its source is forgotten). */
   'outcomes:removeMailbox': {
     request: z.strictObject({ name: connectionNameSchema }),
     result: z.array(mailboxViewSchema),
+  },
+  /**
+   * Forgets every outcome read from a source (its name as the ledger lists it), and the do-not-mail entries
+   * its bounces made (never one a person added); answers how many of each.
+   */
+  'outcomes:forget': {
+    request: z.strictObject({ name: z.string().trim().min(1).max(400) }),
+    result: z.object({ outcomes: count, unsuppressed: count }),
   },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */
   'outcomes:import': {

@@ -65,8 +65,9 @@ test('bounces brought in from a file show how Sift’s verdicts turned out', asy
     await expect(table.locator('tbody tr')).toHaveCount(2);
     await expect(table.locator('tbody tr').nth(0)).toContainText('Catch-all4not known1 (25%)10');
     await expect(panel).toContainText('Addresses Sift never checked live: 1 bounced hard');
-    // The file refused first left nothing behind.
-    await expect(panel).toContainText('From ses-bounces.csv (file). Who was sent to is not known');
+    // The file refused first left nothing behind: one source.
+    await expect(panel.getByTestId('outcome-source')).toHaveText(['ses-bounces.csv (file)Forget…']);
+    await expect(panel).toContainText('Who was sent to is not known');
     await expect(page.getByTestId('bounce-chart').locator('.recharts-bar-rectangle')).toHaveCount(2);
     // Every outcome, the person's to take anywhere: written by main, downloaded from the page.
     await page.getByTestId('save-outcomes').click();
@@ -89,6 +90,16 @@ test('bounces brought in from a file show how Sift’s verdicts turned out', asy
     await page.emulateMedia({ colorScheme: 'light' });
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))).toEqual([]);
+
+    // The person forgets the file: its outcomes go, and the do-not-mail entries its bounces made with them.
+    await page.getByRole('button', { name: 'Forget ses-bounces.csv (file)…' }).click();
+    await page.getByTestId('confirm-forget-source').click();
+    await expect(page.getByTestId('outcomes-notice')).toHaveText(
+      'Forgot 4 outcomes from ses-bounces.csv (file), and 3 do-not-mail entries its bounces had made.',
+    );
+    await expect(panel).toContainText('No bounces read back yet.');
+    await page.getByTestId('nav-suppression').click();
+    await expect(page.getByTestId('suppression-shown')).toHaveText('Nothing on the list yet.');
   } finally {
     await stopChild(app.child);
     rmSync(dataDir, { recursive: true, force: true });

@@ -56,6 +56,7 @@ export function outcomeHandlers(
       }),
     'outcomes:removeMailbox': async ({ name }) => mailboxes.remove(name),
     'outcomes:ledger': () => outcomes.ledger(),
+    'outcomes:forget': async ({ name }) => outcomes.forget(name),
     'outcomes:import': async ({ file, kind }, context) => {
       const { path, fileName } = resolveFile(file, context);
       return outcomes.importFile(path, fileName, kind);

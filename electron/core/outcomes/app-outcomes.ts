@@ -11,6 +11,7 @@ import { defaultHandledFolder, mailboxConnections, type MailboxSettings } from '
 import { importOutcomeFile } from './outcome-file.ts';
 import { exportOutcomes } from './outcome-export.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
+import { forgetSource } from './record-outcomes.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 import { readToolOutcomes } from './tool-outcomes.ts';
 
@@ -30,6 +31,13 @@ export function outcomesIn(dataDir: string) {
         const ledger = accuracyLedger(dataDir, store);
         const sources = store.sources().map(({ name, kind, readAt }) => ({ name, kind, readAt }));
         return { ...ledger, sentence: ledgerSentence(ledger.byVerdict), sources };
+      }),
+    /** Forgets a source's outcomes and the do-not-mail entries its bounces made. */
+    forget: (name: string) =>
+      using((store) => {
+        const forgot = forgetSource(dataDir, store, name);
+        if (!forgot) throw new AppError('not_found', `No outcomes from "${name}".`);
+        return forgot;
       }),
     /** Writes every outcome to `path`; answers how many. */
     exportTo: (path: string) => using((store) => exportOutcomes(store, path)),

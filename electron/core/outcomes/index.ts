@@ -10,6 +10,6 @@ export { defaultHandledFolder, type MailboxSettings } from './mailbox-connection
 export { exportOutcomes } from './outcome-export.ts';
 export { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts';
-export { forgetBounced, undoOutcome } from './record-outcomes.ts';
+export { forgetSource, undoOutcome } from './record-outcomes.ts';
 export { readToolOutcomes, type ToolRead } from './tool-outcomes.ts';
 export { mailboxesIn, outcomesIn, readToolBounces, type MailboxesView, type OutcomesView } from './app-outcomes.ts';

@@ -258,8 +258,13 @@ export function openOutcomeStore(dataDir: string) {
      * Forgets a source with its messages and outcomes; answers the addresses it had bounced hard that no
      * other source's standing hard bounce stands behind.
      */
-    removeSource(name: string): { address: string; key: string }[] {
+    /** Removes a source and its outcomes: answers how many, and the hard-bounced addresses no other source holds. */
+    removeSource(name: string): { outcomes: number; hard: { address: string; key: string }[] } {
       return transaction(db, () => {
+        const { outcomes } = sql(
+          db,
+          'SELECT COUNT(*) AS outcomes FROM outcomes WHERE source = (SELECT id FROM sources WHERE name = ?)',
+        ).get(name) as { outcomes: number };
         const hard = sql(
           db,
           `SELECT DISTINCT address, key FROM outcomes AS mine WHERE kind = 'hard'
@@ -268,7 +273,7 @@ export function openOutcomeStore(dataDir: string) {
                AND other.kind = 'hard' AND other.undone_at IS NULL AND other.source != mine.source)`,
         ).all(name) as { address: string; key: string }[];
         sql(db, 'DELETE FROM sources WHERE name = ?').run(name);
-        return hard.map((row) => ({ ...row }));
+        return { outcomes, hard: hard.map((row) => ({ ...row })) };
       });
     },
     close: () => db.close(),

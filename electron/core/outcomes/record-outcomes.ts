@@ -159,7 +159,7 @@ export function undoOutcome(dataDir: string, store: OutcomeStore, id: number) {
 }
 
 /** Takes addresses' bounces out of the do-not-mail list and the verdict cache. */
-export function forgetBounced(
+function forgetBounced(
   dataDir: string,
   store: OutcomeStore,
   outcomes: readonly { address: string; key: string }[],
@@ -170,4 +170,18 @@ export function forgetBounced(
   } finally {
     recorder.close();
   }
+}
+
+/**
+ * Forgets every outcome read from the source named `name`, and the do-not-mail entries its bounces made;
+ * undefined when there is no such source.
+ */
+export function forgetSource(
+  dataDir: string,
+  store: OutcomeStore,
+  name: string,
+): { outcomes: number; unsuppressed: number } | undefined {
+  if (!store.source(name)) return undefined;
+  const { outcomes, hard } = store.removeSource(name);
+  return { outcomes, unsuppressed: forgetBounced(dataDir, store, hard) };
 }

@@ -42,6 +42,16 @@ export const outcomesActions = {
       set({ ledger: await sift.outcomes.ledger() });
     }),
 
+  /** Forgets what was read from a source (`words`: how the panel names it), and the entries its bounces made. */
+  forget: (name: string, words: string) =>
+    busyWhile(async () => {
+      const forgot = await sift.outcomes.forget({ name });
+      set({
+        ledger: await sift.outcomes.ledger(),
+        notice: `Forgot ${countOf(forgot.outcomes, 'outcome')} from ${words}, and ${countOf(forgot.unsuppressed, 'do-not-mail entry', 'do-not-mail entries')} its bounces had made.`,
+      });
+    }),
+
   importFile: (file: File, kind?: 'hard' | 'soft') =>
     busyWhile(async () => {
       const read = await sift.outcomes.import({ file: await sift.files.stage(file), ...(kind ? { kind } : {}) });

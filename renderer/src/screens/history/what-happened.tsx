@@ -105,8 +105,12 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
           {formatCount(refused)} blamed the sender. Hard bounces are on the do-not-mail list all the same.
         </p>
       )}
+      <ul className="what-happened__sources" aria-label="Where the outcomes came from">
+        {ledger.sources.map((source) => (
+          <OutcomeSource key={source.name} source={source} />
+        ))}
+      </ul>
       <p className="card__meta">
-        From {ledger.sources.map(sourceWords).join(', ')}.{' '}
         {ledger.sendsKnown
           ? 'Rates are of the addresses checked.'
           : 'Who was sent to is not known from a bounce mailbox or file: rates are of the addresses checked.'}
@@ -121,6 +125,45 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
         />
       </div>
     </>
+  );
+}
+
+/** A source of outcomes, which a person may forget with what its bounces put on the do-not-mail list. */
+function OutcomeSource({ source }: { source: OutcomeLedger['sources'][number] }) {
+  const busy = useOutcomesStore((state) => state.busy);
+  const [confirming, setConfirming] = useState(false);
+  const words = sourceWords(source);
+  return (
+    <li data-testid="outcome-source">
+      <span>{words}</span>
+      {confirming ? (
+        <>
+          <span className="note">Forget everything read from it, and the do-not-mail entries its bounces made?</span>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={busy}
+            data-testid="confirm-forget-source"
+            onClick={() => void outcomesActions.forget(source.name, words).then(() => setConfirming(false))}
+          >
+            Forget it
+          </button>
+          <button type="button" className="button" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          aria-label={`Forget ${words}…`}
+          onClick={() => setConfirming(true)}
+        >
+          Forget…
+        </button>
+      )}
+    </li>
   );
 }
 
