@@ -214,8 +214,8 @@ export async function readMailbox(
         }
         options.onProgress?.({ ...result });
       };
-      // Three pages at once: the next is fetched (the server works) and this one parsed (on the parser's
-      // thread) while the last one is kept and moved (on this one).
+      // Three pages at once: the next is fetched (the server works) and this one parsed (on the parser's two
+      // threads) while the last one is kept and moved (on this one).
       let coming = all.length > 0 ? fetchPage(all[0]!) : undefined;
       let parsing: Promise<Parsed> | undefined;
       for (const [index, page] of all.entries()) {
