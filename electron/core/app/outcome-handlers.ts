@@ -1,5 +1,6 @@
-// What main does for History's "What happened" panel: the accuracy ledger, a bounce export brought in, and
-// the bounce mailboxes (connected with their password kept in main's vault, read, removed).
+// What main does for History's "What happened" panel: the accuracy ledger, a bounce export brought in, every
+// outcome saved as a CSV (under exports/outcomes/), a source forgotten, and the bounce mailboxes (connected
+// with their password kept in main's vault, read, removed).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRef } from '../../common/contract.ts';
