@@ -18,7 +18,8 @@ import { smtpFlagOptions, smtpFlagsUsage, smtpSettingsFromFlags } from './smtp-f
 import { checkSenderBlocklists } from '../core/service/engines/live/blocklist-lookup.ts';
 import { checkPort25, describePort25 } from '../core/service/engines/live/port25-check.ts';
 import { checkProxies, describeProxyCheck } from '../core/service/engines/live/proxy-check.ts';
-import { describeTimeLeft } from '../common/durations.ts';
+import { describeTimeLeft, politePaceOf } from '../common/durations.ts';
+import { wireEstimate } from '../core/service/batch-objects.ts';
 import { watchSender } from './sender-watch.ts';
 
 export const serviceUsage = `Usage:
@@ -181,11 +182,7 @@ export async function runServiceCommand(argv: string[], out: (line: string) => v
       if (running.length === 0) out('No batch is running.');
       for (const batch of running) {
         const left = batch.estimate
-          ? `; ${describeTimeLeft(batch.estimate.secondsLeft, {
-              ...(batch.estimate.largest ? { largest: batch.estimate.largest } : {}),
-              ...(batch.estimate.learning === 'window' ? { learning: true } : {}),
-              ...(batch.estimate.learning === 'confirming' ? { confirming: true } : {}),
-            })}`
+          ? `; ${describeTimeLeft(batch.estimate.secondsLeft, politePaceOf(wireEstimate(batch.estimate)))}`
           : '';
         const done = `${batch.done.toLocaleString('en')} of ${batch.unique.toLocaleString('en')} checked`;
         out(`${batch.id}  ${batch.mode}  ${JSON.stringify(batch.name)}  ${done}${left}`);

@@ -84,9 +84,12 @@ function isAutoReply(header: (name: string) => string, subject: string): boolean
   );
 }
 
+/** An address as a report may write it, `<ann@example.com>`, without its angle brackets. */
+const unbracketed = (raw: string) => raw.replace(/^<|>$/g, '');
+
 function keyOf(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  const check = precheckAddress(raw.replace(/^<|>$/g, ''));
+  const check = precheckAddress(unbracketed(raw));
   return check.ok ? check.key : undefined;
 }
 
@@ -109,7 +112,7 @@ function dsnRecipients(text: string, verp: string | undefined): BouncedRecipient
       action: group.get('action')!,
       ...(status ? { status } : {}),
       ...(diagnostic ? { diagnostic } : {}),
-      recipients: [original, final, verp].flatMap((name) => (name ? [name.replace(/^<|>$/g, '')] : [])),
+      recipients: [original, final, verp].flatMap((name) => (name ? [unbracketed(name)] : [])),
     });
     if (meaning)
       recipients.push({ address, ...meaning, ...(status ? { status } : {}), ...(diagnostic ? { diagnostic } : {}) });
@@ -129,7 +132,7 @@ function recipientOf(address: string, diagnostic: string): BouncedRecipient | un
     action: 'failed',
     ...(status ? { status } : {}),
     diagnostic: words,
-    recipients: [address.replace(/^<|>$/g, '')],
+    recipients: [unbracketed(address)],
   });
   return (
     meaning && { address: key, ...meaning, ...(status ? { status } : {}), ...(words ? { diagnostic: words } : {}) }

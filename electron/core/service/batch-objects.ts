@@ -31,15 +31,16 @@ export function summaryOf(batch: BatchRecord): BatchSummary {
 }
 
 /** The estimate as the wire carries it (Sift's own field, see batchEstimateSchema). */
-function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEstimate } {
-  if (!estimate) return {};
+export function wireEstimate(estimate: PaceEstimate): BatchEstimate {
   return {
-    estimate: {
-      seconds_left: estimate.secondsLeft,
-      pace: estimate.learning === 'window' ? 'learning' : estimate.learning === 'confirming' ? 'confirming' : 'polite',
-      ...(estimate.largest ? { largest: estimate.largest } : {}),
-    },
+    seconds_left: estimate.secondsLeft,
+    pace: estimate.learning === 'window' ? 'learning' : estimate.learning === 'confirming' ? 'confirming' : 'polite',
+    ...(estimate.largest ? { largest: estimate.largest } : {}),
   };
+}
+
+function estimateField(estimate: PaceEstimate | undefined): { estimate?: BatchEstimate } {
+  return estimate ? { estimate: wireEstimate(estimate) } : {};
 }
 
 export function batchObject(batch: BatchRecord, estimate?: PaceEstimate): BatchObject {

@@ -105,7 +105,7 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
           {formatCount(refused)} blamed the sender. Hard bounces are on the do-not-mail list all the same.
         </p>
       )}
-      <ul className="what-happened__sources" aria-label="Where the outcomes came from">
+      <ul className="plain-list what-happened__sources" aria-label="Where the outcomes came from">
         {ledger.sources.map((source) => (
           <OutcomeSource key={source.name} source={source} />
         ))}
