@@ -13,17 +13,22 @@ if (root) {
   // Which file it is, beside it: what is left in it says which file's tests made it (temp-root.ts names it).
   writeFileSync(`${folder}.owner`, expect.getState().testPath ?? 'unknown');
   process.env.TMPDIR = folder;
-  // A process a test started and left running (it failed, or timed out waiting) is stopped with the test, so
-  // it neither works on in a folder about to go nor runs into the next file's tests.
-  beforeEach(() => void markTestRunning(true));
-  afterEach(async () => {
-    markTestRunning(false);
-    const left = await stopLeftChildren('tests');
+  // A process a test started and left running (it failed, or timed out waiting) is stopped once the test's
+  // own cleanup has run (its afterEach and onTestFinished, which vitest calls after every afterEach): before
+  // the next test, or when the file ends. It neither works on in a folder about to go nor runs into the next
+  // test or file.
+  const stopLeft = async (which: 'tests' | 'all') => {
+    const left = await stopLeftChildren(which);
     if (left.length > 0) process.stderr.write(`Stopped what the test left running: ${left.join('; ')}\n`);
+  };
+  beforeEach(async () => {
+    await stopLeft('tests');
+    markTestRunning(true);
   });
+  afterEach(() => void markTestRunning(false));
   // Retried: a process a test ended may still be closing files in it for a moment.
   afterAll(async () => {
-    await stopLeftChildren('all');
+    await stopLeft('all');
     rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     rmSync(`${folder}.owner`, { force: true });
   });

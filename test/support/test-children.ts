@@ -1,4 +1,4 @@
-// The processes tests start, stopped when their test ends however it ended: a test that fails or times out
+// The processes tests start, stopped once their test's own cleanup has run, however it ended: a test that fails or times out
 // while its `sift` is still running must not leave it working in a folder about to be removed, or running
 // into the next file's tests (a worker runs its files one after another in one process).
 import type { ChildProcess } from 'node:child_process';

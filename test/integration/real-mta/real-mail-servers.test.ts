@@ -361,7 +361,11 @@ describe.skipIf(missing.length > 0)('live checks against real mail servers', () 
       env,
       180_000,
     );
-    onTestFinished(() => void service.child.kill('SIGINT'));
+    // Stopped as Ctrl-C does, and waited for: it closes its data folder before the test's goes.
+    onTestFinished(async () => {
+      service.child.kill('SIGINT');
+      await service;
+    });
     const baseUrl = (await untilPrinted(service.child, /service at (http\S+)/, 'sift service'))[1]!;
     const list = join(data, 'list.csv');
     const emails = ['ann', 'bob', 'carol'].flatMap((local) =>

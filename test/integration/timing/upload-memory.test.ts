@@ -2,13 +2,10 @@
 // A figure read from the process's peak RSS, which a loaded machine moves: it is in the timing tier
 // (`npm run test:timing`); `npm test` checks the upload is taken under a heap too small to hold it
 // (crash-and-scale.test.ts).
-import { afterAll, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { bigUploadRows, uploadBigCsv } from '../../support/big-upload.ts';
 import { startChildService, type ChildService } from '../../support/child-service.ts';
 import { prepareKey, testServicePlace } from '../../support/service-harness.ts';
-
-let service: ChildService | undefined;
-afterAll(() => service?.kill());
 
 it('grows by well under a quarter of a 100 MB upload while it takes it', async () => {
   const place = await testServicePlace();
@@ -19,10 +16,11 @@ it('grows by well under a quarter of a 100 MB upload while it takes it', async (
   });
   // A 1 MB young generation keeps garbage from padding the figure, and probing is slowed right down so
   // that only the upload's own memory is measured, not the worker's afterwards.
-  service = await startChildService({ ...place, sandboxProbesPerSecondPerHost: 1 }, [
+  const service: ChildService = await startChildService({ ...place, sandboxProbesPerSecondPerHost: 1 }, [
     '--max-old-space-size=64',
     '--max-semi-space-size=1',
   ]);
+  onTestFinished(() => service.kill());
   const before = service.peakRssKb();
   const { size, status, body } = await uploadBigCsv(service, key, place.dataDir);
   expect(status).toBe(201);

@@ -1,4 +1,4 @@
-// A process a test leaves running is stopped when that test ends (test/support/test-children.ts, wired into
+// A process a test leaves running is stopped before the next test (test/support/test-children.ts, wired into
 // every file by temp-per-file.ts), and said on stderr: it must not work on into the next file's tests.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
