@@ -115,6 +115,7 @@ const commands: Record<string, CommandHelp> = {
       'sift outcomes --json                               # the accuracy ledger',
       'sift outcomes export outcomes.csv                  # every outcome, yours to take anywhere',
       'sift outcomes list --kind hard && sift outcomes show 12 && sift outcomes undo 12',
+      'SIFT_API_KEY=svc_live_… sift outcomes share --base-url https://sift.team.example  # with the team',
     ],
     page: 'docs/outcomes.md',
   },

@@ -1,7 +1,8 @@
 // `sift outcomes`: what happened after a send. `read NAME` reads a bounce mailbox connected with `sift
 // connect imap` (only what is new since the last read), `import FILE` a bounce or suppression export, and
 // with no verb the accuracy ledger: of the addresses Sift checked, how many bounced since. `list`, `show`,
-// `undo` and `forget` let a person look at each outcome, open the message it came from and undo a wrong one.
+// `undo` and `forget` let a person look at each outcome, open the message it came from and undo a wrong one;
+// `share` trades outcomes with the team's service (outcomes-share.ts).
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withoutControls } from '../common/terminal-text.ts';
@@ -22,6 +23,7 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
+import { shareOutcomes } from './outcomes-share.ts';
 
 export const outcomesUsage = `sift outcomes [--json]                                  the accuracy ledger: what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
@@ -29,7 +31,8 @@ export const outcomesUsage = `sift outcomes [--json]                            
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
        sift outcomes list [--kind hard|soft|refused] [--search TEXT] [--json]
        sift outcomes export FILE                             every outcome into a CSV, with what Sift had said before
-       sift outcomes show ID | undo ID | forget NAME`;
+       sift outcomes show ID | undo ID | forget NAME
+       sift outcomes share [--base-url URL]                  with the team's service: yours sent, teammates' read`;
 
 const count = (value: number) => value.toLocaleString('en');
 /** "1 message", "2 messages". */
@@ -65,12 +68,14 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
       kind: { type: 'string' },
       name: { type: 'string' },
       search: { type: 'string', default: '' },
+      'base-url': { type: 'string' },
     },
   });
   const [verb, ...rest] = positionals;
   const usage = () => new CliExit(exitCodes.usage, `Usage: ${outcomesUsage}`);
   const dataDir = privateDataDir(io);
   if (verb === undefined) return showLedger(dataDir, values.json, io);
+  if (verb === 'share' && rest.length === 0) return shareOutcomes(dataDir, values['base-url'], io);
   if (verb === 'read') {
     if (rest.length === 2) return readTool(dataDir, rest[0]!, rest[1]!, io);
     if (rest.length !== 1) throw usage();

@@ -29,6 +29,8 @@ const outcomeLedgerSchema = z.object({
   /** Whether any source said who it sent to (Mailchimp's campaign reports do; a bounce mailbox does not). */
   sendsKnown: z.boolean(),
   sources: z.array(z.object({ name: z.string(), kind: z.string(), readAt: z.number().int().nullable() })),
+  /** The team's service outcomes may be shared with (the hosted service in use), by its host; none with Sift's own. */
+  team: z.string().optional(),
 });
 export type OutcomeLedger = z.infer<typeof outcomeLedgerSchema>;
 
@@ -120,6 +122,22 @@ export const outcomeCalls = {
   'outcomes:forget': {
     request: z.strictObject({ name: z.string().trim().min(1).max(400) }),
     result: z.object({ outcomes: count, unsuppressed: count }),
+  },
+  /**
+   * Shares with the team's service (the hosted service in use, where it keeps outcomes): what was read here
+   * is sent, what teammates read comes back and is acted on here.
+   */
+  'outcomes:share': {
+    request: z.strictObject({}),
+    result: z.object({
+      sent: count,
+      forgotten: count,
+      received: count,
+      undone: count,
+      letGo: count,
+      suppressed: count,
+      source: z.string(),
+    }),
   },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */
   'outcomes:import': {

@@ -155,6 +155,8 @@ export const accountViewSchema = z.object({
       removalUrl: z.string().optional(),
     })
     .optional(),
+  /** The service keeps a team's outcomes, which History's What happened panel shares (Sift's own service does). */
+  teamOutcomes: z.boolean().optional(),
   problem: z.string().nullable(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

@@ -1,7 +1,7 @@
 // A second `sift service` on loopback, standing in for a hosted service: a live key made with its
 // dashboard commands, 1,000 credits, and its local engine pointed at a mail world on loopback.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -14,14 +14,19 @@ const node = (args: string[]) =>
 
 export type HostedService = { baseUrl: string; liveKey: string; output: () => string; stop(): Promise<void> };
 
-/** `flags` come after the defaults here, so they win (for example a slower greylist schedule). */
-export async function startHostedService(world: MailWorld, flags: string[] = []): Promise<HostedService> {
+/**
+ * `flags` come after the defaults here, so they win (for example a slower greylist schedule). With no mail
+ * world, its live checks go nowhere a test needs: for what the service keeps besides checks.
+ */
+export async function startHostedService(world?: MailWorld, flags: string[] = []): Promise<HostedService> {
   const data = mkdtempSync(join(tmpdir(), 'sift-hosted-'));
   const liveKey = /(svc_live_\S+)/.exec(
     node(['service', 'keys', 'create', '--live', '--label', 'e2e', '--data', data]),
   )![1]!;
   node(['service', 'top-up', '1000', '--data', data]);
-  const engineFlags = ['--resolver', world.resolver, '--smtp-port', String(world.smtpPort), '--smtp-timeout', '0.5'];
+  const engineFlags = world
+    ? ['--resolver', world.resolver, '--smtp-port', String(world.smtpPort), '--smtp-timeout', '0.5']
+    : [];
   const allFlags = [
     ...engineFlags,
     '--helo',
@@ -51,7 +56,15 @@ export async function startHostedService(world: MailWorld, flags: string[] = [])
       }
     });
   });
-  return { baseUrl, liveKey, output: () => output, stop: () => stopChild(child) };
+  return {
+    baseUrl,
+    liveKey,
+    output: () => output,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The app, from its Settings screen, sends lists to this service (or any at a URL) with its live key. */

@@ -129,6 +129,8 @@ test('a list checked live shows what happened to its addresses once bounces are 
       ),
     });
     await expect(page.getByTestId('outcomes-notice')).toContainText('bounces.csv: 1 hard bounce');
+    // A hosted service that keeps no outcomes (this one follows the spec alone) is offered no sharing.
+    await expect(page.getByRole('button', { name: /Share outcomes with the team/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'Open march.csv' }).click();
     await expect(page.getByTestId('list-outcomes')).toContainText(
       'What happened after the send: Of 2 addresses Sift called valid, 1 bounced (50%); of 1 catch-all, 0 bounced (0%).',

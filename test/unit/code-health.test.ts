@@ -27,7 +27,7 @@ const sqlHomes = [
   /^electron\/core\/service\/store\//,
   /^electron\/core\/client\/(reach-store|send-log-store)\.ts$/,
   /^electron\/core\/cache\/verdict-cache-(store|schema|reader|changes|history)\.ts$/,
-  /^electron\/core\/outcomes\/outcome-store(-schema)?\.ts$/,
+  /^electron\/core\/outcomes\/(outcome-store(-schema)?|team-share-store)\.ts$/,
   /^electron\/core\/suppression\/suppression-store\.ts$/,
   /^electron\/core\/rules\/rule-store\.ts$/,
   /^electron\/core\/connectors\/(sync-store|sync-store-schema|schedule-store)\.ts$/,

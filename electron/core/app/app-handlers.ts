@@ -83,6 +83,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       deps.mailboxes,
       (ref, context) => resolveFileRef(ref, context, deps.uploads),
       deps.exportsDir,
+      deps.connections.clients,
     ),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),

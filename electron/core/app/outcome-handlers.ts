@@ -1,11 +1,13 @@
 // What main does for History's "What happened" panel: the accuracy ledger, a bounce export brought in, every
-// outcome saved as a CSV (under exports/outcomes/), a source forgotten, and the bounce mailboxes (connected
-// with their password kept in main's vault, read, removed).
+// outcome saved as a CSV (under exports/outcomes/), a source forgotten, the outcomes shared with the team's
+// service, and the bounce mailboxes (connected with their password kept in main's vault, read, removed).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRef } from '../../common/contract.ts';
 import { AppError } from '../../common/app-error.ts';
 import { exportedFiles, outcomesExportFolder } from '../jobs/store/index.ts';
+import { explainClientError, ServiceClientError } from '../client/client-errors.ts';
+import type { ServiceClients } from '../connections/service-ref.ts';
 import { MailboxError, type MailboxesView, type OutcomesView } from '../outcomes/index.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
 
@@ -26,7 +28,13 @@ export function outcomeHandlers(
   mailboxes: MailboxesView,
   resolveFile: (ref: FileRef, context: CallContext) => { path: string; fileName: string },
   exportsDir: string,
+  clients: ServiceClients,
 ): Pick<Handlers, OutcomeCall> {
+  /** The client of the team's service: the hosted service in use, when its key is there. */
+  const teamClient = async () => {
+    const ref = await clients.current();
+    return ref.kind === 'hosted' ? clients.clientFor(ref).catch(() => undefined) : undefined;
+  };
   return {
     'outcomes:export': async () => {
       const folder = join(exportsDir, outcomesExportFolder);
@@ -56,7 +64,31 @@ export function outcomeHandlers(
         return read;
       }),
     'outcomes:removeMailbox': async ({ name }) => mailboxes.remove(name),
-    'outcomes:ledger': () => outcomes.ledger(),
+    'outcomes:ledger': async () => {
+      const team = await teamClient();
+      return { ...(await outcomes.ledger()), ...(team ? { team: new URL(team.serviceUrl).host } : {}) };
+    },
+    'outcomes:share': async () => {
+      const team = await teamClient();
+      if (!team)
+        throw new AppError(
+          'bad_request',
+          "Sharing needs the team's service: in Settings, choose the hosted service your team runs, with your key.",
+        );
+      try {
+        const shared = await outcomes.share(team);
+        if (!shared.offered)
+          throw new AppError(
+            'bad_request',
+            `The service at ${new URL(team.serviceUrl).host} keeps no outcomes: nothing was sent.`,
+          );
+        const { offered: _offered, ...counts } = shared;
+        return counts;
+      } catch (error) {
+        if (error instanceof ServiceClientError) throw new AppError('service_error', explainClientError(error));
+        throw error;
+      }
+    },
     'outcomes:forget': async ({ name }) => outcomes.forget(name),
     'outcomes:import': async ({ file, kind }, context) => {
       const { path, fileName } = resolveFile(file, context);

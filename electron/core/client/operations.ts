@@ -10,6 +10,12 @@ import {
   verdictFlagsSchema,
 } from '../wire/assumptions.ts';
 import { batchStatusSchema, paths, resultRowSchema, resultsPageSchema } from '../wire/spec.ts';
+import {
+  forgetTeamSourceAnswerSchema,
+  shareOutcomesAnswerSchema,
+  teamOutcomePaths,
+  teamOutcomesPageSchema,
+} from '../wire/team-outcomes.ts';
 import type { Operation } from './rate-budget.ts';
 
 type Method = 'GET' | 'POST';
@@ -53,4 +59,20 @@ export const operations = {
   downloadCsv: define('GET /batches/{id}/results.csv', { operation: 'other', path: resultsCsvPath, schema: null }),
   cancelBatch: define('POST /batches/{id}/cancel', { operation: 'other', path: cancelPath, schema: batchObjectSchema }),
   getAccount: define('GET /account', { operation: 'other', path: paths.account, schema: accountSchema }),
+  // Sift's own, only where GET /account names `outcomes` (wire/team-outcomes.ts).
+  shareOutcomes: define('POST /outcomes', {
+    operation: 'other',
+    path: teamOutcomePaths.outcomes,
+    schema: shareOutcomesAnswerSchema,
+  }),
+  getTeamOutcomes: define('GET /outcomes', {
+    operation: 'other',
+    path: teamOutcomePaths.outcomes,
+    schema: teamOutcomesPageSchema,
+  }),
+  forgetTeamSource: define('POST /outcomes/forget', {
+    operation: 'other',
+    path: teamOutcomePaths.forget,
+    schema: forgetTeamSourceAnswerSchema,
+  }),
 } as const;

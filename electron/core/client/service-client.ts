@@ -26,6 +26,7 @@ import {
   type ResultsPage,
   type batchStatusSchema,
 } from '../wire/spec.ts';
+import { teamOutcomesAfterParam, type TeamOutcome, type TeamOutcomesPage } from '../wire/team-outcomes.ts';
 import { apiRootFrom } from './base-url.ts';
 import { ServiceClientError, keyMaskingFor } from './client-errors.ts';
 import { realClock, type Clock } from './clock.ts';
@@ -89,6 +90,10 @@ export type ServiceClient = {
   downloadCsv(id: string, destination: string, options?: CallOptions): Promise<void>;
   cancelBatch(id: string, options?: WriteOptions): Promise<BatchObject>;
   getAccount(options?: CallOptions): Promise<Account>;
+  /** Sift's own (wire/team-outcomes.ts): outcomes new or undone since they were last sent. */
+  shareOutcomes(outcomes: TeamOutcome[], options?: CallOptions): Promise<{ stored: number }>;
+  getTeamOutcomes(after: string, options?: CallOptions & { limit?: number }): Promise<TeamOutcomesPage>;
+  forgetTeamSource(source: string, options?: CallOptions): Promise<{ forgotten: number }>;
 };
 
 /**
@@ -249,6 +254,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     getAccount({ signal }: CallOptions = {}): Promise<Account> {
       return run(operations.getAccount, { signal });
     },
+
+    shareOutcomes: (outcomes, { signal } = {}) => run(operations.shareOutcomes, { json: { outcomes }, signal }),
+    getTeamOutcomes: (after, { limit, signal } = {}) =>
+      run(operations.getTeamOutcomes, {
+        query: { [teamOutcomesAfterParam]: after, limit: limit === undefined ? undefined : String(limit) },
+        signal,
+      }),
+    forgetTeamSource: (source, { signal } = {}) => run(operations.forgetTeamSource, { json: { source }, signal }),
   };
   return client;
 }

@@ -1,5 +1,6 @@
 // "Test connection": one GET /account with the URL and key a person typed, and a clear answer for each
 // way it can go wrong. Tried once, with a short timeout: a person is waiting.
+import { teamOutcomesFeature } from '../wire/team-outcomes.ts';
 import { ServiceClientError } from '../client/client-errors.ts';
 import type { Account } from '../wire/assumptions.ts';
 import { createServiceClient, type ServiceClient } from '../client/service-client.ts';
@@ -15,6 +16,8 @@ export type AccountFacts = {
   port25?: 'open' | 'blocked' | 'unchecked';
   /** Mail servers refuse the service's sending address (Sift's own service says so): what it found. */
   senderRefused?: { refusedBy?: number; wayOut?: string; reply?: string; blocklist?: string; removalUrl?: string };
+  /** The service keeps a team's outcomes (Sift's own, wire/team-outcomes.ts). */
+  teamOutcomes?: boolean;
 };
 
 /** How Sift will send lists to the service and read their results, in words. */
@@ -67,6 +70,7 @@ function factsOf(client: Pick<ServiceClient, 'mode'>, account: Account): Account
       ? { port25: account.port_25 as NonNullable<AccountFacts['port25']> }
       : {}),
     ...senderFacts(account.sender),
+    ...((account.features ?? []).includes(teamOutcomesFeature) ? { teamOutcomes: true } : {}),
   };
 }
 

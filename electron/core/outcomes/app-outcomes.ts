@@ -14,6 +14,8 @@ import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { forgetSource } from './record-outcomes.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 import { readToolOutcomes } from './tool-outcomes.ts';
+import { shareWithTeam } from './team-sharing.ts';
+import type { ServiceClient } from '../client/service-client.ts';
 
 /** The outcomes as History's panel sees them; each call opens the store, so nothing is held between calls. */
 export function outcomesIn(dataDir: string) {
@@ -39,6 +41,8 @@ export function outcomesIn(dataDir: string) {
         if (!forgot) throw new AppError('not_found', `No outcomes from "${name}".`);
         return forgot;
       }),
+    /** Sends what was read here to the team's service, and reads and acts on what teammates read. */
+    share: (client: ServiceClient) => using((store) => shareWithTeam(dataDir, store, client)),
     /** Writes every outcome to `path`; answers how many. */
     exportTo: (path: string) => using((store) => exportOutcomes(store, path)),
     importFile: (path: string, fileName: string, kind?: 'hard' | 'soft') =>

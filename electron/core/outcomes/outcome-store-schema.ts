@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const outcomeStoreVersion = 2;
+export const outcomeStoreVersion = 3;
 export const outcomeStoreFile = (dataDir: string) => join(dataDir, 'outcomes', 'outcomes.sqlite');
 
 const tables = `
@@ -33,6 +33,20 @@ CREATE TABLE sends (
   key TEXT PRIMARY KEY, at INTEGER NOT NULL, checked_result TEXT, checked_at INTEGER
 ) WITHOUT ROWID`;
 
+/**
+ * What sharing with a team's service needs: this folder's origin (in meta), each source's id there, each
+ * outcome's id there when a teammate read it (`remote`) and whether the service has its latest (`shared`),
+ * and the forgetting of a source still to be told to the service.
+ */
+const teamSharing = `
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+ALTER TABLE sources ADD COLUMN team_id TEXT;
+ALTER TABLE outcomes ADD COLUMN remote TEXT;
+ALTER TABLE outcomes ADD COLUMN shared INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX outcomes_by_remote ON outcomes (remote) WHERE remote IS NOT NULL;
+CREATE INDEX outcomes_unshared ON outcomes (id) WHERE shared = 0;
+CREATE TABLE team_forgets (team_id TEXT PRIMARY KEY) WITHOUT ROWID`;
+
 /** The file, made with its tables when new, in one transaction. */
 export function openOutcomeDatabase(dataDir: string): Database {
   const path = outcomeStoreFile(dataDir);
@@ -47,6 +61,8 @@ export function openOutcomeDatabase(dataDir: string): Database {
         // 2: each send's domain, for what a catch-all domain's sends came to (catch-all-evidence.ts); the
         // key is a keyed hash of the address, which names no domain. Sends kept before have none.
         if (from < 2) db.exec('ALTER TABLE sends ADD COLUMN domain TEXT');
+        // 3: sharing with a team's service (team-share-store.ts).
+        if (from < 3) db.exec(teamSharing);
         db.exec(`PRAGMA user_version = ${outcomeStoreVersion}`);
       }),
     );

@@ -6,7 +6,8 @@ import type { CheckedVerdict } from '../cache/index.ts';
 import type { BounceKind } from './bounce-meaning.ts';
 import { openOutcomeDatabase } from './outcome-store-schema.ts';
 
-export type SourceKind = 'imap' | 'file' | 'mailchimp' | 'hubspot' | 'mailman';
+/** `team`: what teammates read, from a team's service (team-sharing.ts). */
+export type SourceKind = 'imap' | 'file' | 'mailchimp' | 'hubspot' | 'mailman' | 'team';
 export type OutcomeSource = {
   id: number;
   name: string;
@@ -28,6 +29,8 @@ export type NewOutcome = {
   checked?: CheckedVerdict;
   /** This outcome's bounce took the place of that verdict in the verdict cache. */
   replaced?: boolean;
+  /** Its id on a team's service, when a teammate read it. */
+  remote?: string;
 };
 export type NewMessage = { ref: string; at: number; subject: string; raw?: Uint8Array; outcomes: NewOutcome[] };
 
@@ -58,7 +61,7 @@ export function openOutcomeStore(dataDir: string) {
       sql(
         db,
         `INSERT INTO outcomes (source, message, address, key, kind, reason, status, words, at, checked_result,
-           checked_reason, checked_at, replaced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           checked_reason, checked_at, replaced, remote, shared) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO NOTHING`,
       ).run(
         source,
@@ -74,6 +77,9 @@ export function openOutcomeStore(dataDir: string) {
         outcome.checked?.reason ?? null,
         outcome.checked?.checkedAt ?? null,
         outcome.replaced ? 1 : 0,
+        outcome.remote ?? null,
+        // A teammate's outcome is the service's already.
+        outcome.remote === undefined ? 0 : 1,
       ).changes,
     ) === 1;
   const sourceRow = (name: string) =>
@@ -217,10 +223,18 @@ export function openOutcomeStore(dataDir: string) {
     },
     /** Whether any source reported who it sent to. */
     sendsKnown: () => sql(db, 'SELECT 1 AS found FROM sends LIMIT 1').get() !== undefined,
-    /** Marks an outcome as wrong; answers whether it was standing. */
-    undo: (id: number, now = Date.now()) =>
-      Number(sql(db, 'UPDATE outcomes SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(now, id).changes) ===
-      1,
+    /**
+     * Marks an outcome as wrong; answers whether it was standing. The undo is for a team's service too,
+     * unless it came from there.
+     */
+    undo: (id: number, now = Date.now(), fromTeam = false) =>
+      Number(
+        sql(db, 'UPDATE outcomes SET undone_at = ?, shared = shared * ? WHERE id = ? AND undone_at IS NULL').run(
+          now,
+          fromTeam ? 1 : 0,
+          id,
+        ).changes,
+      ) === 1,
     /** Another standing hard bounce of the address, from any source. */
     hardElsewhere: (address: string, except: number) =>
       sql(
@@ -254,10 +268,6 @@ export function openOutcomeStore(dataDir: string) {
         kind: BounceKind;
         n: number;
       }[],
-    /**
-     * Forgets a source with its messages and outcomes; answers the addresses it had bounced hard that no
-     * other source's standing hard bounce stands behind.
-     */
     /** Removes a source and its outcomes: answers how many, and the hard-bounced addresses no other source holds. */
     removeSource(name: string): { outcomes: number; hard: { address: string; key: string }[] } {
       return transaction(db, () => {
@@ -272,10 +282,17 @@ export function openOutcomeStore(dataDir: string) {
              AND NOT EXISTS (SELECT 1 FROM outcomes AS other WHERE other.address = mine.address
                AND other.kind = 'hard' AND other.undone_at IS NULL AND other.source != mine.source)`,
         ).all(name) as { address: string; key: string }[];
+        // A source a team's service has heard of is forgotten there too, at the next sharing.
+        sql(
+          db,
+          'INSERT INTO team_forgets (team_id) SELECT team_id FROM sources WHERE name = ? AND team_id IS NOT NULL',
+        ).run(name);
         sql(db, 'DELETE FROM sources WHERE name = ?').run(name);
         return { outcomes, hard: hard.map((row) => ({ ...row })) };
       });
     },
+    /** The database itself, for the team sharing's own SQL (team-share-store.ts). */
+    database: db,
     close: () => db.close(),
   };
 }

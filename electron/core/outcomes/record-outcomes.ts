@@ -32,7 +32,9 @@ const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 /** What the do-not-mail list says of where a bounce was read. */
 const sourceWords = (source: Pick<OutcomeSource, 'name' | 'kind'>) =>
-  `${source.name} (${source.kind === 'imap' ? 'bounce mailbox' : source.kind})`;
+  source.kind === 'team'
+    ? `${source.name} (a teammate's read)`
+    : `${source.name} (${source.kind === 'imap' ? 'bounce mailbox' : source.kind})`;
 
 export type OutcomeRecorder = ReturnType<typeof outcomeRecorder>;
 
@@ -151,9 +153,9 @@ export async function withRecorder<T>(
  * stands behind leaves the do-not-mail list (the entry a bounce made, never one of the person's) and the
  * verdict cache, so the address is checked again next time. Answers the outcome, or undefined.
  */
-export function undoOutcome(dataDir: string, store: OutcomeStore, id: number) {
+export function undoOutcome(dataDir: string, store: OutcomeStore, id: number, fromTeam = false) {
   const outcome = store.outcome(id);
-  if (!outcome || !store.undo(id)) return undefined;
+  if (!outcome || !store.undo(id, Date.now(), fromTeam)) return undefined;
   if (outcome.kind === 'hard' && !store.hardElsewhere(outcome.address, id)) forgetBounced(dataDir, store, [outcome]);
   return outcome;
 }

@@ -52,6 +52,24 @@ export const outcomesActions = {
       });
     }),
 
+  /** Sends what was read here to the team's service, and brings back what teammates read. */
+  share: (host: string) =>
+    busyWhile(async () => {
+      const shared = await sift.outcomes.share();
+      const back = [
+        `${countOf(shared.received, 'new outcome')} from teammates (${countOf(shared.suppressed, 'address', 'addresses')} new on the do-not-mail list)`,
+        ...(shared.undone > 0 ? [`${countOf(shared.undone, 'outcome')} undone by a teammate`] : []),
+        ...(shared.letGo > 0 ? [`${countOf(shared.letGo, 'outcome')} let go with a source a teammate forgot`] : []),
+      ];
+      set({
+        ledger: await sift.outcomes.ledger(),
+        notice:
+          `Shared with the team at ${host}: sent ${countOf(shared.sent, 'outcome')}` +
+          (shared.forgotten > 0 ? ` and ${countOf(shared.forgotten, 'forgotten source')}` : '') +
+          `; received ${back.join(', ')}.`,
+      });
+    }),
+
   importFile: (file: File, kind?: 'hard' | 'soft') =>
     busyWhile(async () => {
       const read = await sift.outcomes.import({ file: await sift.files.stage(file), ...(kind ? { kind } : {}) });

@@ -1,6 +1,7 @@
 // GET /account: the key's mode, the balance and the free checks left this month, and whether the
 // service can reach mail servers, whether they refuse its sending address, and which shortcuts it offers (Sift's own extras).
 import { accountSchema, shortcutFeatures } from '../../wire/assumptions.ts';
+import { teamOutcomesFeature } from '../../wire/team-outcomes.ts';
 import { accountState } from '../store/credits-store.ts';
 import { port25Finding } from '../store/port25-store.ts';
 import { senderFinding } from '../store/sender-refusals-store.ts';
@@ -19,8 +20,9 @@ export async function account(context: ServiceContext, call: Call): Promise<void
     key: { label: call.key.label, prefix: call.key.masked },
     port_25: (await port25Finding(db)).state,
     sender: senderField(sender),
-    // Both shortcuts are Sift's own: a client that knows them sends a list in one upload and reads it in one download.
-    features: [shortcutFeatures.files, shortcutFeatures.resultsCsv],
+    // All Sift's own: a client that knows the shortcuts sends a list in one upload and reads it in one
+    // download; one that knows `outcomes` shares what it read back with the team (wire/team-outcomes.ts).
+    features: [shortcutFeatures.files, shortcutFeatures.resultsCsv, teamOutcomesFeature],
   });
   sendJson(call.response, 200, body);
 }

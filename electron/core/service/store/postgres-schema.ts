@@ -1,15 +1,19 @@
 // The service's tables on PostgreSQL: the same tables and columns as SQLite's schema.ts reaches at its
-// version 7, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
+// version 9, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
 import { NewerDataError } from '../../storage/store-versions.ts';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { teamOutcomesTable } from './team-outcomes-store.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, postgresOwnerColumns } from './coordination-schema.ts';
 
 /** Any number of Sift's own: the lock that lets one starting process at a time change the schema. */
 const migrationLock = 0x51f7_0001;
-/** 1: SQLite's version 6. 2: and its version 7, the tables several processes share (added in place). */
-const schemaVersion = 3;
+/**
+ * 1: SQLite's version 6. 2: and its version 7, the tables several processes share (added in place).
+ * 3: its version 8. 4: its version 9, a team's outcomes.
+ */
+const schemaVersion = 4;
 
 const tables = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -159,6 +163,7 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
     SELECT pg_advisory_xact_lock(${migrationLock});
     ${tables}
     ${coordinationTables}
+    ${teamOutcomesTable}
     CREATE TABLE IF NOT EXISTS sift_schema (version INTEGER NOT NULL);
     -- Only on the way to 2: an ALTER TABLE locks its table even when it changes nothing.
     DO $$ BEGIN

@@ -2,9 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { teamOutcomesTable } from './team-outcomes-store.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } from './coordination-schema.ts';
 
-export const serviceSchemaVersion = 8;
+export const serviceSchemaVersion = 9;
 const schemaVersion = serviceSchemaVersion;
 
 /**
@@ -32,6 +33,8 @@ function migrateInOne(db: Database): void {
   if (current < 7) transaction(db, () => addCoordinationTables(db));
   // 8: which process holds a domain of the live queue, so that only it renews the hold.
   if (current < 8 && !hasColumn(db, 'probe_domains', 'lease_owner')) db.exec(leaseColumnsSql);
+  // 9: a team's outcomes (team-outcomes-store.ts).
+  if (current < 9) db.exec(teamOutcomesTable);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

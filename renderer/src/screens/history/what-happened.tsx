@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { OutcomeLedger } from '../../../../electron/common/contract.ts';
 import { formatCount } from '../../format.ts';
 import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.ts';
+import { useSettingsStore } from '../../stores/settings-store.ts';
 import './what-happened.css';
 import { LedgerTable, verdictWordsOf } from '../../components/ledger-table.tsx';
 import { BounceMailboxes } from './bounce-mailboxes.tsx';
@@ -16,6 +17,7 @@ const kindWords: Record<string, string> = {
   file: 'file',
   mailchimp: 'Mailchimp',
   mailman: 'Mailman',
+  team: "teammates' reads",
 };
 /** A source as a person named it: a file by its name, a tool's list as "connection:list". */
 const sourceWords = (source: OutcomeLedger['sources'][number]) =>
@@ -31,6 +33,7 @@ export default function WhatHappened() {
   const error = useOutcomesStore((state) => state.error);
   const notice = useOutcomesStore((state) => state.notice);
   const examples = useOutcomesStore((state) => state.examples);
+  const account = useSettingsStore((state) => state.account);
   useEffect(() => {
     void outcomesActions.load();
   }, []);
@@ -45,6 +48,7 @@ export default function WhatHappened() {
         </div>
       )}
       {ledger && ledger.sources.length > 0 ? <Ledger ledger={ledger} /> : <NoOutcomes />}
+      {ledger?.team && account?.service === 'hosted' && account.teamOutcomes && <TeamShare host={ledger.team} />}
       {/* A live region of its own, not a second status of the screen: History's own status stays one. */}
       <p className="note" aria-live="polite" data-testid="outcomes-notice" hidden={!notice}>
         {notice ?? ''}
@@ -79,26 +83,28 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
       <p className="what-happened__sentence" data-testid="ledger-sentence">
         {ledger.sentence}
       </p>
-      <div className="what-happened__body">
-        <div className="what-happened__chart" aria-hidden="true" data-testid="bounce-chart">
-          <Suspense fallback={<div style={{ height: 36 * rows.length + 10 }} />}>
-            <BounceBars
-              rows={rows.map((row) => ({
-                label: verdictWordsOf(row.result),
-                rate: row.checked ? (row.hard / row.checked) * 100 : 0,
-                hard: row.hard,
-              }))}
-            />
-          </Suspense>
+      {rows.length > 0 && (
+        <div className="what-happened__body">
+          <div className="what-happened__chart" aria-hidden="true" data-testid="bounce-chart">
+            <Suspense fallback={<div style={{ height: 36 * rows.length + 10 }} />}>
+              <BounceBars
+                rows={rows.map((row) => ({
+                  label: verdictWordsOf(row.result),
+                  rate: row.checked ? (row.hard / row.checked) * 100 : 0,
+                  hard: row.hard,
+                }))}
+              />
+            </Suspense>
+          </div>
+          <LedgerTable
+            rows={rows}
+            caption="Addresses Sift checked live, and what happened to them since"
+            sendsKnown={ledger.sendsKnown}
+            className="data-table what-happened__table"
+            testId="ledger-table"
+          />
         </div>
-        <LedgerTable
-          rows={rows}
-          caption="Addresses Sift checked live, and what happened to them since"
-          sendsKnown={ledger.sendsKnown}
-          className="data-table what-happened__table"
-          testId="ledger-table"
-        />
-      </div>
+      )}
       {hard + soft + refused > 0 && (
         <p className="note">
           Addresses Sift never checked live: {formatCount(hard)} bounced hard, {formatCount(soft)} soft,{' '}
@@ -164,6 +170,19 @@ function OutcomeSource({ source }: { source: OutcomeLedger['sources'][number] })
         </button>
       )}
     </li>
+  );
+}
+
+/** The hosted service in use is the team's: what was read here goes there, and what teammates read comes back. */
+function TeamShare({ host }: { host: string }) {
+  const busy = useOutcomesStore((state) => state.busy);
+  return (
+    <div className="card__actions">
+      <button type="button" className="button" disabled={busy} onClick={() => void outcomesActions.share(host)}>
+        Share outcomes with the team at {host}
+      </button>
+      <span className="note">Sends what was read here, and brings back what teammates read.</span>
+    </div>
   );
 }
 

@@ -123,7 +123,7 @@ describe('headers on every response', () => {
       // Sift's own extra: whether mail servers refuse its sending address (none has yet).
       sender: { state: 'not_refused' },
       // Sift's own extra: the shortcuts it offers beside POST /batches and the cursor loop.
-      features: ['files', 'results_csv'],
+      features: ['files', 'results_csv', 'outcomes'],
     });
   });
 });

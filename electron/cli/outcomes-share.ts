@@ -1,0 +1,47 @@
+// `sift outcomes share`: what this Sift read back goes to the team's service (Sift's own, run for a team
+// with `sift service`), and what teammates read comes back and is acted on here: their hard bounces keep
+// addresses out of this folder's lists too. The service is the one --base-url (or SIFT_BASE_URL) names,
+// with the key in SIFT_API_KEY.
+import { createServiceClient } from '../core/client/service-client.ts';
+import { sharedBudgetFor } from '../core/client/rate-budget.ts';
+import { openOutcomeStore, shareWithTeam } from '../core/outcomes/index.ts';
+import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
+
+const count = (value: number) => value.toLocaleString('en');
+
+export async function shareOutcomes(dataDir: string, baseUrl: string | undefined, io: CliIo): Promise<number> {
+  const url = baseUrl ?? io.env.SIFT_BASE_URL;
+  const apiKey = io.env.SIFT_API_KEY;
+  if (url === undefined || !apiKey)
+    throw new CliExit(
+      exitCodes.usage,
+      "Sharing needs the team's service: give --base-url (or SIFT_BASE_URL) and its key in SIFT_API_KEY.",
+    );
+  const client = createServiceClient({ baseUrl: url, apiKey, budget: sharedBudgetFor(apiKey, dataDir) });
+  const store = openOutcomeStore(dataDir);
+  try {
+    const shared = await shareWithTeam(dataDir, store, client, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      onProgress: (step) => {
+        if (io.interactive) io.err(`\r${count(step.sent)} sent, ${count(step.received)} received`);
+      },
+    });
+    if (io.interactive) io.err('\n');
+    if (!shared.offered)
+      throw new CliExit(
+        exitCodes.service,
+        `The service at ${new URL(client.serviceUrl).host} keeps no outcomes (its account names no "outcomes" feature): nothing was sent.`,
+      );
+    io.out(
+      `Sent ${count(shared.sent)} outcomes` +
+        (shared.forgotten > 0 ? ` and ${count(shared.forgotten)} forgotten sources` : '') +
+        `; received ${count(shared.received)} new from teammates (kept as "${shared.source}")` +
+        (shared.undone > 0 ? `, ${count(shared.undone)} undone` : '') +
+        (shared.letGo > 0 ? `, ${count(shared.letGo)} let go with a source a teammate forgot` : '') +
+        `. ${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list.\n`,
+    );
+    return exitCodes.done;
+  } finally {
+    store.close();
+  }
+}

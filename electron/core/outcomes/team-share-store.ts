@@ -1,0 +1,93 @@
+// The outcome store's side of sharing with a team's service (team-sharing.ts): this folder's origin, the
+// outcomes the service does not have yet, the forgettings still to tell it, and the teammates' outcomes
+// kept here. The tables are in outcome-store-schema.ts (version 3); all of this SQL is here.
+import { randomBytes } from 'node:crypto';
+import { sql, transaction, type Database } from '../storage/sqlite.ts';
+import type { BounceKind } from './bounce-meaning.ts';
+
+/** An outcome the service does not have as it is now, with its id there. */
+export type UnsharedOutcome = {
+  id: number;
+  teamId: string;
+  source: string;
+  address: string;
+  kind: BounceKind;
+  reason: string;
+  status: string | null;
+  words: string | null;
+  at: number;
+  undoneAt: number | null;
+};
+
+export function teamShareStore(db: Database) {
+  return {
+    /** This data folder's own prefix on the service: what it sent, it knows as its own. Made once. */
+    origin(): string {
+      sql(db, "INSERT INTO meta (name, value) VALUES ('team_origin', ?) ON CONFLICT DO NOTHING").run(
+        `o${randomBytes(8).toString('hex')}`,
+      );
+      return (sql(db, "SELECT value FROM meta WHERE name = 'team_origin'").get() as { value: string }).value;
+    },
+    /** Gives every source of this folder's own its id on the service (a teammates' source has none). */
+    nameSources(origin: string) {
+      for (const { id } of sql(db, "SELECT id FROM sources WHERE team_id IS NULL AND kind != 'team'").all() as {
+        id: number;
+      }[])
+        sql(db, 'UPDATE sources SET team_id = ? WHERE id = ?').run(`${origin}.${randomBytes(6).toString('hex')}`, id);
+    },
+    /** A page of outcomes the service does not have as they are now, oldest first. */
+    unshared: (limit: number) =>
+      (
+        sql(
+          db,
+          `SELECT outcomes.id, coalesce(remote, sources.team_id || '/' || outcomes.id) AS teamId,
+             address, outcomes.kind, reason, status, words, at, undone_at AS undoneAt
+           FROM outcomes JOIN sources ON sources.id = outcomes.source
+           WHERE shared = 0 AND (remote IS NOT NULL OR sources.team_id IS NOT NULL)
+           ORDER BY outcomes.id LIMIT ?`,
+        ).all(limit) as Omit<UnsharedOutcome, 'source'>[]
+      ).map((row) => ({ ...row, source: row.teamId.slice(0, row.teamId.lastIndexOf('/')) })),
+    /** The service has these as they were sent (an undo since is sent next time). */
+    markShared(sent: readonly Pick<UnsharedOutcome, 'id' | 'undoneAt'>[]) {
+      transaction(db, () => {
+        for (const outcome of sent)
+          sql(db, 'UPDATE outcomes SET shared = 1 WHERE id = ? AND coalesce(undone_at, 0) = ?').run(
+            outcome.id,
+            outcome.undoneAt ?? 0,
+          );
+      });
+    },
+    pendingForgets: () =>
+      (sql(db, 'SELECT team_id AS teamId FROM team_forgets').all() as { teamId: string }[]).map((row) => row.teamId),
+    forgetTold: (teamId: string) => sql(db, 'DELETE FROM team_forgets WHERE team_id = ?').run(teamId),
+    /** The local outcome a service id stands for: a teammate's by its id there, one of ours by source and number. */
+    localOf(teamId: string): { id: number; undoneAt: number | null } | undefined {
+      const slash = teamId.lastIndexOf('/');
+      return (sql(
+        db,
+        `SELECT outcomes.id, undone_at AS undoneAt FROM outcomes JOIN sources ON sources.id = outcomes.source
+         WHERE remote = ? OR (sources.team_id = ? AND outcomes.id = ?)`,
+      ).get(teamId, teamId.slice(0, slash), Number(teamId.slice(slash + 1)) || -1) ?? undefined) as
+        { id: number; undoneAt: number | null } | undefined;
+    },
+    /**
+     * Lets teammates' outcomes go (their source was forgotten); answers how many were here, and the
+     * hard-bounced addresses among them that no other standing hard bounce holds.
+     */
+    removeRemote(teamIds: readonly string[]): { removed: number; hard: { address: string; key: string }[] } {
+      if (teamIds.length === 0) return { removed: 0, hard: [] };
+      return transaction(db, () => {
+        const ids = JSON.stringify(teamIds);
+        const hard = sql(
+          db,
+          `SELECT DISTINCT address, key FROM outcomes AS gone WHERE kind = 'hard' AND undone_at IS NULL
+             AND remote IN (SELECT value FROM json_each(?))
+             AND NOT EXISTS (SELECT 1 FROM outcomes AS other WHERE other.address = gone.address AND other.kind = 'hard'
+               AND other.undone_at IS NULL AND (other.remote IS NULL OR other.remote NOT IN (SELECT value FROM json_each(?))))`,
+        ).all(ids, ids) as { address: string; key: string }[];
+        const { changes } = sql(db, 'DELETE FROM outcomes WHERE remote IN (SELECT value FROM json_each(?))').run(ids);
+        return { removed: Number(changes), hard: hard.map((row) => ({ ...row })) };
+      });
+    },
+  };
+}

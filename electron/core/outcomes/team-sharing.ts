@@ -1,0 +1,118 @@
+// Sharing outcomes with a team's service (Sift's own, wire/team-outcomes.ts): what this Sift read back
+// (and undid, and forgot) is sent to the service, and what teammates' Sifts sent is read from it and acted
+// on here as any source's bounces are (a hard bounce onto the do-not-mail list and into the verdict
+// cache). Only a service that names `outcomes` among its features is asked. Each step is resumable: an
+// outcome is marked sent only once the service has it, and the read goes on from the last page kept.
+import type { ServiceClient } from '../client/service-client.ts';
+import { teamOutcomesFeature, teamOutcomesPageLimit, type TeamOutcome } from '../wire/team-outcomes.ts';
+import type { OutcomeStore } from './outcome-store.ts';
+import { undoOutcome, withRecorder } from './record-outcomes.ts';
+import { teamShareStore, type UnsharedOutcome } from './team-share-store.ts';
+
+type TeamShareResult =
+  | { offered: false }
+  | {
+      offered: true;
+      /** What this Sift sent: outcomes (new, or undone since), and sources forgotten. */
+      sent: number;
+      forgotten: number;
+      /** What teammates' Sifts had sent: new outcomes, undos, and outcomes let go with a forgotten source. */
+      received: number;
+      undone: number;
+      letGo: number;
+      /** New on the do-not-mail list. */
+      suppressed: number;
+      /** The local source their outcomes are kept under. */
+      source: string;
+    };
+
+/** The local source a service's teammates' outcomes are kept under, one per service. */
+const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) => `team at ${new URL(client.serviceUrl).host}`;
+
+const clip = (text: string | null, most: number) => (text === null ? null : text.slice(0, most));
+const iso = (time: number) => new Date(time).toISOString();
+
+function toWire(outcome: UnsharedOutcome): TeamOutcome {
+  return {
+    id: outcome.teamId,
+    source: outcome.source,
+    email: outcome.address,
+    kind: outcome.kind,
+    reason: outcome.reason.slice(0, 200),
+    status: clip(outcome.status, 40),
+    words: clip(outcome.words, 2000),
+    at: iso(outcome.at),
+    undone_at: outcome.undoneAt === null ? null : iso(outcome.undoneAt),
+  };
+}
+
+export async function shareWithTeam(
+  dataDir: string,
+  store: OutcomeStore,
+  client: ServiceClient,
+  options: { signal?: AbortSignal; onProgress?: (step: { sent: number; received: number }) => void } = {},
+): Promise<TeamShareResult> {
+  const { signal } = options;
+  const account = await client.getAccount({ signal });
+  if (!(account.features ?? []).includes(teamOutcomesFeature)) return { offered: false };
+  const shares = teamShareStore(store.database);
+  const origin = shares.origin();
+  const mine = (teamId: string) => teamId.startsWith(`${origin}.`);
+  const result = { offered: true as const, sent: 0, forgotten: 0, received: 0, undone: 0, letGo: 0, suppressed: 0 };
+  const progress = () => options.onProgress?.({ sent: result.sent, received: result.received });
+
+  // Forgettings first: a source forgotten and read again must not be sent before its forgetting.
+  for (const teamId of shares.pendingForgets()) {
+    await client.forgetTeamSource(teamId, { signal });
+    shares.forgetTold(teamId);
+    result.forgotten += 1;
+  }
+  shares.nameSources(origin);
+  for (
+    let page = shares.unshared(teamOutcomesPageLimit);
+    page.length > 0;
+    page = shares.unshared(teamOutcomesPageLimit)
+  ) {
+    await client.shareOutcomes(page.map(toWire), { signal });
+    shares.markShared(page);
+    result.sent += page.length;
+    progress();
+  }
+
+  const source = store.ensureSource(teamSourceName(client), 'team');
+  await withRecorder(dataDir, store, async (recorder) => {
+    let after = source.cursor ?? '';
+    for (;;) {
+      const page = await client.getTeamOutcomes(after, { signal });
+      // Undos and forgettings before the page's new outcomes and its cursor are kept: each is idempotent, so
+      // a stop between them is made good by reading the page again.
+      for (const row of page.data.filter((each) => !each.forgotten && each.undone_at)) {
+        const local = shares.localOf(row.id);
+        if (local && local.undoneAt === null && undoOutcome(dataDir, store, local.id, true)) result.undone += 1;
+      }
+      const gone = page.data.filter((row) => row.forgotten && !mine(row.id)).map((row) => row.id);
+      const { removed, hard } = shares.removeRemote(gone);
+      recorder.forget(hard);
+      result.letGo += removed;
+      const fresh = page.data.filter((row) => !row.forgotten && !row.undone_at && !mine(row.id));
+      const recorded = recorder.record(source, {
+        outcomes: fresh.map((row) => ({
+          address: row.email,
+          kind: row.kind,
+          reason: row.reason,
+          ...(row.status ? { status: row.status } : {}),
+          ...(row.words ? { words: row.words } : {}),
+          at: Date.parse(row.at),
+          remote: row.id,
+        })),
+        cursor: page.next_after,
+      });
+      result.received += recorded.added;
+      result.suppressed += recorded.suppressed;
+      progress();
+      after = page.next_after;
+      if (!page.has_more) break;
+    }
+  });
+  return { ...result, source: source.name };
+}

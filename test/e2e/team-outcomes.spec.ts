@@ -1,0 +1,77 @@
+// Outcomes shared with the team's service: the app uses a hosted service that is Sift's own (run for a
+// team, here on loopback); a teammate's Sift has sent it two hard bounces and a soft one. Share brings them
+// here, onto the do-not-mail list; a bounce export read here then goes to the service, where the teammate
+// reads it. Screenshots light and dark.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHostedService, useHostedService } from './hosted-service.ts';
+import { expect, startHost, stopChild, test } from './web-host-fixture.ts';
+
+test('the team’s bounces come here, and this Sift’s go to the team', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-e2e-team-'));
+  const service = await startHostedService();
+  const key = service.liveKey;
+  const api = (path: string, body?: unknown) =>
+    fetch(`${service.baseUrl}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }).then((response) => response.json());
+  // What a teammate's Sift sent after reading its bounce mailbox.
+  const teammate = (n: number, email: string, kind: string, reason: string) => ({
+    id: `oteammate.box/${n}`,
+    source: 'oteammate.box',
+    email,
+    kind,
+    reason,
+    at: '2026-03-10T08:00:00Z',
+  });
+  await api('/outcomes', {
+    outcomes: [
+      teammate(1, 'gone@shop.example', 'hard', 'mailbox does not exist'),
+      teammate(2, 'left@shop.example', 'hard', 'mailbox does not exist'),
+      teammate(3, 'full@shop.example', 'soft', 'mailbox full'),
+    ],
+  });
+  const app = await startHost(dataDir);
+  try {
+    await page.goto(app.url);
+    await useHostedService(page, { baseUrl: service.baseUrl, liveKey: key });
+    await expect(page.getByTestId('account-badge')).toContainText('Live', { timeout: 15_000 });
+    await page.getByTestId('nav-history').click();
+    const host = new URL(service.baseUrl).host;
+    const share = page.getByRole('button', { name: `Share outcomes with the team at ${host}` });
+    await share.click();
+    await expect(page.getByTestId('outcomes-notice')).toHaveText(
+      `Shared with the team at ${host}: sent 0 outcomes; received 3 new outcomes from teammates (2 addresses new on the do-not-mail list).`,
+    );
+    await expect(page.getByTestId('outcome-source')).toHaveText([`team at ${host} (teammates' reads)Forget…`]);
+
+    await page.getByTestId('outcomes-file').setInputFiles({
+      name: 'esp-bounces.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email,type,date\nnew.gone@shop.example,hard,2026-03-12\n'),
+    });
+    await expect(page.getByTestId('outcomes-notice')).toContainText('esp-bounces.csv: 1 hard bounce');
+    await share.click();
+    await expect(page.getByTestId('outcomes-notice')).toHaveText(
+      `Shared with the team at ${host}: sent 1 outcome; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list).`,
+    );
+    // The teammate's Sift reads it from the service.
+    const seen = (await api('/outcomes')) as { data: { email: string }[] };
+    expect(seen.data.map((row) => row.email)).toContain('new.gone@shop.example');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `test-results/screens/outcomes/team-${colorScheme}.png`, fullPage: true });
+    }
+
+    await page.getByTestId('nav-suppression').click();
+    for (const address of ['gone@shop.example', 'left@shop.example', 'new.gone@shop.example'])
+      await expect(page.getByTestId('suppression-table')).toContainText(address);
+  } finally {
+    await stopChild(app.child);
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

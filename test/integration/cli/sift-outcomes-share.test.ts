@@ -1,0 +1,67 @@
+// `sift outcomes share`: a bounce export read in one data folder reaches a teammate's through the team's
+// service (Sift's own, on loopback), whose next clean keeps the hard bounce out unbilled; without a
+// service to share with it says so and sends nothing.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
+import { runSiftHere } from '../../support/run-sift-here.ts';
+import { startTestService } from '../../support/service-harness.ts';
+
+let service: VerificationService;
+let key: string;
+const dirs: string[] = [];
+beforeAll(async () => {
+  service = await startTestService();
+  key = (await service.dashboard.createKey('live', 'team')).key;
+  await service.dashboard.topUp(100);
+});
+afterAll(async () => {
+  await service.close();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function folder() {
+  const dir = await mkdtemp(join(tmpdir(), 'sift-share-cli-'));
+  dirs.push(dir);
+  return { dir, env: { SIFT_DATA_DIR: join(dir, 'data'), SIFT_API_KEY: key } };
+}
+
+describe('sift outcomes share', () => {
+  it("sends one person's bounces to the team's service and brings them into a teammate's folder", async () => {
+    const ann = await folder();
+    const bob = await folder();
+    const bounces = join(ann.dir, 'bounces.csv');
+    await writeFile(bounces, 'email,type,date\ngone@shop.example,hard,2026-03-10\nfull@shop.example,soft,2026-03-10\n');
+    expect((await runSiftHere(['outcomes', 'import', bounces], { SIFT_DATA_DIR: ann.env.SIFT_DATA_DIR })).code).toBe(0);
+
+    const sent = await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], ann.env);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toContain('Sent 2 outcomes; received 0 new from teammates');
+    const got = await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], bob.env);
+    expect(got.stdout).toContain(
+      `Sent 0 outcomes; received 2 new from teammates (kept as "team at ${new URL(service.baseUrl).host}"). 1 address is new on the do-not-mail list.`,
+    );
+
+    // Bob's next clean keeps the teammate's hard bounce out, and is not billed for it.
+    const list = join(bob.dir, 'list.csv');
+    await writeFile(list, 'email\ngone@shop.example\nok@shop.example\n');
+    const clean = await runSiftHere(
+      ['clean', list, '--base-url', service.baseUrl, '--out', bob.dir, '--json'],
+      bob.env,
+    );
+    expect(clean.code, clean.stderr).toBe(0);
+    const summary = JSON.parse(clean.stdout).summary;
+    expect([summary.suppressed, summary.to_check, summary.billed]).toEqual([1, 1, 1]);
+  });
+
+  it('says what it needs without a service, and sends nothing', async () => {
+    const alone = await folder();
+    const run = await runSiftHere(['outcomes', 'share'], { SIFT_DATA_DIR: alone.env.SIFT_DATA_DIR });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "Sharing needs the team's service: give --base-url (or SIFT_BASE_URL) and its key in SIFT_API_KEY.",
+    );
+  });
+});

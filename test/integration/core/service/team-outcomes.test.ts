@@ -1,0 +1,216 @@
+// A team's outcomes on Sift's own service (its database: SQLite here, PostgreSQL in that tier): what one
+// person's Sift read back reaches a teammate's, whose next list keeps the hard bounces out; an undo and a
+// forgotten source reach them too. And the API itself: its pages, its refusals, one space per key mode.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceClient } from '../../../../electron/core/client/service-client.ts';
+import {
+  forgetSource,
+  importOutcomeFile,
+  openOutcomeStore,
+  shareWithTeam,
+  undoOutcome,
+} from '../../../../electron/core/outcomes/index.ts';
+import { openSuppressionStore } from '../../../../electron/core/suppression/index.ts';
+import type { VerificationService } from '../../../../electron/core/service/verification-service.ts';
+import { apiClient, startTestService } from '../../../support/service-harness.ts';
+
+let service: VerificationService;
+let liveKey: string;
+let sandboxKey: string;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  service = await startTestService();
+  liveKey = (await service.dashboard.createKey('live', 'team')).key;
+  sandboxKey = (await service.dashboard.createKey('sandbox', 'team')).key;
+});
+afterAll(async () => {
+  await service.close();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function person() {
+  const dir = await mkdtemp(join(tmpdir(), 'sift-team-'));
+  dirs.push(dir);
+  const dataDir = join(dir, 'data');
+  return {
+    dir,
+    dataDir,
+    client: createServiceClient({ baseUrl: service.baseUrl, apiKey: liveKey }),
+    share() {
+      const store = openOutcomeStore(dataDir);
+      return shareWithTeam(dataDir, store, this.client).finally(() => store.close());
+    },
+    doNotMail() {
+      const list = openSuppressionStore(dataDir);
+      try {
+        return list
+          .page({ search: '', offset: 0, limit: 5000 })
+          .entries.map((entry) => entry.value)
+          .sort();
+      } finally {
+        list.close();
+      }
+    },
+    withStore<T>(use: (store: ReturnType<typeof openOutcomeStore>) => T | Promise<T>) {
+      const store = openOutcomeStore(dataDir);
+      return Promise.resolve(use(store)).finally(() => store.close());
+    },
+  };
+}
+
+const bounces = [
+  'Email,Bounce Type,Date,Reason',
+  'gone@shop.example,hard,2026-03-10,550 5.1.1 <gone@shop.example>: User unknown',
+  'left@shop.example,hard,2026-03-11,550 5.1.1 mailbox unavailable',
+  'full@shop.example,soft,2026-03-11,452 4.2.2 Mailbox full',
+].join('\n');
+
+describe("a team's outcomes on Sift's own service", () => {
+  it('names outcomes among its features, and refuses what it cannot keep in words', async () => {
+    const api = apiClient(service, liveKey);
+    expect((await api('GET', '/account')).body.features).toContain('outcomes');
+    const bad = await api('POST', '/outcomes', { outcomes: [{ id: 'x/1', source: 'x', email: 'a@b.example' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_outcomes');
+    expect(bad.body.error.message).toMatch(/^outcomes\.0\.kind/);
+    const cursor = await api('GET', '/outcomes?after=nonsense');
+    expect([cursor.status, cursor.body.error.code]).toEqual([400, 'invalid_cursor']);
+    expect((await api('GET', '/outcomes?limit=1001')).body.error.code).toBe('invalid_limit');
+  });
+
+  it('pages every change in order, an undo and a forgetting as changes of their own, one space per key mode', async () => {
+    const api = apiClient(service, liveKey);
+    const outcome = (n: number) => ({
+      id: `opaging.s/${n}`,
+      source: 'opaging.s',
+      email: `p${n}@page.example`,
+      kind: 'hard',
+      reason: 'user unknown',
+      at: '2026-03-10T08:00:00Z',
+    });
+    expect((await api('POST', '/outcomes', { outcomes: [1, 2, 3].map(outcome) })).body.stored).toBe(3);
+    // Sent again as it was: nothing changes.
+    expect((await api('POST', '/outcomes', { outcomes: [outcome(2)] })).body.stored).toBe(0);
+    const first = await api('GET', '/outcomes?limit=2');
+    expect(first.body.data.map((row: { email: string }) => row.email)).toEqual(['p1@page.example', 'p2@page.example']);
+    expect(first.body.has_more).toBe(true);
+    const rest = await api('GET', `/outcomes?after=${encodeURIComponent(first.body.next_after)}`);
+    expect(rest.body.data.map((row: { email: string }) => row.email)).toEqual(['p3@page.example']);
+    expect(rest.body.has_more).toBe(false);
+
+    await api('POST', '/outcomes', { outcomes: [{ ...outcome(1), undone_at: '2026-03-12T00:00:00Z' }] });
+    const undone = await api('GET', `/outcomes?after=${encodeURIComponent(rest.body.next_after)}`);
+    expect(undone.body.data).toEqual([
+      expect.objectContaining({ email: 'p1@page.example', undone_at: '2026-03-12T00:00:00.000Z' }),
+    ]);
+
+    expect((await api('POST', '/outcomes/forget', { source: 'opaging.s' })).body.forgotten).toBe(3);
+    const forgotten = await api('GET', `/outcomes?after=${encodeURIComponent(undone.body.next_after)}`);
+    expect(forgotten.body.data).toHaveLength(3);
+    // Forgotten is wiped: the address and the words go, the id stays so readers can let it go.
+    expect(
+      forgotten.body.data.every((row: { forgotten: boolean; email: string }) => row.forgotten && row.email === ''),
+    ).toBe(true);
+    // Sent again after the forgetting: it stays forgotten.
+    expect((await api('POST', '/outcomes', { outcomes: [outcome(1)] })).body.stored).toBe(0);
+
+    // A sandbox key sees none of the live keys' outcomes.
+    expect((await apiClient(service, sandboxKey)('GET', '/outcomes')).body.data).toEqual([]);
+  });
+
+  it('reaches a teammate: hard bounces onto their do-not-mail list, then an undo and a forgetting take them back', async () => {
+    const ann = await person();
+    const bob = await person();
+    const file = join(ann.dir, 'bounces.csv');
+    await writeFile(file, `${bounces}\n`);
+    await ann.withStore((store) => importOutcomeFile(ann.dataDir, store, 'esp', file, 'bounces.csv'));
+
+    const sent = await ann.share();
+    expect(sent).toMatchObject({ offered: true, sent: 3, received: 0 });
+    const got = await bob.share();
+    expect(got).toMatchObject({ offered: true, sent: 0, received: 3, suppressed: 2 });
+    expect(bob.doNotMail()).toEqual(['gone@shop.example', 'left@shop.example']);
+    // Shared again: nothing twice, either way.
+    expect(await bob.share()).toMatchObject({ sent: 0, received: 0 });
+    expect(await ann.share()).toMatchObject({ sent: 0, received: 0 });
+
+    // Ann undoes a wrong one: Bob's copy is undone, and the address leaves his list.
+    const gone = await ann.withStore((store) => store.page({ search: 'gone@', limit: 1 })[0]!);
+    await ann.withStore((store) => undoOutcome(ann.dataDir, store, gone.id));
+    expect(await ann.share()).toMatchObject({ sent: 1 });
+    expect(await bob.share()).toMatchObject({ undone: 1, received: 0 });
+    expect(bob.doNotMail()).toEqual(['left@shop.example']);
+
+    // Bob undoes one Ann read: Ann's own is undone at her next sharing.
+    const left = await bob.withStore((store) => store.page({ search: 'left@', limit: 1 })[0]!);
+    await bob.withStore((store) => undoOutcome(bob.dataDir, store, left.id));
+    await bob.share();
+    expect(await ann.share()).toMatchObject({ undone: 1 });
+    expect(ann.doNotMail()).toEqual([]);
+
+    // Ann forgets the file: gone for the team.
+    await ann.withStore((store) => forgetSource(ann.dataDir, store, 'esp'));
+    expect(await ann.share()).toMatchObject({ forgotten: 1 });
+    expect(await bob.share()).toMatchObject({ letGo: 3 });
+    expect(await bob.withStore((store) => store.counts())).toEqual([]);
+  });
+
+  it('goes on after a sharing cut off mid-way, with nothing lost or sent twice; a source read again is new', async () => {
+    const ann = await person();
+    const bob = await person();
+    const file = join(ann.dir, 'many.csv');
+    const rows = Array.from({ length: 1500 }, (_, i) => `m${i}@many.example,hard,2026-03-10`);
+    await writeFile(file, `email,type,date\n${rows.join('\n')}\n`);
+    await ann.withStore((store) => importOutcomeFile(ann.dataDir, store, 'many', file, 'many.csv'));
+    // The service goes away after its first page of 1,000 is kept.
+    let posts = 0;
+    const cut = createServiceClient({
+      baseUrl: service.baseUrl,
+      apiKey: liveKey,
+      maxTransientRetries: 0,
+      fetch: async (url, init) => {
+        if (init?.method === 'POST' && (posts += 1) > 1) throw new TypeError('fetch failed');
+        return fetch(url, init);
+      },
+    });
+    await expect(ann.withStore((store) => shareWithTeam(ann.dataDir, store, cut))).rejects.toThrow();
+    expect(await bob.share()).toMatchObject({ received: 1000 });
+    expect(await ann.share()).toMatchObject({ sent: 500 });
+    expect(await bob.share()).toMatchObject({ received: 500, suppressed: 500 });
+    expect(bob.doNotMail()).toHaveLength(1500);
+
+    // Forgotten, then read again: the teammate lets the old ones go and takes the new ones.
+    await ann.withStore((store) => forgetSource(ann.dataDir, store, 'many'));
+    await ann.withStore((store) => importOutcomeFile(ann.dataDir, store, 'many', file, 'many.csv'));
+    expect(await ann.share()).toMatchObject({ forgotten: 1, sent: 1500 });
+    expect(await bob.share()).toMatchObject({ letGo: 1500, received: 1500 });
+    expect(bob.doNotMail()).toHaveLength(1500);
+  });
+
+  it('tells a service that keeps no outcomes apart, and sends it nothing', async () => {
+    const fake = createServiceClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: liveKey,
+      fetch: async (url) => {
+        expect(String(url)).toMatch(/\/v1\/account$/);
+        return Response.json({
+          mode: 'live',
+          balance: 0,
+          free_remaining: 0,
+          key: { label: 'x', prefix: 'svc_live_…' },
+        });
+      },
+    });
+    const alone = await person();
+    const store = openOutcomeStore(alone.dataDir);
+    try {
+      expect(await shareWithTeam(alone.dataDir, store, fake)).toEqual({ offered: false });
+    } finally {
+      store.close();
+    }
+  });
+});
