@@ -14,7 +14,7 @@ type Waiting = { resolve: (reads: MessageRead[]) => void; reject: (error: Error)
 
 function parseThread() {
   const worker: Worker = startThread(import.meta.url, 'bounce-parse-worker', {
-    // A small young generation: a page's parts are short-lived, and their bytes (Blobs, outside the heap) go with them.
+    // A small young generation: a page's parts are short-lived, and their bytes (buffers, outside the heap) go with them.
     resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
   });
   const waiting = new Map<number, Waiting>();
