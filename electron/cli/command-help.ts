@@ -113,6 +113,7 @@ const commands: Record<string, CommandHelp> = {
       'sift outcomes import ses-bounces.csv               # a bounce export with a type column',
       'sift outcomes import suppressions.csv --kind hard  # every row a hard bounce',
       'sift outcomes --json                               # the accuracy ledger',
+      'sift outcomes --list job_f25f841295682353          # one list: what happened to its addresses since',
       'sift outcomes export outcomes.csv                  # every outcome, yours to take anywhere',
       'sift outcomes list --kind hard && sift outcomes show 12 && sift outcomes undo 12',
       'SIFT_API_KEY=svc_live_… sift outcomes share --base-url https://sift.team.example  # with the team',

@@ -7,11 +7,9 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withoutControls } from '../common/terminal-text.ts';
 import {
-  accuracyLedger,
   exportOutcomes,
   forgetSource,
   importOutcomeFile,
-  ledgerSentence,
   MailboxError,
   openOutcomeStore,
   readToolBounces,
@@ -24,8 +22,9 @@ import { connectionsOf, connectorExit } from './connect-command.ts';
 import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
 import { shareOutcomes } from './outcomes-share.ts';
+import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
 
-export const outcomesUsage = `sift outcomes [--json]                                  the accuracy ledger: what happened to what Sift checked
+export const outcomesUsage = `sift outcomes [--list ID] [--json]                      the accuracy ledger (of one list, with --list): what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
        sift outcomes read NAME LIST                          a connected tool's list (Mailchimp, HubSpot, Mailman 3)
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
@@ -69,12 +68,14 @@ export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
       name: { type: 'string' },
       search: { type: 'string', default: '' },
       'base-url': { type: 'string' },
+      list: { type: 'string' },
     },
   });
   const [verb, ...rest] = positionals;
   const usage = () => new CliExit(exitCodes.usage, `Usage: ${outcomesUsage}`);
   const dataDir = privateDataDir(io);
-  if (verb === undefined) return showLedger(dataDir, values.json, io);
+  if (verb === undefined)
+    return values.list ? showListOutcomes(dataDir, values.list, values.json, io) : showLedger(dataDir, values.json, io);
   if (verb === 'share' && rest.length === 0) return shareOutcomes(dataDir, values['base-url'], io);
   if (verb === 'read') {
     if (rest.length === 2) return readTool(dataDir, rest[0]!, rest[1]!, io);
@@ -257,42 +258,4 @@ async function readTool(dataDir: string, name: string, list: string, io: CliIo):
   } catch (error) {
     throw connectorExit(error);
   }
-}
-
-function showLedger(dataDir: string, json: boolean, io: CliIo): number {
-  const { ledger, counts, sources } = withStore(dataDir, (store) => ({
-    ledger: accuracyLedger(dataDir, store),
-    counts: store.counts(),
-    sources: store.sources(),
-  }));
-  if (json) {
-    io.out(
-      `${JSON.stringify({ ...ledger, outcomes: Object.fromEntries(counts.map((each) => [each.kind, each.n])), sources }, null, 2)}\n`,
-    );
-    return exitCodes.done;
-  }
-  if (sources.length === 0) {
-    io.out(
-      'No outcomes yet: `sift outcomes read NAME` reads a bounce mailbox, `sift outcomes import FILE` a bounce export.\n',
-    );
-    return exitCodes.done;
-  }
-  io.out(`${ledgerSentence(ledger.byVerdict)}\n\n`);
-  const sent = (row: { sent: number }) => (ledger.sendsKnown ? count(row.sent) : '?').padStart(9);
-  if (ledger.rows.length > 0) io.out('checked on   verdict      checked      sent    hard    soft  blamed sender\n');
-  for (const row of ledger.rows)
-    io.out(
-      `${row.day}   ${row.result.padEnd(10)} ${count(row.checked).padStart(9)} ${sent(row)} ${count(row.hard).padStart(7)} ${count(row.soft).padStart(7)} ${count(row.refused).padStart(14)}\n`,
-    );
-  const { hard, soft, refused } = ledger.unchecked;
-  if (hard + soft + refused > 0)
-    io.out(
-      `Never checked live by Sift: ${count(hard)} hard, ${count(soft)} soft, ${count(refused)} that blamed the sender.\n`,
-    );
-  io.out(
-    ledger.sendsKnown
-      ? 'Sent: the checked addresses a tool reported sending to after the check. Rates are of the addresses checked.\n'
-      : 'Who was sent to is not known from a bounce mailbox or file (?): the rates are of the addresses checked.\n',
-  );
-  return exitCodes.done;
 }

@@ -90,6 +90,6 @@ export function ledgerSentence(rows: readonly (Omit<LedgerRow, 'day'> & { day?: 
   const on = (each: { day?: string }) => (each.day === undefined || each.day === first.day ? '' : ` on ${each.day}`);
   const part = (each: Omit<LedgerRow, 'day'>) => `${count(each.hard)} bounced${share(each.hard, each.checked)}`;
   const words = (result: string) => verdictWords[result] ?? result;
-  const head = `Of ${count(first.checked)} addresses Sift called ${words(first.result)}${first.day ? ` on ${first.day}` : ''}, ${part(first)}`;
+  const head = `Of ${count(first.checked)} ${first.checked === 1 ? 'address' : 'addresses'} Sift called ${words(first.result)}${first.day ? ` on ${first.day}` : ''}, ${part(first)}`;
   return `${[head, ...rest.map((each) => `of ${count(each.checked)} ${words(each.result)}${on(each)}, ${part(each)}`)].join('; ')}.`;
 }

@@ -1,6 +1,6 @@
 // `sift outcomes share`: a bounce export read in one data folder reaches a teammate's through the team's
-// service (Sift's own, on loopback), whose next clean keeps the hard bounce out unbilled; without a
-// service to share with it says so and sends nothing.
+// service (Sift's own, on loopback), whose next clean keeps the hard bounce out unbilled (and `sift
+// outcomes --list` then gives that list's own ledger); without a service to share with it says so.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,26 @@ describe('sift outcomes share', () => {
     expect(clean.code, clean.stderr).toBe(0);
     const summary = JSON.parse(clean.stdout).summary;
     expect([summary.suppressed, summary.to_check, summary.billed]).toEqual([1, 1, 1]);
+
+    // Then ok@ bounces after the clean: that list's own ledger says so, under the verdict the list gave it.
+    const later = join(bob.dir, 'later.csv');
+    await writeFile(later, `email,type,date\nok@shop.example,hard,${new Date(Date.now() + 60_000).toISOString()}\n`);
+    expect((await runSiftHere(['outcomes', 'import', later], bob.env)).code).toBe(0);
+    const job = JSON.parse(clean.stdout).job as string;
+    const forList = await runSiftHere(['outcomes', '--list', job], bob.env);
+    expect(forList.stdout).toContain('list.csv, checked on ');
+    expect(forList.stdout).toContain('Of 1 address Sift called catch-all, 1 bounced (100%).');
+    expect(forList.stdout).toMatch(/catch_all\s+1\s+1\s+0\s+0/);
+    const asData = JSON.parse((await runSiftHere(['outcomes', '--list', job, '--json'], bob.env)).stdout);
+    expect(asData).toMatchObject({
+      list: job,
+      file: 'list.csv',
+      demo: false,
+      byVerdict: [{ result: 'catch_all', hard: 1 }],
+    });
+    const unknown = await runSiftHere(['outcomes', '--list', 'job_nope'], bob.env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No list "job_nope" in this data folder (sift clean --json names it).');
   });
 
   it('says what it needs without a service, and sends nothing', async () => {
