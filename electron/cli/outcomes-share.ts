@@ -38,6 +38,7 @@ export async function shareOutcomes(dataDir: string, baseUrl: string | undefined
         `; received ${count(shared.received)} new from teammates (kept as "${shared.source}")` +
         (shared.undone > 0 ? `, ${count(shared.undone)} undone` : '') +
         (shared.letGo > 0 ? `, ${count(shared.letGo)} let go with a source a teammate forgot` : '') +
+        (shared.skipped > 0 ? `, ${count(shared.skipped)} left out (no address)` : '') +
         `. ${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list.\n`,
     );
     return exitCodes.done;

@@ -136,6 +136,8 @@ export const outcomeCalls = {
       undone: count,
       letGo: count,
       suppressed: count,
+      /** Teammates' outcomes whose address was none: left out. */
+      skipped: count,
       source: z.string(),
     }),
   },

@@ -4,6 +4,8 @@
 // cache). Only a service that names `outcomes` among its features is asked. Each step is resumable: an
 // outcome is marked sent only once the service has it, and the read goes on from the last page kept.
 import type { ServiceClient } from '../client/service-client.ts';
+import { withoutControls } from '../../common/terminal-text.ts';
+import { precheckAddress } from '../email/address-precheck.ts';
 import { teamOutcomesFeature, teamOutcomesPageLimit, type TeamOutcome } from '../wire/team-outcomes.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 import { undoOutcome, withRecorder } from './record-outcomes.ts';
@@ -22,6 +24,8 @@ type TeamShareResult =
       letGo: number;
       /** New on the do-not-mail list. */
       suppressed: number;
+      /** Teammates' outcomes whose address is none: left out. */
+      skipped: number;
       /** The local source their outcomes are kept under. */
       source: string;
     };
@@ -29,6 +33,7 @@ type TeamShareResult =
 /** The local source a service's teammates' outcomes are kept under, one per service. */
 const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) => `team at ${new URL(client.serviceUrl).host}`;
 
+const plain = (text: string) => withoutControls(text);
 const clip = (text: string | null, most: number) => (text === null ? null : text.slice(0, most));
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -58,7 +63,16 @@ export async function shareWithTeam(
   const shares = teamShareStore(store.database);
   const origin = shares.origin();
   const mine = (teamId: string) => teamId.startsWith(`${origin}.`);
-  const result = { offered: true as const, sent: 0, forgotten: 0, received: 0, undone: 0, letGo: 0, suppressed: 0 };
+  const result = {
+    offered: true as const,
+    sent: 0,
+    forgotten: 0,
+    received: 0,
+    undone: 0,
+    letGo: 0,
+    suppressed: 0,
+    skipped: 0,
+  };
   const progress = () => options.onProgress?.({ sent: result.sent, received: result.received });
 
   // Forgettings first: a source forgotten and read again must not be sent before its forgetting.
@@ -95,18 +109,23 @@ export async function shareWithTeam(
       recorder.forget(hard);
       result.letGo += removed;
       const fresh = page.data.filter((row) => !row.forgotten && !row.undone_at && !mine(row.id));
-      const recorded = recorder.record(source, {
-        outcomes: fresh.map((row) => ({
-          address: row.email,
-          kind: row.kind,
-          reason: row.reason,
-          ...(row.status ? { status: row.status } : {}),
-          ...(row.words ? { words: row.words } : {}),
-          at: Date.parse(row.at),
-          remote: row.id,
-        })),
-        cursor: page.next_after,
+      const outcomes = fresh.flatMap((row) => {
+        // What another Sift sent is taken as a file's rows are: an address only if it is one, words without controls.
+        const check = precheckAddress(row.email);
+        if (!check.ok) return ((result.skipped += 1), []);
+        return [
+          {
+            address: check.key,
+            kind: row.kind,
+            reason: plain(row.reason),
+            ...(row.status ? { status: plain(row.status) } : {}),
+            ...(row.words ? { words: plain(row.words) } : {}),
+            at: Date.parse(row.at),
+            remote: row.id,
+          },
+        ];
       });
+      const recorded = recorder.record(source, { outcomes, cursor: page.next_after });
       result.received += recorded.added;
       result.suppressed += recorded.suppressed;
       progress();

@@ -60,6 +60,7 @@ export const outcomesActions = {
         `${countOf(shared.received, 'new outcome')} from teammates (${countOf(shared.suppressed, 'address', 'addresses')} new on the do-not-mail list)`,
         ...(shared.undone > 0 ? [`${countOf(shared.undone, 'outcome')} undone by a teammate`] : []),
         ...(shared.letGo > 0 ? [`${countOf(shared.letGo, 'outcome')} let go with a source a teammate forgot`] : []),
+        ...(shared.skipped > 0 ? [`${countOf(shared.skipped, 'outcome')} left out (no address)`] : []),
       ];
       set({
         ledger: await sift.outcomes.ledger(),

@@ -191,6 +191,28 @@ describe("a team's outcomes on Sift's own service", () => {
     expect(bob.doNotMail()).toHaveLength(1500);
   });
 
+  it("takes a teammate's outcome as a file's row: an address only if it is one, words without controls", async () => {
+    // A sandbox key's space of its own, so the other tests' outcomes are not in it.
+    const api = apiClient(service, sandboxKey);
+    const sent = (n: number, email: string, words: string) => ({
+      id: `ostrange.s/${n}`,
+      source: 'ostrange.s',
+      email,
+      kind: 'hard',
+      reason: 'user unknown',
+      words,
+      at: '2026-03-10T08:00:00Z',
+    });
+    await api('POST', '/outcomes', {
+      outcomes: [sent(1, 'not an address', 'x'), sent(2, 'Odd@Shop.Example', '550 \u001b[31mUser unknown\u0007')],
+    });
+    const carol = await person();
+    carol.client = createServiceClient({ baseUrl: service.baseUrl, apiKey: sandboxKey });
+    expect(await carol.share()).toMatchObject({ received: 1, skipped: 1 });
+    const [kept] = await carol.withStore((store) => store.page({ search: '', limit: 5 }));
+    expect([kept!.address, kept!.words]).toEqual(['odd@shop.example', '550 User unknown']);
+  });
+
   it('tells a service that keeps no outcomes apart, and sends it nothing', async () => {
     const fake = createServiceClient({
       baseUrl: 'http://127.0.0.1:9',
