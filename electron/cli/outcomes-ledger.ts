@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import { accuracyLedger, ledgerSentence, openOutcomeStore } from '../core/outcomes/index.ts';
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
-import { listOutcomes } from '../core/jobs/views/list-outcomes.ts';
+import { listOutcomes } from '../core/jobs/views/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 const count = (value: number) => value.toLocaleString('en');

@@ -2,6 +2,7 @@
 // the row explorer and the breakdown), from the store, never changing a verdict.
 export { jobReads, listBreakdown, type JobReads } from './job-reads.ts';
 export { jobViews } from './job-views.ts';
+export { listOutcomes } from './list-outcomes.ts';
 export { summariseJob } from './list-summary.ts';
 export { createRowExplorer } from './row-explorer.ts';
 export { searchIndexes } from './search-index.ts';
