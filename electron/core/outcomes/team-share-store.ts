@@ -62,13 +62,18 @@ export function teamShareStore(db: Database) {
     forgetTold: (teamId: string) => sql(db, 'DELETE FROM team_forgets WHERE team_id = ?').run(teamId),
     /** The local outcome a service id stands for: a teammate's by its id there, one of ours by source and number. */
     localOf(teamId: string): { id: number; undoneAt: number | null } | undefined {
+      type Local = { id: number; undoneAt: number | null };
       const slash = teamId.lastIndexOf('/');
-      return (sql(
-        db,
-        `SELECT outcomes.id, undone_at AS undoneAt FROM outcomes JOIN sources ON sources.id = outcomes.source
-         WHERE remote = ? OR (sources.team_id = ? AND outcomes.id = ?)`,
-      ).get(teamId, teamId.slice(0, slash), Number(teamId.slice(slash + 1)) || -1) ?? undefined) as
-        { id: number; undoneAt: number | null } | undefined;
+      // Two lookups by index, not one OR across the join, which would scan every outcome.
+      const theirs = sql(db, 'SELECT id, undone_at AS undoneAt FROM outcomes WHERE remote = ?').get(teamId);
+      const ours = () =>
+        sql(
+          db,
+          `SELECT outcomes.id, undone_at AS undoneAt FROM outcomes JOIN sources ON sources.id = outcomes.source
+           WHERE outcomes.id = ? AND sources.team_id = ?`,
+        ).get(Number(teamId.slice(slash + 1)) || -1, teamId.slice(0, slash));
+      const found = (theirs ?? ours()) as Local | undefined;
+      return found && { ...found };
     },
     /**
      * Lets teammates' outcomes go (their source was forgotten); answers how many were here, and the

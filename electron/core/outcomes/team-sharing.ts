@@ -33,7 +33,6 @@ type TeamShareResult =
 /** The local source a service's teammates' outcomes are kept under, one per service. */
 const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) => `team at ${new URL(client.serviceUrl).host}`;
 
-const plain = (text: string) => withoutControls(text);
 const clip = (text: string | null, most: number) => (text === null ? null : text.slice(0, most));
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -112,14 +111,17 @@ export async function shareWithTeam(
       const outcomes = fresh.flatMap((row) => {
         // What another Sift sent is taken as a file's rows are: an address only if it is one, words without controls.
         const check = precheckAddress(row.email);
-        if (!check.ok) return ((result.skipped += 1), []);
+        if (!check.ok) {
+          result.skipped += 1;
+          return [];
+        }
         return [
           {
             address: check.key,
             kind: row.kind,
-            reason: plain(row.reason),
-            ...(row.status ? { status: plain(row.status) } : {}),
-            ...(row.words ? { words: plain(row.words) } : {}),
+            reason: withoutControls(row.reason),
+            ...(row.status ? { status: withoutControls(row.status) } : {}),
+            ...(row.words ? { words: withoutControls(row.words) } : {}),
             at: Date.parse(row.at),
             remote: row.id,
           },

@@ -1,7 +1,7 @@
 // A team's outcomes on Sift's own service (wire/team-outcomes.ts): what each person's Sift read back,
 // kept per account mode so every Sift of the team can read what the others did. Each change (a new
-// outcome, an undo, a forgotten source) takes the next number of one sequence; writers take turns, so
-// the numbers are committed in order and a reader paging by them misses nothing.
+// outcome, an undo, a forgotten source) takes the next number of its mode's sequence; writers take turns,
+// so the numbers are committed in order and a reader paging by them misses nothing.
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import type { TeamOutcome } from '../../wire/team-outcomes.ts';
 
@@ -29,8 +29,12 @@ export const teamOutcomesTable = `
 /** Writers name this to take turns (sql-connection.ts). */
 const turns = { oneAtATime: 'team_outcomes' };
 
-const nextSeq = async (tx: SqlConnection) =>
-  Number((await tx.get<{ top: number }>('SELECT COALESCE(MAX(seq), 0) AS top FROM team_outcomes'))!.top) + 1;
+/** Each key mode's changes are numbered on their own (read by its index, never a scan of the table). */
+const nextSeq = async (tx: SqlConnection, mode: string) =>
+  Number(
+    (await tx.get<{ top: number }>('SELECT COALESCE(MAX(seq), 0) AS top FROM team_outcomes WHERE mode = ?', [mode]))!
+      .top,
+  ) + 1;
 
 const timeOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
@@ -40,7 +44,7 @@ const timeOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null
  */
 export async function keepTeamOutcomes(db: SqlConnection, mode: string, outcomes: readonly TeamOutcome[]) {
   return db.transaction(async (tx) => {
-    const seq = await nextSeq(tx);
+    const seq = await nextSeq(tx, mode);
     let stored = 0;
     for (const outcome of outcomes) {
       const { changes } = await tx.run(
@@ -75,7 +79,7 @@ export async function forgetTeamSource(db: SqlConnection, mode: string, source: 
     const { changes } = await tx.run(
       `UPDATE team_outcomes SET forgotten = 1, seq = ?, email = '', reason = '', status = NULL, words = NULL
        WHERE mode = ? AND source = ? AND forgotten = 0`,
-      [await nextSeq(tx), mode, source],
+      [await nextSeq(tx, mode), mode, source],
     );
     return changes;
   }, turns);
