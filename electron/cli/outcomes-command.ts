@@ -24,7 +24,7 @@ import { privateDataDir } from './data-folder.ts';
 import { shareOutcomes } from './outcomes-share.ts';
 import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
 
-export const outcomesUsage = `sift outcomes [--list ID] [--json]                      the accuracy ledger (of one list, with --list): what happened to what Sift checked
+export const outcomesUsage = `sift outcomes [--list ID] [--json]                    the accuracy ledger (of one list, with --list): what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
        sift outcomes read NAME LIST                          a connected tool's list (Mailchimp, HubSpot, Mailman 3)
        sift outcomes import FILE [--kind hard|soft] [--name NAME]   a bounce or suppression export (CSV, TSV, workbook)
