@@ -4,10 +4,39 @@
 // with the key in SIFT_API_KEY.
 import { createServiceClient } from '../core/client/service-client.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
-import { openOutcomeStore, shareWithTeam } from '../core/outcomes/index.ts';
+import { existsSync } from 'node:fs';
+import { openOutcomeStore, outcomeStoreFile, shareWithTeam, teamSourceName } from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 const count = (value: number) => value.toLocaleString('en');
+
+/**
+ * `sift sync`'s step before a new sync, once this data folder has shared with its service (`sift outcomes
+ * share`, asked for once: a person's bounces never leave for a service unasked): shared again then, so
+ * teammates' bounces keep addresses out of this clean. Quiet when nothing moved; a sharing that fails is
+ * said, and the sync goes on without it.
+ */
+export async function shareBeforeSync(dataDir: string, baseUrl: string | undefined, io: CliIo): Promise<void> {
+  const url = baseUrl ?? io.env.SIFT_BASE_URL;
+  const apiKey = io.env.SIFT_API_KEY;
+  if (url === undefined || !apiKey || !existsSync(outcomeStoreFile(dataDir))) return;
+  const store = openOutcomeStore(dataDir);
+  try {
+    const client = createServiceClient({ baseUrl: url, apiKey, budget: sharedBudgetFor(apiKey, dataDir) });
+    if (!store.source(teamSourceName(client))) return;
+    const shared = await shareWithTeam(dataDir, store, client, io.signal ? { signal: io.signal } : {});
+    if (shared.offered && shared.sent + shared.received + shared.undone + shared.letGo > 0)
+      io.out(
+        `Shared with the team at ${new URL(client.serviceUrl).host}: sent ${count(shared.sent)} outcomes, received ${count(shared.received)}; ` +
+          `${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list and not checked.\n`,
+      );
+  } catch (error) {
+    if (io.signal?.aborted) throw error;
+    io.err(`Outcomes were not shared with the team this time (${(error as Error).message}); the sync goes on.\n`);
+  } finally {
+    store.close();
+  }
+}
 
 export async function shareOutcomes(dataDir: string, baseUrl: string | undefined, io: CliIo): Promise<number> {
   const url = baseUrl ?? io.env.SIFT_BASE_URL;

@@ -24,6 +24,7 @@ import {
   type SyncContext,
 } from '../core/connectors/sync-steps.ts';
 import { readOutcomesFirst } from './sync-outcomes.ts';
+import { shareBeforeSync } from './outcomes-share.ts';
 import { describePlan, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
@@ -105,10 +106,12 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
     const waiting = sync;
     if (waiting?.phase === 'planned') inFlagWords(connector, () => checkPlanChoices(context, waiting, choices));
     if (!sync) {
-      // A new sync: what bounced since the last one is read first (only for a list read back before).
+      // A new sync: what bounced since the last one is read first (only for a list read back before), and
+      // shared with the team where the service keeps a team's outcomes.
       await readOutcomesFirst(dataDir, name, audience, connector, io).catch((error: unknown) => {
         throw goOnLater(error);
       });
+      await shareBeforeSync(dataDir, values['base-url'], io);
       sync = store.start(name, audience, Date.now(), readChoice);
     }
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);

@@ -31,7 +31,8 @@ type TeamShareResult =
     };
 
 /** The local source a service's teammates' outcomes are kept under, one per service. */
-const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) => `team at ${new URL(client.serviceUrl).host}`;
+export const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) =>
+  `team at ${new URL(client.serviceUrl).host}`;
 
 const clip = (text: string | null, most: number) => (text === null ? null : text.slice(0, most));
 const iso = (time: number) => new Date(time).toISOString();

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationService } from '../../../electron/core/service/verification-service.ts';
+import { openSuppressionStore } from '../../../electron/core/suppression/index.ts';
+import { startMailchimp, subscriberHash, type ChimpMember } from '../../support/mailchimp-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startTestService } from '../../support/service-harness.ts';
 
@@ -74,6 +76,55 @@ describe('sift outcomes share', () => {
     const unknown = await runSiftHere(['outcomes', '--list', 'job_nope'], bob.env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No list "job_nope" in this data folder (sift clean --json names it).');
+  });
+
+  it('shares again before each new sync once the folder has shared, and never before it was asked', async () => {
+    const chimp = await startMailchimp();
+    try {
+      const members = new Map<string, ChimpMember>();
+      for (const email of ['a@shop.example', 'b@shop.example', 'c@shop.example'])
+        members.set(subscriberHash(email), { email, name: 'x', status: 'subscribed', tags: new Set() });
+      chimp.audiences.set('team', { name: 'Team list', members });
+      const ann = await folder();
+      const bob = await folder();
+      const bobEnv = { ...bob.env, SIFT_MAILCHIMP_KEY: chimp.key };
+      expect((await runSiftHere(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], bobEnv)).code).toBe(
+        0,
+      );
+      const annBounces = async (email: string) => {
+        const file = join(ann.dir, `${email}.csv`);
+        await writeFile(file, `email,type,date\n${email},hard,2026-03-10\n`);
+        await runSiftHere(['outcomes', 'import', file], ann.env);
+        await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], ann.env);
+      };
+      const sync = () => runSiftHere(['sync', 'shop', 'team', '--base-url', service.baseUrl, '--write-back'], bobEnv);
+      const bobsList = () => {
+        const list = openSuppressionStore(bob.env.SIFT_DATA_DIR);
+        try {
+          return list.page({ search: '', offset: 0, limit: 10 }).entries.map((entry) => entry.value);
+        } finally {
+          list.close();
+        }
+      };
+      await annBounces('a@shop.example');
+      // Bob never shared: his sync asks the team's service nothing.
+      const first = await sync();
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).not.toContain('Shared with the team');
+      expect(bobsList()).toEqual([]);
+
+      expect((await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], bob.env)).code).toBe(0);
+      await annBounces('b@shop.example');
+      const second = await sync();
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain(
+        `Shared with the team at ${new URL(service.baseUrl).host}: sent 0 outcomes, received 1; 1 address is new on the do-not-mail list and not checked.`,
+      );
+      // Everything the team had sent (gone@ is the first test's), now on Bob's list.
+      expect(bobsList().sort()).toEqual(['a@shop.example', 'b@shop.example', 'gone@shop.example']);
+    } finally {
+      await chimp.close();
+    }
   });
 
   it('says what it needs without a service, and sends nothing', async () => {
