@@ -31,6 +31,8 @@ const outcomeLedgerSchema = z.object({
   sources: z.array(z.object({ name: z.string(), kind: z.string(), readAt: z.number().int().nullable() })),
   /** The team's service outcomes may be shared with (the hosted service in use), by its host; none with Sift's own. */
   team: z.string().optional(),
+  /** When outcomes were last shared with it; once they have been, reads, imports and forgettings share by themselves. */
+  teamSharedAt: z.number().int().optional(),
 });
 export type OutcomeLedger = z.infer<typeof outcomeLedgerSchema>;
 

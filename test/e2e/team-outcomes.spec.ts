@@ -1,7 +1,7 @@
 // Outcomes shared with the team's service: the app uses a hosted service that is Sift's own (run for a
-// team, here on loopback); a teammate's Sift has sent it two hard bounces and a soft one. Share brings them
-// here, onto the do-not-mail list; a bounce export read here then goes to the service, where the teammate
-// reads it. Screenshots light and dark.
+// team, here on loopback); a teammate's Sift has sent it two hard bounces and a soft one. Nothing is shared
+// until the person asks; Share brings them here, onto the do-not-mail list; from then on a bounce export
+// brought in here goes to the service by itself, where the teammate reads it. Screenshots light and dark.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,25 +42,30 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
     await page.getByTestId('nav-history').click();
     const host = new URL(service.baseUrl).host;
     const share = page.getByRole('button', { name: `Share outcomes with the team at ${host}` });
+    await expect(page.getByTestId('team-shared')).toHaveText(
+      'Sends what was read here, and brings back what teammates read. Nothing is shared until you ask once.',
+    );
     await share.click();
     await expect(page.getByTestId('outcomes-notice')).toHaveText(
       `Shared with the team at ${host}: sent 0 outcomes; received 3 new outcomes from teammates (2 addresses new on the do-not-mail list).`,
     );
     await expect(page.getByTestId('outcome-source')).toHaveText([`team at ${host} (teammates' reads)Forget…`]);
+    await expect(page.getByTestId('team-shared')).toContainText('shared by itself from now on.');
 
+    // Asked once: a bounce export brought in now goes to the team by itself.
     await page.getByTestId('outcomes-file').setInputFiles({
       name: 'esp-bounces.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from('email,type,date\nnew.gone@shop.example,hard,2026-03-12\n'),
     });
     await expect(page.getByTestId('outcomes-notice')).toContainText('esp-bounces.csv: 1 hard bounce');
-    await share.click();
-    await expect(page.getByTestId('outcomes-notice')).toHaveText(
-      `Shared with the team at ${host}: sent 1 outcome; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list).`,
-    );
     // The teammate's Sift reads it from the service.
     const seen = (await api('/outcomes')) as { data: { email: string }[] };
     expect(seen.data.map((row) => row.email)).toContain('new.gone@shop.example');
+    await share.click();
+    await expect(page.getByTestId('outcomes-notice')).toHaveText(
+      `Shared with the team at ${host}: sent 0 outcomes; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list).`,
+    );
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: `test-results/screens/outcomes/team-${colorScheme}.png`, fullPage: true });

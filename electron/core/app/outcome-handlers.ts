@@ -35,6 +35,15 @@ export function outcomeHandlers(
     const ref = await clients.current();
     return ref.kind === 'hosted' ? clients.clientFor(ref).catch(() => undefined) : undefined;
   };
+  /**
+   * What changed the outcomes here goes to the team too, once this folder has shared with it: the change is
+   * done either way, and a sharing that fails shows as an older "last shared" in the panel.
+   */
+  const thenShare = async <T>(done: T): Promise<T> => {
+    const team = await teamClient();
+    if (team) await outcomes.shareAgain(team).catch(() => false);
+    return done;
+  };
   return {
     'outcomes:export': async () => {
       const folder = join(exportsDir, outcomesExportFolder);
@@ -61,12 +70,17 @@ export function outcomeHandlers(
     'outcomes:readMailbox': ({ name }) =>
       inWords(async () => {
         const { restarted: _restarted, total: _total, ...read } = await mailboxes.read(name);
-        return read;
+        return thenShare(read);
       }),
     'outcomes:removeMailbox': async ({ name }) => mailboxes.remove(name),
     'outcomes:ledger': async () => {
       const team = await teamClient();
-      return { ...(await outcomes.ledger()), ...(team ? { team: new URL(team.serviceUrl).host } : {}) };
+      const sharedAt = team ? await outcomes.sharedAt(team) : undefined;
+      return {
+        ...(await outcomes.ledger()),
+        ...(team ? { team: new URL(team.serviceUrl).host } : {}),
+        ...(sharedAt ? { teamSharedAt: sharedAt } : {}),
+      };
     },
     'outcomes:share': async () => {
       const team = await teamClient();
@@ -89,10 +103,10 @@ export function outcomeHandlers(
         throw error;
       }
     },
-    'outcomes:forget': async ({ name }) => outcomes.forget(name),
+    'outcomes:forget': async ({ name }) => thenShare(await outcomes.forget(name)),
     'outcomes:import': async ({ file, kind }, context) => {
       const { path, fileName } = resolveFile(file, context);
-      return outcomes.importFile(path, fileName, kind);
+      return thenShare(await outcomes.importFile(path, fileName, kind));
     },
   };
 }

@@ -48,7 +48,9 @@ export default function WhatHappened() {
         </div>
       )}
       {ledger && ledger.sources.length > 0 ? <Ledger ledger={ledger} /> : <NoOutcomes />}
-      {ledger?.team && account?.service === 'hosted' && account.teamOutcomes && <TeamShare host={ledger.team} />}
+      {ledger?.team && account?.service === 'hosted' && account.teamOutcomes && (
+        <TeamShare host={ledger.team} sharedAt={ledger.teamSharedAt} />
+      )}
       {/* A live region of its own, not a second status of the screen: History's own status stays one. */}
       <p className="note" aria-live="polite" data-testid="outcomes-notice" hidden={!notice}>
         {notice ?? ''}
@@ -174,14 +176,18 @@ function OutcomeSource({ source }: { source: OutcomeLedger['sources'][number] })
 }
 
 /** The hosted service in use is the team's: what was read here goes there, and what teammates read comes back. */
-function TeamShare({ host }: { host: string }) {
+function TeamShare({ host, sharedAt }: { host: string; sharedAt: number | undefined }) {
   const busy = useOutcomesStore((state) => state.busy);
   return (
     <div className="card__actions">
       <button type="button" className="button" disabled={busy} onClick={() => void outcomesActions.share(host)}>
         Share outcomes with the team at {host}
       </button>
-      <span className="note">Sends what was read here, and brings back what teammates read.</span>
+      <span className="note" data-testid="team-shared">
+        {sharedAt
+          ? `Last shared ${new Date(sharedAt).toLocaleString()}. What is read, brought in or forgotten here is shared by itself from now on.`
+          : 'Sends what was read here, and brings back what teammates read. Nothing is shared until you ask once.'}
+      </span>
     </div>
   );
 }
