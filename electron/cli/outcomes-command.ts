@@ -21,7 +21,8 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
-import { shareOutcomes } from './outcomes-share.ts';
+import { defaultDataDir } from '../core/app-paths.ts';
+import { shareAgainIfAsked, shareOutcomes } from './outcomes-share.ts';
 import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
 
 export const outcomesUsage = `sift outcomes [--list ID] [--json]                    the accuracy ledger (of one list, with --list): what happened to what Sift checked
@@ -57,7 +58,20 @@ function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T | Promise
   return result.finally(() => store.close());
 }
 
+/** What changes the outcomes here: shared again after it, where this folder has shared before. */
+const changesOutcomes = new Set(['read', 'import', 'undo', 'forget']);
+
 export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
+  const code = await runVerb(argv, io);
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const baseUrl = (values['base-url'] as string | undefined) ?? io.env.SIFT_BASE_URL;
+  // Only with a service and its key at hand: the data folder is not opened again for nothing.
+  if (code === exitCodes.done && changesOutcomes.has(String(positionals[0])) && baseUrl && io.env.SIFT_API_KEY)
+    await shareAgainIfAsked(defaultDataDir(io.env), baseUrl, io);
+  return code;
+}
+
+async function runVerb(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -11,12 +11,12 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 const count = (value: number) => value.toLocaleString('en');
 
 /**
- * `sift sync`'s step before a new sync, once this data folder has shared with its service (`sift outcomes
- * share`, asked for once: a person's bounces never leave for a service unasked): shared again then, so
- * teammates' bounces keep addresses out of this clean. Quiet when nothing moved; a sharing that fails is
- * said, and the sync goes on without it.
+ * After a read, an import, an undo or a forgetting, and before a new `sift sync`: shared again, once this
+ * data folder has shared with that service (`sift outcomes share`, asked for once: a person's bounces never
+ * leave for a service unasked), so teammates' bounces keep addresses out of the next clean. Quiet when
+ * nothing moved; a sharing that fails is said, and what was asked goes on without it.
  */
-export async function shareBeforeSync(dataDir: string, baseUrl: string | undefined, io: CliIo): Promise<void> {
+export async function shareAgainIfAsked(dataDir: string, baseUrl: string | undefined, io: CliIo): Promise<void> {
   const url = baseUrl ?? io.env.SIFT_BASE_URL;
   const apiKey = io.env.SIFT_API_KEY;
   if (url === undefined || !apiKey || !existsSync(outcomeStoreFile(dataDir))) return;
@@ -27,12 +27,14 @@ export async function shareBeforeSync(dataDir: string, baseUrl: string | undefin
     const shared = await shareWithTeam(dataDir, store, client, io.signal ? { signal: io.signal } : {});
     if (shared.offered && shared.sent + shared.received + shared.undone + shared.letGo > 0)
       io.out(
-        `Shared with the team at ${new URL(client.serviceUrl).host}: sent ${count(shared.sent)} outcomes, received ${count(shared.received)}; ` +
+        `Shared with the team at ${new URL(client.serviceUrl).host}: sent ${count(shared.sent)} ${shared.sent === 1 ? 'outcome' : 'outcomes'}, received ${count(shared.received)}; ` +
           `${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list and not checked.\n`,
       );
   } catch (error) {
     if (io.signal?.aborted) throw error;
-    io.err(`Outcomes were not shared with the team this time (${(error as Error).message}); the sync goes on.\n`);
+    io.err(
+      `Outcomes were not shared with the team this time (${(error as Error).message}): sift outcomes share tries again.\n`,
+    );
   } finally {
     store.close();
   }

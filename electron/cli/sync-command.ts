@@ -24,7 +24,7 @@ import {
   type SyncContext,
 } from '../core/connectors/sync-steps.ts';
 import { readOutcomesFirst } from './sync-outcomes.ts';
-import { shareBeforeSync } from './outcomes-share.ts';
+import { shareAgainIfAsked } from './outcomes-share.ts';
 import { describePlan, outcomeCounts, writeRefusals } from '../core/connectors/sync-outcome.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { parseKeep, runClean } from './clean-command.ts';
@@ -111,7 +111,7 @@ export async function runSync(argv: string[], io: CliIo): Promise<number> {
       await readOutcomesFirst(dataDir, name, audience, connector, io).catch((error: unknown) => {
         throw goOnLater(error);
       });
-      await shareBeforeSync(dataDir, values['base-url'], io);
+      await shareAgainIfAsked(dataDir, values['base-url'], io);
       sync = store.start(name, audience, Date.now(), readChoice);
     }
     const { folder, stem, members: membersFile } = syncFiles(dataDir, sync);

@@ -122,6 +122,16 @@ describe('sift outcomes share', () => {
       );
       // Everything the team had sent (gone@ is the first test's), now on Bob's list.
       expect(bobsList().sort()).toEqual(['a@shop.example', 'b@shop.example', 'gone@shop.example']);
+
+      // Bob's own bounce export, brought in with the service at hand: shared by itself, and Ann has it next time.
+      const bobs = join(bob.dir, 'bobs.csv');
+      await writeFile(bobs, 'email,type,date\nc@shop.example,hard,2026-03-12\n');
+      const imported = await runSiftHere(['outcomes', 'import', bobs], { ...bob.env, SIFT_BASE_URL: service.baseUrl });
+      expect(imported.stdout).toContain(
+        `Shared with the team at ${new URL(service.baseUrl).host}: sent 1 outcome, received 0;`,
+      );
+      const annGets = await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], ann.env);
+      expect(annGets.stdout).toContain('received 1 new from teammates');
     } finally {
       await chimp.close();
     }
