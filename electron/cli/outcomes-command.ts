@@ -112,7 +112,7 @@ async function runVerb(argv: string[], io: CliIo): Promise<number> {
         `${count(read.soft)} soft, ${count(read.sender)} that blamed the sender, ${count(read.other)} not ${read.other === 1 ? 'a bounce' : 'bounces'}.\n` +
         (read.datedBy === 'file' ? 'The file has no date column: its bounces are dated by the file itself.\n' : '') +
         (read.refused > 0
-          ? `Left out ${count(read.refused)} rows:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}`
+          ? `Left out ${counted(read.refused, 'row')}:\n${read.examples.map((line) => `  ${withoutControls(line)}\n`).join('')}`
           : ''),
     );
     return exitCodes.done;
