@@ -1,10 +1,13 @@
 // Outcomes shared with the team's service: the app uses a hosted service that is Sift's own (run for a
 // team, here on loopback); a teammate's Sift has sent it two hard bounces and a soft one. Nothing is shared
 // until the person asks; Share brings them here, onto the do-not-mail list; from then on a bounce export
-// brought in here goes to the service by itself, where the teammate reads it. Screenshots light and dark.
+// brought in here, and a mailing tool's bounces read back, go to the service by themselves, where the
+// teammate reads them. Screenshots light and dark.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMailchimp, subscriberHash } from '../support/mailchimp-server.ts';
+import { runSift } from '../support/run-sift.ts';
 import { startHostedService, useHostedService } from './hosted-service.ts';
 import { expect, startHost, stopChild, test } from './web-host-fixture.ts';
 
@@ -34,6 +37,25 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
       teammate(3, 'full@shop.example', 'soft', 'mailbox full'),
     ],
   });
+  // A Mailchimp audience this Sift is connected to, where Mailchimp cleaned one member after a hard bounce.
+  const chimp = await startMailchimp();
+  chimp.audiences.set('aud1', {
+    name: 'Newsletter',
+    members: new Map(
+      [
+        ['kept@shop.example', 'subscribed'],
+        ['cleaned@shop.example', 'cleaned'],
+      ].map(([email, status]) => [
+        subscriberHash(email!),
+        { email: email!, name: '', status: status!, tags: new Set<string>(), lastChanged: '2026-03-12T00:00:00+00:00' },
+      ]),
+    ),
+  });
+  const connected = await runSift(['connect', 'mailchimp', '--name', 'shop', '--api-url', chimp.url], {
+    SIFT_DATA_DIR: dataDir,
+    SIFT_MAILCHIMP_KEY: chimp.key,
+  });
+  expect(connected.code, connected.stderr).toBe(0);
   const app = await startHost(dataDir);
   try {
     await page.goto(app.url);
@@ -66,6 +88,14 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
     await expect(page.getByTestId('outcomes-notice')).toHaveText(
       `Shared with the team at ${host}: sent 0 outcomes; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list).`,
     );
+    // Bounces read back from a mailing tool go to the team by themselves too.
+    await page.getByTestId('nav-connections').click();
+    await page.getByRole('button', { name: 'Lists of shop' }).click();
+    await page.getByRole('button', { name: 'Read bounces of Newsletter' }).click();
+    await expect(page.getByTestId('connections-notice')).toContainText('Newsletter: 1 new hard bounce');
+    const after = (await api('/outcomes')) as { data: { email: string }[] };
+    expect(after.data.map((row) => row.email)).toContain('cleaned@shop.example');
+    await page.getByTestId('nav-history').click();
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: `test-results/screens/outcomes/team-${colorScheme}.png`, fullPage: true });
@@ -76,7 +106,7 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
       await expect(page.getByTestId('suppression-table')).toContainText(address);
   } finally {
     await stopChild(app.child);
-    await service.stop();
+    await Promise.all([service.stop(), chimp.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -11,6 +11,7 @@ import type { SuppressionStore } from '../suppression/index.ts';
 import { suppressionHandlers } from './suppression-handlers.ts';
 import { ruleHandlers } from './rule-handlers.ts';
 import { outcomeHandlers } from './outcome-handlers.ts';
+import { teamShareFor } from './team-share.ts';
 import type { MailboxesView, OutcomesView } from '../outcomes/index.ts';
 import { connectorHandlers } from './connector-handlers.ts';
 import type { AppSyncs } from './app-syncs.ts';
@@ -83,7 +84,7 @@ export function createAppHandlers(deps: AppDeps): Handlers {
       deps.mailboxes,
       (ref, context) => resolveFileRef(ref, context, deps.uploads),
       deps.exportsDir,
-      deps.connections.clients,
+      teamShareFor(deps.connections.clients, deps.outcomes),
     ),
     'scores:getWeights': async () => ({ lines: scoreLines(deps.scoreWeights.current()) }),
     'scores:setWeights': async (weights) => ({ lines: scoreLines(deps.scoreWeights.save(weights)) }),

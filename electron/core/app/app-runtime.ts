@@ -7,6 +7,7 @@ import { createDispatch, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { keepHeapNearLive } from './heap-tuning.ts';
 import { createUploadStore, type UploadStore } from './upload-store.ts';
+import { teamShareFor } from './team-share.ts';
 import { createAppSyncs } from './app-syncs.ts';
 import { createAppSchedules } from './app-schedules.ts';
 import { appName } from '../app-paths.ts';
@@ -71,7 +72,14 @@ export async function createAppRuntime(options: {
   jobs.resumeUnfinished();
   const suppression = openSuppressionStore(options.dataDir);
   const rules = openRuleStore(options.dataDir);
-  const syncs = createAppSyncs({ dataDir: options.dataDir, vault, jobs, emit: events.emit });
+  const outcomes = outcomesIn(options.dataDir);
+  const syncs = createAppSyncs({
+    dataDir: options.dataDir,
+    vault,
+    jobs,
+    emit: events.emit,
+    team: teamShareFor(clients, outcomes),
+  });
   const schedules = createAppSchedules({
     dataDir: options.dataDir,
     syncs,
@@ -86,7 +94,7 @@ export async function createAppRuntime(options: {
     jobs,
     verdictCache: verdictCacheIn(options.dataDir),
     suppression,
-    outcomes: outcomesIn(options.dataDir),
+    outcomes,
     mailboxes: mailboxesIn(options.dataDir, vault),
     rules,
     scoreWeights: scoreWeightsSource(options.dataDir),

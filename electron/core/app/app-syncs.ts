@@ -42,6 +42,7 @@ import { exportFolder, exportedFiles } from '../jobs/store/index.ts';
 import { syncViews } from './app-sync-views.ts';
 import { inWords, refusalWords } from './app-sync-words.ts';
 import { readToolBounces, type ToolRead } from '../outcomes/index.ts';
+import type { TeamShare } from './team-share.ts';
 import type { KeyVault } from '../connections/key-vault.ts';
 import type { JobManager } from '../jobs/job-manager-types.ts';
 
@@ -88,6 +89,8 @@ export function createAppSyncs(deps: {
   vault: KeyVault;
   jobs: Pick<JobManager, 'create' | 'get' | 'annotatedCsv'>;
   emit: Emit;
+  /** Bounces read back are shared with the team's service, where this folder has shared before. */
+  team?: Pick<TeamShare, 'thenShare'>;
 }): AppSyncs {
   const connections = savedConnections(deps.dataDir, deps.vault);
   const store: SyncStore = openedWhenUsed(() => openSyncStore(deps.dataDir));
@@ -153,7 +156,7 @@ export function createAppSyncs(deps: {
     bounces: (name, audience) =>
       inWords(async () => {
         const { pages: _pages, ...read } = await readToolBounces(deps.dataDir, name, audience, connections.open(name));
-        return read;
+        return deps.team ? deps.team.thenShare(read) : read;
       }),
 
     segments: (name, audience) =>

@@ -7,9 +7,9 @@ import type { FileRef } from '../../common/contract.ts';
 import { AppError } from '../../common/app-error.ts';
 import { exportedFiles, outcomesExportFolder } from '../jobs/store/index.ts';
 import { explainClientError, ServiceClientError } from '../client/client-errors.ts';
-import type { ServiceClients } from '../connections/service-ref.ts';
 import { MailboxError, type MailboxesView, type OutcomesView } from '../outcomes/index.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
+import type { TeamShare } from './team-share.ts';
 
 /** A mailbox's failure as the app's error: a refused password is `unauthorized`, the rest in words. */
 async function inWords<T>(work: () => Promise<T>): Promise<T> {
@@ -28,22 +28,9 @@ export function outcomeHandlers(
   mailboxes: MailboxesView,
   resolveFile: (ref: FileRef, context: CallContext) => { path: string; fileName: string },
   exportsDir: string,
-  clients: ServiceClients,
+  team: TeamShare,
 ): Pick<Handlers, OutcomeCall> {
-  /** The client of the team's service: the hosted service in use, when its key is there. */
-  const teamClient = async () => {
-    const ref = await clients.current();
-    return ref.kind === 'hosted' ? clients.clientFor(ref).catch(() => undefined) : undefined;
-  };
-  /**
-   * What changed the outcomes here goes to the team too, once this folder has shared with it: the change is
-   * done either way, and a sharing that fails shows as an older "last shared" in the panel.
-   */
-  const thenShare = async <T>(done: T): Promise<T> => {
-    const team = await teamClient();
-    if (team) await outcomes.shareAgain(team).catch(() => false);
-    return done;
-  };
+  const { teamClient, thenShare } = team;
   return {
     'outcomes:export': async () => {
       const folder = join(exportsDir, outcomesExportFolder);
