@@ -21,7 +21,6 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 import { connectionsOf, connectorExit } from './connect-command.ts';
 import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
-import { defaultDataDir } from '../core/app-paths.ts';
 import { shareAgainIfAsked, shareOutcomes } from './outcomes-share.ts';
 import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
 
@@ -61,33 +60,30 @@ function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T | Promise
 /** What changes the outcomes here: shared again after it, where this folder has shared before. */
 const changesOutcomes = new Set(['read', 'import', 'undo', 'forget']);
 
+const options = {
+  json: { type: 'boolean', default: false },
+  since: { type: 'string' },
+  kind: { type: 'string' },
+  name: { type: 'string' },
+  search: { type: 'string', default: '' },
+  'base-url': { type: 'string' },
+  list: { type: 'string' },
+} as const;
+type Parsed = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+
 export async function runOutcomes(argv: string[], io: CliIo): Promise<number> {
-  const code = await runVerb(argv, io);
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
-  const baseUrl = (values['base-url'] as string | undefined) ?? io.env.SIFT_BASE_URL;
-  // Only with a service and its key at hand: the data folder is not opened again for nothing.
-  if (code === exitCodes.done && changesOutcomes.has(String(positionals[0])) && baseUrl && io.env.SIFT_API_KEY)
-    await shareAgainIfAsked(defaultDataDir(io.env), baseUrl, io);
+  const parsed = parseArgs({ args: argv, allowPositionals: true, options });
+  const dataDir = privateDataDir(io);
+  const code = await runVerb(parsed, dataDir, io);
+  // Quiet, and nothing asked of any service, without one and its key at hand.
+  if (code === exitCodes.done && changesOutcomes.has(String(parsed.positionals[0])))
+    await shareAgainIfAsked(dataDir, parsed.values['base-url'], io);
   return code;
 }
 
-async function runVerb(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      since: { type: 'string' },
-      kind: { type: 'string' },
-      name: { type: 'string' },
-      search: { type: 'string', default: '' },
-      'base-url': { type: 'string' },
-      list: { type: 'string' },
-    },
-  });
+async function runVerb({ values, positionals }: Parsed, dataDir: string, io: CliIo): Promise<number> {
   const [verb, ...rest] = positionals;
   const usage = () => new CliExit(exitCodes.usage, `Usage: ${outcomesUsage}`);
-  const dataDir = privateDataDir(io);
   if (verb === undefined)
     return values.list ? showListOutcomes(dataDir, values.list, values.json, io) : showLedger(dataDir, values.json, io);
   if (verb === 'share' && rest.length === 0) return shareOutcomes(dataDir, values['base-url'], io);

@@ -5,7 +5,13 @@
 import { createServiceClient } from '../core/client/service-client.ts';
 import { sharedBudgetFor } from '../core/client/rate-budget.ts';
 import { existsSync } from 'node:fs';
-import { openOutcomeStore, outcomeStoreFile, shareWithTeam, teamSourceName } from '../core/outcomes/index.ts';
+import {
+  openOutcomeStore,
+  outcomeStoreFile,
+  serviceHost,
+  shareAgainIfShared,
+  shareWithTeam,
+} from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 const count = (value: number) => value.toLocaleString('en');
@@ -23,11 +29,10 @@ export async function shareAgainIfAsked(dataDir: string, baseUrl: string | undef
   const store = openOutcomeStore(dataDir);
   try {
     const client = createServiceClient({ baseUrl: url, apiKey, budget: sharedBudgetFor(apiKey, dataDir) });
-    if (!store.source(teamSourceName(client))) return;
-    const shared = await shareWithTeam(dataDir, store, client, io.signal ? { signal: io.signal } : {});
-    if (shared.offered && shared.sent + shared.received + shared.undone + shared.letGo > 0)
+    const shared = await shareAgainIfShared(dataDir, store, client, io.signal ? { signal: io.signal } : {});
+    if (shared?.offered && shared.sent + shared.received + shared.undone + shared.letGo > 0)
       io.out(
-        `Shared with the team at ${new URL(client.serviceUrl).host}: sent ${count(shared.sent)} ${shared.sent === 1 ? 'outcome' : 'outcomes'}, received ${count(shared.received)}; ` +
+        `Shared with the team at ${serviceHost(client)}: sent ${count(shared.sent)} ${shared.sent === 1 ? 'outcome' : 'outcomes'}, received ${count(shared.received)}; ` +
           `${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list and not checked.\n`,
       );
   } catch (error) {
@@ -61,7 +66,7 @@ export async function shareOutcomes(dataDir: string, baseUrl: string | undefined
     if (!shared.offered)
       throw new CliExit(
         exitCodes.service,
-        `The service at ${new URL(client.serviceUrl).host} keeps no outcomes (its account names no "outcomes" feature): nothing was sent.`,
+        `The service at ${serviceHost(client)} keeps no outcomes (its account names no "outcomes" feature): nothing was sent.`,
       );
     io.out(
       `Sent ${count(shared.sent)} outcomes` +

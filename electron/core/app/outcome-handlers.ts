@@ -7,7 +7,7 @@ import type { FileRef } from '../../common/contract.ts';
 import { AppError } from '../../common/app-error.ts';
 import { exportedFiles, outcomesExportFolder } from '../jobs/store/index.ts';
 import { explainClientError, ServiceClientError } from '../client/client-errors.ts';
-import { MailboxError, type MailboxesView, type OutcomesView } from '../outcomes/index.ts';
+import { MailboxError, serviceHost, teamSourceName, type MailboxesView, type OutcomesView } from '../outcomes/index.ts';
 import type { CallContext, Handlers } from './dispatch.ts';
 import type { TeamShare } from './team-share.ts';
 
@@ -61,13 +61,11 @@ export function outcomeHandlers(
       }),
     'outcomes:removeMailbox': async ({ name }) => mailboxes.remove(name),
     'outcomes:ledger': async () => {
-      const team = await teamClient();
-      const sharedAt = team ? await outcomes.sharedAt(team) : undefined;
-      return {
-        ...(await outcomes.ledger()),
-        ...(team ? { team: new URL(team.serviceUrl).host } : {}),
-        ...(sharedAt ? { teamSharedAt: sharedAt } : {}),
-      };
+      const [team, ledger] = await Promise.all([teamClient(), outcomes.ledger()]);
+      if (!team) return ledger;
+      // The team's source is among the ledger's: when it was last read is when this folder last shared.
+      const sharedAt = ledger.sources.find((source) => source.name === teamSourceName(team))?.readAt;
+      return { ...ledger, team: serviceHost(team), ...(sharedAt ? { teamSharedAt: sharedAt } : {}) };
     },
     'outcomes:share': async () => {
       const team = await teamClient();
@@ -79,10 +77,7 @@ export function outcomeHandlers(
       try {
         const shared = await outcomes.share(team);
         if (!shared.offered)
-          throw new AppError(
-            'bad_request',
-            `The service at ${new URL(team.serviceUrl).host} keeps no outcomes: nothing was sent.`,
-          );
+          throw new AppError('bad_request', `The service at ${serviceHost(team)} keeps no outcomes: nothing was sent.`);
         const { offered: _offered, ...counts } = shared;
         return counts;
       } catch (error) {

@@ -14,7 +14,7 @@ import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { forgetSource } from './record-outcomes.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
 import { readToolOutcomes } from './tool-outcomes.ts';
-import { shareWithTeam, teamSourceName } from './team-sharing.ts';
+import { shareAgainIfShared, shareWithTeam } from './team-sharing.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 
 /** The outcomes as History's panel sees them; each call opens the store, so nothing is held between calls. */
@@ -48,15 +48,7 @@ export function outcomesIn(dataDir: string) {
      * before (asked once; never unasked). Answers whether it was.
      */
     shareAgain: (client: ServiceClient) =>
-      using(async (store) => {
-        if (!store.source(teamSourceName(client))) return false;
-        return (await shareWithTeam(dataDir, store, client)).offered;
-      }),
-    /** When this folder last read the team's outcomes from that service, if it ever did. */
-    sharedAt: (client: ServiceClient) =>
-      existsSync(outcomeStoreFile(dataDir))
-        ? using((store) => store.source(teamSourceName(client))?.readAt ?? undefined)
-        : Promise.resolve(undefined),
+      using(async (store) => (await shareAgainIfShared(dataDir, store, client))?.offered === true),
     /** Writes every outcome to `path`; answers how many. */
     exportTo: (path: string) => using((store) => exportOutcomes(store, path)),
     importFile: (path: string, fileName: string, kind?: 'hard' | 'soft') =>

@@ -13,4 +13,4 @@ export { outcomeStoreFile, outcomeStoreVersion } from './outcome-store-schema.ts
 export { forgetSource, undoOutcome } from './record-outcomes.ts';
 export { readToolOutcomes, type ToolRead } from './tool-outcomes.ts';
 export { mailboxesIn, outcomesIn, readToolBounces, type MailboxesView, type OutcomesView } from './app-outcomes.ts';
-export { shareWithTeam, teamSourceName } from './team-sharing.ts';
+export { serviceHost, shareAgainIfShared, shareWithTeam, teamSourceName } from './team-sharing.ts';

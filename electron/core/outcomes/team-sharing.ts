@@ -6,7 +6,12 @@
 import type { ServiceClient } from '../client/service-client.ts';
 import { withoutControls } from '../../common/terminal-text.ts';
 import { precheckAddress } from '../email/address-precheck.ts';
-import { teamOutcomesFeature, teamOutcomesPageLimit, type TeamOutcome } from '../wire/team-outcomes.ts';
+import {
+  teamOutcomesFeature,
+  teamOutcomesPageLimit,
+  teamOutcomeTextLimits as most,
+  type TeamOutcome,
+} from '../wire/team-outcomes.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 import { undoOutcome, withRecorder } from './record-outcomes.ts';
 import { teamShareStore, type UnsharedOutcome } from './team-share-store.ts';
@@ -30,9 +35,11 @@ type TeamShareResult =
       source: string;
     };
 
+/** How a person knows the team's service: its host. */
+export const serviceHost = (client: Pick<ServiceClient, 'serviceUrl'>) => new URL(client.serviceUrl).host;
+
 /** The local source a service's teammates' outcomes are kept under, one per service. */
-export const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) =>
-  `team at ${new URL(client.serviceUrl).host}`;
+export const teamSourceName = (client: Pick<ServiceClient, 'serviceUrl'>) => `team at ${serviceHost(client)}`;
 
 const clip = (text: string | null, most: number) => (text === null ? null : text.slice(0, most));
 const iso = (time: number) => new Date(time).toISOString();
@@ -43,9 +50,9 @@ function toWire(outcome: UnsharedOutcome): TeamOutcome {
     source: outcome.source,
     email: outcome.address,
     kind: outcome.kind,
-    reason: outcome.reason.slice(0, 200),
-    status: clip(outcome.status, 40),
-    words: clip(outcome.words, 2000),
+    reason: outcome.reason.slice(0, most.reason),
+    status: clip(outcome.status, most.status),
+    words: clip(outcome.words, most.words),
     at: iso(outcome.at),
     undone_at: outcome.undoneAt === null ? null : iso(outcome.undoneAt),
   };
@@ -137,4 +144,18 @@ export async function shareWithTeam(
     }
   });
   return { ...result, source: source.name };
+}
+
+/**
+ * Shares again, once this data folder has shared with that service (asked for once: a person's bounces
+ * never leave for a service unasked); undefined where it never did.
+ */
+export async function shareAgainIfShared(
+  dataDir: string,
+  store: OutcomeStore,
+  client: ServiceClient,
+  options: { signal?: AbortSignal } = {},
+): Promise<TeamShareResult | undefined> {
+  if (!store.source(teamSourceName(client))) return undefined;
+  return shareWithTeam(dataDir, store, client, options);
 }

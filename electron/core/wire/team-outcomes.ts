@@ -16,6 +16,9 @@ export const teamOutcomesPageLimit = 1000;
 
 const isoTime = z.string().datetime({ offset: true });
 
+/** The longest each text of an outcome may be (a sender clips to them). */
+export const teamOutcomeTextLimits = { reason: 200, status: 40, words: 2000 } as const;
+
 const teamOutcomeSchema = z.object({
   /** The sender's id for this outcome: `SOURCE/N`, unique for ever (a source forgotten and read again is a new source). */
   id: z.string().min(3).max(200),
@@ -23,10 +26,10 @@ const teamOutcomeSchema = z.object({
   source: z.string().min(1).max(160),
   email: z.string().min(3).max(320),
   kind: z.enum(['hard', 'soft', 'refused']),
-  reason: z.string().max(200),
-  status: z.string().max(40).nullable().optional(),
+  reason: z.string().max(teamOutcomeTextLimits.reason),
+  status: z.string().max(teamOutcomeTextLimits.status).nullable().optional(),
   /** The server's words. */
-  words: z.string().max(2000).nullable().optional(),
+  words: z.string().max(teamOutcomeTextLimits.words).nullable().optional(),
   at: isoTime,
   undone_at: isoTime.nullable().optional(),
 });
