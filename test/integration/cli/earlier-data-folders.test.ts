@@ -13,13 +13,19 @@ import {
   readFileSync,
   rmSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtureListPath, fixtureListTime, fixtureSettings } from '../../fixtures/data-folders/fixture-list.ts';
+import {
+  fixtureBounces,
+  fixtureListPath,
+  fixtureListTime,
+  fixtureSettings,
+} from '../../fixtures/data-folders/fixture-list.ts';
 import { untilPrinted } from '../../support/printed.ts';
 import { appStoreFiles } from '../../../electron/core/app/data-stores.ts';
 import { userVersionOnDisk } from '../../../electron/core/storage/store-versions.ts';
@@ -133,6 +139,30 @@ describe('data folders from earlier versions', () => {
       if (info.steps.includes('suppress')) {
         const listed = await runSift(['suppress', 'list', '--json'], env);
         expect(listed.stdout).toContain('gone@firm.example');
+      }
+      if (info.steps.includes('outcomes')) {
+        // The bounces read back are there as they were (ids and all), and on the do-not-mail list; the same
+        // file read again adds none, so what kept each outcome once still does.
+        const outcomes = async () =>
+          (JSON.parse((await runSift(['outcomes', 'list', '--json'], env)).stdout) as Record<string, unknown>[]).map(
+            ({ id, source, address, kind, words }) => ({ id, source, address, kind, words }),
+          );
+        const before = await outcomes();
+        expect(before).toEqual([
+          { id: 2, source: 'esp', address: 'full@elsewhere.example', kind: 'soft', words: '452 4.2.2 Mailbox full' },
+          {
+            id: 1,
+            source: 'esp',
+            address: 'left@elsewhere.example',
+            kind: 'hard',
+            words: '550 5.1.1 <left@elsewhere.example>: User unknown',
+          },
+        ]);
+        expect((await runSift(['suppress', 'list', '--json'], env)).stdout).toContain('left@elsewhere.example');
+        const bounces = join(dir, 'bounces.csv');
+        writeFileSync(bounces, fixtureBounces);
+        expect((await runSift(['outcomes', 'import', bounces, '--name', 'esp'], env)).code).toBe(0);
+        expect(await outcomes()).toEqual(before);
       }
       if (existsSync(join(data, 'verdict-cache.sqlite'))) {
         const stats = JSON.parse((await runSift(['cache', 'stats', '--json'], env)).stdout) as { entries: number };
