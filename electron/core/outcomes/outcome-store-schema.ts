@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const outcomeStoreVersion = 3;
+export const outcomeStoreVersion = 4;
 export const outcomeStoreFile = (dataDir: string) => join(dataDir, 'outcomes', 'outcomes.sqlite');
 
 const tables = `
@@ -47,6 +47,34 @@ CREATE UNIQUE INDEX outcomes_by_remote ON outcomes (remote) WHERE remote IS NOT 
 CREATE INDEX outcomes_unshared ON outcomes (id) WHERE shared = 0;
 CREATE TABLE team_forgets (team_id TEXT PRIMARY KEY) WITHOUT ROWID`;
 
+/**
+ * One outcome per source, address, kind and time, as before, but for the teammates' source one per report:
+ * two teammates who read the same bounce (one audience, one time) are two outcomes here, so the one who
+ * forgets theirs leaves the other's standing. SQLite cannot drop a table's own UNIQUE, so the table is made
+ * again, its rows and ids as they were.
+ */
+const onePerReport = `
+CREATE TABLE outcomes_4 (
+  id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+  message INTEGER REFERENCES messages (id) ON DELETE CASCADE, address TEXT NOT NULL, key TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('hard', 'soft', 'refused')), reason TEXT NOT NULL, status TEXT, words TEXT,
+  at INTEGER NOT NULL, undone_at INTEGER,
+  checked_result TEXT, checked_reason TEXT, checked_at INTEGER, replaced INTEGER NOT NULL DEFAULT 0,
+  remote TEXT, shared INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO outcomes_4 (id, source, message, address, key, kind, reason, status, words, at, undone_at,
+  checked_result, checked_reason, checked_at, replaced, remote, shared)
+SELECT id, source, message, address, key, kind, reason, status, words, at, undone_at,
+  checked_result, checked_reason, checked_at, replaced, remote, shared FROM outcomes;
+DROP TABLE outcomes;
+ALTER TABLE outcomes_4 RENAME TO outcomes;
+CREATE UNIQUE INDEX outcomes_once ON outcomes (source, address, kind, at, coalesce(remote, ''));
+CREATE INDEX outcomes_by_address ON outcomes (address, kind);
+CREATE INDEX outcomes_by_key ON outcomes (key);
+CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result);
+CREATE UNIQUE INDEX outcomes_by_remote ON outcomes (remote) WHERE remote IS NOT NULL;
+CREATE INDEX outcomes_unshared ON outcomes (id) WHERE shared = 0`;
+
 /** The file, made with its tables when new, in one transaction. */
 export function openOutcomeDatabase(dataDir: string): Database {
   const path = outcomeStoreFile(dataDir);
@@ -63,6 +91,8 @@ export function openOutcomeDatabase(dataDir: string): Database {
         if (from < 2) db.exec('ALTER TABLE sends ADD COLUMN domain TEXT');
         // 3: sharing with a team's service (team-share-store.ts).
         if (from < 3) db.exec(teamSharing);
+        // 4: a teammate's report of a bounce is an outcome of its own (onePerReport).
+        if (from < 4) db.exec(onePerReport);
         db.exec(`PRAGMA user_version = ${outcomeStoreVersion}`);
       }),
     );

@@ -1,6 +1,6 @@
 // The outcome store's side of sharing with a team's service (team-sharing.ts): this folder's origin, the
 // outcomes the service does not have yet, the forgettings still to tell it, and the teammates' outcomes
-// kept here. The tables are in outcome-store-schema.ts (version 3); all of this SQL is here.
+// kept here. The tables are in outcome-store-schema.ts (versions 3 and 4); all of this SQL is here.
 import { randomBytes } from 'node:crypto';
 import { sql, transaction, type Database } from '../storage/sqlite.ts';
 import type { BounceKind } from './bounce-meaning.ts';

@@ -159,6 +159,36 @@ describe("a team's outcomes on Sift's own service", () => {
     expect(await bob.withStore((store) => store.counts())).toEqual([]);
   });
 
+  it("keeps two teammates' reports of the same bounce apart: one forgotten, the other still holds the address", async () => {
+    // Ann and Bob read the same bounce (one audience, say): the same address, kind and time.
+    const [ann, bob, carol] = [await person(), await person(), await person()];
+    const file = join(ann.dir, 'same.csv');
+    await writeFile(file, 'email,type,date\nshared@twice.example,hard,2026-04-02\n');
+    for (const each of [ann, bob]) {
+      await each.withStore((store) => importOutcomeFile(each.dataDir, store, 'esp', file, 'same.csv'));
+      expect(await each.share()).toMatchObject({ sent: 1 });
+    }
+    expect(await carol.share()).toMatchObject({ received: 2, suppressed: 1 });
+    expect(await carol.withStore((store) => store.page({ search: 'shared@', limit: 5 }))).toHaveLength(2);
+
+    // Ann forgets hers: Bob's report still stands at Carol's, and so does the address on her list.
+    await ann.withStore((store) => forgetSource(ann.dataDir, store, 'esp'));
+    await ann.share();
+    expect(await carol.share()).toMatchObject({ letGo: 1 });
+    expect(carol.doNotMail()).toContain('shared@twice.example');
+    // Bob undoes his own (Ann's is still at his, until his next sharing): now nothing holds it.
+    const bobs = await bob.withStore((store) =>
+      store.page({ search: 'shared@', limit: 5 }).find((outcome) => outcome.source === 'esp'),
+    );
+    await bob.withStore((store) => undoOutcome(bob.dataDir, store, bobs!.id));
+    await bob.share();
+    expect(await carol.share()).toMatchObject({ undone: 1 });
+    expect(carol.doNotMail()).not.toContain('shared@twice.example');
+    // Nothing of this test is left for the next ones' teammates.
+    await bob.withStore((store) => forgetSource(bob.dataDir, store, 'esp'));
+    await bob.share();
+  });
+
   it('goes on after a sharing cut off mid-way, with nothing lost or sent twice; a source read again is new', async () => {
     const ann = await person();
     const bob = await person();
