@@ -71,6 +71,13 @@ function kindOfType(cell: string): FileKind | undefined {
   return undefined;
 }
 
+/** An RFC 3463 code standing alone ("5.1.1", "smtp; 550 5.1.1 …"), not part of an IP address or a version. */
+const enhancedCode = /(?:^|[\s;:([])([245]\.\d{1,3}\.\d{1,3})(?=$|[\s;:,)\]])/;
+
+/** The status a row gives: its type cell when that is a code (SendGrid's `status`), else the first in the words. */
+const statusOf = (typeCell: string, words: string) =>
+  enhancedCode.exec(typeCell.trim())?.[1] ?? enhancedCode.exec(words)?.[1];
+
 function dateOf(cell: string): number | undefined {
   const text = cell.trim();
   if (/^\d{10}$/.test(text)) return Number(text) * 1000;
@@ -150,17 +157,26 @@ export async function importOutcomeFile(
       const at = dateColumn >= 0 ? dateOf(row[dateColumn] ?? '') : fileTime;
       if (at === undefined) return refuse(rowNumber, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
       const words = wordsColumn >= 0 ? (row[wordsColumn] ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) : '';
+      const status = statusOf(typeColumn >= 0 ? (row[typeColumn] ?? '') : '', words);
       // The service's own words, read as the live engine reads a reply: a "hard" bounce that blames the sender
       // (a blocklist, the content) says nothing about the mailbox.
       const meaning = words ? bounceMeaning({ action: 'failed', diagnostic: words }) : undefined;
       if (kind === 'hard' && meaning && senderRefusalReasons.has(meaning.reason)) {
-        page.push({ address: check.key, kind: 'refused', reason: meaning.reason, words, at });
+        page.push({
+          address: check.key,
+          kind: 'refused',
+          reason: meaning.reason,
+          ...(status ? { status } : {}),
+          words,
+          at,
+        });
         result.sender += 1;
       } else {
         page.push({
           address: check.key,
           kind,
           reason: kind === 'hard' ? 'bounced' : 'soft_bounce',
+          ...(status ? { status } : {}),
           ...(words ? { words } : {}),
           at,
         });

@@ -129,6 +129,7 @@ describe('sift outcomes', () => {
     ]);
     expect(csv.find((row) => row.email === 'v3@shop.example')).toMatchObject({
       kind: 'hard',
+      status: '5.1.1',
       server_words: '550 5.1.1 <v3@shop.example>: Recipient address rejected: User unknown',
       bounced_at: '2026-03-10T08:00:00.000Z',
       source: 'file:ses-bounces.csv',
@@ -136,6 +137,14 @@ describe('sift outcomes', () => {
       sift_checked_at: new Date(checkedOn).toISOString(),
       undone_at: expect.stringMatching(/^20\d\d-/),
     });
+    // The status is read from the words where the file has no column of its own; none where they give none.
+    const statusOf = (email: string) => csv.find((row) => row.email === email)?.status;
+    expect(['c1@acme.example', 'c2@acme.example', 'v5@shop.example', 'stranger@else.example'].map(statusOf)).toEqual([
+      '5.1.1',
+      '4.2.2',
+      '5.7.1',
+      '',
+    ]);
     expect((await runSiftHere(['outcomes', 'export'], env)).code).toBe(2);
 
     const forgot = await runSiftHere(['outcomes', 'forget', 'file:ses-bounces.csv'], env);
@@ -155,5 +164,35 @@ describe('sift outcomes', () => {
     expect(taken.stdout).toContain('2 rows: 2 hard bounces (2 new on the do-not-mail list)');
     const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout);
     expect(listed.map((row: { at: number }) => row.at)).toEqual([1773100800000, 1773100800000]);
+  }, 60_000);
+
+  it("reads SendGrid's bounce list as it exports it: its status is the code, its time in seconds", async () => {
+    // The fields of SendGrid's Bounces API (created: a unix time; status: "Enhanced SMTP bounce response";
+    // https://www.twilio.com/docs/sendgrid/api-reference/bounces-api/retrieve-a-bounce), with a reason
+    // whose code is in brackets and a status given as the reply code, as accounts' exports show them.
+    const { dir, env } = await dataFolderWithChecks();
+    const file = join(dir, 'sendgrid-bounces.csv');
+    await writeFile(
+      file,
+      [
+        'created,email,reason,status',
+        '1773100800,v1@shop.example,"550 Invalid recipient <v1@shop.example> (#5.1.1) ",5.1.1',
+        '1773187200,v2@shop.example,"550 No Such User Here ",550',
+        '1773187200,c3@acme.example,"452 4.2.2 The email account that you tried to reach is over quota",4.2.2',
+      ].join('\n'),
+    );
+    const taken = await runSiftHere(['outcomes', 'import', file], env);
+    expect(taken.stdout).toContain('3 rows: 2 hard bounces (2 new on the do-not-mail list), 1 soft');
+    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
+      address: string;
+      kind: string;
+      status: string | null;
+      at: number;
+    }[];
+    expect(listed.map(({ address, kind, status, at }) => [address, kind, status, at]).sort()).toEqual([
+      ['c3@acme.example', 'soft', '4.2.2', 1773187200000],
+      ['v1@shop.example', 'hard', '5.1.1', 1773100800000],
+      ['v2@shop.example', 'hard', null, 1773187200000],
+    ]);
   }, 60_000);
 });
