@@ -37,7 +37,15 @@ const header = (cell: string) =>
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, '');
-const typeHeaders = new Set(['type', 'bouncetype', 'bounce', 'kind', 'event', 'category', 'bouncecategory', 'status']);
+/**
+ * The column that says hard or soft, in the order they are taken: a type's name first, then a status or a
+ * reply code (Mailgun's bounce list is `address,code,error,created_at`, its code the server's reply:
+ * https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/bounces).
+ */
+const typeHeaders = [
+  ...['type', 'bouncetype', 'bounce', 'kind', 'event', 'category', 'bouncecategory'],
+  ...['status', 'code', 'errorcode', 'bouncecode', 'smtpcode'],
+];
 const dateHeaders = new Set([
   'date',
   'created',
@@ -105,7 +113,10 @@ export async function importOutcomeFile(
   });
   const layout = detectLayout(sample, displayName);
   const find = (names: Set<string>) => layout.headers.findIndex((cell) => names.has(header(cell)));
-  const [typeColumn, dateColumn, wordsColumn] = [find(typeHeaders), find(dateHeaders), find(wordsHeaders)];
+  const headers = layout.headers.map(header);
+  const typeName = typeHeaders.find((name) => headers.includes(name));
+  const typeColumn = typeName === undefined ? -1 : headers.indexOf(typeName);
+  const [dateColumn, wordsColumn] = [find(dateHeaders), find(wordsHeaders)];
   if (typeColumn < 0 && options.kind === undefined)
     throw new AppError(
       'bad_request',

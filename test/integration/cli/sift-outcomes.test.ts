@@ -195,4 +195,35 @@ describe('sift outcomes', () => {
       ['v2@shop.example', 'hard', null, 1773187200000],
     ]);
   }, 60_000);
+
+  it("reads Mailgun's bounce list with no --kind: its code is the server's reply", async () => {
+    // Mailgun's bounce list (address, code, error, created_at in RFC 2822), as its documentation's example
+    // shows it (http://documentation.mailgun.net/api-bounces.html), and a code of Mailgun's own that is no
+    // reply (607: a complaint), which is not taken for a bounce.
+    const { dir, env } = await dataFolderWithChecks();
+    const file = join(dir, 'mailgun-bounces.csv');
+    await writeFile(
+      file,
+      [
+        'address,code,error,created_at',
+        'v7@shop.example,550,"5.1.1 <v7@shop.example>: Recipient address rejected: User unknown in virtual mailbox table","Sun, 05 Feb 2012 21:36:26 GMT"',
+        'v8@shop.example,550,,"Wed, 15 Feb 2012 11:16:31 GMT"',
+        'v9@shop.example,607,Not delivering to a user who marked your messages as spam,"Wed, 15 Feb 2012 11:16:31 GMT"',
+      ].join('\n'),
+    );
+    const taken = await runSiftHere(['outcomes', 'import', file], env);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toContain(
+      '3 rows: 2 hard bounces (2 new on the do-not-mail list), 0 soft, 0 that blamed the sender, 1 not a bounce.',
+    );
+    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
+      address: string;
+      status: string | null;
+      at: number;
+    }[];
+    expect(listed.map(({ address, status, at }) => [address, status, at]).sort()).toEqual([
+      ['v7@shop.example', '5.1.1', Date.UTC(2012, 1, 5, 21, 36, 26)],
+      ['v8@shop.example', null, Date.UTC(2012, 1, 15, 11, 16, 31)],
+    ]);
+  }, 60_000);
 });
