@@ -56,6 +56,7 @@ const dateHeaders = new Set([
   'bouncedate',
   'when',
   'eventdate',
+  'lastupdatetime',
 ]);
 const wordsHeaders = new Set([
   'reason',
@@ -94,6 +95,28 @@ function dateOf(cell: string): number | undefined {
   return Number.isFinite(parsed) ? parsed : undefined;
 }
 
+/** A column of single words, some of which say a bounce's kind: SES's suppression list's Reason (BOUNCE, COMPLAINT). */
+function saysKinds(sample: string[][], column: number, hasHeader: boolean): boolean {
+  const cells = sample
+    .slice(hasHeader ? 1 : 0)
+    .map((row) => (row[column] ?? '').trim())
+    .filter(Boolean);
+  return cells.every((cell) => /^[A-Za-z_-]{1,24}$/.test(cell)) && cells.some((cell) => kindOfType(cell) !== undefined);
+}
+
+/** Which columns hold the kind, the day and the server's words (-1: none), by their names and the sample. */
+function columnsOf(layout: { headers: string[]; hasHeader: boolean }, sample: string[][]) {
+  const headers = layout.headers.map(header);
+  const find = (names: Set<string>) => headers.findIndex((name) => names.has(name));
+  const typeName = typeHeaders.find((name) => headers.includes(name));
+  const [dateColumn, wordsColumn] = [find(dateHeaders), find(wordsHeaders)];
+  if (typeName !== undefined) return { typeColumn: headers.indexOf(typeName), dateColumn, wordsColumn };
+  // A "reason" of one word a row is the kind, not the server's words (SES: EmailAddress, Reason, LastUpdateTime).
+  if (wordsColumn >= 0 && saysKinds(sample, wordsColumn, layout.hasHeader))
+    return { typeColumn: wordsColumn, dateColumn, wordsColumn: -1 };
+  return { typeColumn: -1, dateColumn, wordsColumn };
+}
+
 export async function importOutcomeFile(
   dataDir: string,
   store: OutcomeStore,
@@ -112,11 +135,7 @@ export async function importOutcomeFile(
     if (sample.length >= 200) return false;
   });
   const layout = detectLayout(sample, displayName);
-  const find = (names: Set<string>) => layout.headers.findIndex((cell) => names.has(header(cell)));
-  const headers = layout.headers.map(header);
-  const typeName = typeHeaders.find((name) => headers.includes(name));
-  const typeColumn = typeName === undefined ? -1 : headers.indexOf(typeName);
-  const [dateColumn, wordsColumn] = [find(dateHeaders), find(wordsHeaders)];
+  const { typeColumn, dateColumn, wordsColumn } = columnsOf(layout, sample);
   if (typeColumn < 0 && options.kind === undefined)
     throw new AppError(
       'bad_request',

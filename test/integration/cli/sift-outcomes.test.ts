@@ -196,6 +196,31 @@ describe('sift outcomes', () => {
     ]);
   }, 60_000);
 
+  it("reads Amazon SES's suppression list: its one-word Reason says what each row is", async () => {
+    // SES's SuppressedDestinationSummary: EmailAddress, Reason (BOUNCE or COMPLAINT), LastUpdateTime
+    // (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SuppressedDestinationSummary.html).
+    const { dir, env } = await dataFolderWithChecks();
+    const file = join(dir, 'ses-suppressed.csv');
+    await writeFile(
+      file,
+      [
+        'EmailAddress,Reason,LastUpdateTime',
+        'v1@shop.example,BOUNCE,2026-03-10T08:00:00Z',
+        'v2@shop.example,COMPLAINT,2026-03-11T08:00:00Z',
+      ].join('\n'),
+    );
+    const taken = await runSiftHere(['outcomes', 'import', file], env);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
+    expect(taken.stdout).toContain('1 not a bounce');
+    const [kept] = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
+      address: string;
+      words: string | null;
+      at: number;
+    }[];
+    expect(kept).toMatchObject({ address: 'v1@shop.example', words: null, at: Date.UTC(2026, 2, 10, 8) });
+  }, 60_000);
+
   it("reads Mailgun's bounce list with no --kind: its code is the server's reply", async () => {
     // Mailgun's bounce list (address, code, error, created_at in RFC 2822), as its documentation's example
     // shows it (http://documentation.mailgun.net/api-bounces.html), and a code of Mailgun's own that is no
