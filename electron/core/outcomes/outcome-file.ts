@@ -44,7 +44,7 @@ const header = (cell: string) =>
  */
 const typeHeaders = [
   ...['type', 'bouncetype', 'bounce', 'kind', 'event', 'category', 'bouncecategory'],
-  ...['status', 'code', 'errorcode', 'bouncecode', 'smtpcode'],
+  ...['suppressionreason', 'status', 'code', 'errorcode', 'bouncecode', 'smtpcode'],
 ];
 const dateHeaders = new Set([
   'date',
@@ -95,26 +95,32 @@ function dateOf(cell: string): number | undefined {
   return Number.isFinite(parsed) ? parsed : undefined;
 }
 
-/** A column of single words, some of which say a bounce's kind: SES's suppression list's Reason (BOUNCE, COMPLAINT). */
-function saysKinds(sample: string[][], column: number, hasHeader: boolean): boolean {
-  const cells = sample
+/** The sample's cells of a column, below its header. */
+const cellsOf = (sample: string[][], column: number, hasHeader: boolean) =>
+  sample
     .slice(hasHeader ? 1 : 0)
     .map((row) => (row[column] ?? '').trim())
     .filter(Boolean);
-  return cells.every((cell) => /^[A-Za-z_-]{1,24}$/.test(cell)) && cells.some((cell) => kindOfType(cell) !== undefined);
-}
 
-/** Which columns hold the kind, the day and the server's words (-1: none), by their names and the sample. */
+const saysAKind = (cells: string[]) => cells.some((cell) => kindOfType(cell) !== undefined);
+
+/**
+ * Which columns hold the kind, the day and the server's words (-1: none), by their names and the sample.
+ * Of the columns named as a kind's, the first whose cells say one (a suppression list's `status` may say
+ * only whether the entry is active); else a "reason" of one word a row, some of them a kind (Amazon SES's
+ * suppression list: EmailAddress, Reason BOUNCE or COMPLAINT, LastUpdateTime); else the first so named.
+ */
 function columnsOf(layout: { headers: string[]; hasHeader: boolean }, sample: string[][]) {
   const headers = layout.headers.map(header);
   const find = (names: Set<string>) => headers.findIndex((name) => names.has(name));
-  const typeName = typeHeaders.find((name) => headers.includes(name));
   const [dateColumn, wordsColumn] = [find(dateHeaders), find(wordsHeaders)];
-  if (typeName !== undefined) return { typeColumn: headers.indexOf(typeName), dateColumn, wordsColumn };
-  // A "reason" of one word a row is the kind, not the server's words (SES: EmailAddress, Reason, LastUpdateTime).
-  if (wordsColumn >= 0 && saysKinds(sample, wordsColumn, layout.hasHeader))
+  const named = typeHeaders.map((name) => headers.indexOf(name)).filter((column) => column >= 0);
+  const saying = named.find((column) => saysAKind(cellsOf(sample, column, layout.hasHeader)));
+  if (saying !== undefined) return { typeColumn: saying, dateColumn, wordsColumn };
+  const reasons = wordsColumn >= 0 ? cellsOf(sample, wordsColumn, layout.hasHeader) : [];
+  if (saysAKind(reasons) && reasons.every((cell) => /^[A-Za-z_-]{1,24}$/.test(cell)))
     return { typeColumn: wordsColumn, dateColumn, wordsColumn: -1 };
-  return { typeColumn: -1, dateColumn, wordsColumn };
+  return { typeColumn: named[0] ?? -1, dateColumn, wordsColumn };
 }
 
 export async function importOutcomeFile(

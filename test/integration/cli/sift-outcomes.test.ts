@@ -196,7 +196,7 @@ describe('sift outcomes', () => {
     ]);
   }, 60_000);
 
-  it("reads Amazon SES's suppression list: its one-word Reason says what each row is", async () => {
+  it("reads suppression lists whose one-word reason says what each row is: Amazon SES's, Telnyx's", async () => {
     // SES's SuppressedDestinationSummary: EmailAddress, Reason (BOUNCE or COMPLAINT), LastUpdateTime
     // (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SuppressedDestinationSummary.html).
     const { dir, env } = await dataFolderWithChecks();
@@ -219,6 +219,25 @@ describe('sift outcomes', () => {
       at: number;
     }[];
     expect(kept).toMatchObject({ address: 'v1@shop.example', words: null, at: Date.UTC(2026, 2, 10, 8) });
+
+    // Telnyx's suppression export has a status beside its reason (bounce, complaint, manual), and the
+    // sender's address beside the recipient's (https://developers.telnyx.com/api-reference/email-suppressions/
+    // export-suppressions-as-csv): the reason says the kind, and the recipient is the address.
+    const telnyx = join(dir, 'email_blocks_export.csv');
+    await writeFile(
+      telnyx,
+      [
+        'id,to,from,reason,source,scope,status,domain_id,created_at,updated_at,expires_at,group_id',
+        'b1,v3@shop.example,news@sender.example,bounce,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
+        'b2,v4@shop.example,news@sender.example,complaint,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
+      ].join('\n'),
+    );
+    const fromTelnyx = await runSiftHere(['outcomes', 'import', telnyx], env);
+    expect(fromTelnyx.stdout).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
+    const suppressed = JSON.parse((await runSiftHere(['suppress', 'list', '--json'], env)).stdout) as {
+      value: string;
+    }[];
+    expect(suppressed.map((entry) => entry.value).sort()).toEqual(['v1@shop.example', 'v3@shop.example']);
   }, 60_000);
 
   it("reads Mailgun's bounce list with no --kind: its code is the server's reply", async () => {
