@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { CacheStats } from '../../../electron/common/contract.ts';
 import { errorMessage, sift } from '../bridge.ts';
 import { formatBytes, formatCount } from '../format.ts';
+import { ConfirmButton } from '../ui/confirm-button.tsx';
 
 function describeStats(stats: CacheStats): string {
   if (stats.entries === 0) return 'No verdicts kept yet: each list checked adds its verdicts here.';
@@ -22,7 +23,6 @@ const describeAges = (maxAgeDays: Record<string, number>) =>
 
 export function VerdictCacheSettings() {
   const [stats, setStats] = useState<CacheStats>();
-  const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
 
@@ -34,7 +34,6 @@ export function VerdictCacheSettings() {
   useEffect(() => void load(), []);
 
   async function clear() {
-    setConfirming(false);
     try {
       const { forgotten } = await sift.cache.clear();
       setMessage(`Forgot ${formatCount(forgotten)} verdicts: the next lists check every address.`);
@@ -69,29 +68,19 @@ export function VerdictCacheSettings() {
           {error}
         </div>
       )}
-      {confirming ? (
-        <div className="card__actions">
-          <button type="button" className="button button--danger" data-testid="confirm-clear-cache" onClick={clear}>
-            Forget {formatCount(stats?.entries ?? 0)} verdicts
-          </button>
-          <button type="button" className="button" onClick={() => setConfirming(false)}>
-            Keep them
-          </button>
-        </div>
-      ) : (
-        <button
-          type="button"
-          className="button settings-screen__change"
-          data-testid="clear-cache"
-          disabled={!stats || stats.entries === 0}
-          onClick={() => {
-            setMessage(undefined);
-            setConfirming(true);
-          }}
-        >
-          Clear…
-        </button>
-      )}
+      <ConfirmButton
+        ask={{
+          label: 'Clear…',
+          className: 'button settings-screen__change',
+          testId: 'clear-cache',
+          disabled: !stats || stats.entries === 0,
+        }}
+        confirm={{ label: `Forget ${formatCount(stats?.entries ?? 0)} verdicts`, testId: 'confirm-clear-cache' }}
+        keep="Keep them"
+        wrap={(pair) => <div className="card__actions">{pair}</div>}
+        onAsk={() => setMessage(undefined)}
+        onConfirm={clear}
+      />
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import type { JobListItem } from '../../../../electron/common/contract.ts';
 import { formatBytes, formatCount } from '../../format.ts';
 import { describePhase } from '../../phase-words.ts';
@@ -90,7 +91,6 @@ function verdictSplit(job: JobListItem): string {
 }
 
 function HistoryRow({ job }: { job: JobListItem }) {
-  const [confirming, setConfirming] = useState(false);
   const paused = job.phase === 'submitting' || job.phase === 'reading';
   const open = () => {
     go('clean');
@@ -121,31 +121,12 @@ function HistoryRow({ job }: { job: JobListItem }) {
               Resume
             </button>
           )}
-          {confirming ? (
-            <>
-              <button
-                type="button"
-                className="button button--danger"
-                onClick={() => void historyActions.remove(job.jobId)}
-                aria-label={`Yes, delete ${job.fileName}`}
-              >
-                Delete for good
-              </button>
-              <button type="button" className="button" onClick={() => setConfirming(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="button"
-              onClick={() => setConfirming(true)}
-              aria-label={`Delete ${job.fileName}`}
-              disabled={paused && !job.error}
-            >
-              Delete
-            </button>
-          )}
+          <ConfirmButton
+            ask={{ label: 'Delete', ariaLabel: `Delete ${job.fileName}`, disabled: paused && !job.error }}
+            confirm={{ label: 'Delete for good', ariaLabel: `Yes, delete ${job.fileName}` }}
+            keep="Keep"
+            onConfirm={() => historyActions.remove(job.jobId)}
+          />
         </div>
       </td>
     </tr>

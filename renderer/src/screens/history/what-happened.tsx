@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import type { OutcomeLedger } from '../../../../electron/common/contract.ts';
 import { formatCount } from '../../format.ts';
 import { outcomesActions, useOutcomesStore } from '../../stores/outcomes-store.ts';
@@ -139,38 +140,17 @@ function Ledger({ ledger }: { ledger: OutcomeLedger }) {
 /** A source of outcomes, which a person may forget with what its bounces put on the do-not-mail list. */
 function OutcomeSource({ source }: { source: OutcomeLedger['sources'][number] }) {
   const busy = useOutcomesStore((state) => state.busy);
-  const [confirming, setConfirming] = useState(false);
   const words = sourceWords(source);
   return (
     <li data-testid="outcome-source">
       <span>{words}</span>
-      {confirming ? (
-        <>
-          <span className="note">Forget everything read from it, and the do-not-mail entries its bounces made?</span>
-          <button
-            type="button"
-            className="button button--danger"
-            disabled={busy}
-            data-testid="confirm-forget-source"
-            onClick={() => void outcomesActions.forget(source.name, words).then(() => setConfirming(false))}
-          >
-            Forget it
-          </button>
-          <button type="button" className="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </>
-      ) : (
-        <button
-          type="button"
-          className="button"
-          disabled={busy}
-          aria-label={`Forget ${words}…`}
-          onClick={() => setConfirming(true)}
-        >
-          Forget…
-        </button>
-      )}
+      <ConfirmButton
+        ask={{ label: 'Forget…', ariaLabel: `Forget ${words}…`, disabled: busy }}
+        question="Forget everything read from it, and the do-not-mail entries its bounces made?"
+        confirm={{ label: 'Forget it', testId: 'confirm-forget-source', disabled: busy }}
+        keep="Keep it"
+        onConfirm={() => outcomesActions.forget(source.name, words)}
+      />
     </li>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import type { SuppressionEntryView } from '../../../../electron/common/contract.ts';
 import { countOf, formatCount } from '../../format.ts';
 import { suppressionActions, suppressionPageSize, useSuppressionStore } from '../../stores/suppression-store.ts';
@@ -87,7 +88,6 @@ function EntryTable() {
   const offset = useSuppressionStore((state) => state.offset);
   const busy = useSuppressionStore((state) => state.busy);
   const [search, setSearch] = useState('');
-  const [confirming, setConfirming] = useState(false);
   if (!page) return null;
   const empty = page.addresses + page.domains === 0;
   return (
@@ -145,34 +145,17 @@ function EntryTable() {
             Older
           </button>
         )}
-        {!empty &&
-          (confirming ? (
-            <>
-              <button
-                type="button"
-                className="button button--danger"
-                data-testid="confirm-clear-suppression"
-                onClick={() => {
-                  setConfirming(false);
-                  void suppressionActions.clear();
-                }}
-              >
-                Forget all {formatCount(page.addresses + page.domains)}
-              </button>
-              <button type="button" className="button" onClick={() => setConfirming(false)}>
-                Keep them
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="button"
-              data-testid="clear-suppression"
-              onClick={() => setConfirming(true)}
-            >
-              Clear the list…
-            </button>
-          ))}
+        {!empty && (
+          <ConfirmButton
+            ask={{ label: 'Clear the list…', testId: 'clear-suppression' }}
+            confirm={{
+              label: `Forget all ${formatCount(page.addresses + page.domains)}`,
+              testId: 'confirm-clear-suppression',
+            }}
+            keep="Keep them"
+            onConfirm={() => suppressionActions.clear()}
+          />
+        )}
       </footer>
     </>
   );
