@@ -36,6 +36,21 @@ async function dataFolderWithChecks() {
   return { dir, env: { SIFT_DATA_DIR: data } };
 }
 
+type Env = Record<string, string>;
+type Listed = { address: string; kind: string; status: string | null; words: string | null; at: number };
+
+/** Writes a service's export of these lines into the folder and imports it: what sift said. */
+async function importExport(dir: string, env: Env, name: string, lines: string[]): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, lines.join('\n'));
+  const taken = await runSiftHere(['outcomes', 'import', file], env);
+  expect(taken.code, taken.stderr).toBe(0);
+  return taken.stdout;
+}
+
+const outcomesIn = async (env: Env) =>
+  JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as Listed[];
+
 const bounces = [
   'Email,Bounce Type,Date,Reason',
   'V3@shop.example,Permanent,2026-03-10T08:00:00Z,550 5.1.1 <v3@shop.example>: Recipient address rejected: User unknown',
@@ -171,24 +186,14 @@ describe('sift outcomes', () => {
     // https://www.twilio.com/docs/sendgrid/api-reference/bounces-api/retrieve-a-bounce), with a reason
     // whose code is in brackets and a status given as the reply code, as accounts' exports show them.
     const { dir, env } = await dataFolderWithChecks();
-    const file = join(dir, 'sendgrid-bounces.csv');
-    await writeFile(
-      file,
-      [
-        'created,email,reason,status',
-        '1773100800,v1@shop.example,"550 Invalid recipient <v1@shop.example> (#5.1.1) ",5.1.1',
-        '1773187200,v2@shop.example,"550 No Such User Here ",550',
-        '1773187200,c3@acme.example,"452 4.2.2 The email account that you tried to reach is over quota",4.2.2',
-      ].join('\n'),
-    );
-    const taken = await runSiftHere(['outcomes', 'import', file], env);
-    expect(taken.stdout).toContain('3 rows: 2 hard bounces (2 new on the do-not-mail list), 1 soft');
-    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
-      address: string;
-      kind: string;
-      status: string | null;
-      at: number;
-    }[];
+    const said = await importExport(dir, env, 'sendgrid-bounces.csv', [
+      'created,email,reason,status',
+      '1773100800,v1@shop.example,"550 Invalid recipient <v1@shop.example> (#5.1.1) ",5.1.1',
+      '1773187200,v2@shop.example,"550 No Such User Here ",550',
+      '1773187200,c3@acme.example,"452 4.2.2 The email account that you tried to reach is over quota",4.2.2',
+    ]);
+    expect(said).toContain('3 rows: 2 hard bounces (2 new on the do-not-mail list), 1 soft');
+    const listed = await outcomesIn(env);
     expect(listed.map(({ address, kind, status, at }) => [address, kind, status, at]).sort()).toEqual([
       ['c3@acme.example', 'soft', '4.2.2', 1773187200000],
       ['v1@shop.example', 'hard', '5.1.1', 1773100800000],
@@ -200,40 +205,25 @@ describe('sift outcomes', () => {
     // SES's SuppressedDestinationSummary: EmailAddress, Reason (BOUNCE or COMPLAINT), LastUpdateTime
     // (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SuppressedDestinationSummary.html).
     const { dir, env } = await dataFolderWithChecks();
-    const file = join(dir, 'ses-suppressed.csv');
-    await writeFile(
-      file,
-      [
-        'EmailAddress,Reason,LastUpdateTime',
-        'v1@shop.example,BOUNCE,2026-03-10T08:00:00Z',
-        'v2@shop.example,COMPLAINT,2026-03-11T08:00:00Z',
-      ].join('\n'),
-    );
-    const taken = await runSiftHere(['outcomes', 'import', file], env);
-    expect(taken.code, taken.stderr).toBe(0);
-    expect(taken.stdout).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
-    expect(taken.stdout).toContain('1 not a bounce');
-    const [kept] = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
-      address: string;
-      words: string | null;
-      at: number;
-    }[];
+    const said = await importExport(dir, env, 'ses-suppressed.csv', [
+      'EmailAddress,Reason,LastUpdateTime',
+      'v1@shop.example,BOUNCE,2026-03-10T08:00:00Z',
+      'v2@shop.example,COMPLAINT,2026-03-11T08:00:00Z',
+    ]);
+    expect(said).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
+    expect(said).toContain('1 not a bounce');
+    const [kept] = await outcomesIn(env);
     expect(kept).toMatchObject({ address: 'v1@shop.example', words: null, at: Date.UTC(2026, 2, 10, 8) });
 
     // Telnyx's suppression export has a status beside its reason (bounce, complaint, manual), and the
     // sender's address beside the recipient's (https://developers.telnyx.com/api-reference/email-suppressions/
     // export-suppressions-as-csv): the reason says the kind, and the recipient is the address.
-    const telnyx = join(dir, 'email_blocks_export.csv');
-    await writeFile(
-      telnyx,
-      [
-        'id,to,from,reason,source,scope,status,domain_id,created_at,updated_at,expires_at,group_id',
-        'b1,v3@shop.example,news@sender.example,bounce,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
-        'b2,v4@shop.example,news@sender.example,complaint,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
-      ].join('\n'),
-    );
-    const fromTelnyx = await runSiftHere(['outcomes', 'import', telnyx], env);
-    expect(fromTelnyx.stdout).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
+    const fromTelnyx = await importExport(dir, env, 'email_blocks_export.csv', [
+      'id,to,from,reason,source,scope,status,domain_id,created_at,updated_at,expires_at,group_id',
+      'b1,v3@shop.example,news@sender.example,bounce,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
+      'b2,v4@shop.example,news@sender.example,complaint,automatic,account,active,d1,2026-03-12T08:00:00Z,,,',
+    ]);
+    expect(fromTelnyx).toContain('2 rows: 1 hard bounce (1 new on the do-not-mail list), 0 soft');
     const suppressed = JSON.parse((await runSiftHere(['suppress', 'list', '--json'], env)).stdout) as {
       value: string;
     }[];
@@ -245,26 +235,16 @@ describe('sift outcomes', () => {
     // shows it (http://documentation.mailgun.net/api-bounces.html), and a code of Mailgun's own that is no
     // reply (607: a complaint), which is not taken for a bounce.
     const { dir, env } = await dataFolderWithChecks();
-    const file = join(dir, 'mailgun-bounces.csv');
-    await writeFile(
-      file,
-      [
-        'address,code,error,created_at',
-        'v7@shop.example,550,"5.1.1 <v7@shop.example>: Recipient address rejected: User unknown in virtual mailbox table","Sun, 05 Feb 2012 21:36:26 GMT"',
-        'v8@shop.example,550,,"Wed, 15 Feb 2012 11:16:31 GMT"',
-        'v9@shop.example,607,Not delivering to a user who marked your messages as spam,"Wed, 15 Feb 2012 11:16:31 GMT"',
-      ].join('\n'),
-    );
-    const taken = await runSiftHere(['outcomes', 'import', file], env);
-    expect(taken.code, taken.stderr).toBe(0);
-    expect(taken.stdout).toContain(
+    const said = await importExport(dir, env, 'mailgun-bounces.csv', [
+      'address,code,error,created_at',
+      'v7@shop.example,550,"5.1.1 <v7@shop.example>: Recipient address rejected: User unknown in virtual mailbox table","Sun, 05 Feb 2012 21:36:26 GMT"',
+      'v8@shop.example,550,,"Wed, 15 Feb 2012 11:16:31 GMT"',
+      'v9@shop.example,607,Not delivering to a user who marked your messages as spam,"Wed, 15 Feb 2012 11:16:31 GMT"',
+    ]);
+    expect(said).toContain(
       '3 rows: 2 hard bounces (2 new on the do-not-mail list), 0 soft, 0 that blamed the sender, 1 not a bounce.',
     );
-    const listed = JSON.parse((await runSiftHere(['outcomes', 'list', '--json'], env)).stdout) as {
-      address: string;
-      status: string | null;
-      at: number;
-    }[];
+    const listed = await outcomesIn(env);
     expect(listed.map(({ address, status, at }) => [address, status, at]).sort()).toEqual([
       ['v7@shop.example', '5.1.1', Date.UTC(2012, 1, 5, 21, 36, 26)],
       ['v8@shop.example', null, Date.UTC(2012, 1, 15, 11, 16, 31)],
