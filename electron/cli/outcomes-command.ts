@@ -24,6 +24,12 @@ import { privateDataDir } from './data-folder.ts';
 import { shareAgainIfAsked, shareOutcomes } from './outcomes-share.ts';
 import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
 
+/** The status, then the server's words (or Sift's reason): the status once, where the words say it already. */
+function statusAndWords(outcome: { status?: string | null; words?: string | null; reason: string }): string {
+  const words = outcome.words ?? outcome.reason;
+  return outcome.status && !words.includes(outcome.status) ? `${outcome.status} ${words}` : words;
+}
+
 export const outcomesUsage = `sift outcomes [--list ID] [--json]                    the accuracy ledger (of one list, with --list): what happened to what Sift checked
        sift outcomes read NAME [--since YYYY-MM-DD]          a bounce mailbox (sift connect imap), what is new since the last read
        sift outcomes read NAME LIST                          a connected tool's list (Mailchimp, HubSpot, Mailman 3)
@@ -141,7 +147,7 @@ async function runVerb({ values, positionals }: Parsed, dataDir: string, io: Cli
           io.out(
             values.json
               ? `${written++ > 0 ? ',' : ''}\n  ${JSON.stringify(row)}`
-              : `${String(row.id).padStart(6)}  ${day(row.at)}  ${row.kind.padEnd(7)} ${row.address}  ${withoutControls(`${row.status ?? ''} ${row.words ?? row.reason}`.trim()).slice(0, 120)}` +
+              : `${String(row.id).padStart(6)}  ${day(row.at)}  ${row.kind.padEnd(7)} ${row.address}  ${withoutControls(statusAndWords(row)).slice(0, 120)}` +
                   `${row.undoneAt ? '  (undone)' : ''}  [${withoutControls(row.source)}]\n`,
           );
         if (rows.length < pageSize) break;
@@ -169,7 +175,7 @@ async function runVerb({ values, positionals }: Parsed, dataDir: string, io: Cli
       const message = outcome.message === null ? undefined : store.messageOf(outcome.message);
       io.out(
         `${outcome.address}: ${outcome.kind} bounce on ${day(outcome.at)} from ${withoutControls(outcome.source)}\n` +
-          `  ${withoutControls(`${outcome.status ?? ''} ${outcome.words ?? outcome.reason}`.trim())}\n` +
+          `  ${withoutControls(statusAndWords(outcome))}\n` +
           (outcome.checkedResult
             ? `  Sift had said: ${outcome.checkedResult} on ${day(outcome.checkedAt!)}\n`
             : '  Sift had not checked it.\n') +

@@ -117,6 +117,8 @@ describe('sift outcomes', () => {
     expect(v3).toMatchObject({ checkedResult: 'valid', checkedAt: checkedOn });
     const shown = await runSiftHere(['outcomes', 'show', String(v3.id)], env);
     expect(shown.stdout).toContain('Sift had said: valid on 2026-03-03');
+    // The status once: the server's words say it already.
+    expect(shown.stdout).toContain('\n  550 5.1.1 <v3@shop.example>: Recipient address rejected: User unknown\n');
     const undone = await runSiftHere(['outcomes', 'undo', String(v3.id)], env);
     expect(undone.stdout).toContain("v3@shop.example's hard bounce of 2026-03-10; it will be checked again.");
     expect((await runSiftHere(['outcomes', 'undo', String(v3.id)], env)).code).toBe(2);
