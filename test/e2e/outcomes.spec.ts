@@ -93,6 +93,17 @@ test('bounces brought in from a file show how Sift’s verdicts turned out', asy
 
     // The person forgets the file: its outcomes go, and the do-not-mail entries its bounces made with them.
     await page.getByRole('button', { name: 'Forget ses-bounces.csv (file)…' }).click();
+    // It asks once more, in words; the way out keeps the source.
+    await expect(panel).toContainText('Forget everything read from it, and the do-not-mail entries its bounces made?');
+    await page.getByTestId('confirm-forget-source').scrollIntoViewIfNeeded();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `test-results/screens/outcomes/forget-asking-${colorScheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await expect(page.getByTestId('confirm-forget-source')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Forget ses-bounces.csv (file)…' }).click();
     await page.getByTestId('confirm-forget-source').click();
     await expect(page.getByTestId('outcomes-notice')).toHaveText(
       'Forgot 4 outcomes from ses-bounces.csv (file), and 3 do-not-mail entries its bounces had made.',
