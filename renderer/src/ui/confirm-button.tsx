@@ -39,7 +39,7 @@ export function ConfirmButton(props: {
     );
   const pair = (
     <>
-      {props.question && <span className="note">{props.question}</span>}
+      {props.question && <span className="confirm-question">{props.question}</span>}
       <button
         type="button"
         className="button button--danger"
