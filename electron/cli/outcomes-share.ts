@@ -16,6 +16,22 @@ import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
 
 const count = (value: number) => value.toLocaleString('en');
 
+/** What the catch-all counts came to, when there were any either way. */
+function catchAllLine(shared: { catchAllSent: number; catchAllDomains: number }): string {
+  const domains = (n: number) => `${count(n)} catch-all ${n === 1 ? 'domain' : 'domains'}`;
+  const parts = [
+    ...(shared.catchAllSent > 0
+      ? [`Sent counts of your sends to ${domains(shared.catchAllSent)} (never who was sent to)`]
+      : []),
+    ...(shared.catchAllDomains > 0
+      ? [`teammates' sends to ${domains(shared.catchAllDomains)} are weighed with yours in the next clean's scores`]
+      : []),
+  ];
+  if (parts.length === 0) return '';
+  const line = parts.join('; ');
+  return `${line[0]!.toUpperCase()}${line.slice(1)}.\n`;
+}
+
 /**
  * After a read, an import, an undo or a forgetting, and before a new `sift sync`: shared again, once this
  * data folder has shared with that service (`sift outcomes share`, asked for once: a person's bounces never
@@ -75,7 +91,8 @@ export async function shareOutcomes(dataDir: string, baseUrl: string | undefined
         (shared.undone > 0 ? `, ${count(shared.undone)} undone` : '') +
         (shared.letGo > 0 ? `, ${count(shared.letGo)} let go with a source a teammate forgot` : '') +
         (shared.skipped > 0 ? `, ${count(shared.skipped)} left out (no address)` : '') +
-        `. ${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list.\n`,
+        `. ${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list.\n` +
+        catchAllLine(shared),
     );
     return exitCodes.done;
   } finally {

@@ -141,6 +141,9 @@ export const outcomeCalls = {
       /** Teammates' outcomes whose address was none: left out. */
       skipped: count,
       source: z.string(),
+      /** Catch-all domains: this folder's counts sent, and the team's now known. */
+      catchAllSent: count,
+      catchAllDomains: count,
     }),
   },
   /** A bounce or suppression export (CSV, TSV, workbook); `kind` says what every row is when no column does. */

@@ -101,8 +101,15 @@ export function catchAllEvidenceWords(evidence: {
   sent: number;
   bounced: number;
   since: number;
+  /** Teammates' sends among them. */
+  teamSent?: number;
 }): string {
   const month = new Date(evidence.since).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const sends = `${evidence.sent.toLocaleString('en')} ${evidence.sent === 1 ? 'send' : 'sends'}`;
-  return `Catch-all at ${evidence.domain}: ${evidence.bounced.toLocaleString('en')} of ${sends} bounced since ${month}.`;
+  const team = !evidence.teamSent
+    ? ''
+    : evidence.teamSent === evidence.sent
+      ? " (all of them teammates')"
+      : ` (${evidence.teamSent.toLocaleString('en')} of them teammates')`;
+  return `Catch-all at ${evidence.domain}: ${evidence.bounced.toLocaleString('en')} of ${sends} bounced since ${month}${team}.`;
 }

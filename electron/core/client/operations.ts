@@ -12,7 +12,9 @@ import {
 import { batchStatusSchema, paths, resultRowSchema, resultsPageSchema } from '../wire/spec.ts';
 import {
   forgetTeamSourceAnswerSchema,
+  shareCatchAllAnswerSchema,
   shareOutcomesAnswerSchema,
+  teamCatchAllPageSchema,
   teamOutcomePaths,
   teamOutcomesPageSchema,
 } from '../wire/team-outcomes.ts';
@@ -74,5 +76,15 @@ export const operations = {
     operation: 'other',
     path: teamOutcomePaths.forget,
     schema: forgetTeamSourceAnswerSchema,
+  }),
+  shareCatchAll: define('POST /outcomes/catch-all', {
+    operation: 'other',
+    path: teamOutcomePaths.catchAll,
+    schema: shareCatchAllAnswerSchema,
+  }),
+  getTeamCatchAll: define('GET /outcomes/catch-all', {
+    operation: 'other',
+    path: teamOutcomePaths.catchAll,
+    schema: teamCatchAllPageSchema,
   }),
 } as const;

@@ -26,7 +26,14 @@ import {
   type ResultsPage,
   type batchStatusSchema,
 } from '../wire/spec.ts';
-import { teamOutcomesAfterParam, type TeamOutcome, type TeamOutcomesPage } from '../wire/team-outcomes.ts';
+import {
+  teamCatchAllParams,
+  teamOutcomesAfterParam,
+  type CatchAllCount,
+  type TeamCatchAllPage,
+  type TeamOutcome,
+  type TeamOutcomesPage,
+} from '../wire/team-outcomes.ts';
 import { apiRootFrom } from './base-url.ts';
 import { ServiceClientError, keyMaskingFor } from './client-errors.ts';
 import { realClock, type Clock } from './clock.ts';
@@ -94,6 +101,8 @@ export type ServiceClient = {
   shareOutcomes(outcomes: TeamOutcome[], options?: CallOptions): Promise<{ stored: number }>;
   getTeamOutcomes(after: string, options?: CallOptions & { limit?: number }): Promise<TeamOutcomesPage>;
   forgetTeamSource(source: string, options?: CallOptions): Promise<{ forgotten: number }>;
+  shareCatchAll(origin: string, domains: CatchAllCount[], options?: CallOptions): Promise<{ stored: number }>;
+  getTeamCatchAll(except: string, after: string, options?: CallOptions): Promise<TeamCatchAllPage>;
 };
 
 /**
@@ -262,6 +271,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         signal,
       }),
     forgetTeamSource: (source, { signal } = {}) => run(operations.forgetTeamSource, { json: { source }, signal }),
+    shareCatchAll: (origin, domains, { signal } = {}) =>
+      run(operations.shareCatchAll, { json: { origin, domains }, signal }),
+    getTeamCatchAll: (except, after, { signal } = {}) =>
+      run(operations.getTeamCatchAll, {
+        query: { [teamCatchAllParams.except]: except, [teamCatchAllParams.after]: after },
+        signal,
+      }),
   };
   return client;
 }

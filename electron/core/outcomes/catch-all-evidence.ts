@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import type { CatchAllLearned } from '../../common/risk-score.ts';
 import { openOutcomeStore, type OutcomeStore } from './outcome-store.ts';
 import { outcomeStoreFile } from './outcome-store-schema.ts';
+import { teamShareStore } from './team-share-store.ts';
 
 /** A catch-all domain's sends and bounces, and the move they earn, if any. */
 export type CatchAllEvidence = {
@@ -19,6 +20,8 @@ export type CatchAllEvidence = {
   bounced: number;
   /** When the first of these sends was. */
   since: number;
+  /** How many of the sends were teammates' (team-catch-all.ts), counted in `sent`. */
+  teamSent: number;
   move: CatchAllLearned;
 };
 
@@ -44,9 +47,38 @@ export function catchAllMove(bounced: number, sent: number): CatchAllEvidence['m
   return null;
 }
 
-/** Every catch-all domain Sift has seen sent to, with what its sends came to. */
+/**
+ * Every catch-all domain Sift has seen sent to, with what its sends came to: this folder's own, and its
+ * teammates' as the team's service last gave them.
+ */
 function catchAllEvidence(store: OutcomeStore): CatchAllEvidence[] {
-  return store.catchAllSends().map((row) => ({ ...row, move: catchAllMove(row.bounced, row.sent) }));
+  const team = new Map(
+    teamShareStore(store.database)
+      .teamCatchAll()
+      .map((row) => [row.domain, row]),
+  );
+  const rows = store.catchAllSends().map((own) => {
+    const theirs = team.get(own.domain);
+    team.delete(own.domain);
+    return theirs
+      ? {
+          domain: own.domain,
+          sent: own.sent + theirs.sent,
+          bounced: own.bounced + theirs.bounced,
+          since: Math.min(own.since, theirs.since),
+          teamSent: theirs.sent,
+        }
+      : { ...own, teamSent: 0 };
+  });
+  for (const theirs of team.values())
+    rows.push({
+      domain: theirs.domain,
+      sent: theirs.sent,
+      bounced: theirs.bounced,
+      since: theirs.since,
+      teamSent: theirs.sent,
+    });
+  return rows.map((row) => ({ ...row, move: catchAllMove(row.bounced, row.sent) }));
 }
 
 /** The catch-all domains whose sends earned a move, from the data folder's outcomes (none: never read). */

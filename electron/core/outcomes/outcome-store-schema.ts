@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, transaction, type Database } from '../storage/sqlite.ts';
 import { migrateOrRestore } from '../storage/store-versions.ts';
 
-export const outcomeStoreVersion = 4;
+export const outcomeStoreVersion = 5;
 export const outcomeStoreFile = (dataDir: string) => join(dataDir, 'outcomes', 'outcomes.sqlite');
 
 const tables = `
@@ -75,6 +75,24 @@ CREATE INDEX outcomes_by_checked ON outcomes (checked_at, checked_result);
 CREATE UNIQUE INDEX outcomes_by_remote ON outcomes (remote) WHERE remote IS NOT NULL;
 CREATE INDEX outcomes_unshared ON outcomes (id) WHERE shared = 0`;
 
+/**
+ * A team's catch-all counts (team-catch-all.ts): what this folder last told the service of its own sends to
+ * catch-all domains, and every other folder's counts as last read (with the next read staged beside them,
+ * so a read cut off leaves the last whole one in use).
+ */
+const teamCatchAll = `
+CREATE TABLE catch_all_shared (
+  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE team_catch_all (
+  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
+  folders INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE team_catch_all_next (
+  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
+  folders INTEGER NOT NULL
+) WITHOUT ROWID`;
+
 /** The file, made with its tables when new, in one transaction. */
 export function openOutcomeDatabase(dataDir: string): Database {
   const path = outcomeStoreFile(dataDir);
@@ -93,6 +111,8 @@ export function openOutcomeDatabase(dataDir: string): Database {
         if (from < 3) db.exec(teamSharing);
         // 4: a teammate's report of a bounce is an outcome of its own (onePerReport).
         if (from < 4) db.exec(onePerReport);
+        // 5: a team's catch-all counts (teamCatchAll).
+        if (from < 5) db.exec(teamCatchAll);
         db.exec(`PRAGMA user_version = ${outcomeStoreVersion}`);
       }),
     );

@@ -1,6 +1,7 @@
 // The outcome store's side of sharing with a team's service (team-sharing.ts): this folder's origin, the
 // outcomes the service does not have yet, the forgettings still to tell it, and the teammates' outcomes
-// kept here. The tables are in outcome-store-schema.ts (versions 3 and 4); all of this SQL is here.
+// kept here, and the catch-all counts both ways. The tables are in outcome-store-schema.ts (versions 3 to 5);
+// all of this SQL is here.
 import { randomBytes } from 'node:crypto';
 import { sql, transaction, type Database } from '../storage/sqlite.ts';
 import type { BounceKind } from './bounce-meaning.ts';
@@ -19,8 +20,58 @@ export type UnsharedOutcome = {
   undoneAt: number | null;
 };
 
+/** A catch-all domain's sends and how many bounced, as one folder counts them (`folders`: how many, for the team's). */
+export type CatchAllCounts = { domain: string; sent: number; bounced: number; since: number };
+export type TeamCatchAllCounts = CatchAllCounts & { folders: number };
+
+const countColumns = 'domain, sent, bounced, since';
+
 export function teamShareStore(db: Database) {
   return {
+    /** What this folder last told the service of its sends to catch-all domains. */
+    catchAllShared: () =>
+      (sql(db, `SELECT ${countColumns} FROM catch_all_shared`).all() as CatchAllCounts[]).map((row) => ({ ...row })),
+    /** The service has these counts now (none sent: the domain is gone from what it has of ours). */
+    markCatchAllShared(counts: readonly CatchAllCounts[]) {
+      transaction(db, () => {
+        for (const count of counts)
+          if (count.sent === 0) sql(db, 'DELETE FROM catch_all_shared WHERE domain = ?').run(count.domain);
+          else
+            sql(
+              db,
+              `INSERT INTO catch_all_shared (${countColumns}) VALUES (?, ?, ?, ?) ON CONFLICT (domain) DO UPDATE
+               SET sent = excluded.sent, bounced = excluded.bounced, since = excluded.since`,
+            ).run(count.domain, count.sent, count.bounced, count.since);
+      });
+    },
+    /** The team's counts as a read goes: begun empty, a page at a time, then put in place of the last read whole. */
+    teamCatchAllRead: {
+      begin: () => sql(db, 'DELETE FROM team_catch_all_next').run(),
+      page(counts: readonly TeamCatchAllCounts[]) {
+        transaction(db, () => {
+          // Names that differ in case only (as two folders sent them) are one domain.
+          const insert = sql(
+            db,
+            `INSERT INTO team_catch_all_next (${countColumns}, folders) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (domain) DO UPDATE SET sent = sent + excluded.sent, bounced = bounced + excluded.bounced,
+               since = min(since, excluded.since), folders = folders + excluded.folders`,
+          );
+          for (const count of counts) insert.run(count.domain, count.sent, count.bounced, count.since, count.folders);
+        });
+      },
+      finish() {
+        transaction(db, () => {
+          sql(db, 'DELETE FROM team_catch_all').run();
+          sql(db, 'INSERT INTO team_catch_all SELECT * FROM team_catch_all_next').run();
+          sql(db, 'DELETE FROM team_catch_all_next').run();
+        });
+      },
+    },
+    /** Every other folder's counts, as the last whole read left them. */
+    teamCatchAll: () =>
+      (sql(db, `SELECT ${countColumns}, folders FROM team_catch_all`).all() as TeamCatchAllCounts[]).map((row) => ({
+        ...row,
+      })),
     /** This data folder's own prefix on the service: what it sent, it knows as its own. Made once. */
     origin(): string {
       sql(db, "INSERT INTO meta (name, value) VALUES ('team_origin', ?) ON CONFLICT DO NOTHING").run(

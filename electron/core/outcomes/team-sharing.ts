@@ -14,6 +14,7 @@ import {
 } from '../wire/team-outcomes.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 import { undoOutcome, withRecorder } from './record-outcomes.ts';
+import { shareCatchAllCounts } from './team-catch-all.ts';
 import { teamShareStore, type UnsharedOutcome } from './team-share-store.ts';
 
 type TeamShareResult =
@@ -33,6 +34,9 @@ type TeamShareResult =
       skipped: number;
       /** The local source their outcomes are kept under. */
       source: string;
+      /** Catch-all domains: this folder's counts sent (changed since last time), and the team's now known. */
+      catchAllSent: number;
+      catchAllDomains: number;
     };
 
 /** How a person knows the team's service: its host. */
@@ -143,7 +147,8 @@ export async function shareWithTeam(
       if (!page.has_more) break;
     }
   });
-  return { ...result, source: source.name };
+  const catchAll = await shareCatchAllCounts(store, client, origin, signal);
+  return { ...result, source: source.name, catchAllSent: catchAll.sent, catchAllDomains: catchAll.domains };
 }
 
 /**

@@ -61,6 +61,11 @@ export const outcomesActions = {
         ...(shared.undone > 0 ? [`${countOf(shared.undone, 'outcome')} undone by a teammate`] : []),
         ...(shared.letGo > 0 ? [`${countOf(shared.letGo, 'outcome')} let go with a source a teammate forgot`] : []),
         ...(shared.skipped > 0 ? [`${countOf(shared.skipped, 'outcome')} left out (no address)`] : []),
+        ...(shared.catchAllDomains > 0
+          ? [
+              `teammates' sends to ${countOf(shared.catchAllDomains, 'catch-all domain')}, weighed in the next clean's scores`,
+            ]
+          : []),
       ];
       set({
         ledger: await sift.outcomes.ledger(),

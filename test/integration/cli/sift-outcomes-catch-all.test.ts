@@ -11,6 +11,8 @@ import { cacheKeysOf } from '../../../electron/core/cache/index.ts';
 import { openVerdictCache } from '../../../electron/core/cache/verdict-cache-store.ts';
 import { catchAllEvidenceWords } from '../../../electron/common/reason-words.ts';
 import { openJobStore } from '../../../electron/core/jobs/store/index.ts';
+import { openOutcomeStore } from '../../../electron/core/outcomes/index.ts';
+import { teamShareStore } from '../../../electron/core/outcomes/team-share-store.ts';
 import { startMailchimp, subscriberHash, type MailchimpServer } from '../../support/mailchimp-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
 import { startTestService, syncTestEnv } from '../../support/service-harness.ts';
@@ -74,6 +76,14 @@ describe('a catch-all domain learned by its sends', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain('4 new hard bounces, 0 soft, 212 sends');
 
+    // A teammate's sends to steady.example, as the team's service last gave them (team-catch-all.ts).
+    const outcomes = openOutcomeStore(env.SIFT_DATA_DIR!);
+    const teamRead = teamShareStore(outcomes.database).teamCatchAllRead;
+    teamRead.begin();
+    teamRead.page([{ domain: 'steady.example', sent: 100, bounced: 0, since: Date.UTC(2026, 1, 20), folders: 1 }]);
+    teamRead.finish();
+    outcomes.close();
+
     const rows = await clean('april', [
       'catchall.new@bouncy.example',
       'catchall.new@steady.example',
@@ -95,13 +105,14 @@ describe('a catch-all domain learned by its sends', () => {
       move: 'catch_all_bounces',
     });
     expect(list.catchAllEvidence.of('steady.example')).toMatchObject({
-      sent: 200,
+      sent: 300,
       bounced: 0,
+      teamSent: 100,
       move: 'catch_all_delivers',
     });
     expect(list.catchAllEvidence.of('other.example')).toBeUndefined();
     expect(catchAllEvidenceWords(list.catchAllEvidence.of('steady.example')!)).toBe(
-      'Catch-all at steady.example: 0 of 200 sends bounced since March 2026.',
+      "Catch-all at steady.example: 0 of 300 sends bounced since February 2026 (100 of them teammates').",
     );
     store.close();
   }, 120_000);

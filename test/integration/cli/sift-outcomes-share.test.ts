@@ -9,7 +9,7 @@ import type { VerificationService } from '../../../electron/core/service/verific
 import { openSuppressionStore } from '../../../electron/core/suppression/index.ts';
 import { startMailchimp, subscriberHash, type ChimpMember } from '../../support/mailchimp-server.ts';
 import { runSiftHere } from '../../support/run-sift-here.ts';
-import { startTestService } from '../../support/service-harness.ts';
+import { apiClient, startTestService } from '../../support/service-harness.ts';
 
 let service: VerificationService;
 let key: string;
@@ -41,9 +41,17 @@ describe('sift outcomes share', () => {
     const sent = await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], ann.env);
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stdout).toContain('Sent 2 outcomes; received 0 new from teammates');
+    // A third teammate's Sift has shared its catch-all counts.
+    const counts = { domain: 'acme.example', sent: 412, bounced: 0, since: '2026-09-01T00:00:00Z' };
+    const posted = await apiClient(service, key)('POST', '/outcomes/catch-all', {
+      origin: 'ocarol',
+      domains: [counts],
+    });
+    expect(posted.status).toBe(200);
     const got = await runSiftHere(['outcomes', 'share', '--base-url', service.baseUrl], bob.env);
     expect(got.stdout).toContain(
-      `Sent 0 outcomes; received 2 new from teammates (kept as "team at ${new URL(service.baseUrl).host}"). 1 address is new on the do-not-mail list.`,
+      `Sent 0 outcomes; received 2 new from teammates (kept as "team at ${new URL(service.baseUrl).host}"). 1 address is new on the do-not-mail list.\n` +
+        "Teammates' sends to 1 catch-all domain are weighed with yours in the next clean's scores.\n",
     );
 
     // Bob's next clean keeps the teammate's hard bounce out, and is not billed for it.

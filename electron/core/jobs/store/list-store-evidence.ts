@@ -10,6 +10,8 @@ type DomainEvidence = {
   sent: number;
   bounced: number;
   since: number;
+  /** How many of the sends were teammates' (shared through a team's service). */
+  teamSent: number;
   move: Exclude<CatchAllLearned, null>;
 };
 
@@ -27,15 +29,16 @@ export function catchAllEvidenceStore(db: Database): CatchAllEvidenceStore {
         sql(db, 'DELETE FROM catch_all_evidence').run();
         const insert = sql(
           db,
-          'INSERT INTO catch_all_evidence (domain, sent, bounced, since, move) VALUES (?, ?, ?, ?, ?)',
+          'INSERT INTO catch_all_evidence (domain, sent, bounced, since, team_sent, move) VALUES (?, ?, ?, ?, ?, ?)',
         );
-        for (const row of rows) insert.run(row.domain, row.sent, row.bounced, row.since, row.move);
+        for (const row of rows) insert.run(row.domain, row.sent, row.bounced, row.since, row.teamSent, row.move);
       });
     },
     of: (domain) => {
-      const row = sql(db, 'SELECT domain, sent, bounced, since, move FROM catch_all_evidence WHERE domain = ?').get(
-        domain,
-      ) as DomainEvidence | undefined;
+      const row = sql(
+        db,
+        'SELECT domain, sent, bounced, since, team_sent AS teamSent, move FROM catch_all_evidence WHERE domain = ?',
+      ).get(domain) as DomainEvidence | undefined;
       return row && { ...row };
     },
   };

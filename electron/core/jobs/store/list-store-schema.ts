@@ -3,7 +3,7 @@ import { sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
-export const listStoreVersion = 11;
+export const listStoreVersion = 12;
 const schemaVersion = listStoreVersion;
 
 export type AddressRow = {
@@ -110,6 +110,8 @@ function migrateInOne(db: Database): void {
       domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
       move TEXT NOT NULL
     ) WITHOUT ROWID`);
+  // 12: how many of those sends were teammates' (shared through a team's service), for the reason's words.
+  if (version < 12) db.exec('ALTER TABLE catch_all_evidence ADD COLUMN team_sent INTEGER NOT NULL DEFAULT 0');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

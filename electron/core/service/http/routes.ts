@@ -2,7 +2,7 @@
 import { account } from './account-handler.ts';
 import { batchStatus, cancel, createBatch } from './batch-handlers.ts';
 import { uploadFile } from './files-handler.ts';
-import { forgetOutcomeSource, shareOutcomes, teamOutcomes } from './outcomes-handlers.ts';
+import { forgetOutcomeSource, shareCatchAll, shareOutcomes, teamCatchAll, teamOutcomes } from './outcomes-handlers.ts';
 import { results, resultsCsv } from './results-handlers.ts';
 import type { Route } from './service-context.ts';
 import { verify } from './verify-handler.ts';
@@ -20,4 +20,6 @@ export const routes: Route[] = [
   { method: 'POST', pattern: /^\/outcomes$/, operation: 'other', handle: shareOutcomes },
   { method: 'GET', pattern: /^\/outcomes$/, operation: 'other', handle: teamOutcomes },
   { method: 'POST', pattern: /^\/outcomes\/forget$/, operation: 'other', handle: forgetOutcomeSource },
+  { method: 'POST', pattern: /^\/outcomes\/catch-all$/, operation: 'other', handle: shareCatchAll },
+  { method: 'GET', pattern: /^\/outcomes\/catch-all$/, operation: 'other', handle: teamCatchAll },
 ];

@@ -1,9 +1,10 @@
 // The service's tables on PostgreSQL: the same tables and columns as SQLite's schema.ts reaches at its
-// version 9, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
+// version 10, made in one step. Times are milliseconds since the epoch, as doubles (the engine's pacing
 // times have fractions); counts and keys are 64-bit. Several processes may start at once: the first to
 // take the advisory lock makes the tables, the rest find them made.
 import { NewerDataError } from '../../storage/store-versions.ts';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
+import { teamCatchAllTable } from './team-catch-all-store.ts';
 import { teamOutcomesTable } from './team-outcomes-store.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, postgresOwnerColumns } from './coordination-schema.ts';
 
@@ -11,9 +12,9 @@ import { coordinationTables, droppedColumns, leaseColumnsSql, postgresOwnerColum
 const migrationLock = 0x51f7_0001;
 /**
  * 1: SQLite's version 6. 2: and its version 7, the tables several processes share (added in place).
- * 3: its version 8. 4: its version 9, a team's outcomes.
+ * 3: its version 8. 4: its version 9, a team's outcomes. 5: its version 10, a team's catch-all counts.
  */
-const schemaVersion = 4;
+const schemaVersion = 5;
 
 const tables = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -164,6 +165,7 @@ export async function migratePostgres(db: SqlConnection): Promise<void> {
     ${tables}
     ${coordinationTables}
     ${teamOutcomesTable}
+    ${teamCatchAllTable}
     CREATE TABLE IF NOT EXISTS sift_schema (version INTEGER NOT NULL);
     -- Only on the way to 2: an ALTER TABLE locks its table even when it changes nothing.
     DO $$ BEGIN

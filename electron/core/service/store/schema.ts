@@ -2,10 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
 import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { teamCatchAllTable } from './team-catch-all-store.ts';
 import { teamOutcomesTable } from './team-outcomes-store.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } from './coordination-schema.ts';
 
-export const serviceSchemaVersion = 9;
+export const serviceSchemaVersion = 10;
 const schemaVersion = serviceSchemaVersion;
 
 /**
@@ -21,8 +22,7 @@ function migrateInOne(db: Database): void {
   const current = Number((sql(db, 'PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current >= schemaVersion) return;
   if (current < 1) createTables(db);
-  // 2: no index of pending rows: keeping it cost two B-tree writes per address, and the worker walks
-  // the primary key from where it left off instead.
+  // 2: no index of pending rows (two B-tree writes per address); the worker walks the primary key instead.
   if (current < 2) db.exec('DROP INDEX IF EXISTS batch_rows_pending');
   if (current < 3) addLocalEngineTables(db);
   // 4: how each live conversation was protected (STARTTLS, and whether the certificate verified).
@@ -33,8 +33,9 @@ function migrateInOne(db: Database): void {
   if (current < 7) transaction(db, () => addCoordinationTables(db));
   // 8: which process holds a domain of the live queue, so that only it renews the hold.
   if (current < 8 && !hasColumn(db, 'probe_domains', 'lease_owner')) db.exec(leaseColumnsSql);
-  // 9: a team's outcomes (team-outcomes-store.ts).
+  // 9, 10: a team's outcomes and its catch-all counts (team-outcomes-store.ts, team-catch-all-store.ts).
   if (current < 9) db.exec(teamOutcomesTable);
+  if (current < 10) db.exec(teamCatchAllTable);
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 

@@ -14,6 +14,9 @@ import {
   undoOutcome,
 } from '../../../../electron/core/outcomes/index.ts';
 import { openSuppressionStore } from '../../../../electron/core/suppression/index.ts';
+import { cacheKeysOf } from '../../../../electron/core/cache/index.ts';
+import { learnedCatchAllDomains } from '../../../../electron/core/outcomes/catch-all-evidence.ts';
+import { catchAllEvidenceWords } from '../../../../electron/common/reason-words.ts';
 import type { VerificationService } from '../../../../electron/core/service/verification-service.ts';
 import { apiClient, startTestService } from '../../../support/service-harness.ts';
 
@@ -80,6 +83,9 @@ describe("a team's outcomes on Sift's own service", () => {
     const cursor = await api('GET', '/outcomes?after=nonsense');
     expect([cursor.status, cursor.body.error.code]).toEqual([400, 'invalid_cursor']);
     expect((await api('GET', '/outcomes?limit=1001')).body.error.code).toBe('invalid_limit');
+    const impossible = { domain: 'acme.example', sent: 2, bounced: 3, since: '2026-09-01T00:00:00Z' };
+    const counts = await api('POST', '/outcomes/catch-all', { origin: 'ox', domains: [impossible] });
+    expect([counts.status, counts.body.error.message]).toEqual([400, 'domains.0: bounced cannot be more than sent']);
   });
 
   it('pages every change in order, an undo and a forgetting as changes of their own, one space per key mode', async () => {
@@ -185,6 +191,73 @@ describe("a team's outcomes on Sift's own service", () => {
     expect(await carol.share()).toMatchObject({ undone: 1 });
     expect(carol.doNotMail()).not.toContain('shared@twice.example');
     // Nothing of this test is left for the next ones' teammates.
+    await bob.withStore((store) => forgetSource(bob.dataDir, store, 'esp'));
+    await bob.share();
+  });
+
+  it("shares catch-all counts, never who was sent to: a teammate's sends weigh in a domain's score", async () => {
+    const [ann, bob, carol] = [await person(), await person(), await person()];
+    const checkedAt = Date.UTC(2026, 8, 1);
+    // What a tool reported sent, to addresses Sift had called catch-all (as a Mailchimp campaign's recipients).
+    const sends = (dataDir: string, domain: string, n: number) => {
+      const key = cacheKeysOf(dataDir);
+      const checked = { result: 'catch_all', reason: 'accept_all_domain', checkedAt };
+      return Array.from({ length: n }, (_, i) => ({
+        key: key(`p${i}@${domain}`),
+        domain,
+        at: checkedAt + 86_400_000,
+        checked,
+      }));
+    };
+    await ann.withStore((store) => store.recordSends(sends(ann.dataDir, 'acme.example', 412)));
+    await bob.withStore((store) => store.recordSends(sends(bob.dataDir, 'widgets.example', 30)));
+    const file = join(bob.dir, 'widgets.csv');
+    const bounced = Array.from({ length: 6 }, (_, i) => `p${i}@widgets.example,hard,2026-09-10`);
+    await writeFile(file, `email,type,date\n${bounced.join('\n')}\n`);
+    await bob.withStore((store) => importOutcomeFile(bob.dataDir, store, 'esp', file, 'widgets.csv'));
+
+    expect(await ann.share()).toMatchObject({ catchAllSent: 1, catchAllDomains: 0 });
+    expect(await bob.share()).toMatchObject({ catchAllSent: 1, catchAllDomains: 1 });
+    expect(await ann.share()).toMatchObject({ catchAllSent: 0, catchAllDomains: 1 });
+    // What reached the service is counts by domain, and nothing of the addresses sent to.
+    const api = apiClient(service, liveKey);
+    const { body } = await api('GET', '/outcomes/catch-all');
+    expect(JSON.stringify(body)).not.toContain('p1@');
+    expect(body).toMatchObject({
+      data: [
+        { domain: 'acme.example', sent: 412, bounced: 0, folders: 1 },
+        { domain: 'widgets.example', sent: 30, bounced: 6, folders: 1 },
+      ],
+      has_more: false,
+    });
+
+    // Bob's list is weighed by Ann's sends, which he never made, and says whose they were.
+    const learned = (dataDir: string) =>
+      learnedCatchAllDomains(dataDir).map(({ domain, sent, bounced, teamSent, move }) => ({
+        domain,
+        sent,
+        bounced,
+        teamSent,
+        move,
+      }));
+    expect(learned(bob.dataDir)).toEqual([
+      { domain: 'widgets.example', sent: 30, bounced: 6, teamSent: 0, move: 'catch_all_bounces' },
+      { domain: 'acme.example', sent: 412, bounced: 0, teamSent: 412, move: 'catch_all_delivers' },
+    ]);
+    expect(catchAllEvidenceWords({ ...learned(bob.dataDir)[1]!, since: checkedAt + 86_400_000 })).toBe(
+      "Catch-all at acme.example: 0 of 412 sends bounced since September 2026 (all of them teammates').",
+    );
+    // A teammate who sent nothing learns both; more sends by Ann are counted again, not added twice.
+    await carol.share();
+    expect(learned(carol.dataDir).map((row) => [row.domain, row.sent, row.move])).toEqual([
+      ['acme.example', 412, 'catch_all_delivers'],
+      ['widgets.example', 30, 'catch_all_bounces'],
+    ]);
+    await ann.withStore((store) => store.recordSends(sends(ann.dataDir, 'acme.example', 420)));
+    expect(await ann.share()).toMatchObject({ catchAllSent: 1 });
+    await carol.share();
+    expect(learned(carol.dataDir)[0]).toMatchObject({ domain: 'acme.example', sent: 420, teamSent: 420 });
+    // Nothing of this test's outcomes is left for the next ones' teammates.
     await bob.withStore((store) => forgetSource(bob.dataDir, store, 'esp'));
     await bob.share();
   });
