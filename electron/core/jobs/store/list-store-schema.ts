@@ -111,7 +111,8 @@ function migrateInOne(db: Database): void {
       move TEXT NOT NULL
     ) WITHOUT ROWID`);
   // 12: how many of those sends were teammates' (shared through a team's service), for the reason's words.
-  if (version < 12) db.exec('ALTER TABLE catch_all_evidence ADD COLUMN team_sent INTEGER NOT NULL DEFAULT 0');
+  if (version < 12 && !sql(db, "SELECT 1 FROM pragma_table_info('catch_all_evidence') WHERE name = 'team_sent'").get())
+    db.exec('ALTER TABLE catch_all_evidence ADD COLUMN team_sent INTEGER NOT NULL DEFAULT 0');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }
 
