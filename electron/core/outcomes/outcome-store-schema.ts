@@ -76,21 +76,22 @@ CREATE UNIQUE INDEX outcomes_by_remote ON outcomes (remote) WHERE remote IS NOT 
 CREATE INDEX outcomes_unshared ON outcomes (id) WHERE shared = 0`;
 
 /**
- * A team's catch-all counts (team-catch-all.ts): what this folder last told the service of its own sends to
- * catch-all domains, and every other folder's counts as last read (with the next read staged beside them,
- * so a read cut off leaves the last whole one in use).
+ * A team's catch-all counts (team-catch-all.ts), per team service: what this folder last told it of its own
+ * sends to catch-all domains, and every other folder's counts as last read there (with the next read staged
+ * beside them, so a read cut off leaves the last whole one in use).
  */
 const teamCatchAll = `
 CREATE TABLE catch_all_shared (
-  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL
+  service TEXT NOT NULL, domain TEXT NOT NULL, sent INTEGER NOT NULL, bounced INTEGER NOT NULL,
+  since INTEGER NOT NULL, PRIMARY KEY (service, domain)
 ) WITHOUT ROWID;
 CREATE TABLE team_catch_all (
-  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
-  folders INTEGER NOT NULL
+  service TEXT NOT NULL, domain TEXT NOT NULL, sent INTEGER NOT NULL, bounced INTEGER NOT NULL,
+  since INTEGER NOT NULL, folders INTEGER NOT NULL, PRIMARY KEY (service, domain)
 ) WITHOUT ROWID;
 CREATE TABLE team_catch_all_next (
-  domain TEXT PRIMARY KEY, sent INTEGER NOT NULL, bounced INTEGER NOT NULL, since INTEGER NOT NULL,
-  folders INTEGER NOT NULL
+  service TEXT NOT NULL, domain TEXT NOT NULL, sent INTEGER NOT NULL, bounced INTEGER NOT NULL,
+  since INTEGER NOT NULL, folders INTEGER NOT NULL, PRIMARY KEY (service, domain)
 ) WITHOUT ROWID`;
 
 /** The file, made with its tables when new, in one transaction. */

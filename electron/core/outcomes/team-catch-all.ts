@@ -38,14 +38,16 @@ export async function shareCatchAllCounts(
   signal?: AbortSignal,
 ): Promise<{ sent: number; domains: number }> {
   const shares = teamShareStore(store.database);
-  const changed = changedCounts(store, shares.catchAllShared());
+  const service = client.serviceUrl;
+  const changed = changedCounts(store, shares.catchAllShared(service));
   for (let at = 0; at < changed.length; at += teamOutcomesPageLimit) {
     const page = changed.slice(at, at + teamOutcomesPageLimit);
     await client.shareCatchAll(origin, page.map(toWire), signal ? { signal } : {});
-    shares.markCatchAllShared(page);
+    shares.markCatchAllShared(service, page);
   }
 
-  shares.teamCatchAllRead.begin();
+  const read = shares.teamCatchAllRead(service);
+  read.begin();
   let after = '';
   let domains = 0;
   for (;;) {
@@ -53,11 +55,11 @@ export async function shareCatchAllCounts(
     const counts: TeamCatchAllCounts[] = page.data
       .map((row) => ({ ...row, domain: row.domain.toLowerCase(), since: Date.parse(row.since) }))
       .filter((row) => domainName.test(row.domain) && row.sent > 0 && row.bounced >= 0 && row.bounced <= row.sent);
-    shares.teamCatchAllRead.page(counts);
+    read.page(counts);
     domains += counts.length;
     if (!page.has_more || page.next_after === after) break;
     after = page.next_after;
   }
-  shares.teamCatchAllRead.finish();
+  read.finish();
   return { sent: changed.length, domains };
 }

@@ -28,50 +28,60 @@ const countColumns = 'domain, sent, bounced, since';
 
 export function teamShareStore(db: Database) {
   return {
-    /** What this folder last told the service of its sends to catch-all domains. */
-    catchAllShared: () =>
-      (sql(db, `SELECT ${countColumns} FROM catch_all_shared`).all() as CatchAllCounts[]).map((row) => ({ ...row })),
-    /** The service has these counts now (none sent: the domain is gone from what it has of ours). */
-    markCatchAllShared(counts: readonly CatchAllCounts[]) {
+    /** What this folder last told that service of its sends to catch-all domains. */
+    catchAllShared: (service: string) =>
+      (sql(db, `SELECT ${countColumns} FROM catch_all_shared WHERE service = ?`).all(service) as CatchAllCounts[]).map(
+        (row) => ({ ...row }),
+      ),
+    /** That service has these counts now (none sent: the domain is gone from what it has of ours). */
+    markCatchAllShared(service: string, counts: readonly CatchAllCounts[]) {
       transaction(db, () => {
         for (const count of counts)
-          if (count.sent === 0) sql(db, 'DELETE FROM catch_all_shared WHERE domain = ?').run(count.domain);
+          if (count.sent === 0)
+            sql(db, 'DELETE FROM catch_all_shared WHERE service = ? AND domain = ?').run(service, count.domain);
           else
             sql(
               db,
-              `INSERT INTO catch_all_shared (${countColumns}) VALUES (?, ?, ?, ?) ON CONFLICT (domain) DO UPDATE
+              `INSERT INTO catch_all_shared (service, ${countColumns}) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT (service, domain) DO UPDATE
                SET sent = excluded.sent, bounced = excluded.bounced, since = excluded.since`,
-            ).run(count.domain, count.sent, count.bounced, count.since);
+            ).run(service, count.domain, count.sent, count.bounced, count.since);
       });
     },
-    /** The team's counts as a read goes: begun empty, a page at a time, then put in place of the last read whole. */
-    teamCatchAllRead: {
-      begin: () => sql(db, 'DELETE FROM team_catch_all_next').run(),
+    /** A service's team counts as a read goes: begun empty, a page at a time, then put in place of its last read whole. */
+    teamCatchAllRead: (service: string) => ({
+      begin: () => sql(db, 'DELETE FROM team_catch_all_next WHERE service = ?').run(service),
       page(counts: readonly TeamCatchAllCounts[]) {
         transaction(db, () => {
           // Names that differ in case only (as two folders sent them) are one domain.
           const insert = sql(
             db,
-            `INSERT INTO team_catch_all_next (${countColumns}, folders) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (domain) DO UPDATE SET sent = sent + excluded.sent, bounced = bounced + excluded.bounced,
-               since = min(since, excluded.since), folders = folders + excluded.folders`,
+            `INSERT INTO team_catch_all_next (service, ${countColumns}, folders) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT (service, domain) DO UPDATE SET sent = sent + excluded.sent,
+               bounced = bounced + excluded.bounced, since = min(since, excluded.since),
+               folders = folders + excluded.folders`,
           );
-          for (const count of counts) insert.run(count.domain, count.sent, count.bounced, count.since, count.folders);
+          for (const count of counts)
+            insert.run(service, count.domain, count.sent, count.bounced, count.since, count.folders);
         });
       },
       finish() {
         transaction(db, () => {
-          sql(db, 'DELETE FROM team_catch_all').run();
-          sql(db, 'INSERT INTO team_catch_all SELECT * FROM team_catch_all_next').run();
-          sql(db, 'DELETE FROM team_catch_all_next').run();
+          sql(db, 'DELETE FROM team_catch_all WHERE service = ?').run(service);
+          sql(db, 'INSERT INTO team_catch_all SELECT * FROM team_catch_all_next WHERE service = ?').run(service);
+          sql(db, 'DELETE FROM team_catch_all_next WHERE service = ?').run(service);
         });
       },
-    },
-    /** Every other folder's counts, as the last whole read left them. */
+    }),
+    /** Every other folder's counts, as the last whole reads left them, added up over the teams' services. */
     teamCatchAll: () =>
-      (sql(db, `SELECT ${countColumns}, folders FROM team_catch_all`).all() as TeamCatchAllCounts[]).map((row) => ({
-        ...row,
-      })),
+      (
+        sql(
+          db,
+          `SELECT domain, SUM(sent) AS sent, SUM(bounced) AS bounced, MIN(since) AS since, SUM(folders) AS folders
+           FROM team_catch_all GROUP BY domain`,
+        ).all() as TeamCatchAllCounts[]
+      ).map((row) => ({ ...row })),
     /** This data folder's own prefix on the service: what it sent, it knows as its own. Made once. */
     origin(): string {
       sql(db, "INSERT INTO meta (name, value) VALUES ('team_origin', ?) ON CONFLICT DO NOTHING").run(

@@ -78,7 +78,7 @@ describe('a catch-all domain learned by its sends', () => {
 
     // A teammate's sends to steady.example, as the team's service last gave them (team-catch-all.ts).
     const outcomes = openOutcomeStore(env.SIFT_DATA_DIR!);
-    const teamRead = teamShareStore(outcomes.database).teamCatchAllRead;
+    const teamRead = teamShareStore(outcomes.database).teamCatchAllRead('https://sift.team.example');
     teamRead.begin();
     teamRead.page([{ domain: 'steady.example', sent: 100, bounced: 0, since: Date.UTC(2026, 1, 20), folders: 1 }]);
     teamRead.finish();

@@ -219,6 +219,16 @@ describe("a team's outcomes on Sift's own service", () => {
     expect(await ann.share()).toMatchObject({ catchAllSent: 1, catchAllDomains: 0 });
     expect(await bob.share()).toMatchObject({ catchAllSent: 1, catchAllDomains: 1 });
     expect(await ann.share()).toMatchObject({ catchAllSent: 0, catchAllDomains: 1 });
+    // A second team's service gets the folder's counts whole, not only what changed since the first heard them.
+    const other = await startTestService();
+    try {
+      const otherKey = (await other.dashboard.createKey('live', 'other team')).key;
+      const toOther = createServiceClient({ baseUrl: other.baseUrl, apiKey: otherKey });
+      const shared = await ann.withStore((store) => shareWithTeam(ann.dataDir, store, toOther));
+      expect(shared).toMatchObject({ catchAllSent: 1, catchAllDomains: 0 });
+    } finally {
+      await other.close();
+    }
     // What reached the service is counts by domain, and nothing of the addresses sent to.
     const api = apiClient(service, liveKey);
     const { body } = await api('GET', '/outcomes/catch-all');
