@@ -7,6 +7,7 @@
 import { bounceCache, bounceKeptAt, type CheckedVerdict } from '../cache/index.ts';
 import { openSuppressionStore, type SuppressionStore } from '../suppression/index.ts';
 import type { NewMessage, NewOutcome, OutcomeSource, OutcomeStore } from './outcome-store.ts';
+import { teamShareStore } from './team-share-store.ts';
 
 /**
  * Soft bounces on this many different days make an address a hard one. Mailchimp's rule: "We'll allow seven
@@ -183,7 +184,10 @@ export function forgetSource(
   store: OutcomeStore,
   name: string,
 ): { outcomes: number; unsuppressed: number } | undefined {
-  if (!store.source(name)) return undefined;
+  const source = store.source(name);
+  if (!source) return undefined;
   const { outcomes, hard } = store.removeSource(name);
+  // A team's source goes with its catch-all counts (until the next sharing reads both again).
+  if (source.kind === 'team') teamShareStore(store.database).forgetTeamCatchAll(name);
   return { outcomes, unsuppressed: forgetBounced(dataDir, store, hard) };
 }

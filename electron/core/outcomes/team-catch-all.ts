@@ -34,11 +34,12 @@ function changedCounts(store: OutcomeStore, before: readonly CatchAllCounts[]): 
 export async function shareCatchAllCounts(
   store: OutcomeStore,
   client: ServiceClient,
+  /** This folder's origin on the service, and the service's teammates' source here (its counts are kept by it). */
   origin: string,
+  service: string,
   signal?: AbortSignal,
 ): Promise<{ sent: number; domains: number }> {
   const shares = teamShareStore(store.database);
-  const service = client.serviceUrl;
   const changed = changedCounts(store, shares.catchAllShared(service));
   for (let at = 0; at < changed.length; at += teamOutcomesPageLimit) {
     const page = changed.slice(at, at + teamOutcomesPageLimit);

@@ -73,6 +73,8 @@ export function teamShareStore(db: Database) {
         });
       },
     }),
+    /** Lets a team's counts go (its source here was forgotten). */
+    forgetTeamCatchAll: (service: string) => sql(db, 'DELETE FROM team_catch_all WHERE service = ?').run(service),
     /** Every other folder's counts, as the last whole reads left them, added up over the teams' services. */
     teamCatchAll: () =>
       (

@@ -147,7 +147,8 @@ export async function shareWithTeam(
       if (!page.has_more) break;
     }
   });
-  const catchAll = await shareCatchAllCounts(store, client, origin, signal);
+  // Kept by the teammates' source's name, so forgetting that source lets the team's counts go too.
+  const catchAll = await shareCatchAllCounts(store, client, origin, source.name, signal);
   return { ...result, source: source.name, catchAllSent: catchAll.sent, catchAllDomains: catchAll.domains };
 }
 

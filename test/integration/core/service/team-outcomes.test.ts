@@ -267,6 +267,9 @@ describe("a team's outcomes on Sift's own service", () => {
     expect(await ann.share()).toMatchObject({ catchAllSent: 1 });
     await carol.share();
     expect(learned(carol.dataDir)[0]).toMatchObject({ domain: 'acme.example', sent: 420, teamSent: 420 });
+    // Carol forgets the team's source here: its catch-all counts go with it, until she shares again.
+    await carol.withStore((store) => forgetSource(carol.dataDir, store, `team at ${new URL(service.baseUrl).host}`));
+    expect(learned(carol.dataDir)).toEqual([]);
     // Nothing of this test's outcomes is left for the next ones' teammates.
     await bob.withStore((store) => forgetSource(bob.dataDir, store, 'esp'));
     await bob.share();
