@@ -81,7 +81,9 @@ export function createRowExplorer(
 
   /** The row text kept on the index's thread, which then builds the index; on this one where it cannot. */
   async function keepTextSomewhere(job: JobRecord, wanted: () => boolean): Promise<void> {
-    if (indexes && (await indexes.prepare(job.id, store.listPath(job.id), sourceOf(job)).textKept)) return;
+    // Awaited even with no index thread: `wanted` reads the pass this call makes, which is not there until
+    // the call has given it back.
+    if (await indexes?.prepare(job.id, store.listPath(job.id), sourceOf(job)).textKept) return;
     // The next start keeps it: the store is about to close. A list forgotten meanwhile has no input left.
     if (closing || !wanted()) return;
     await writeRowText(store.list(job.id).rowText(), sourceOf(job));
