@@ -2,6 +2,9 @@
 // second, straight out and again through a SOCKS5 proxy (the servers then answer only its address). From
 // the servers' own logs: how close each host came to its bound (goal: ≥ 90%), and whether any window ever
 // went over it (goal: never). Figures only, never asserted.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEngineService } from '../support/engine-harness.ts';
 import { startMailWorld, type HostScript } from '../support/mail-world.ts';
 import { worstExcess } from '../support/pacing.ts';
@@ -28,12 +31,19 @@ async function runPacing(options: { hosts: number; perHost: number; rate: number
   const egress = '127.0.1.250';
   const proxy = viaProxy ? await startSocks5Server({ egress }) : undefined;
   if (proxy) world.acceptOnlyFrom([egress], { firewall: true });
-  const run = await startEngineService(world, {
-    perHostRate: rate,
-    perHostConcurrency: 2,
-    concurrency: 64,
-    ...(proxy ? { proxies: [parseProxyUrl(proxy.url)] } : {}),
-  });
+  // A folder of the bench's own, removed after: outside a test run, the system's temp folder is no one's to clean.
+  const dataDir = await mkdtemp(join(tmpdir(), 'sift-engine-bench-'));
+  const run = await startEngineService(
+    world,
+    {
+      perHostRate: rate,
+      perHostConcurrency: 2,
+      concurrency: 64,
+      ...(proxy ? { proxies: [parseProxyUrl(proxy.url)] } : {}),
+    },
+    undefined,
+    { dataDir },
+  );
   try {
     const emails = names.flatMap((name) => Array.from({ length: perHost }, (_, i) => `p${i}@${name}.test`));
     await run.service.dashboard.topUp(emails.length);
@@ -74,6 +84,7 @@ async function runPacing(options: { hosts: number; perHost: number; rate: number
     await run.service.close();
     await proxy?.kill();
     await world.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
