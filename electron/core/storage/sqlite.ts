@@ -59,3 +59,7 @@ export function sql(db: Database, text: string): StatementSync {
   }
   return statement;
 }
+
+/** Whether a table has that column: a migration adds a column only where it is not there yet. */
+export const hasColumn = (db: Database, table: string, column: string) =>
+  sql(db, 'SELECT 1 AS found FROM pragma_table_info(?) WHERE name = ?').get(table, column) !== undefined;

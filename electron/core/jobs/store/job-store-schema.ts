@@ -4,7 +4,7 @@
 //          user_version set); each job moves to a list file of its own, then the old tables go.
 //   2 → 3  key_mode: whether the job's verdicts came with a sandbox key (demo verdicts) or a live one
 import type { PrecheckCounts } from '../../../common/contract.ts';
-import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { hasColumn, sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { rowsPerChunk, type ListStore, type NewAddress, type VerdictRow } from './list-types.ts';
 
 export const jobCatalogVersion = 3;
@@ -50,8 +50,7 @@ export function migrateJobCatalog(db: Database, listOf: (jobId: string) => ListS
     }
     const hadCatalog = hasTable(db, 'jobs');
     db.exec(catalogTable);
-    const columns = sql(db, 'SELECT name FROM pragma_table_info(?)').all('jobs') as { name: string }[];
-    if (hadCatalog && !columns.some((column) => column.name === 'key_mode')) {
+    if (hadCatalog && !hasColumn(db, 'jobs', 'key_mode')) {
       db.exec('ALTER TABLE jobs ADD COLUMN key_mode TEXT');
     }
     db.exec(`PRAGMA user_version = ${currentVersion}`);

@@ -1,5 +1,5 @@
 // The schema of a job's list file and the mappers from its rows to records (list-store.ts owns the queries).
-import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { hasColumn, sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { badSyntaxResult } from '../../../common/list-funnel.ts';
 import type { AddressRecord, Part } from './list-types.ts';
 
@@ -100,8 +100,8 @@ function migrateInOne(db: Database): void {
   if (version < 9) db.exec(verdictTables);
   // 10: when an address was valid at an earlier check too old to reuse (the verdict cache), for its score.
   if (version < 10) {
-    const has = sql(db, "SELECT 1 FROM pragma_table_info('addresses') WHERE name = 'earlier_valid_at'").get();
-    if (!has) db.exec('ALTER TABLE addresses ADD COLUMN earlier_valid_at INTEGER');
+    if (!hasColumn(db, 'addresses', 'earlier_valid_at'))
+      db.exec('ALTER TABLE addresses ADD COLUMN earlier_valid_at INTEGER');
     db.exec(`DROP VIEW IF EXISTS address_verdicts; ${verdictView}`);
   }
   // 11: what sends to catch-all domains had come to when the list was checked (list-store-evidence.ts).
@@ -111,7 +111,7 @@ function migrateInOne(db: Database): void {
       move TEXT NOT NULL
     ) WITHOUT ROWID`);
   // 12: how many of those sends were teammates' (shared through a team's service), for the reason's words.
-  if (version < 12 && !sql(db, "SELECT 1 FROM pragma_table_info('catch_all_evidence') WHERE name = 'team_sent'").get())
+  if (version < 12 && !hasColumn(db, 'catch_all_evidence', 'team_sent'))
     db.exec('ALTER TABLE catch_all_evidence ADD COLUMN team_sent INTEGER NOT NULL DEFAULT 0');
   db.exec(`PRAGMA user_version = ${schemaVersion}`);
 }

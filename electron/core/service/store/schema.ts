@@ -1,7 +1,7 @@
 // The embedded service's tables. Times are milliseconds since the epoch unless named *_iso.
 import { randomBytes } from 'node:crypto';
 import type { SqlConnection } from '../../storage/sql-connection.ts';
-import { sql, transaction, type Database } from '../../storage/sqlite.ts';
+import { hasColumn, sql, transaction, type Database } from '../../storage/sqlite.ts';
 import { teamCatchAllTable } from './team-catch-all-store.ts';
 import { teamOutcomesTable } from './team-outcomes-store.ts';
 import { coordinationTables, droppedColumns, leaseColumnsSql, ownerColumns } from './coordination-schema.ts';
@@ -269,9 +269,6 @@ function keyRowsByOneInteger(db: Database): void {
 }
 
 /** 7: see coordination-schema.ts. Columns are added and dropped only where they are (not) yet. */
-const hasColumn = (db: Database, table: string, column: string) =>
-  (sql(db, `PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
-
 function addCoordinationTables(db: Database): void {
   db.exec(coordinationTables);
   for (const [table, column] of ownerColumns) {
