@@ -6,11 +6,9 @@ import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { describeTimeLeft } from '../common/durations.ts';
 import type { Cost, JobProgress } from '../core/jobs/run/index.ts';
 import type { CliIo } from './cli-io.ts';
-
-const count = (value: number) => value.toLocaleString('en');
+import { count, counted } from './counts.ts';
 
 /** `n` and its noun, one or many ("1 row", "2 rows"). */
-const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 export function progressPrinter(io: CliIo) {
   let last = '';

@@ -6,8 +6,7 @@ import { accuracyLedger, ledgerSentence, openOutcomeStore } from '../core/outcom
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
 import { listOutcomes } from '../core/jobs/views/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-
-const count = (value: number) => value.toLocaleString('en');
+import { count } from './counts.ts';
 
 export function showListOutcomes(dataDir: string, id: string, json: boolean, io: CliIo): number {
   const store = openJobStore(dataDir);

@@ -13,12 +13,11 @@ import {
   shareWithTeam,
 } from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-
-const count = (value: number) => value.toLocaleString('en');
+import { count, counted } from './counts.ts';
 
 /** What the catch-all counts came to, when there were any either way. */
 function catchAllLine(shared: { catchAllSent: number; catchAllDomains: number }): string {
-  const domains = (n: number) => `${count(n)} catch-all ${n === 1 ? 'domain' : 'domains'}`;
+  const domains = (n: number) => counted(n, 'catch-all domain');
   const parts = [
     ...(shared.catchAllSent > 0
       ? [`Sent counts of your sends to ${domains(shared.catchAllSent)} (never who was sent to)`]
@@ -48,8 +47,8 @@ export async function shareAgainIfAsked(dataDir: string, baseUrl: string | undef
     const shared = await shareAgainIfShared(dataDir, store, client, io.signal ? { signal: io.signal } : {});
     if (shared?.offered && shared.sent + shared.received + shared.undone + shared.letGo > 0)
       io.out(
-        `Shared with the team at ${serviceHost(client)}: sent ${count(shared.sent)} ${shared.sent === 1 ? 'outcome' : 'outcomes'}, received ${count(shared.received)}; ` +
-          `${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list and not checked.\n`,
+        `Shared with the team at ${serviceHost(client)}: sent ${counted(shared.sent, 'outcome')}, received ${count(shared.received)}; ` +
+          `${counted(shared.suppressed, 'address is', 'addresses are')} new on the do-not-mail list and not checked.\n`,
       );
   } catch (error) {
     if (io.signal?.aborted) throw error;
@@ -91,7 +90,7 @@ export async function shareOutcomes(dataDir: string, baseUrl: string | undefined
         (shared.undone > 0 ? `, ${count(shared.undone)} undone` : '') +
         (shared.letGo > 0 ? `, ${count(shared.letGo)} let go with a source a teammate forgot` : '') +
         (shared.skipped > 0 ? `, ${count(shared.skipped)} left out (no address)` : '') +
-        `. ${count(shared.suppressed)} ${shared.suppressed === 1 ? 'address is' : 'addresses are'} new on the do-not-mail list.\n` +
+        `. ${counted(shared.suppressed, 'address is', 'addresses are')} new on the do-not-mail list.\n` +
         catchAllLine(shared),
     );
     return exitCodes.done;
