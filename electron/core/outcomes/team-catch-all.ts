@@ -3,12 +3,10 @@
 // to); every other folder's counts come back added up, and catch-all-evidence.ts adds them to this
 // folder's own, so a catch-all domain is learned from the whole team's sends.
 import type { ServiceClient } from '../client/service-client.ts';
+import { checkDomain } from '../email/syntax.ts';
 import { teamOutcomesPageLimit, type CatchAllCount } from '../wire/team-outcomes.ts';
 import type { OutcomeStore } from './outcome-store.ts';
 import { teamShareStore, type CatchAllCounts, type TeamCatchAllCounts } from './team-share-store.ts';
-
-/** A domain's name as Sift keeps them; a teammate's that is none is left out. */
-const domainName = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 
 const toWire = (count: CatchAllCounts): CatchAllCount => ({ ...count, since: new Date(count.since).toISOString() });
 
@@ -55,7 +53,7 @@ export async function shareCatchAllCounts(
     const page = await client.getTeamCatchAll(origin, after, signal ? { signal } : {});
     const counts: TeamCatchAllCounts[] = page.data
       .map((row) => ({ ...row, domain: row.domain.toLowerCase(), since: Date.parse(row.since) }))
-      .filter((row) => domainName.test(row.domain) && row.sent > 0 && row.bounced >= 0 && row.bounced <= row.sent);
+      .filter((row) => checkDomain(row.domain).ok && row.sent > 0 && row.bounced >= 0 && row.bounced <= row.sent);
     read.page(counts);
     domains += counts.length;
     if (!page.has_more || page.next_after === after) break;
