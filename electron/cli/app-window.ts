@@ -3,7 +3,7 @@
 // person's own browser profile and its process ends when its window closes. Where none of those browsers
 // is installed, or `--browser default` says so, the default browser opens the page instead.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** Where app-mode browsers are, per platform, in the order tried. */
@@ -52,8 +52,18 @@ export function appBrowser(
   return candidates(platform, env).find(runnable);
 }
 
-/** Opens `url` in an app window of `browser`, with its own profile in `profileDir`; the process, or undefined if it could not start. */
-export function openAppWindow(browser: string, url: string, profileDir: string): Promise<ChildProcess | undefined> {
+/**
+ * Opens `url` in an app window of `browser`, with its own profile in `profileDir`; the process, or undefined
+ * if it could not start. What the browser prints goes to `logFile` (made again at each start, this account's
+ * alone), so a window that does not show can be asked about.
+ */
+export function openAppWindow(
+  browser: string,
+  url: string,
+  profileDir: string,
+  logFile: string,
+): Promise<ChildProcess | undefined> {
+  const log = openSync(logFile, 'w', 0o600);
   return new Promise((resolve) => {
     const child = spawn(
       browser,
@@ -62,13 +72,19 @@ export function openAppWindow(browser: string, url: string, profileDir: string):
         `--user-data-dir=${profileDir}`,
         '--no-first-run',
         '--no-default-browser-check',
+        // The window shows Sift's own page on this computer: nothing for the browser to fetch or sync from
+        // the internet meanwhile (on a closed network those calls fail, many at a time, at every start).
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
         '--class=Sift',
         '--window-size=1280,860',
         // Chromium will not start as root with its sandbox (a root desktop, or a CI machine): only then.
         ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
       ],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', log, log] },
     );
+    closeSync(log);
     child.once('error', () => resolve(undefined));
     child.once('spawn', () => resolve(child));
   });

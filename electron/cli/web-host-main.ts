@@ -132,7 +132,9 @@ async function openApp(
   const pages = join(dataDir, 'launch-pages');
   const launch = () => writeLaunchPage(pages, (onSpent) => host.launchLink(onSpent));
   const inWindow = browser ? launch() : undefined;
-  const window = browser ? await openAppWindow(browser, inWindow!.url, join(dataDir, 'app-window')) : undefined;
+  const window = browser
+    ? await openAppWindow(browser, inWindow!.url, join(dataDir, 'app-window'), join(dataDir, 'app-window.log'))
+    : undefined;
   if (!window) {
     inWindow?.remove();
     const page = launch();
