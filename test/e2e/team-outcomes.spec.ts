@@ -2,7 +2,8 @@
 // team, here on loopback); a teammate's Sift has sent it two hard bounces and a soft one. Nothing is shared
 // until the person asks; Share brings them here, onto the do-not-mail list; from then on a bounce export
 // brought in here, and a mailing tool's bounces read back, go to the service by themselves, where the
-// teammate reads them. Screenshots light and dark.
+// teammate reads them; the teammate's catch-all counts come too, to weigh in this Sift's scores. Screenshots
+// light and dark.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,11 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
       teammate(3, 'full@shop.example', 'soft', 'mailbox full'),
     ],
   });
+  // And its catch-all counts: 412 sends to addresses at acme.example it had called catch-all, none bounced.
+  await api('/outcomes/catch-all', {
+    origin: 'teammate',
+    domains: [{ domain: 'acme.example', sent: 412, bounced: 0, since: '2026-09-01T00:00:00Z' }],
+  });
   // A Mailchimp audience this Sift is connected to, where Mailchimp cleaned one member after a hard bounce.
   const chimp = await startMailchimp();
   chimp.audiences.set('aud1', {
@@ -69,7 +75,7 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
     );
     await share.click();
     await expect(page.getByTestId('outcomes-notice')).toHaveText(
-      `Shared with the team at ${host}: sent 0 outcomes; received 3 new outcomes from teammates (2 addresses new on the do-not-mail list).`,
+      `Shared with the team at ${host}: sent 0 outcomes; received 3 new outcomes from teammates (2 addresses new on the do-not-mail list), teammates' sends to 1 catch-all domain, weighed in the next clean's scores.`,
     );
     await expect(page.getByTestId('outcome-source')).toHaveText([`team at ${host} (teammates' reads)Forget…`]);
     await expect(page.getByTestId('team-shared')).toContainText('shared by itself from now on.');
@@ -86,7 +92,7 @@ test('the team’s bounces come here, and this Sift’s go to the team', async (
     expect(seen.data.map((row) => row.email)).toContain('new.gone@shop.example');
     await share.click();
     await expect(page.getByTestId('outcomes-notice')).toHaveText(
-      `Shared with the team at ${host}: sent 0 outcomes; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list).`,
+      `Shared with the team at ${host}: sent 0 outcomes; received 0 new outcomes from teammates (0 addresses new on the do-not-mail list), teammates' sends to 1 catch-all domain, weighed in the next clean's scores.`,
     );
     // Bounces read back from a mailing tool go to the team by themselves too.
     await page.getByTestId('nav-connections').click();
