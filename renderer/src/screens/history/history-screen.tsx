@@ -48,7 +48,7 @@ export function HistoryScreen() {
         </div>
       )}
       {jobs.length === 0 ? (
-        <p className="note">No lists yet. Lists you clean appear here.</p>
+        <p className="note history__empty">No lists yet. Lists you clean appear here.</p>
       ) : (
         <table className="data-table" data-testid="history-table">
           <caption className="visually-hidden">Lists Sift has read, newest first</caption>
