@@ -71,10 +71,14 @@ const wordsHeaders = new Set([
   'smtpresponse',
 ]);
 
-/** What a type cell says: a hard or soft bounce, or something that is not one (a complaint, an unsubscribe). */
+/**
+ * What a type cell says: a hard or soft bounce, or something that is not one (a complaint, an unsubscribe).
+ * Mailgun's 605 is a send it dropped as "previously bounced": the address is on its bounce list, which holds
+ * only permanent failures (https://github.com/mailgun/documentation, source/api-suppressions.rst).
+ */
 function kindOfType(cell: string): FileKind | undefined {
   const word = header(cell);
-  if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+)$/.test(word))
+  if (/^(hard|hardbounce|permanent|bounce|bounced|hardbounced|undetermined|5\d\d|5\.\d+\.\d+|605)$/.test(word))
     return 'hard';
   if (/^(soft|softbounce|transient|temporary|deferred|softbounced|4\d\d|4\.\d+\.\d+)$/.test(word)) return 'soft';
   return undefined;

@@ -234,20 +234,23 @@ describe('sift outcomes', () => {
 
   it("reads Mailgun's bounce list with no --kind: its code is the server's reply", async () => {
     // Mailgun's bounce list (address, code, error, created_at in RFC 2822), as its documentation's example
-    // shows it (http://documentation.mailgun.net/api-bounces.html), and a code of Mailgun's own that is no
-    // reply (607: a complaint), which is not taken for a bounce.
+    // shows it (http://documentation.mailgun.net/api-bounces.html); Mailgun's own 605 for a send it dropped
+    // as the address had bounced before (a real "failed" event, severity permanent, reason suppress-bounce:
+    // https://pastebin.com/PBCjgYGX), a hard bounce; and its 607, a complaint, which is not taken for one.
     const { dir, env } = await dataFolderWithChecks();
     const said = await importExport(dir, env, 'mailgun-bounces.csv', [
       'address,code,error,created_at',
       'v7@shop.example,550,"5.1.1 <v7@shop.example>: Recipient address rejected: User unknown in virtual mailbox table","Sun, 05 Feb 2012 21:36:26 GMT"',
       'v8@shop.example,550,,"Wed, 15 Feb 2012 11:16:31 GMT"',
+      'v6@shop.example,605,Not delivering to previously bounced address,"Fri, 02 Nov 2018 18:30:42 GMT"',
       'v9@shop.example,607,Not delivering to a user who marked your messages as spam,"Wed, 15 Feb 2012 11:16:31 GMT"',
     ]);
     expect(said).toContain(
-      '3 rows: 2 hard bounces (2 new on the do-not-mail list), 0 soft, 0 that blamed the sender, 1 not a bounce.',
+      '4 rows: 3 hard bounces (3 new on the do-not-mail list), 0 soft, 0 that blamed the sender, 1 not a bounce.',
     );
     const listed = await outcomesIn(env);
     expect(listed.map(({ address, status, at }) => [address, status, at]).sort()).toEqual([
+      ['v6@shop.example', null, Date.UTC(2018, 10, 2, 18, 30, 42)],
       ['v7@shop.example', '5.1.1', Date.UTC(2012, 1, 5, 21, 36, 26)],
       ['v8@shop.example', null, Date.UTC(2012, 1, 15, 11, 16, 31)],
     ]);
