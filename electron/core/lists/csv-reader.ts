@@ -18,7 +18,8 @@ export function detachCell(cell: string): string {
   return Buffer.from(cell, 'utf8').toString('utf8');
 }
 
-export type RowHandler = (row: string[]) => boolean | void | Promise<void>;
+/** `place`: the row's place in the file, its blank lines counted: the row a spreadsheet shows it in. */
+export type RowHandler = (row: string[], place: number) => boolean | void | Promise<void>;
 
 export type CsvReadOptions = {
   delimiter?: string;
@@ -27,6 +28,14 @@ export type CsvReadOptions = {
   /** Sees every byte of the file as it is read. */
   onBytes?: (chunk: Buffer) => void;
 };
+
+/**
+ * The delimiter papaparse guesses with blank lines left out of the guess, as the rows handed on leave them
+ * out (one field on a blank line would sway it): the parse itself gives them to the reader, to count them.
+ * Given the first chunk, of which papaparse's guess reads ten rows.
+ */
+const guessDelimiter = (input: string) =>
+  Papa.parse<string[]>(input, { preview: 10, skipEmptyLines: true }).meta.delimiter;
 
 function unclosedQuote(displayName: string, row: number): AppError {
   return new AppError(
@@ -37,7 +46,7 @@ function unclosedQuote(displayName: string, row: number): AppError {
 }
 
 /**
- * Calls `onRow` for each non-empty row; returning `false` stops the read early, and returning a
+ * Calls `onRow` for each non-empty row, with its place in the file; returning `false` stops the read early, and returning a
  * promise pauses the read (and the file) until it settles, so a slow writer holds the reader back.
  * An empty, binary or missing file, or a broken quote, is an AppError('unreadable_file') naming `displayName`.
  */
@@ -76,14 +85,14 @@ export async function readCsvRows(
       for (let index = start; index < rows.length; index += 1) {
         const row = rows[index]!;
         rowsSeen += 1;
-        if (row.length === 1 && row[0]!.trim() === '') continue; // a line of spaces only
+        if (row.length === 1 && row[0]!.trim() === '') continue; // a blank line, or one of spaces only
         if (skipping) {
           skipping = false;
           continue;
         }
         let outcome: ReturnType<RowHandler>;
         try {
-          outcome = onRow(row);
+          outcome = onRow(row, rowsSeen);
         } catch (error) {
           stop(parser, error);
           return true;
@@ -109,9 +118,10 @@ export async function readCsvRows(
     };
     // papaparse reads Node streams too; its types only name browser inputs.
     Papa.parse<string[]>(text as unknown as File, {
-      // Blank lines are skipped; a row of empty cells (",,") is still a row, and comes out again.
-      skipEmptyLines: true,
-      delimiter: options.delimiter,
+      // Blank lines come to deliver, which counts them (a row's place is as a spreadsheet shows it) and skips
+      // them; a row of empty cells (",,") is still a row, and comes out again.
+      skipEmptyLines: false,
+      delimiter: options.delimiter ?? guessDelimiter,
       chunk(results, parser) {
         delimiter = results.meta.delimiter;
         const missing = results.errors.find((error) => error.code === 'MissingQuotes');

@@ -79,17 +79,21 @@ export async function xlsxSheetNames(path: string, displayName: string): Promise
   return (await openParts(path, displayName)).sheets.map((sheet) => sheet.name);
 }
 
-type RowHandler = (cells: string[]) => boolean | void | Promise<void>;
+/** `place`: the row's number in the sheet, as the spreadsheet shows it. */
+type RowHandler = (cells: string[], place: number) => boolean | void | Promise<void>;
 
-/** A sheet's rows as text, those the sheet leaves empty skipped. */
-async function* sheetRows(parts: WorkbookParts, sheet: WorkbookParts['sheets'][number]): AsyncGenerator<string[]> {
+/** A sheet's rows as text with their numbers, those the sheet leaves empty skipped. */
+async function* sheetRows(
+  parts: WorkbookParts,
+  sheet: WorkbookParts['sheets'][number],
+): AsyncGenerator<{ cells: string[]; place: number }> {
   for await (const row of parts.rowsOf(sheet) as AsyncIterable<ExcelJS.Row>) {
     const cells: string[] = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
       cells[column - 1] = xlsxCellText(cell, parts.date1904);
     });
     for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
-    if (cells.some((cell) => cell.trim() !== '')) yield cells;
+    if (cells.some((cell) => cell.trim() !== '')) yield { cells, place: row.number };
   }
 }
 
@@ -108,7 +112,7 @@ export async function firstSheetWhere(
   try {
     for (const entry of sheets.length > 1 ? parts.sheets : []) {
       const sample: string[][] = [];
-      for await (const cells of sheetRows(parts, entry)) if (sample.push(cells) >= sampleRows) break;
+      for await (const { cells } of sheetRows(parts, entry)) if (sample.push(cells) >= sampleRows) break;
       if (accept(sample)) return { sheet: entry.name, sheets };
     }
   } catch (error) {
@@ -139,7 +143,7 @@ export async function readXlsxRows(
       `"${displayName}" has no sheet "${sheet}". Its sheets are: ${sheets.map((name) => `"${name}"`).join(', ')}.`,
     );
   try {
-    for await (const cells of sheetRows(parts, chosen)) if ((await onRow(cells)) === false) break;
+    for await (const { cells, place } of sheetRows(parts, chosen)) if ((await onRow(cells, place)) === false) break;
   } catch (error) {
     throw unreadable(displayName, error);
   } finally {

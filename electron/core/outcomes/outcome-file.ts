@@ -137,7 +137,7 @@ export async function importOutcomeFile(
   options: { kind?: FileKind } = {},
 ): Promise<FileImport> {
   const workbook = await isWorkbookFile(path);
-  const rows = (onRow: (row: string[]) => boolean | void) =>
+  const rows = (onRow: (row: string[], place: number) => boolean | void) =>
     workbook ? readXlsxRows(path, displayName, onRow) : readCsvRows(path, displayName, onRow);
   const sample: string[][] = [];
   await rows((row) => {
@@ -182,20 +182,21 @@ export async function importOutcomeFile(
     if (result.examples.length < examplesShown) result.examples.push(`row ${row.toLocaleString('en')}: ${why}`);
   };
   try {
-    let rowNumber = 0;
-    await rows((row) => {
-      rowNumber += 1;
-      if (rowNumber === 1 && layout.hasHeader) return;
+    let first = true;
+    // A row is named by its place in the file, as the person's spreadsheet numbers it (blank lines counted).
+    await rows((row, place) => {
+      if (first && layout.hasHeader) return void (first = false);
+      first = false;
       result.rows += 1;
       const check = precheckAddress(row[layout.columnIndex] ?? '');
-      if (!check.ok) return refuse(rowNumber, 'not an address');
+      if (!check.ok) return refuse(place, 'not an address');
       const kind = typeColumn >= 0 ? kindOfType(row[typeColumn] ?? '') : options.kind;
       if (kind === undefined) {
         result.other += 1;
         return;
       }
       const at = dateColumn >= 0 ? dateOf(row[dateColumn] ?? '') : fileTime;
-      if (at === undefined) return refuse(rowNumber, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
+      if (at === undefined) return refuse(place, `"${(row[dateColumn] ?? '').slice(0, 40)}" is not a date`);
       const words = wordsColumn >= 0 ? (row[wordsColumn] ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) : '';
       const status = statusOf(typeColumn >= 0 ? (row[typeColumn] ?? '') : '', words);
       // The service's own words, read as the live engine reads a reply: a "hard" bounce that blames the sender

@@ -66,14 +66,16 @@ describe('sift outcomes', () => {
   it('imports bounces, keeps hard ones out of the next clean, and shows the ledger against Sift’s checks', async () => {
     const { dir, env } = await dataFolderWithChecks();
     const file = join(dir, 'ses-bounces.csv');
-    await writeFile(file, `${bounces}\n`);
+    // A blank line in it, as a spreadsheet shows a blank row: the bad row is named as the spreadsheet numbers it.
+    const lines = bounces.split('\n');
+    await writeFile(file, [...lines.slice(0, 4), '', ...lines.slice(4)].join('\n') + '\n');
 
     const imported = await runSiftHere(['outcomes', 'import', file], env);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
       '7 rows: 3 hard bounces (3 new on the do-not-mail list), 1 soft, 1 that blamed the sender, 1 not a bounce.',
     );
-    expect(imported.stdout).toContain('row 8: not an address');
+    expect(imported.stdout).toContain('row 9: not an address');
     const again = await runSiftHere(['outcomes', 'import', file], env);
     expect(again.stdout).toContain('(0 new on the do-not-mail list)');
 

@@ -126,6 +126,12 @@ describe('reading a workbook', () => {
     ]);
   });
 
+  it('gives each row with its number in the sheet, a blank row counted as the spreadsheet counts it', async () => {
+    const places: number[] = [];
+    await readXlsxRows(book, 'book.xlsx', (_cells, place) => void places.push(place), 'Contacts');
+    expect(places).toEqual([1, 2, 3, 5, 6]);
+  });
+
   it('reads any sheet of a workbook whose sheets are stored before its shared strings', async () => {
     const late = join(dir, 'late.xlsx');
     await writeWorkbook(late, {

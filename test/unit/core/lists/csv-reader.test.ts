@@ -55,6 +55,35 @@ describe('reading a list with a quote that never closes', () => {
   }, 90_000);
 });
 
+describe('reading a list with blank lines', () => {
+  it('skips them, and gives each row with its place in the file as a spreadsheet numbers it', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'sift-blank-')), 'blank.csv');
+    await writeFile(path, 'email,note\r\n\r\na@example.com,"two\nlines"\r\n   \r\n,\r\nb@example.com,x\r\n');
+    const rows: [string[], number][] = [];
+    await readCsvRows(path, 'blank.csv', (row, place) => void rows.push([row, place]));
+    expect(rows).toEqual([
+      [['email', 'note'], 1],
+      [['a@example.com', 'two\nlines'], 3],
+      // A row of empty cells is a row; a line of spaces is not.
+      [['', ''], 5],
+      [['b@example.com', 'x'], 6],
+    ]);
+  });
+
+  it('guesses the delimiter as if they were not there', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'sift-blank-')), 'semicolons.csv');
+    await writeFile(path, 'email;note\n\n\na@example.com;1\n\n\nb@example.com;2\n\n\n');
+    const rows: string[][] = [];
+    const read = await readCsvRows(path, 'semicolons.csv', (row) => void rows.push(row));
+    expect(read.delimiter).toBe(';');
+    expect(rows).toEqual([
+      ['email', 'note'],
+      ['a@example.com', '1'],
+      ['b@example.com', '2'],
+    ]);
+  });
+});
+
 describe('neutraliseFormula', () => {
   it.each([
     '=1+1',
