@@ -46,8 +46,9 @@ function unclosedQuote(displayName: string, row: number): AppError {
 }
 
 /**
- * Calls `onRow` for each non-empty row, with its place in the file; returning `false` stops the read early, and returning a
- * promise pauses the read (and the file) until it settles, so a slow writer holds the reader back.
+ * Calls `onRow` for each non-empty row, with its place in the file; returning `false` stops the read early,
+ * and returning a promise pauses the read (and the file) until it settles, so a slow writer holds the reader
+ * back.
  * An empty, binary or missing file, or a broken quote, is an AppError('unreadable_file') naming `displayName`.
  */
 export async function readCsvRows(
