@@ -8,8 +8,6 @@ import type { Cost, JobProgress } from '../core/jobs/run/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { count, counted } from './counts.ts';
 
-/** `n` and its noun, one or many ("1 row", "2 rows"). */
-
 export function progressPrinter(io: CliIo) {
   let last = '';
   return (progress: JobProgress) => {

@@ -40,7 +40,6 @@ export const outcomesUsage = `sift outcomes [--list ID] [--json]                
        sift outcomes show ID | undo ID | forget NAME
        sift outcomes share [--base-url URL]                  with the team's service: yours sent, teammates' read`;
 
-/** "1 message", "2 messages". */
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The outcome store for the time `use` takes, awaited when it is async. */
