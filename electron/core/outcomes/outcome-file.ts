@@ -182,11 +182,10 @@ export async function importOutcomeFile(
     if (result.examples.length < examplesShown) result.examples.push(`row ${row.toLocaleString('en')}: ${why}`);
   };
   try {
-    let first = true;
+    let headerToCome = layout.hasHeader;
     // A row is named by its place in the file, as the person's spreadsheet numbers it (blank lines counted).
     await rows((row, place) => {
-      if (first && layout.hasHeader) return void (first = false);
-      first = false;
+      if (headerToCome) return void (headerToCome = false);
       result.rows += 1;
       const check = precheckAddress(row[layout.columnIndex] ?? '');
       if (!check.ok) return refuse(place, 'not an address');
