@@ -36,6 +36,5 @@ describe('the real replies through the whole engine', () => {
     // The refusals of the sender feed the refused-sender finding: many unrelated domains refused us.
     const account = (await run.api('GET', '/account')).body;
     expect(account.sender).toMatchObject({ state: 'refused' });
-    // Servers that always say "too many recipients" are probed for their window a dozen times first.
   }, 120_000);
 });

@@ -73,7 +73,7 @@ export function createLiveEngine(
   const { write, checkFailed } = outcomeWrites(db, config, () => settings.connectRetryMs);
   const estimates = estimateCache(estimateEveryMs);
   const limits = createConnectionLimits();
-  const paces = createRateLearning(() => settings.rateProbeWaitMs);
+  const paces = createRateLearning(() => settings);
   /** Started at once; `runQueue` and `verify` wait for it (its failure is theirs, not an unhandled one). */
   let ready = capHostRates(db, settings);
   ready.catch(() => undefined);

@@ -10,6 +10,8 @@
 // a refusal confirms the pace; a refusal at a confirmed pace lowers it a fifth. Per process, for an hour,
 // like the learned connection limits.
 
+import type { SmtpSettings } from './smtp-settings.ts';
+
 /** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
 /**
  * How far a server's pace is from known: its window still probed for (`window`: no number stands on
@@ -56,11 +58,6 @@ const probeStep = 1.25;
 /** A count older than this starts again: a window is minutes at most. */
 const watchMs = 10 * 60_000;
 const keptMs = 60 * 60_000;
-/**
- * Refusals while probing before each counts a try for its address: by then the window is 1.25^12 (15) times
- * the first gap, and a server that never takes one again must not hold a batch for ever.
- */
-const freeRefusals = 12;
 
 export type RateLearning = {
   /** A probe that went out at `sentAt` was answered now; `refused` when the answer was a rate reply. */
@@ -73,8 +70,10 @@ export type RateLearning = {
   refusalCountsTry(key: string, now: number): boolean;
 };
 
-/** `leastWaitMs`: the least wait before a probe after a refusal (the settings' `rateProbeWaitMs`). */
-export function createRateLearning(leastWaitMs: () => number): RateLearning {
+/** The settings read at each answer: the least wait before a probe, and the refusals probed for free. */
+export function createRateLearning(
+  settings: () => Pick<SmtpSettings, 'rateProbeWaitMs' | 'rateProbeFreeRefusals'>,
+): RateLearning {
   const states = new Map<string, State>();
   const current = (key: string, now: number): State | undefined => {
     const state = states.get(key);
@@ -117,7 +116,7 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
       const start = again ? state.windowStart : (state?.start ?? sentAt);
       const taken = Math.max(1, again ? state.takenSince : (state?.taken ?? 1));
       const startKnown = again || (state?.phase === 'probing' && state.startKnown);
-      const minWaitMs = leastWaitMs();
+      const minWaitMs = settings().rateProbeWaitMs;
       const shortest = Math.max(minWaitMs, sentAt - start);
       const refusals = state?.phase === 'probing' ? state.refusals + 1 : 1;
       set(key, { phase: 'probing', start, taken, shortest, refusals, touched: now, startKnown });
@@ -139,7 +138,7 @@ export function createRateLearning(leastWaitMs: () => number): RateLearning {
     refusalCountsTry(key, now) {
       const state = current(key, now);
       if (state?.phase === 'paced') return state.confirmed;
-      return state?.phase === 'probing' && state.refusals > freeRefusals;
+      return state?.phase === 'probing' && state.refusals > settings().rateProbeFreeRefusals;
     },
   };
 }

@@ -37,6 +37,12 @@ export type SmtpSettings = {
   backoffMs: number;
   /** The least wait before a probe for a server's rate window after a rate refusal (rate-learning.ts). */
   rateProbeWaitMs: number;
+  /**
+   * Refusals while probing for a server's window before each counts a try for its address: by then the
+   * window is 1.25^12 (15) times the first gap, and a server that never takes one again must not hold a
+   * batch for ever.
+   */
+  rateProbeFreeRefusals: number;
   /** Distinct mail hosts of unrelated domains that must fail to connect before port 25 counts as blocked. */
   blockedAfterHosts: number;
   /** Domains whose mail hosts `sift service` tries at start to see whether port 25 is open. */
@@ -71,6 +77,7 @@ export function smtpSettings(overrides: Partial<SmtpSettings> = {}): SmtpSetting
     failedRcptPerConnection: 5,
     backoffMs: 5 * minute,
     rateProbeWaitMs: 250,
+    rateProbeFreeRefusals: 12,
     blockedAfterHosts: 3,
     port25ProbeDomains: ['gmail.com', 'outlook.com', 'yahoo.com'],
     catchAllCacheMs: 24 * 60 * minute,

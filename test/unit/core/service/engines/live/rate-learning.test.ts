@@ -2,6 +2,10 @@
 // window of T seconds counted from the first (Postfix's anvil), and one that always refuses.
 import { describe, expect, it } from 'vitest';
 import { createRateLearning } from '../../../../../../electron/core/service/engines/live/rate-learning.ts';
+import { smtpSettings } from '../../../../../../electron/core/service/engines/live/smtp-settings.ts';
+
+/** The shipped probing: a quarter of a second at least, a dozen refusals free. */
+const shipped = smtpSettings();
 
 /** Postfix's smtpd_client_recipient_rate_limit: `max` per `windowMs`, the window starting at its first recipient. */
 function anvil(max: number, windowMs: number, begunAt = -Infinity) {
@@ -16,7 +20,7 @@ function anvil(max: number, windowMs: number, begunAt = -Infinity) {
 
 /** Sends `addresses` probes at `configured` a second, each at the pace the learning sets; answers what happened. */
 function run(server: (at: number) => boolean, addresses: number, configured: number) {
-  const paces = createRateLearning(() => 250);
+  const paces = createRateLearning(() => shipped);
   let rate = configured;
   let next = 0;
   let sent = 0;
@@ -72,7 +76,7 @@ describe('the pace a server allows', () => {
   });
 
   it('calls a pace learned but not yet seen through a whole window still being learned', () => {
-    const paces = createRateLearning(() => 250);
+    const paces = createRateLearning(() => shipped);
     const server = anvil(6, 20_000);
     let at = 0;
     let rate = 5;
@@ -102,7 +106,7 @@ describe('the pace a server allows', () => {
   });
 
   it('counts a try for a refusal only once the pace is learned, or after a dozen free probes', () => {
-    const paces = createRateLearning(() => 250);
+    const paces = createRateLearning(() => shipped);
     let at = 0;
     let counted = 0;
     for (let refusals = 0; refusals < 20; refusals += 1) {
@@ -113,5 +117,17 @@ describe('the pace a server allows', () => {
     // A server that never takes one again cannot hold a batch for ever: its refusals count after 12.
     expect(counted).toBe(8);
     expect(paces.refusalCountsTry('elsewhere', at)).toBe(false);
+  });
+
+  it('gives as many free probes as the settings say, read at each refusal', () => {
+    const settings = { ...shipped, rateProbeFreeRefusals: 2 };
+    const paces = createRateLearning(() => settings);
+    const counts = [0, 1, 2, 3].map((at) => {
+      paces.answered('never', at * 1000, true, at * 1000, 5);
+      return paces.refusalCountsTry('never', at * 1000);
+    });
+    expect(counts).toEqual([false, false, true, true]);
+    settings.rateProbeFreeRefusals = 12;
+    expect(paces.refusalCountsTry('never', 3000)).toBe(false);
   });
 });
