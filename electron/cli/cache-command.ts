@@ -6,11 +6,9 @@ import type { CacheStats } from '../common/contract.ts';
 import { privateDataDir } from './data-folder.ts';
 import { verdictCacheIn } from '../core/cache/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { count } from './counts.ts';
+import { count, day } from './cli-format.ts';
 
 export const cacheUsage = 'sift cache stats|clear [--json]';
-
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 function describeStats(stats: CacheStats, path: string): string {
   const ages = Object.entries(stats.maxAgeDays)

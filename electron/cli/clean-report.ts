@@ -6,7 +6,7 @@ import { demoVerdictsNote } from '../common/demo-verdicts.ts';
 import { describeTimeLeft } from '../common/durations.ts';
 import type { Cost, JobProgress } from '../core/jobs/run/index.ts';
 import type { CliIo } from './cli-io.ts';
-import { count, counted } from './counts.ts';
+import { count, counted } from './cli-format.ts';
 
 export function progressPrinter(io: CliIo) {
   let last = '';

@@ -23,7 +23,7 @@ import { mailboxesOf } from './connect-mailbox.ts';
 import { privateDataDir } from './data-folder.ts';
 import { shareAgainIfAsked, shareOutcomes } from './outcomes-share.ts';
 import { showLedger, showListOutcomes } from './outcomes-ledger.ts';
-import { count, counted } from './counts.ts';
+import { count, counted, day } from './cli-format.ts';
 
 /** The status, then the server's words (or Sift's reason): the status once, where the words say it already. */
 function statusAndWords(outcome: { status?: string | null; words?: string | null; reason: string }): string {
@@ -39,8 +39,6 @@ export const outcomesUsage = `sift outcomes [--list ID] [--json]                
        sift outcomes export FILE                             every outcome into a CSV, with what Sift had said before
        sift outcomes show ID | undo ID | forget NAME
        sift outcomes share [--base-url URL]                  with the team's service: yours sent, teammates' read`;
-
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The outcome store for the time `use` takes, awaited when it is async. */
 function withStore<T>(dataDir: string, use: (store: OutcomeStore) => T): T;

@@ -6,7 +6,7 @@ import { accuracyLedger, ledgerSentence, openOutcomeStore } from '../core/outcom
 import { hasDemoVerdicts, openJobStore } from '../core/jobs/store/index.ts';
 import { listOutcomes } from '../core/jobs/views/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { count } from './counts.ts';
+import { count, day } from './cli-format.ts';
 
 export function showListOutcomes(dataDir: string, id: string, json: boolean, io: CliIo): number {
   const store = openJobStore(dataDir);
@@ -14,7 +14,7 @@ export function showListOutcomes(dataDir: string, id: string, json: boolean, io:
     const job = store.getJob(id);
     if (!job) throw new CliExit(exitCodes.usage, `No list "${id}" in this data folder (sift clean --json names it).`);
     const name = basename(job.inputPath);
-    const checkedOn = new Date(job.updatedAt).toISOString().slice(0, 10);
+    const checkedOn = day(job.updatedAt);
     const outcomes = listOutcomes(store, job, dataDir);
     if (json) {
       io.out(`${JSON.stringify({ list: job.id, file: name, demo: hasDemoVerdicts(job), ...outcomes }, null, 2)}\n`);

@@ -13,7 +13,7 @@ import {
   shareWithTeam,
 } from '../core/outcomes/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { count, counted } from './counts.ts';
+import { count, counted } from './cli-format.ts';
 
 /** What the catch-all counts came to, when there were any either way. */
 function catchAllLine(shared: { catchAllSent: number; catchAllDomains: number }): string {

@@ -13,7 +13,7 @@ import {
 } from '../core/rules/index.ts';
 import { privateDataDir } from './data-folder.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { count } from './counts.ts';
+import { count, day } from './cli-format.ts';
 
 /** Each action as typed: `leave-out` for leave_out. */
 const typed = (action: RuleAction) => action.replace('_', '-');
@@ -23,7 +23,6 @@ export const rulesUsage =
   `sift rules ${ruleActions.map(typed).join('|')} <domain|file>... | list [--json] | remove <domain>...\n` +
   ruleActions.map((action) => `  ${typed(action).padEnd(12)} ${ruleActionWords[action].does}`).join('\n');
 
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 const isFile = async (path: string) => (await stat(path).catch(() => null))?.isFile() === true;
 
 async function setRules(store: RuleStore, action: RuleAction, args: readonly string[], io: CliIo, cwd: string) {

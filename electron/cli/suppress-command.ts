@@ -14,12 +14,10 @@ import {
   type SuppressionStore,
 } from '../core/suppression/index.ts';
 import { CliExit, exitCodes, type CliIo } from './cli-io.ts';
-import { count } from './counts.ts';
+import { count, day } from './cli-format.ts';
 
 export const suppressUsage =
   'sift suppress add <address|domain|file>... | list [--search TEXT] [--json] | remove <address|domain>... | clear --yes';
-
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 const isFile = async (path: string) => (await stat(path).catch(() => null))?.isFile() === true;
 
