@@ -12,7 +12,6 @@
 
 import type { SmtpSettings } from './smtp-settings.ts';
 
-/** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
 /**
  * How far a server's pace is from known: its window still probed for (`window`: no number stands on
  * anything), or found but not yet seen whole at the pace it gives (`confirming`: a number that holds if the
@@ -20,6 +19,7 @@ import type { SmtpSettings } from './smtp-settings.ts';
  */
 export type PaceLearning = 'window' | 'confirming';
 
+/** What the host's budget becomes: its rate, no slot before `notBefore`, and no growth until `holdUntil`. */
 type PaceUpdate = { rate: number; notBefore: number; holdUntil: number };
 
 type State =
